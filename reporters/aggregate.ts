@@ -1,0 +1,161 @@
+// Per-clause verdicts from the conformance tests' check records (docs/ARCHITECTURE.md,
+// "How a test reports clause verdicts"). Pure: no Playwright, no file system.
+import type {
+  CatalogueEntry,
+  CheckRecord,
+  ClauseFailure,
+  ClauseObservation,
+  ClauseResult,
+  TestOutcome,
+  TestRef,
+} from './model.ts';
+
+export const NOT_RUN_REASON = 'not run in this selection';
+
+export interface Aggregation {
+  clauses: ClauseResult[];
+  /** Problems of the run itself, one line each (unknown ids, failures no clause explains): they break the run. */
+  problems: string[];
+  /** Inconsistencies worth a line in the summary that decide nothing. */
+  warnings: string[];
+}
+
+const ERRORED = new Set<TestOutcome['status']>(['failed', 'timedOut']);
+
+export function aggregate(catalogue: readonly CatalogueEntry[], tests: readonly TestOutcome[]): Aggregation {
+  const known = new Map(catalogue.map((c) => [c.id, c]));
+  const problems: string[] = [];
+  const warnings: string[] = [];
+
+  // Index tests and checks by clause id, reporting ids the catalogue does not know.
+  const byClause = new Map<string, { tests: TestOutcome[]; checks: { test: TestOutcome; check: CheckRecord }[] }>();
+  const slot = (id: string) => {
+    let s = byClause.get(id);
+    if (!s) byClause.set(id, (s = { tests: [], checks: [] }));
+    return s;
+  };
+  const unknown = new Map<string, string>();
+  for (const test of tests) {
+    const ids = new Set([...test.clauses, ...test.checks.map((c) => c.clause)]);
+    for (const id of ids) {
+      if (!known.has(id)) unknown.set(id, unknown.get(id) ?? testName(test));
+      slot(id).tests.push(test);
+    }
+    for (const check of test.checks) slot(check.clause).checks.push({ test, check });
+  }
+  for (const [id, test] of unknown) problems.push(`unknown clause id "${id}" used by test "${test}" (not in the catalogue)`);
+
+  const clauses = catalogue.map((entry) => deriveClause(entry, byClause.get(entry.id) ?? { tests: [], checks: [] }, warnings));
+
+  // A failed test must be explained by a failing must clause; otherwise the run itself broke.
+  for (const test of tests) {
+    if (!ERRORED.has(test.status)) continue;
+    if (!failureExplained(test, known)) {
+      problems.push(`test "${testName(test)}" failed without a failing must-clause check: ${test.error ?? test.status}`);
+    }
+  }
+  return { clauses, problems, warnings };
+}
+
+function deriveClause(
+  entry: CatalogueEntry,
+  found: { tests: TestOutcome[]; checks: { test: TestOutcome; check: CheckRecord }[] },
+  warnings: string[],
+): ClauseResult {
+  const result: ClauseResult = {
+    id: entry.id,
+    section: entry.section,
+    text: entry.text,
+    kind: entry.kind,
+    status: 'skipped',
+    checks: { passed: 0, failed: 0, observed: 0 },
+    tests: found.tests.map(testRef),
+    failures: [],
+    observations: [],
+  };
+  if (entry.severity !== undefined) result.severity = entry.severity;
+  if (entry.specAnchor !== undefined) result.specAnchor = entry.specAnchor;
+  if (entry.specText !== undefined) result.specText = entry.specText;
+  if (entry.sectionTitle !== undefined) result.sectionTitle = entry.sectionTitle;
+
+  const failures: ClauseFailure[] = [];
+  const observations: ClauseObservation[] = [];
+  for (const { test, check } of found.checks) {
+    if (check.outcome === 'failed' && entry.kind === 'observe') {
+      // The spec states no rule here, so nothing about it can fail: keep what was seen.
+      warnings.push(`test "${testName(test)}" recorded a failed check on observe clause ${entry.id}; kept as an observation`);
+      result.checks.observed++;
+      observations.push({ test: testName(test), observation: check.observation ?? check.message, message: check.message });
+      continue;
+    }
+    result.checks[check.outcome]++;
+    if (check.outcome === 'failed') {
+      const failure: ClauseFailure = { test: testName(test), message: check.message };
+      if (check.evidence) failure.evidence = check.evidence;
+      failures.push(failure);
+    } else if (check.outcome === 'observed') {
+      observations.push({ test: testName(test), observation: check.observation ?? check.message, message: check.message });
+    }
+  }
+  // A declaring test that errored before recording anything for this clause fails it, but
+  // only when the test recorded no failed check at all (else that check is the cause).
+  const erroredEarly = found.tests.filter(
+    (t) => ERRORED.has(t.status) && !t.checks.some((c) => c.clause === entry.id) && !t.checks.some((c) => c.outcome === 'failed'),
+  );
+  result.failures = failures;
+  result.observations = observations;
+
+  if (entry.kind === 'not-exercisable') {
+    result.status = 'not-exercisable';
+    result.reason = entry.reason ?? 'not exercisable';
+    if (found.checks.length > 0) warnings.push(`clause ${entry.id} is not-exercisable in the catalogue but tests record checks on it`);
+    return result;
+  }
+  if (entry.kind === 'must') {
+    for (const t of erroredEarly) failures.push({ test: testName(t), message: `test errored before checking this clause: ${t.error ?? t.status}` });
+    if (failures.length > 0) return { ...result, status: 'failed' };
+    if (result.checks.passed > 0) return { ...result, status: 'passed' };
+    if (result.checks.observed > 0) return { ...result, status: 'observed' };
+  } else if (observations.length > 0 || result.checks.passed > 0) {
+    // observe clauses never pass or fail; a passed check still tells what the target did
+    for (const { test, check } of found.checks) {
+      if (check.outcome === 'passed') observations.push({ test: testName(test), observation: check.observation ?? check.message, message: check.message });
+    }
+    return { ...result, status: 'observed', checks: { passed: 0, failed: 0, observed: result.checks.observed + result.checks.passed } };
+  }
+  result.reason = skipReason(entry, found.tests, erroredEarly);
+  return result;
+}
+
+function skipReason(entry: CatalogueEntry, tests: TestOutcome[], erroredEarly: TestOutcome[]): string {
+  if (tests.length === 0) return NOT_RUN_REASON;
+  const reasons = new Set<string>();
+  for (const t of tests) {
+    if (t.status === 'skipped') reasons.add(t.skipReason ?? 'test skipped');
+    else if (t.status === 'interrupted') reasons.add('run interrupted');
+  }
+  for (const t of erroredEarly) reasons.add(`test errored before observing: ${t.error ?? t.status}`);
+  if (reasons.size === 0) reasons.add(`declared by ${tests.length} test(s) but no check recorded for ${entry.id}`);
+  return [...reasons].join('; ');
+}
+
+function failureExplained(test: TestOutcome, known: Map<string, CatalogueEntry>): boolean {
+  const isMust = (id: string) => known.get(id)?.kind === 'must';
+  if (test.checks.some((c) => c.outcome === 'failed' && isMust(c.clause))) return true;
+  const hasFailedCheck = test.checks.some((c) => c.outcome === 'failed');
+  // errored before its checks: the unrecorded must clauses it declares are failed for it
+  return !hasFailedCheck && test.clauses.some((id) => isMust(id) && !test.checks.some((c) => c.clause === id));
+}
+
+// Helpers
+
+export function testName(t: Pick<TestOutcome, 'title' | 'file'>): string {
+  return `${t.file} › ${t.title}`;
+}
+
+function testRef(t: TestOutcome): TestRef {
+  const ref: TestRef = { title: t.title, file: t.file, status: t.status };
+  if (t.line !== undefined) ref.line = t.line;
+  if (t.flaky) ref.flaky = true;
+  return ref;
+}

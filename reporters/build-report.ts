@@ -1,0 +1,113 @@
+// Assembles conformance.json from the run's test outcomes, the catalogue and the baseline.
+// Pure: the Playwright reporter gathers the inputs, this decides everything.
+import { aggregate } from './aggregate.ts';
+import { applyBaseline } from './baseline.ts';
+import { decideGate } from './gate.ts';
+import {
+  compareSections,
+  emptyCounts,
+  type BaselineEntry,
+  type CatalogueEntry,
+  type ConformanceReport,
+  type StatusCounts,
+  type TestOutcome,
+} from './model.ts';
+
+export interface RunMeta {
+  suite: { name: string; version: string };
+  target: string | null;
+  seed: number | string | null;
+  depth: string | null;
+  startedAt: Date;
+  endedAt: Date;
+}
+
+export interface BuildInput {
+  catalogue: readonly CatalogueEntry[];
+  tests: readonly TestOutcome[];
+  baseline: { path: string | null; entries: readonly BaselineEntry[]; error?: string | null };
+  playwrightStatus: string;
+  globalErrors: readonly string[];
+  otherFailures: readonly string[];
+  meta: RunMeta;
+}
+
+export interface BuiltReport {
+  report: ConformanceReport;
+  warnings: string[];
+}
+
+export function buildReport(input: BuildInput): BuiltReport {
+  const { clauses: derived, problems, warnings } = aggregate(input.catalogue, input.tests);
+  // An unreadable baseline applies nothing; the gate reports it as a configuration error.
+  const entries = input.baseline.error ? [] : input.baseline.entries;
+  const { clauses, applied, stale } = applyBaseline(derived, input.catalogue, entries, input.meta.target);
+  const gate = decideGate({
+    clauses,
+    playwrightStatus: input.playwrightStatus,
+    globalErrors: input.globalErrors,
+    problems,
+    baselineError: input.baseline.error ?? null,
+    staleBaseline: stale,
+    otherFailures: input.otherFailures,
+  });
+
+  const sorted = [...clauses].sort((a, b) => compareSections(a.section, b.section) || a.id.localeCompare(b.id));
+  const byStatus = emptyCounts();
+  const bySection: Record<string, StatusCounts> = {};
+  for (const c of sorted) {
+    byStatus[c.status]++;
+    (bySection[c.section] ??= emptyCounts())[c.status]++;
+  }
+  const must = sorted.filter((c) => c.kind === 'must');
+  const count = (s: string) => must.filter((c) => c.status === s).length;
+  const mustPassed = count('passed');
+  const mustExercised = mustPassed + count('failed') + count('expected-failure');
+
+  const tests = input.tests;
+  const requestCounts = tests.map((t) => t.requests).filter((n): n is number => typeof n === 'number');
+  const report: ConformanceReport = {
+    schemaVersion: 1,
+    suite: input.meta.suite,
+    target: input.meta.target,
+    startedAt: input.meta.startedAt.toISOString(),
+    endedAt: input.meta.endedAt.toISOString(),
+    durationMs: input.meta.endedAt.getTime() - input.meta.startedAt.getTime(),
+    seed: input.meta.seed,
+    depth: input.meta.depth,
+    requests: requestCounts.length > 0 ? requestCounts.reduce((a, b) => a + b, 0) : null,
+    run: {
+      playwrightStatus: input.playwrightStatus,
+      tests: {
+        total: tests.length,
+        passed: tests.filter((t) => t.status === 'passed').length,
+        failed: tests.filter((t) => t.status === 'failed' || t.status === 'timedOut').length,
+        skipped: tests.filter((t) => t.status === 'skipped' || t.status === 'interrupted').length,
+        flaky: tests.filter((t) => t.flaky).length,
+      },
+      errors: [...input.globalErrors, ...problems, ...input.otherFailures],
+    },
+    totals: {
+      clauses: sorted.length,
+      byStatus,
+      must: {
+        total: must.length,
+        exercised: mustExercised,
+        passed: mustPassed,
+        failed: count('failed'),
+        expectedFailures: count('expected-failure'),
+        skipped: count('skipped'),
+      },
+      conformance: {
+        passed: mustPassed,
+        exercised: mustExercised,
+        percent: mustExercised > 0 ? Math.round((mustPassed / mustExercised) * 1000) / 10 : null,
+      },
+    },
+    bySection,
+    baseline: { path: input.baseline.path, entries: input.baseline.entries.length, applied, stale },
+    gate,
+    clauses: sorted,
+  };
+  return { report, warnings };
+}

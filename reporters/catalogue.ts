@@ -1,0 +1,67 @@
+// Loads the clause catalogue for the reporter: the contract's typed loader by default
+// (with section anchors and spec text), or a plain JSON file (fixture suites, old runs).
+import { readFileSync } from 'node:fs';
+import type { CatalogueEntry, ClauseKind } from './model.ts';
+
+const KINDS = new Set<ClauseKind>(['must', 'observe', 'not-exercisable']);
+
+export class CatalogueError extends Error {
+  line(): string {
+    return `idm-conformance: IDM_E_CONFIG_CATALOGUE: ${this.message}`;
+  }
+}
+
+/** Checks the fields the reporter relies on; throws CatalogueError naming the first fault. */
+export function parseCatalogue(doc: unknown, source: string): CatalogueEntry[] {
+  if (!Array.isArray(doc)) throw new CatalogueError(`${source}: the catalogue must be a JSON array`);
+  const seen = new Set<string>();
+  return doc.map((raw, i) => {
+    const e = raw as Partial<CatalogueEntry> | null;
+    if (!e || typeof e.id !== 'string' || typeof e.section !== 'string' || typeof e.text !== 'string' || !KINDS.has(e.kind as ClauseKind)) {
+      throw new CatalogueError(`${source}: entry ${i} lacks id, section, text or a kind of must/observe/not-exercisable`);
+    }
+    if (seen.has(e.id)) throw new CatalogueError(`${source}: clause id ${e.id} appears twice`);
+    seen.add(e.id);
+    return e as CatalogueEntry;
+  });
+}
+
+export function loadCatalogueFile(path: string): CatalogueEntry[] {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new CatalogueError(`${path}: cannot read (${(err as Error).message})`);
+  }
+  try {
+    return parseCatalogue(JSON.parse(text), path);
+  } catch (err) {
+    if (err instanceof CatalogueError) throw err;
+    throw new CatalogueError(`${path}: not valid JSON (${(err as Error).message})`);
+  }
+}
+
+/** The shape of contract/clauses.ts that the reporter uses (kept loose on purpose). */
+interface ContractModule {
+  allClauses(): readonly unknown[];
+  specAnchor?(section: string): string;
+  sectionText?(section: string): string | undefined;
+  sectionTitle?(section: string): string | undefined;
+}
+
+/** The project catalogue through contract/clauses.ts, enriched with spec anchors and text. */
+export async function loadContractCatalogue(): Promise<CatalogueEntry[]> {
+  const url = new URL('../contract/clauses.ts', import.meta.url).href;
+  const mod = (await import(url)) as ContractModule;
+  const entries = parseCatalogue([...mod.allClauses()], 'contract/clauses.ts');
+  return entries.map((e) => {
+    const out: CatalogueEntry = { ...e };
+    const anchor = mod.specAnchor?.(e.section);
+    if (anchor && out.specAnchor === undefined) out.specAnchor = anchor;
+    const text = mod.sectionText?.(e.section);
+    if (text && out.specText === undefined) out.specText = text;
+    const title = mod.sectionTitle?.(e.section);
+    if (title && out.sectionTitle === undefined) out.sectionTitle = title;
+    return out;
+  });
+}

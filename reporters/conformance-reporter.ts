@@ -1,0 +1,246 @@
+// Playwright reporter for the `conformance` project: per-clause verdicts
+// (reports/conformance.json, reports/conformance.html), the terminal summary, and the gate
+// (docs/ARCHITECTURE.md, "Exit codes"). The decisions live in pure modules next to it.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { BaselineError, loadBaseline } from './baseline.ts';
+import { buildReport } from './build-report.ts';
+import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
+import { renderHtml } from './html.ts';
+import type { BaselineEntry, CatalogueEntry, CheckRecord, ConformanceReport, TestOutcome } from './model.ts';
+import { renderSummary } from './summary.ts';
+
+export interface ConformanceReporterOptions {
+  /** Folder for conformance.json / conformance.html (default `reports`). */
+  outputDir?: string;
+  /** Catalogue JSON file; default: the contract's loader (contract/clauses.ts). */
+  catalogue?: string;
+  /** Baseline file (default `baseline/known-deviations.json`, or IDM_BASELINE). */
+  baseline?: string;
+  /** Name of the project whose tests carry verdicts (default `conformance`). */
+  project?: string;
+  /** Print the terminal summary (default true). */
+  summary?: boolean;
+}
+
+const CLAUSE_TAG = /^@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/;
+
+export default class ConformanceReporter implements Reporter {
+  private readonly opts: Required<Omit<ConformanceReporterOptions, 'catalogue'>> & { catalogue?: string };
+  private config?: FullConfig;
+  private root?: Suite;
+  private startedAt = new Date();
+  private readonly globalErrors: string[] = [];
+
+  constructor(options: ConformanceReporterOptions = {}) {
+    this.opts = {
+      outputDir: options.outputDir ?? 'reports',
+      baseline: options.baseline ?? process.env.IDM_BASELINE ?? 'baseline/known-deviations.json',
+      project: options.project ?? 'conformance',
+      summary: options.summary ?? true,
+      ...(options.catalogue !== undefined ? { catalogue: options.catalogue } : {}),
+    };
+  }
+
+  printsToStdio(): boolean {
+    return this.opts.summary;
+  }
+
+  onBegin(config: FullConfig, suite: Suite): void {
+    this.config = config;
+    this.root = suite;
+    this.startedAt = new Date();
+  }
+
+  onError(error: TestError): void {
+    this.globalErrors.push(oneLine(error.message ?? error.value ?? 'unknown error'));
+  }
+
+  async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
+    const root = this.root;
+    // Runs without the conformance project (self-tests, reference tests) are not ours to judge.
+    if (!root || !root.suites.some((s) => s.project()?.name === this.opts.project)) return undefined;
+
+    const problems: string[] = [];
+    const tests: TestOutcome[] = [];
+    const otherFailures: string[] = [];
+    const hints: RunHints = {};
+    for (const test of root.allTests()) {
+      const projectName = projectOf(test);
+      const last = test.results.at(-1);
+      if (projectName !== this.opts.project) {
+        const outcome = test.outcome();
+        if (outcome === 'unexpected') otherFailures.push(`test "${projectName} › ${test.title}" failed outside the conformance project`);
+        continue;
+      }
+      tests.push(toOutcome(test, last, problems, hints));
+    }
+
+    let catalogue: CatalogueEntry[] = [];
+    try {
+      catalogue = this.opts.catalogue ? loadCatalogueFile(this.opts.catalogue) : await loadContractCatalogue();
+    } catch (err) {
+      this.globalErrors.push(err instanceof CatalogueError ? err.line() : `idm-conformance: IDM_E_CONFIG_CATALOGUE: ${oneLine(String(err))}`);
+    }
+    let baselineEntries: BaselineEntry[] = [];
+    let baselineError: string | null = null;
+    try {
+      baselineEntries = loadBaseline(this.opts.baseline);
+    } catch (err) {
+      baselineError = err instanceof BaselineError ? err.line() : oneLine(String(err));
+    }
+
+    const meta = this.runMeta(hints);
+    const { report, warnings } = buildReport({
+      catalogue,
+      tests,
+      baseline: { path: this.opts.baseline, entries: baselineEntries, error: baselineError },
+      playwrightStatus: result.status,
+      globalErrors: [...this.globalErrors, ...problems],
+      otherFailures,
+      meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
+    });
+
+    const files = this.write(report);
+    if (this.opts.summary) process.stdout.write(renderSummary(report, { color: useColour(), files, warnings }));
+    if (report.gate.exitCode > 0 && report.gate.exitCode !== 1) {
+      for (const reason of report.gate.reasons) if (reason.startsWith('idm-conformance:')) process.stderr.write(`${reason}\n`);
+    }
+    installExitCode(report.gate.exitCode);
+
+    if (result.status === 'interrupted' || result.status === 'timedout') return undefined;
+    return { status: report.gate.exitCode === 0 ? 'passed' : 'failed' };
+  }
+
+  private write(report: ConformanceReport): string[] {
+    const dir = this.opts.outputDir;
+    mkdirSync(dir, { recursive: true });
+    const json = join(dir, 'conformance.json');
+    const html = join(dir, 'conformance.html');
+    writeFileSync(json, JSON.stringify(report, null, 2) + '\n');
+    writeFileSync(html, renderHtml(report));
+    return [json, html];
+  }
+
+  private runMeta(hints: RunHints): { suite: { name: string; version: string }; target: string | null; seed: number | string | null; depth: string | null } {
+    const md = (this.config?.metadata ?? {}) as Record<string, unknown>;
+    const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
+    const seedRaw = md.seed ?? hints.seed ?? process.env.IDM_SEED;
+    const seed = typeof seedRaw === 'number' ? seedRaw : typeof seedRaw === 'string' && seedRaw !== '' ? (/^-?\d+$/.test(seedRaw) ? Number(seedRaw) : seedRaw) : null;
+    return {
+      suite: suiteVersion(),
+      target: str(md.target) ?? hints.target ?? str(process.env.IDM_BASE_URL) ?? null,
+      seed,
+      depth: str(md.depth) ?? hints.depth ?? str(process.env.IDM_DEPTH) ?? null,
+    };
+  }
+}
+
+interface RunHints {
+  target?: string;
+  seed?: string;
+  depth?: string;
+}
+
+/** The final attempt of a test, reduced to what the verdict needs. */
+function toOutcome(test: TestCase, result: TestResult | undefined, problems: string[], hints: RunHints): TestOutcome {
+  const annotations = result?.annotations?.length ? result.annotations : test.annotations;
+  const clauses = new Set<string>();
+  for (const tag of test.tags) {
+    const m = CLAUSE_TAG.exec(tag);
+    if (m) clauses.add(m[1]!);
+  }
+  const checks: CheckRecord[] = [];
+  let skipReason: string | undefined;
+  let requests: number | undefined;
+  const title = test.titlePath().slice(3).join(' › ');
+  const file = relative(process.cwd(), test.location.file);
+  for (const a of annotations) {
+    const d = a.description ?? '';
+    if (a.type === 'clause' && d) clauses.add(d);
+    else if (a.type === 'check') {
+      const check = parseCheck(d);
+      if (check) checks.push(check);
+      else problems.push(`test "${file} › ${title}" recorded a malformed check annotation: ${d.slice(0, 120)}`);
+    } else if ((a.type === 'skip' || a.type === 'fixme') && d) skipReason = d;
+    else if (a.type === 'requests' && /^\d+$/.test(d)) requests = (requests ?? 0) + Number(d);
+    else if (a.type === 'seed' && d) hints.seed ??= d;
+    else if (a.type === 'depth' && d) hints.depth ??= d;
+    else if (a.type === 'target' && d) hints.target ??= d;
+  }
+  const status = result?.status ?? 'skipped';
+  const outcome: TestOutcome = {
+    title,
+    file,
+    line: test.location.line,
+    status,
+    clauses: [...clauses],
+    checks,
+  };
+  if (test.outcome() === 'flaky') outcome.flaky = true;
+  if (skipReason !== undefined) outcome.skipReason = skipReason;
+  if (requests !== undefined) outcome.requests = requests;
+  const err = result?.error ?? result?.errors?.[0];
+  if ((status === 'failed' || status === 'timedOut') && err) outcome.error = oneLine(err.message ?? err.value ?? status);
+  return outcome;
+}
+
+function parseCheck(description: string): CheckRecord | null {
+  try {
+    const c = JSON.parse(description) as Partial<CheckRecord>;
+    if (typeof c.clause !== 'string' || typeof c.message !== 'string') return null;
+    if (c.outcome !== 'passed' && c.outcome !== 'failed' && c.outcome !== 'observed') return null;
+    return c as CheckRecord;
+  } catch {
+    return null;
+  }
+}
+
+// Helpers
+
+function projectOf(test: TestCase): string | undefined {
+  let s: Suite | undefined = test.parent;
+  while (s && !s.project()) s = s.parent;
+  return s?.project()?.name;
+}
+
+function oneLine(message: string): string {
+  // eslint-disable-next-line no-control-regex
+  const plain = message.replace(/\x1b\[[0-9;]*m/g, '');
+  return (plain.split('\n').find((l) => l.trim() !== '') ?? plain).trim();
+}
+
+function useColour(): boolean {
+  if (process.env.NO_COLOR) return false;
+  if (process.env.FORCE_COLOR && process.env.FORCE_COLOR !== '0') return true;
+  return Boolean(process.stdout.isTTY);
+}
+
+let suiteInfo: { name: string; version: string } | undefined;
+function suiteVersion(): { name: string; version: string } {
+  if (!suiteInfo) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string };
+      suiteInfo = { name: pkg.name ?? 'idm-conformance', version: pkg.version ?? '0.0.0' };
+    } catch {
+      suiteInfo = { name: 'idm-conformance', version: 'unknown' };
+    }
+  }
+  return suiteInfo;
+}
+
+let exitHookCode = 0;
+/**
+ * Playwright maps a run's status to exit code 0 or 1 only, and merge-reports ignores the
+ * status a reporter returns. Raising the process exit code on the way out carries the
+ * gate's 2 (configuration) and 3 (unreachable) through both; it never lowers a code.
+ */
+function installExitCode(code: number): void {
+  if (exitHookCode === 0 && code > 0) {
+    process.on('exit', (current) => {
+      if (current !== 130 && exitHookCode > current) process.exitCode = exitHookCode;
+    });
+  }
+  exitHookCode = Math.max(exitHookCode, code);
+}

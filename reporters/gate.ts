@@ -1,0 +1,58 @@
+// The CI gate: one exit code per run (docs/ARCHITECTURE.md, "Exit codes").
+// 0 conformant · 1 a must clause failed outside the baseline, or the run broke ·
+// 2 configuration error (incl. an invalid or stale baseline) · 3 target unreachable or
+// credentials rejected. Observations never move it.
+import { ErrorCodes } from '../lib/errors.ts';
+import type { ClauseResult, Gate } from './model.ts';
+
+export interface GateInput {
+  clauses: readonly ClauseResult[];
+  /** Playwright's own status for the whole run. */
+  playwrightStatus: string;
+  /** Errors outside tests (global setup, web server, reporter), one line each. */
+  globalErrors: readonly string[];
+  /** Problems found while aggregating (unknown clause ids, unexplained test failures). */
+  problems: readonly string[];
+  /** Baseline load error (one line), if any. */
+  baselineError?: string | null;
+  staleBaseline: readonly string[];
+  /** Failed tests outside the conformance project (e.g. a setup project), one line each. */
+  otherFailures: readonly string[];
+}
+
+/**
+ * The exit code of an error line, from the suite's stable code in it (lib/errors.ts; the
+ * reporter's own IDM_E_BASELINE_* and IDM_E_CONFIG_CATALOGUE are configuration errors).
+ */
+export function exitCodeOfError(line: string): 1 | 2 | 3 {
+  const code = /\b(IDM_E_[A-Z_]+)\b/.exec(line)?.[1];
+  if (!code) return 1;
+  const known = (ErrorCodes as Record<string, number>)[code];
+  if (known === 2 || known === 3) return known;
+  if (code.startsWith('IDM_E_CONFIG') || code.startsWith('IDM_E_BASELINE')) return 2;
+  return 1;
+}
+
+export function decideGate(input: GateInput): Gate {
+  const configReasons: string[] = [];
+  const unreachableReasons: string[] = [];
+  const brokenReasons: string[] = [];
+  for (const e of input.globalErrors) {
+    const code = exitCodeOfError(e);
+    (code === 3 ? unreachableReasons : code === 2 ? configReasons : brokenReasons).push(e);
+  }
+  if (input.baselineError) configReasons.push(input.baselineError);
+  for (const s of input.staleBaseline) configReasons.push(`stale baseline entry: ${s}`);
+
+  if (configReasons.length > 0) return { exitCode: 2, verdict: 'config-error', reasons: configReasons };
+  if (unreachableReasons.length > 0) return { exitCode: 3, verdict: 'unreachable', reasons: unreachableReasons };
+
+  const failedMust = input.clauses.filter((c) => c.kind === 'must' && c.status === 'failed');
+  const reasons = failedMust.map((c) => `must clause failed: ${c.id} (§${c.section}) ${c.failures[0]?.message ?? ''}`.trimEnd());
+  if (input.playwrightStatus === 'timedout') brokenReasons.push('the run hit its global timeout');
+  if (input.playwrightStatus === 'interrupted') brokenReasons.push('the run was interrupted');
+  brokenReasons.push(...input.problems, ...input.otherFailures);
+  if (reasons.length > 0) return { exitCode: 1, verdict: 'non-conformant', reasons: [...reasons, ...brokenReasons] };
+  if (brokenReasons.length > 0) return { exitCode: 1, verdict: 'run-broken', reasons: brokenReasons };
+  return { exitCode: 0, verdict: 'conformant', reasons: [] };
+}

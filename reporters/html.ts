@@ -1,0 +1,356 @@
+// reports/conformance.html: one self-contained page for a QA lead. Headline figure, a
+// matrix of spec sections × clauses coloured by status, failures expandable to their
+// evidence, observations apart from verdicts, every clause linked to its spec text.
+import { CLAUSE_STATUSES, compareSections, type ClauseResult, type ClauseStatus, type ConformanceReport } from './model.ts';
+
+const LABEL: Record<ClauseStatus, string> = {
+  failed: 'failed',
+  'expected-failure': 'expected failure',
+  passed: 'passed',
+  observed: 'observed',
+  skipped: 'skipped',
+  'not-exercisable': 'not exercisable',
+};
+
+export function renderHtml(r: ConformanceReport): string {
+  const sections = groupBySection(r.clauses);
+  const failed = r.clauses.filter((c) => c.status === 'failed');
+  const xfail = r.clauses.filter((c) => c.status === 'expected-failure');
+  const observed = r.clauses.filter((c) => c.observations.length > 0);
+  const c = r.totals.conformance;
+  const verdictClass = r.gate.exitCode === 0 ? 'ok' : 'bad';
+  const verdictText = r.gate.exitCode === 0 ? 'Conformant' : r.gate.verdict.replace('-', ' ');
+
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Conformance — ${esc(r.target ?? 'unknown target')}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<header>
+  <div class="title">
+    <h1>Conformance report</h1>
+    <div class="target">${esc(r.target ?? 'target unknown')}</div>
+    <dl class="meta">
+      ${metaItem('Started', fmtTime(r.startedAt))}
+      ${metaItem('Duration', `${(r.durationMs / 1000).toFixed(1)} s`)}
+      ${metaItem('Depth', r.depth ?? '—')}
+      ${metaItem('Seed', r.seed === null ? '—' : String(r.seed))}
+      ${metaItem('Tests', `${r.run.tests.total} (${r.run.tests.failed} failed, ${r.run.tests.skipped} skipped)`)}
+      ${r.requests === null ? '' : metaItem('Requests', String(r.requests))}
+      ${metaItem('Suite', `${r.suite.name} ${r.suite.version}`)}
+    </dl>
+  </div>
+  <div class="headline ${verdictClass}" id="headline">
+    <div class="figure" data-testid="headline-figure">${c.passed}<span class="of">/</span>${c.exercised}</div>
+    <div class="caption">must clauses passed / exercised${c.percent === null ? '' : ` · <b>${c.percent}%</b>`}</div>
+    <div class="verdict" data-testid="verdict">${esc(verdictText)} · exit ${r.gate.exitCode}</div>
+    <div class="caption small">${r.totals.must.total} must clauses in the catalogue · ${r.totals.must.skipped} not exercised in this run</div>
+  </div>
+</header>
+
+<nav class="chips" aria-label="Filter by status">
+  <button class="chip active" data-filter="all">all <b>${r.totals.clauses}</b></button>
+  ${CLAUSE_STATUSES.map((s) => `<button class="chip s-${s}" data-filter="${s}">${LABEL[s]} <b>${r.totals.byStatus[s]}</b></button>`).join('\n  ')}
+</nav>
+
+${r.gate.reasons.length > 0 ? `<section class="card gate"><h2>Why the gate says exit ${r.gate.exitCode}</h2><ul>${r.gate.reasons.map((x) => `<li>${esc(x)}</li>`).join('')}</ul></section>` : ''}
+
+<section class="card">
+  <h2>Matrix <span class="hint">one square per clause, by spec section; click a square for the clause</span></h2>
+  <table class="matrix">
+    ${sections
+      .map(
+        ([sec, list]) => `<tr>
+      <th><a href="#sec-${slug(sec)}">§${esc(sec)}</a> <span class="sec-title">${esc(sectionTitle(list))}</span></th>
+      <td>${list.map((x) => `<a class="sq s-${x.status}" href="#clause-${esc(x.id)}" title="${esc(`${x.id} — ${LABEL[x.status]}\n${x.text}`)}" aria-label="${esc(`${x.id} ${LABEL[x.status]}`)}"></a>`).join('')}</td>
+      <td class="counts">${countsLine(list)}</td>
+    </tr>`,
+      )
+      .join('\n')}
+  </table>
+  <div class="legend">${CLAUSE_STATUSES.map((s) => `<span><i class="sq s-${s}"></i>${LABEL[s]}</span>`).join('')}</div>
+</section>
+
+<section class="card" id="failures">
+  <h2>Failures <span class="count">${failed.length}</span></h2>
+  ${failed.length === 0 ? '<p class="empty">No must clause failed outside the baseline.</p>' : failed.map(failureBlock).join('\n')}
+</section>
+
+${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected failures (baseline) <span class="count">${xfail.length}</span></h2>${xfail.map(failureBlock).join('\n')}</section>` : ''}
+
+<section class="card" id="observations">
+  <h2>Observations <span class="count">${observed.length}</span> <span class="hint">what the target did where the spec states no rule — never a pass or a failure</span></h2>
+  ${observed.length === 0 ? '<p class="empty">No observations recorded.</p>' : `<table class="list">
+    <tr><th>Clause</th><th>§</th><th>Observed</th><th>Test</th></tr>
+    ${observed
+      .flatMap((x) =>
+        uniqueObservations(x).map(
+          (o, i) => `<tr>${i === 0 ? `<td rowspan="${uniqueObservations(x).length}"><a href="#clause-${esc(x.id)}">${esc(x.id)}</a><div class="muted">${esc(x.text)}</div></td><td rowspan="${uniqueObservations(x).length}">${esc(x.section)}</td>` : ''}<td>${esc(o.observation)}${o.count > 1 ? ` <span class="muted">×${o.count}</span>` : ''}</td><td class="muted">${esc(o.test)}</td></tr>`,
+        ),
+      )
+      .join('\n')}
+  </table>`}
+</section>
+
+<section class="card" id="clauses">
+  <h2>All clauses by section</h2>
+  ${sections.map(([sec, list]) => sectionBlock(sec, list)).join('\n')}
+</section>
+
+${r.run.errors.length > 0 ? `<section class="card"><h2>Run problems</h2><ul>${r.run.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul></section>` : ''}
+
+<section class="card small muted">
+  Baseline: ${esc(r.baseline.path ?? 'none')} · ${r.baseline.entries} entr${r.baseline.entries === 1 ? 'y' : 'ies'}, ${r.baseline.applied.length} applied${r.baseline.stale.length ? `, <b>${r.baseline.stale.length} stale</b>` : ''} ·
+  Playwright status: ${esc(r.run.playwrightStatus)} · ended ${esc(fmtTime(r.endedAt))}
+</section>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`;
+}
+
+function failureBlock(x: ClauseResult): string {
+  return `<details class="failure s-${x.status}" id="fail-${esc(x.id)}" data-clause="${esc(x.id)}">
+  <summary><span class="pill s-${x.status}">${LABEL[x.status]}</span> <code>${esc(x.id)}</code> <span class="muted">§${esc(x.section)}</span> ${esc(x.text)}
+    <span class="muted">· ${x.failures.length} failing check${x.failures.length === 1 ? '' : 's'}</span></summary>
+  <div class="evidence" data-testid="evidence">
+    ${x.baseline ? `<p class="baseline">Baselined: ${esc(x.baseline.reason)}${x.baseline.link ? ` — <a href="${esc(x.baseline.link)}">${esc(x.baseline.link)}</a>` : ''}</p>` : ''}
+    ${x.failures
+      .map(
+        (f) => `<div class="check">
+      <div class="msg">${esc(f.message)}</div>
+      <div class="muted">test: ${esc(f.test)}</div>
+      ${f.evidence?.seed !== undefined ? `<div>replay: seed <code>${esc(String(f.evidence.seed))}</code>${f.evidence.path ? ` path <code>${esc(f.evidence.path)}</code>` : ''}</div>` : ''}
+      ${f.evidence?.counterexample !== undefined ? `<div class="label">counterexample</div><pre>${esc(pretty(f.evidence.counterexample))}</pre>` : ''}
+      ${f.evidence?.curl ? `<div class="label">reproduce</div><pre class="curl">${esc(f.evidence.curl)}</pre>` : ''}
+      ${f.evidence?.request ? `<div class="label">request</div><pre>${esc(`${f.evidence.request.method} ${f.evidence.request.url}\n${headers(f.evidence.request.headers)}${f.evidence.request.body !== undefined ? `\n\n${pretty(f.evidence.request.body)}` : ''}`)}</pre>` : ''}
+      ${f.evidence?.response ? `<div class="label">response</div><pre>${esc(`${f.evidence.response.status}\n${headers(f.evidence.response.headers)}${f.evidence.response.body !== undefined ? `\n\n${pretty(f.evidence.response.body)}` : ''}`)}</pre>` : ''}
+    </div>`,
+      )
+      .join('\n')}
+    <div class="muted"><a href="#clause-${esc(x.id)}">clause and spec text ↓</a></div>
+  </div>
+</details>`;
+}
+
+function sectionBlock(sec: string, list: ClauseResult[]): string {
+  const specText = list.find((x) => x.specText)?.specText;
+  return `<div class="section" id="sec-${slug(sec)}">
+  <h3>§${esc(sec)} ${esc(sectionTitle(list))}</h3>
+  ${specText ? `<details class="spec" id="spec-${slug(sec)}"><summary>Spec text of §${esc(sec)}</summary><div class="spec-text">${markdown(specText)}</div></details>` : ''}
+  <table class="list clauses">
+    <tr><th>Status</th><th>Clause</th><th>Detail</th><th>Tests</th></tr>
+    ${list
+      .map(
+        (x) => `<tr id="clause-${esc(x.id)}" class="row" data-status="${x.status}">
+      <td><span class="pill s-${x.status}">${LABEL[x.status]}</span></td>
+      <td><code>${esc(x.id)}</code><div>${esc(x.text)}</div><div class="muted small">${x.kind}${x.severity ? ` · ${esc(x.severity)}` : ''} · ${specText ? `<a href="#spec-${slug(sec)}" class="speclink">spec §${esc(sec)}</a>` : `spec §${esc(sec)}`}</div></td>
+      <td>${detail(x)}</td>
+      <td class="tests">${x.tests.length === 0 ? '<span class="muted">—</span>' : x.tests.map((t) => `<div title="${esc(`${t.file}${t.line ? `:${t.line}` : ''}`)}">${statusDot(t.status)} ${esc(t.title)}${t.flaky ? ' <span class="muted">(flaky)</span>' : ''}</div>`).join('')}</td>
+    </tr>`,
+      )
+      .join('\n')}
+  </table>
+</div>`;
+}
+
+function detail(x: ClauseResult): string {
+  if (x.status === 'failed' || x.status === 'expected-failure') {
+    return `<a href="#fail-${esc(x.id)}" class="open-failure" data-clause="${esc(x.id)}">${esc(x.failures[0]?.message ?? 'see failure')}</a>${x.status === 'expected-failure' ? `<div class="muted">baseline: ${esc(x.reason ?? '')}</div>` : ''}`;
+  }
+  if (x.status === 'observed') return uniqueObservations(x).map((o) => `<div>${esc(o.observation)}</div>`).join('');
+  if (x.status === 'passed') return `<span class="muted">${x.checks.passed} check${x.checks.passed === 1 ? '' : 's'} passed</span>`;
+  const note = x.baseline && x.status === 'skipped' ? `<div class="muted">baselined: ${esc(x.baseline.reason)}</div>` : '';
+  return `<span class="muted">${esc(x.reason ?? '')}</span>${note}`;
+}
+
+// Helpers
+
+function groupBySection(clauses: readonly ClauseResult[]): [string, ClauseResult[]][] {
+  const map = new Map<string, ClauseResult[]>();
+  for (const c of clauses) {
+    const list = map.get(c.section) ?? [];
+    list.push(c);
+    map.set(c.section, list);
+  }
+  return [...map.entries()].sort(([a], [b]) => compareSections(a, b));
+}
+
+function sectionTitle(list: ClauseResult[]): string {
+  const t = list.find((x) => x.sectionTitle)?.sectionTitle ?? '';
+  return t.replace(/^[\d.]+\s*/, '');
+}
+
+function countsLine(list: ClauseResult[]): string {
+  return CLAUSE_STATUSES.map((s) => [s, list.filter((x) => x.status === s).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([s, n]) => `<span class="t-${s}">${n} ${LABEL[s]}</span>`)
+    .join(' · ');
+}
+
+function uniqueObservations(x: ClauseResult): { observation: string; test: string; count: number }[] {
+  const map = new Map<string, { observation: string; test: string; count: number }>();
+  for (const o of x.observations) {
+    const m = map.get(o.observation);
+    if (m) m.count++;
+    else map.set(o.observation, { observation: o.observation, test: o.test, count: 1 });
+  }
+  return [...map.values()];
+}
+
+function statusDot(status: string): string {
+  const cls = status === 'passed' ? 'passed' : status === 'skipped' ? 'skipped' : status === 'interrupted' ? 'skipped' : 'failed';
+  return `<i class="dot s-${cls}" title="${esc(status)}"></i>`;
+}
+
+function metaItem(k: string, v: string): string {
+  return `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`;
+}
+
+function headers(h: Record<string, string>): string {
+  return Object.entries(h)
+    .map(([k, v]) => `${k}: ${v}`)
+    .join('\n');
+}
+
+function pretty(v: unknown): string {
+  return typeof v === 'string' ? v : JSON.stringify(v, null, 2);
+}
+
+function fmtTime(iso: string): string {
+  return iso.replace('T', ' ').replace(/\.\d+Z$/, ' UTC');
+}
+
+function slug(s: string): string {
+  return s.replace(/[^a-zA-Z0-9]+/g, '-');
+}
+
+export function esc(s: string): string {
+  return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
+}
+
+/** Just enough Markdown for the spec's sections: headings, tables, lists, bold and code. */
+export function markdown(src: string): string {
+  const inline = (s: string) =>
+    esc(s)
+      .replace(/`([^`]+)`/g, '<code>$1</code>')
+      .replace(/\*\*([^*]+)\*\*/g, '<b>$1</b>');
+  const out: string[] = [];
+  const lines = src.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (line.startsWith('|')) {
+      const rows: string[][] = [];
+      while (i < lines.length && lines[i]!.startsWith('|')) {
+        const cells = lines[i]!.replace(/^\||\|$/g, '').split('|').map((x) => x.trim());
+        if (!cells.every((x) => /^:?-+:?$/.test(x))) rows.push(cells);
+        i++;
+      }
+      i--;
+      const [head, ...body] = rows;
+      out.push(`<table>${head ? `<tr>${head.map((h) => `<th>${inline(h)}</th>`).join('')}</tr>` : ''}${body.map((r) => `<tr>${r.map((d) => `<td>${inline(d)}</td>`).join('')}</tr>`).join('')}</table>`);
+    } else if (/^- /.test(line)) {
+      const items: string[] = [];
+      while (i < lines.length && /^- /.test(lines[i]!)) items.push(lines[i++]!.slice(2));
+      i--;
+      out.push(`<ul>${items.map((x) => `<li>${inline(x)}</li>`).join('')}</ul>`);
+    } else if (/^#{1,6} /.test(line)) {
+      out.push(`<h4>${inline(line.replace(/^#+ /, ''))}</h4>`);
+    } else if (line.trim() !== '') {
+      out.push(`<p>${inline(line)}</p>`);
+    }
+  }
+  return out.join('\n');
+}
+
+const CSS = `
+:root { --failed:#c5221f; --expected-failure:#8e24aa; --passed:#188038; --observed:#1a73e8; --skipped:#e37400; --not-exercisable:#9aa0a6;
+  --bg:#f6f7f9; --card:#fff; --ink:#202124; --muted:#5f6368; --line:#e3e5e8; }
+* { box-sizing: border-box; }
+body { margin:0; padding:24px 32px 48px; font:14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color:var(--ink); background:var(--bg); }
+code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size:12.5px; }
+a { color:#1a56c4; text-decoration:none; } a:hover { text-decoration:underline; }
+header { display:flex; gap:24px; align-items:flex-start; justify-content:space-between; margin-bottom:16px; }
+header .title { flex:1; min-width:0; }
+h1 { margin:0 0 2px; font-size:24px; }
+h2 { font-size:17px; margin:0 0 12px; } h3 { font-size:15px; margin:18px 0 8px; }
+.target { font:600 15px/1.3 ui-monospace, "DejaVu Sans Mono", monospace; color:#3c4043; margin-bottom:10px; word-break:break-all; }
+.meta { display:grid; grid-template-columns:repeat(auto-fill, minmax(150px, 1fr)); gap:6px 18px; margin:0; }
+.meta dt { font-size:11px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); } .meta dd { margin:0; font-weight:500; }
+.headline { min-width:300px; padding:16px 22px; border-radius:12px; color:#fff; text-align:center; }
+.headline.ok { background:linear-gradient(135deg,#188038,#137333); } .headline.bad { background:linear-gradient(135deg,#c5221f,#a50e0e); }
+.headline .figure { font-size:46px; font-weight:700; line-height:1.1; } .headline .of { opacity:.7; margin:0 4px; }
+.headline .caption { opacity:.92; } .headline .verdict { margin:6px 0; font-weight:700; text-transform:uppercase; letter-spacing:.05em; }
+.small { font-size:12px; }
+.chips { display:flex; flex-wrap:wrap; gap:8px; margin:0 0 16px; }
+.chip { border:1px solid var(--line); background:#fff; border-radius:16px; padding:4px 12px; cursor:pointer; font:inherit; }
+.chip.active { border-color:#1a56c4; box-shadow:0 0 0 1px #1a56c4 inset; }
+.chip[class*="s-"]::before { content:""; display:inline-block; width:9px; height:9px; border-radius:50%; margin-right:6px; background:var(--c); }
+.card { background:var(--card); border:1px solid var(--line); border-radius:10px; padding:16px 20px; margin-bottom:16px; }
+.card.gate { border-left:5px solid var(--failed); } .card.gate ul { margin:0; padding-left:20px; }
+.hint { font-weight:400; font-size:12px; color:var(--muted); margin-left:8px; }
+.count { display:inline-block; min-width:22px; padding:0 7px; border-radius:11px; background:#eceff1; font-size:12px; text-align:center; }
+.s-failed { --c:var(--failed); } .s-expected-failure { --c:var(--expected-failure); } .s-passed { --c:var(--passed); }
+.s-observed { --c:var(--observed); } .s-skipped { --c:var(--skipped); } .s-not-exercisable { --c:var(--not-exercisable); }
+.t-failed { color:var(--failed); font-weight:600; } .t-expected-failure { color:var(--expected-failure); } .t-passed { color:var(--passed); }
+.t-observed { color:var(--observed); } .t-skipped { color:var(--skipped); } .t-not-exercisable { color:var(--muted); }
+.matrix { border-collapse:collapse; width:100%; } .matrix th { text-align:left; font-weight:600; white-space:nowrap; padding:5px 14px 5px 0; width:1%; vertical-align:top; }
+.matrix td { padding:4px 0; vertical-align:top; } .matrix td.counts { font-size:12px; color:var(--muted); white-space:nowrap; padding-left:12px; width:1%; text-align:right; }
+.sec-title { font-weight:400; color:var(--muted); font-size:12px; }
+.sq { display:inline-block; width:16px; height:16px; margin:1px 2px 1px 0; border-radius:3px; background:var(--c); vertical-align:middle; }
+a.sq:hover { outline:2px solid #202124; }
+.legend { display:flex; flex-wrap:wrap; gap:14px; margin-top:10px; font-size:12px; color:var(--muted); } .legend .sq { width:11px; height:11px; margin-right:5px; }
+.pill { display:inline-block; padding:1px 8px; border-radius:10px; color:#fff; background:var(--c); font-size:11.5px; font-weight:600; white-space:nowrap; }
+details.failure { border:1px solid var(--line); border-left:4px solid var(--c); border-radius:6px; margin:8px 0; background:#fff; }
+details.failure > summary { cursor:pointer; padding:8px 12px; list-style-position:inside; }
+details.failure[open] > summary { border-bottom:1px solid var(--line); background:#fafafa; }
+.evidence { padding:10px 14px; } .check { padding:6px 0 10px; border-bottom:1px dashed var(--line); margin-bottom:8px; }
+.check .msg { font-weight:600; color:var(--failed); } .label { font-size:11px; text-transform:uppercase; letter-spacing:.05em; color:var(--muted); margin-top:8px; }
+pre { background:#f1f3f4; border-radius:6px; padding:8px 10px; margin:4px 0; white-space:pre-wrap; word-break:break-all; max-height:320px; overflow:auto; }
+pre.curl { background:#202124; color:#e8eaed; }
+.baseline { color:var(--expected-failure); font-weight:600; }
+table.list { border-collapse:collapse; width:100%; } table.list th { text-align:left; font-size:11.5px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); border-bottom:1px solid var(--line); padding:6px 8px; }
+table.list td { border-bottom:1px solid #f0f1f3; padding:7px 8px; vertical-align:top; }
+table.clauses td:first-child { width:1%; white-space:nowrap; } table.clauses td.tests { font-size:12px; max-width:360px; }
+tr.row:target { background:#fff8e1; }
+.muted { color:var(--muted); } .empty { color:var(--passed); margin:0; }
+.dot { display:inline-block; width:8px; height:8px; border-radius:50%; background:var(--c); margin-right:4px; }
+details.spec { margin:0 0 8px; } details.spec > summary { cursor:pointer; color:#1a56c4; font-size:12.5px; }
+.spec-text { border-left:3px solid var(--line); padding:4px 14px; margin:6px 0 10px; color:#3c4043; }
+.spec-text table { border-collapse:collapse; margin:6px 0; font-size:12.5px; } .spec-text td, .spec-text th { border:1px solid var(--line); padding:3px 8px; text-align:left; }
+.spec-text p { margin:6px 0; }
+.hidden { display:none; }
+@media print { .chips { display:none; } details { break-inside:avoid; } }
+`;
+
+// Filter chips, and following a link to a failure opens it.
+const SCRIPT = `
+(function () {
+  var chips = document.querySelectorAll('.chip');
+  chips.forEach(function (chip) {
+    chip.addEventListener('click', function () {
+      chips.forEach(function (c) { c.classList.remove('active'); });
+      chip.classList.add('active');
+      var f = chip.getAttribute('data-filter');
+      document.querySelectorAll('tr.row').forEach(function (row) {
+        row.classList.toggle('hidden', f !== 'all' && row.getAttribute('data-status') !== f);
+      });
+      document.querySelectorAll('.matrix a.sq').forEach(function (sq) {
+        sq.style.opacity = f === 'all' || sq.classList.contains('s-' + f) ? '1' : '0.15';
+      });
+    });
+  });
+  function openTarget() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var el = id && document.getElementById(id);
+    if (el && el.tagName === 'DETAILS') el.open = true;
+    if (el && el.id.indexOf('spec-') === 0) el.open = true;
+  }
+  window.addEventListener('hashchange', openTarget);
+  openTarget();
+})();
+`;

@@ -1,0 +1,169 @@
+// The data the conformance reporter reads (check records, catalogue entries) and writes
+// (conformance.json). Pure types and the one place the clause-status vocabulary is fixed.
+
+/** Clause statuses, in the order a reader should meet them (worst first). */
+export const CLAUSE_STATUSES = [
+  'failed',
+  'expected-failure',
+  'passed',
+  'observed',
+  'skipped',
+  'not-exercisable',
+] as const;
+export type ClauseStatus = (typeof CLAUSE_STATUSES)[number];
+
+export type ClauseKind = 'must' | 'observe' | 'not-exercisable';
+
+/** One entry of contract/clauses.json (see docs/ARCHITECTURE.md). */
+export interface CatalogueEntry {
+  id: string;
+  section: string;
+  text: string;
+  kind: ClauseKind;
+  severity?: string;
+  reason?: string | null;
+  /** Spec text of the clause's section, if the catalogue loader provides it. */
+  specText?: string;
+  /** Anchor (slug) of the clause's section in contract/spec.md. */
+  specAnchor?: string;
+  /** Heading of the clause's section, e.g. "7.1 Resource server update". */
+  sectionTitle?: string;
+}
+
+export interface CheckEvidence {
+  request?: { method: string; url: string; headers: Record<string, string>; body?: unknown };
+  response?: { status: number; headers: Record<string, string>; body?: unknown };
+  curl?: string;
+  seed?: number;
+  path?: string;
+  counterexample?: unknown;
+}
+
+/** What a check records as a `check` annotation (the runtime → reporter contract). */
+export interface CheckRecord {
+  clause: string;
+  outcome: 'passed' | 'failed' | 'observed';
+  message: string;
+  observation?: string;
+  evidence?: CheckEvidence;
+}
+
+/** What the reporter keeps of one conformance test (its final attempt). */
+export interface TestOutcome {
+  title: string;
+  file: string;
+  line?: number;
+  status: 'passed' | 'failed' | 'timedOut' | 'skipped' | 'interrupted';
+  /** Passed only after a retry. */
+  flaky?: boolean;
+  /** Clause ids the test declares (tags and `clause` annotations). */
+  clauses: string[];
+  checks: CheckRecord[];
+  /** Reason given to test.skip / test.fixme. */
+  skipReason?: string;
+  /** First error of a failed test, one line. */
+  error?: string;
+  /** Requests the test sent, when the runtime records them. */
+  requests?: number;
+}
+
+export interface TestRef {
+  title: string;
+  file: string;
+  line?: number;
+  status: TestOutcome['status'];
+  flaky?: boolean;
+}
+
+export interface ClauseFailure {
+  test: string;
+  message: string;
+  evidence?: CheckEvidence;
+}
+
+export interface ClauseObservation {
+  test: string;
+  observation: string;
+  message: string;
+}
+
+export interface BaselineEntry {
+  clause: string;
+  reason: string;
+  link?: string;
+  target?: string;
+}
+
+export interface ClauseResult {
+  id: string;
+  section: string;
+  text: string;
+  kind: ClauseKind;
+  severity?: string;
+  status: ClauseStatus;
+  /** Why skipped / not exercisable / expected to fail. */
+  reason?: string;
+  checks: { passed: number; failed: number; observed: number };
+  tests: TestRef[];
+  failures: ClauseFailure[];
+  observations: ClauseObservation[];
+  baseline?: BaselineEntry;
+  specAnchor?: string;
+  specText?: string;
+  sectionTitle?: string;
+}
+
+export type StatusCounts = Record<ClauseStatus, number>;
+
+export type GateVerdict = 'conformant' | 'non-conformant' | 'run-broken' | 'config-error' | 'unreachable';
+
+export interface Gate {
+  /** 0 conformant · 1 must clause failed or run broke · 2 configuration error · 3 unreachable. */
+  exitCode: 0 | 1 | 2 | 3;
+  verdict: GateVerdict;
+  /** One line each; empty when conformant. */
+  reasons: string[];
+}
+
+export interface ConformanceReport {
+  schemaVersion: 1;
+  suite: { name: string; version: string };
+  target: string | null;
+  startedAt: string;
+  endedAt: string;
+  durationMs: number;
+  seed: number | string | null;
+  depth: string | null;
+  requests: number | null;
+  run: {
+    playwrightStatus: string;
+    tests: { total: number; passed: number; failed: number; skipped: number; flaky: number };
+    errors: string[];
+  };
+  totals: {
+    clauses: number;
+    byStatus: StatusCounts;
+    must: { total: number; exercised: number; passed: number; failed: number; expectedFailures: number; skipped: number };
+    /** Headline: must clauses passed / must clauses exercised. */
+    conformance: { passed: number; exercised: number; percent: number | null };
+  };
+  bySection: Record<string, StatusCounts>;
+  baseline: { path: string | null; entries: number; applied: string[]; stale: string[] };
+  gate: Gate;
+  clauses: ClauseResult[];
+}
+
+export function emptyCounts(): StatusCounts {
+  return Object.fromEntries(CLAUSE_STATUSES.map((s) => [s, 0])) as StatusCounts;
+}
+
+/** Orders spec section numbers numerically: "2.2" < "2.10" < "7.1" < "8". */
+export function compareSections(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
+    if (d !== 0 && !Number.isNaN(d)) return d;
+  }
+  return a.localeCompare(b);
+}

@@ -1,0 +1,95 @@
+// The terminal summary printed at the end of a run: headline, counts by status and by
+// section, the failing clauses with their reproduction, the gate's verdict.
+import { CLAUSE_STATUSES, compareSections, type ClauseStatus, type ConformanceReport } from './model.ts';
+
+const SHORT: Record<ClauseStatus, string> = {
+  failed: 'fail',
+  'expected-failure': 'xfail',
+  passed: 'pass',
+  observed: 'obs',
+  skipped: 'skip',
+  'not-exercisable': 'n/e',
+};
+
+const COLOUR: Record<ClauseStatus, number> = {
+  failed: 31,
+  'expected-failure': 35,
+  passed: 32,
+  observed: 36,
+  skipped: 33,
+  'not-exercisable': 90,
+};
+
+export interface SummaryOptions {
+  color: boolean;
+  /** Where the files were written, shown at the end. */
+  files?: string[];
+  /** Warnings that decide nothing but deserve a line. */
+  warnings?: string[];
+}
+
+export function renderSummary(r: ConformanceReport, opts: SummaryOptions): string {
+  const paint = (code: number, s: string) => (opts.color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const bold = (s: string) => (opts.color ? `\x1b[1m${s}\x1b[0m` : s);
+  const out: string[] = [];
+  const c = r.totals.conformance;
+  out.push('');
+  out.push(bold(`Conformance of ${r.target ?? '(target unknown)'}`) + `  depth ${r.depth ?? '-'} · seed ${r.seed ?? '-'} · ${r.suite.name} ${r.suite.version}`);
+  out.push(
+    `Must clauses passed / exercised: ${bold(`${c.passed}/${c.exercised}`)}` +
+      (c.percent === null ? '' : ` (${c.percent}%)`) +
+      ` · ${r.totals.must.total} must clauses in the catalogue, ${r.totals.must.skipped} not exercised`,
+  );
+  const secs = (r.durationMs / 1000).toFixed(1);
+  out.push(`${r.run.tests.total} tests in ${secs} s` + (r.requests === null ? '' : ` · ${r.requests} requests`));
+  out.push('');
+
+  // Counts by status, then a compact per-section table with the same columns.
+  const sections = Object.keys(r.bySection).sort(compareSections);
+  const w = Math.max(9, ...sections.map((s) => s.length + 2));
+  out.push(['status'.padEnd(w), ...CLAUSE_STATUSES.map((s) => paint(COLOUR[s], SHORT[s].padStart(6))), '  total'].join(''));
+  out.push(['all'.padEnd(w), ...CLAUSE_STATUSES.map((s) => cell(r.totals.byStatus[s], s)), String(r.totals.clauses).padStart(7)].join(''));
+  for (const sec of sections) {
+    const counts = r.bySection[sec]!;
+    const total = CLAUSE_STATUSES.reduce((a, s) => a + counts[s], 0);
+    out.push([`§${sec}`.padEnd(w), ...CLAUSE_STATUSES.map((s) => cell(counts[s], s)), String(total).padStart(7)].join(''));
+  }
+
+  const failed = r.clauses.filter((x) => x.status === 'failed');
+  if (failed.length > 0) {
+    out.push('');
+    out.push(paint(31, bold(`Failing clauses (${failed.length}):`)));
+    for (const f of failed) {
+      out.push(`  ${paint(31, '✗')} ${bold(f.id)} (§${f.section}) ${f.text}`);
+      for (const fail of f.failures.slice(0, 3)) {
+        out.push(`      ${fail.message}`);
+        out.push(`      test: ${fail.test}`);
+        if (fail.evidence?.seed !== undefined) out.push(`      seed: ${fail.evidence.seed}${fail.evidence.path ? ` path: ${fail.evidence.path}` : ''}`);
+        if (fail.evidence?.curl) out.push(`      ${fail.evidence.curl.split('\n').join('\n      ')}`);
+      }
+      if (f.failures.length > 3) out.push(`      … ${f.failures.length - 3} more failure(s) in conformance.json`);
+    }
+  }
+  const xfail = r.clauses.filter((x) => x.status === 'expected-failure');
+  if (xfail.length > 0) {
+    out.push('');
+    out.push(paint(35, `Expected failures (baseline, ${xfail.length}):`));
+    for (const x of xfail) out.push(`  ~ ${x.id} — ${x.reason ?? ''}${x.baseline?.link ? ` (${x.baseline.link})` : ''}`);
+  }
+  for (const wline of opts.warnings ?? []) out.push(paint(33, `warning: ${wline}`));
+
+  out.push('');
+  const g = r.gate;
+  const verdict = g.exitCode === 0 ? paint(32, bold('CONFORMANT')) : paint(31, bold(g.verdict.toUpperCase()));
+  out.push(`Verdict: ${verdict} (exit ${g.exitCode})`);
+  for (const reason of g.reasons.slice(0, 20)) out.push(`  - ${reason}`);
+  if (g.reasons.length > 20) out.push(`  … ${g.reasons.length - 20} more in conformance.json`);
+  if (opts.files?.length) out.push(`Reports: ${opts.files.join(', ')}`);
+  out.push('');
+  return out.join('\n');
+
+  function cell(n: number, s: ClauseStatus): string {
+    const text = String(n).padStart(6);
+    return n > 0 ? paint(COLOUR[s], text) : text;
+  }
+}
