@@ -1,0 +1,185 @@
+// Compiles the spec §2 schemas once (ajv 2020-12, strict) and reports every
+// validation error as the catalogue clause it breaks.
+//
+// Clause lookup: each constraint's subschema carries `x-clause`, either one id
+// for all its keywords or a map keyword → id. Where the failing subschema has no
+// mapping for the keyword (shared types such as SigningAlgorithm, whose clause
+// differs between request and response), the id comes from the deepest schema
+// node along the error's instance path that has one — i.e. the referencing
+// property. A type's `defaultClause` is the last resort for standalone use.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+
+// ajv-formats ships CommonJS; under NodeNext its default import is the module object.
+const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+
+export const SCHEMA_BASE = 'https://idm-conformance.local/schemas/';
+
+/** Every §2 type, with its file and the clause used when nothing more specific applies. */
+export const TYPES = {
+  ResourceServer: { file: 'resource-server.json', defaultClause: 'rs.response.object' },
+  ResourceServerUpdate: { file: 'resource-server-update.json', defaultClause: 'rs.update.body.object' },
+  Scope: { file: 'scope.json', defaultClause: 'rs.update.scopes.type' },
+  SigningAlgorithm: { file: 'signing-algorithm.json', defaultClause: 'rs.update.signing_alg.enum' },
+  TokenDialect: { file: 'token-dialect.json', defaultClause: 'rs.update.token_dialect.enum' },
+  TokenEncryption: { file: 'token-encryption.json', defaultClause: 'rs.update.token_encryption.type' },
+  EncryptionKey: { file: 'encryption-key.json', defaultClause: 'rs.token_encryption.encryption_key.type' },
+  ConsentPolicy: { file: 'consent-policy.json', defaultClause: 'rs.update.consent_policy.enum' },
+  ProofOfPossession: { file: 'proof-of-possession.json', defaultClause: 'rs.update.proof_of_possession.type' },
+  SubjectTypeAuthorization: { file: 'subject-type-authorization.json', defaultClause: 'rs.update.subject_type_authorization.type' },
+  AuthorizationPolicy: { file: 'authorization-policy.json', defaultClause: 'rs.update.authorization_policy.type' },
+  Allocation: { file: 'allocation.json', defaultClause: 'exp.create.allocation.types' },
+  ExperimentCreate: { file: 'experiment-create.json', defaultClause: 'exp.create.types' },
+  Experiment: { file: 'experiment.json', defaultClause: 'exp.response.types' },
+  AuthError: { file: 'auth-error.json', defaultClause: 'auth.error.object' },
+} as const;
+
+export type TypeName = keyof typeof TYPES;
+export const typeNames = Object.keys(TYPES) as TypeName[];
+
+export interface ClauseError {
+  clause: string;
+  instancePath: string;
+  keyword: string;
+  message: string;
+  schemaPath: string;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  errors: ClauseError[];
+  /** Distinct clause ids of `errors`, in order of first appearance. */
+  clauses: string[];
+}
+
+type SchemaNode = { [k: string]: unknown };
+type XClause = string | Record<string, string>;
+
+const schemaDir = fileURLToPath(new URL('.', import.meta.url));
+
+/** Raw schema documents by file name (for the OpenAPI assembly and self-tests). */
+export function loadSchemaFiles(): Record<string, SchemaNode> {
+  const out: Record<string, SchemaNode> = {};
+  for (const { file } of Object.values(TYPES)) {
+    out[file] = JSON.parse(readFileSync(schemaDir + file, 'utf8')) as SchemaNode;
+  }
+  return out;
+}
+
+const files = loadSchemaFiles();
+
+const ajv = new Ajv2020({
+  strict: true,
+  allErrors: true,
+  // parentSchema on each error lets us read the failing subschema's x-clause.
+  verbose: true,
+  // TokenEncryption & co. are "object or null": one schema, no anyOf noise in errors.
+  allowUnionTypes: true,
+});
+// full mode: iso-date-time checks calendar validity, not only the shape.
+addFormats(ajv, { mode: 'full', formats: ['iso-date-time'] });
+ajv.addKeyword({
+  keyword: 'x-clause',
+  metaSchema: {
+    anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
+  },
+});
+for (const schema of Object.values(files)) ajv.addSchema(schema);
+
+const compiled = new Map<TypeName, ValidateFunction>();
+for (const name of typeNames) {
+  const fn = ajv.getSchema(SCHEMA_BASE + TYPES[name].file);
+  if (!fn) throw new Error(`schemas: ${TYPES[name].file} did not compile`);
+  compiled.set(name, fn);
+}
+
+/** Validates `data` as the §2 type `typeName`; every error names its clause. */
+export function validate(typeName: TypeName, data: unknown): ValidationResult {
+  const fn = compiled.get(typeName);
+  if (!fn) throw new Error(`schemas.validate: unknown type ${String(typeName)}`);
+  const valid = fn(data) as boolean;
+  const errors = valid ? [] : (fn.errors ?? []).map((e) => toClauseError(typeName, e));
+  return { valid, errors, clauses: [...new Set(errors.map((e) => e.clause))] };
+}
+
+/** The schema document of a type (parsed JSON, do not mutate). */
+export function schemaOf(typeName: TypeName): SchemaNode {
+  const s = files[TYPES[typeName].file];
+  if (!s) throw new Error(`schemas.schemaOf: unknown type ${String(typeName)}`);
+  return s;
+}
+
+/** Every clause id any schema names (self-tests check they exist in the catalogue). */
+export function clausesInSchemas(): string[] {
+  const ids = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'x-clause') {
+        if (typeof v === 'string') ids.add(v);
+        else for (const id of Object.values(v as Record<string, string>)) ids.add(id);
+      } else visit(v);
+    }
+  };
+  Object.values(files).forEach(visit);
+  for (const t of Object.values(TYPES)) ids.add(t.defaultClause);
+  return [...ids].sort();
+}
+
+// Helpers
+
+function toClauseError(typeName: TypeName, e: ErrorObject): ClauseError {
+  const clause =
+    clauseFor(e.parentSchema as SchemaNode | undefined, e.keyword) ??
+    clauseAlongInstancePath(typeName, e.instancePath, e.keyword) ??
+    TYPES[typeName].defaultClause;
+  return {
+    clause,
+    instancePath: e.instancePath,
+    keyword: e.keyword,
+    message: `${e.instancePath || '/'} ${e.message ?? e.keyword}`,
+    schemaPath: e.schemaPath,
+  };
+}
+
+function clauseFor(node: SchemaNode | undefined, keyword: string): string | undefined {
+  const x = node?.['x-clause'] as XClause | undefined;
+  if (x === undefined) return undefined;
+  return typeof x === 'string' ? x : x[keyword];
+}
+
+/** Deepest x-clause (matching `keyword`) on the schema nodes the instance path runs through. */
+function clauseAlongInstancePath(typeName: TypeName, instancePath: string, keyword: string): string | undefined {
+  const segments = instancePath === '' ? [] : instancePath.slice(1).split('/').map(unescapePointer);
+  let base = SCHEMA_BASE + TYPES[typeName].file;
+  let node: SchemaNode | undefined = files[TYPES[typeName].file];
+  let found: string | undefined;
+  const visitNode = (): void => {
+    // A node may carry x-clause next to $ref (the referencing property): read both.
+    for (let hops = 0; node && hops < 8; hops++) {
+      found = clauseFor(node, keyword) ?? found;
+      const ref = node['$ref'];
+      if (typeof ref !== 'string') break;
+      base = new URL(ref, base).href;
+      node = ajv.getSchema(base)?.schema as SchemaNode | undefined;
+    }
+  };
+  visitNode();
+  for (const seg of segments) {
+    if (!node) break;
+    const props = node['properties'] as Record<string, SchemaNode> | undefined;
+    if (/^\d+$/.test(seg) && node['items'] !== undefined) node = node['items'] as SchemaNode;
+    else if (props && props[seg]) node = props[seg];
+    else break; // an unknown member: the object's own clause (already found) applies
+    visitNode();
+  }
+  return found;
+}
+
+function unescapePointer(s: string): string {
+  return s.replace(/~1/g, '/').replace(/~0/g, '~');
+}
