@@ -1,0 +1,90 @@
+// Defaults of the reference tenant (docs/ARCHITECTURE.md "Reference tenant defaults") and
+// their overrides from command-line flags and environment variables.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { ClientConfig, RateLimitConfig } from './types.ts';
+
+export const DEFAULT_HOST = '127.0.0.1';
+export const DEFAULT_PORT = 4810;
+/** Burst of 50, then 25 requests per second per client and endpoint. */
+export const DEFAULT_RATE_LIMIT: RateLimitConfig = { capacity: 50, refillPerSecond: 25 };
+
+export const DEV_PKJWT_PUBLIC_KEY_PATH = fileURLToPath(new URL('../dev-keys/conformance-pkjwt.public.pem', import.meta.url));
+export const DEV_PKJWT_PRIVATE_KEY_PATH = fileURLToPath(new URL('../dev-keys/conformance-pkjwt.private.pem', import.meta.url));
+
+const FULL_SCOPES = [
+  'read:resource_servers', 'create:resource_servers', 'update:resource_servers', 'delete:resource_servers',
+  'read:experimentation', 'create:experimentation', 'update:experimentation', 'delete:experimentation',
+];
+
+type Env = Record<string, string | undefined>;
+
+/** The three dev clients; ids, secrets and the pkjwt public key overridable by env. */
+export function defaultClients(env: Env = process.env): ClientConfig[] {
+  const pkjwtKeyPath = env.REFERENCE_PKJWT_PUBLIC_KEY_FILE ?? DEV_PKJWT_PUBLIC_KEY_PATH;
+  return [
+    {
+      clientId: env.REFERENCE_FULL_CLIENT_ID ?? 'conformance-full',
+      secret: env.REFERENCE_FULL_CLIENT_SECRET ?? 'dev-secret-full-0123456789',
+      scopes: FULL_SCOPES,
+    },
+    {
+      clientId: env.REFERENCE_LIMITED_CLIENT_ID ?? 'conformance-limited',
+      secret: env.REFERENCE_LIMITED_CLIENT_SECRET ?? 'dev-secret-limited-0123456789',
+      scopes: ['read:resource_servers'],
+    },
+    {
+      clientId: env.REFERENCE_PKJWT_CLIENT_ID ?? 'conformance-pkjwt',
+      publicKeyPem: readFileSync(pkjwtKeyPath, 'utf8'),
+      scopes: FULL_SCOPES,
+    },
+  ];
+}
+
+export function parseRateLimit(text: string): RateLimitConfig {
+  const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
+  if (!m) throw new Error(`rate limit must be <capacity>/<refillPerSecond>, e.g. 50/25; got ${JSON.stringify(text)}`);
+  const capacity = Number(m[1]);
+  const refillPerSecond = Number(m[2]);
+  if (capacity < 1) throw new Error('rate limit capacity must be at least 1');
+  return { capacity, refillPerSecond };
+}
+
+export interface CliOptions {
+  host: string;
+  port: number;
+  publicUrl: string | undefined;
+  rateLimit: RateLimitConfig;
+}
+
+const USAGE = `usage: npm run reference -- [--host 127.0.0.1] [--port 4810] [--public-url http://127.0.0.1:4810] [--rate-limit 50/25]
+env: REFERENCE_HOST, REFERENCE_PORT, REFERENCE_PUBLIC_URL, REFERENCE_RATE_LIMIT,
+     REFERENCE_FULL_CLIENT_ID/_SECRET, REFERENCE_LIMITED_CLIENT_ID/_SECRET,
+     REFERENCE_PKJWT_CLIENT_ID, REFERENCE_PKJWT_PUBLIC_KEY_FILE (flags win over env)`;
+
+export function parseCli(argv: string[], env: Env = process.env): CliOptions | { help: string } {
+  const flags = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--help' || arg === '-h') return { help: USAGE };
+    const m = /^--(host|port|public-url|rate-limit)(?:=(.*))?$/.exec(arg);
+    if (!m?.[1]) throw new Error(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
+    const value = m[2] ?? argv[++i];
+    if (value === undefined) throw new Error(`--${m[1]} needs a value\n${USAGE}`);
+    flags.set(m[1], value);
+  }
+  const host = flags.get('host') ?? env.REFERENCE_HOST ?? DEFAULT_HOST;
+  const portText = flags.get('port') ?? env.REFERENCE_PORT ?? String(DEFAULT_PORT);
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`port must be 0..65535; got ${portText}`);
+  const publicUrl = flags.get('public-url') ?? env.REFERENCE_PUBLIC_URL;
+  if (publicUrl !== undefined) {
+    try {
+      new URL(publicUrl);
+    } catch {
+      throw new Error(`public URL is not a URL: ${publicUrl}`);
+    }
+  }
+  const rl = flags.get('rate-limit') ?? env.REFERENCE_RATE_LIMIT;
+  return { host, port, publicUrl, rateLimit: rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT };
+}

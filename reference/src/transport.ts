@@ -1,0 +1,103 @@
+// node:http transport: turns sockets into plain TenantRequest/TenantResponse data.
+import http from 'node:http';
+import type { Handler, TenantRequest } from './types.ts';
+
+/** Bodies are drained up to this many times the limit so a 413 can be answered cleanly; beyond, the socket is cut. */
+const DRAIN_FACTOR = 64;
+
+export interface Transport {
+  server: http.Server;
+  setHandler(handler: Handler, maxBodyBytes: () => number): void;
+  listen(host: string, port: number): Promise<number>;
+  close(): Promise<void>;
+}
+
+export function createTransport(): Transport {
+  let handler: Handler | undefined;
+  let maxBody: () => number = () => 0;
+  const server = http.createServer({ keepAliveTimeout: 5000 }, (req, res) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let seen = 0;
+    let dispatched = false;
+    const cap = maxBody() + 1; // one byte more than the limit is enough to know it is exceeded
+    const dispatch = (cut: boolean) => {
+      if (dispatched) return;
+      dispatched = true;
+      const request: TenantRequest = {
+        method: req.method ?? 'GET',
+        url: req.url ?? '/',
+        headers: flatHeaders(req.headers),
+        body: Buffer.concat(chunks),
+        remoteAddress: req.socket.remoteAddress,
+      };
+      const run = handler ?? (async () => ({ status: 503, headers: {}, body: Buffer.from('{"statusCode":503}') }));
+      run(request)
+        .catch((e: unknown) => {
+          console.error('reference tenant: handler failed:', e instanceof Error ? e.message : String(e));
+          return { status: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from(
+            JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Internal error', errorCode: 'internal_error' })) };
+        })
+        .then((response) => {
+          if (res.destroyed) return;
+          const headers: Record<string, string> = { ...response.headers, 'content-length': String(response.body.length) };
+          if (cut) headers.connection = 'close';
+          res.writeHead(response.status, headers);
+          res.end(response.body);
+          if (cut) res.on('finish', () => req.socket.destroy());
+        })
+        .catch(() => res.destroy());
+    };
+    req.on('data', (chunk: Buffer) => {
+      seen += chunk.length;
+      if (kept < cap) {
+        const part = chunk.subarray(0, cap - kept);
+        chunks.push(part);
+        kept += part.length;
+      }
+      if (seen > cap * DRAIN_FACTOR) {
+        req.pause();
+        dispatch(true);
+      }
+    });
+    req.on('end', () => dispatch(false));
+    req.on('error', () => res.destroy());
+  });
+  server.on('clientError', (_err, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
+    else socket.destroy();
+  });
+  return {
+    server,
+    setHandler(h, max) {
+      handler = h;
+      maxBody = max;
+    },
+    listen(host, port) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          const address = server.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      });
+    },
+    close() {
+      return new Promise((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 1000).unref();
+      });
+    },
+  };
+}
+
+function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(headers)) {
+    if (v === undefined) continue;
+    out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
+  return out;
+}

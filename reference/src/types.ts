@@ -1,0 +1,244 @@
+// Public types of the reference tenant. Everything here is plain data so the mutation
+// harness can wrap or replace any part without touching the tenant's own code.
+
+/** One HTTP request as the tenant's handler sees it: plain data, body fully read. */
+export interface TenantRequest {
+  method: string;
+  /** Path and query exactly as received (percent-encoding preserved). */
+  url: string;
+  /** Lower-case header names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Peer address, used only to key the rate limiter for unauthenticated callers. */
+  remoteAddress?: string;
+}
+
+/** One HTTP response: plain data, serialized by the transport as is. */
+export interface TenantResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+export type Handler = (req: TenantRequest) => Promise<TenantResponse>;
+
+/** Every numeric bound the tenant enforces, in one object (spec §2.2, §2.3, §2.4, §8). */
+export interface Limits {
+  rsNameMax: number; // §2.2/§8 name max 200
+  scopeValueMin: number; // §2.3/§8 Scope.value 1..280
+  scopeValueMax: number;
+  scopeDescriptionMax: number; // §2.3/§8 Scope.description max 500
+  signingSecretMin: number; // §2.2/§8 signing_secret min 16
+  tokenLifetimeMin: number; // §2.2/§8 token_lifetime 0..2592000
+  tokenLifetimeMax: number;
+  encryptionKeyNameMin: number; // §2.3/§8 EncryptionKey.name 1..128
+  encryptionKeyNameMax: number;
+  encryptionKeyKidMin: number; // §2.3/§8 EncryptionKey.kid 1..128
+  encryptionKeyKidMax: number;
+  pemMin: number; // §2.3/§8 EncryptionKey.pem 1..4096
+  pemMax: number;
+  policyIdMin: number; // §2.3/§8 AuthorizationPolicy.policy_id 1..1024
+  policyIdMax: number;
+  experimentNameMin: number; // §2.4/§8 experiment name 3..255
+  experimentNameMax: number;
+  experimentDescriptionMin: number; // §2.4/§8 experiment description 3..1024
+  experimentDescriptionMax: number;
+  allocationsMin: number; // §2.4/§8 allocations at least 1
+  // Tenant's own choices where the spec is silent (documented in reference/README.md).
+  allocationsMax: number;
+  allocationWeightMin: number;
+  allocationWeightMax: number;
+  allocationWeightSum: number;
+  allocationPriorityMin: number;
+  allocationPriorityMax: number;
+  segmentIdMax: number;
+  authenticationFlowMax: number;
+  assignmentSubjectMax: number;
+  maxBodyBytes: number; // → 413 above this
+  maxJsonDepth: number; // deeper nesting → 400 (keeps parse/serialize bounded)
+  accessTokenLifetimeSeconds: number;
+  assertionMaxLifetimeSeconds: number; // private_key_jwt: exp at most 5 min ahead
+  clockSkewSeconds: number;
+}
+
+/** Resource server as stored; presented as the §2.1 object. */
+export interface ResourceServerRecord {
+  id: string;
+  name: string;
+  is_system: boolean;
+  identifier: string;
+  scopes: Array<{ value: string; description?: string }>;
+  signing_alg: string;
+  signing_secret: string;
+  allow_offline_access: boolean;
+  allow_online_access: boolean;
+  allow_online_access_with_ephemeral_sessions: boolean;
+  skip_consent_for_verifiable_first_party_clients: boolean;
+  token_lifetime: number;
+  token_lifetime_for_web: number;
+  enforce_policies: boolean;
+  token_dialect: string;
+  token_encryption: unknown;
+  consent_policy: string | null;
+  authorization_details: unknown[] | null;
+  proof_of_possession: unknown;
+  subject_type_authorization: Record<string, unknown>;
+  authorization_policy: unknown;
+  client_id: string;
+}
+
+export interface FeatureFlagRecord {
+  id: string;
+  name: string;
+  variations: string[];
+}
+
+export interface ExperimentRecord {
+  id: string;
+  name: string;
+  feature_flag_id: string;
+  allocation_strategy: string;
+  allocations: Array<Record<string, unknown>>;
+  status: string;
+  is_valid: boolean;
+  created_at: string;
+  updated_at: string;
+  [field: string]: unknown;
+}
+
+/** In-memory state. Reads return copies; only save* changes state. */
+export interface Store {
+  getResourceServerById(id: string): ResourceServerRecord | undefined;
+  getResourceServerByIdentifier(identifier: string): ResourceServerRecord | undefined;
+  saveResourceServer(rs: ResourceServerRecord): void;
+  listResourceServers(): ResourceServerRecord[];
+  getFeatureFlag(id: string): FeatureFlagRecord | undefined;
+  saveExperiment(exp: ExperimentRecord): void;
+  getExperiment(id: string): ExperimentRecord | undefined;
+}
+
+export interface ClientConfig {
+  clientId: string;
+  /** Authenticates with client_secret (post or basic) when set. */
+  secret?: string;
+  /** Authenticates with private_key_jwt when set: SPKI PEM of the client's public key. */
+  publicKeyPem?: string;
+  scopes: string[];
+}
+
+export interface RateLimitConfig {
+  capacity: number;
+  refillPerSecond: number;
+}
+
+export interface RateLimitState {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** UNIX epoch seconds at which the bucket is full again. */
+  reset: number;
+  /** Seconds until one request is allowed again (for Retry-After on 429). */
+  retryAfter: number;
+}
+
+export interface RateLimiter {
+  take(key: string, nowMs: number): RateLimitState;
+}
+
+export interface AccessTokenClaims {
+  iss: string;
+  sub: string;
+  aud: string | string[];
+  azp?: string;
+  scope?: string;
+  exp?: number;
+  iat?: number;
+  [claim: string]: unknown;
+}
+
+export type TokenVerdict =
+  | { ok: true; claims: AccessTokenClaims }
+  | { ok: false; reason: string };
+
+/** Single-use `jti` of client assertions (private_key_jwt), remembered until they expire. */
+export interface JtiCache {
+  /** True the first time (clientId, jti) is seen; false on replay. */
+  consume(clientId: string, jti: string, expSeconds: number, nowMs: number): boolean;
+}
+
+/** Verifies a management API bearer token (signature, expiry, issuer, audience). */
+export type TokenVerifier = (token: string) => Promise<TokenVerdict>;
+
+/** One validation finding, reported as a 400. */
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+/**
+ * A field validator: looks at one value at one path and returns its findings. `check`
+ * runs another entry of the table, so nested types route through the table and any
+ * single entry can be overridden.
+ */
+export type FieldValidator = (value: unknown, at: string, check: CheckFn) => Issue[];
+export type CheckFn = (key: string, value: unknown, at: string) => Issue[];
+export type ValidatorTable = Record<string, FieldValidator>;
+
+/** Rules that span fields or look at state (one per spec clause). */
+export interface Rules {
+  /** §4.1 path id is the ID or the identifier (percent-encoded in the path). */
+  resolveResourceServer(store: Store, rawPathId: string): ResourceServerRecord | undefined;
+  /** §7.1 a system resource server cannot be patched → 400. Returns the message or null. */
+  rejectSystemResourceServer(rs: ResourceServerRecord): string | null;
+  /** §4.1 partial update: the new record from the old one and a validated body. */
+  applyResourceServerPatch(rs: ResourceServerRecord, body: Record<string, unknown>): ResourceServerRecord;
+  /** §2.1/§8 token_lifetime_for_web never above token_lifetime. */
+  enforceWebLifetime(rs: ResourceServerRecord): ResourceServerRecord;
+  /** §2.1 the response is exactly the §2.1 fields. */
+  presentResourceServer(rs: ResourceServerRecord): Record<string, unknown>;
+  /** Tenant rules for allocations the spec leaves unshown (feature flag membership, sums). */
+  checkAllocations(body: Record<string, unknown>, flag: FeatureFlagRecord): Issue[];
+  /** Tenant rule: when an experiment is `is_valid`. */
+  isExperimentValid(body: Record<string, unknown>): boolean;
+  /** §5.1 required scope per operation. */
+  hasScope(claims: AccessTokenClaims, scope: string): boolean;
+}
+
+/** The named parts of the tenant; each can be replaced via `TenantOptions.parts`. */
+export interface TenantParts {
+  limits: Limits;
+  validators: ValidatorTable;
+  rules: Rules;
+  store: Store;
+  verifyAccessToken: TokenVerifier;
+  rateLimiter: RateLimiter;
+  jtiCache: JtiCache;
+  /** Milliseconds since the epoch. */
+  now: () => number;
+}
+
+export interface TenantOptions {
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  /** Origin the tenant is reached at (issuer and audiences follow it). Defaults to http://host:port. */
+  publicUrl?: string;
+  rateLimit?: RateLimitConfig;
+  clients?: ClientConfig[];
+  /**
+   * Replace named parts. Either a partial table, or a function of the default parts
+   * (which are fresh per tenant) returning a partial table.
+   */
+  parts?: Partial<TenantParts> | ((defaults: TenantParts) => Partial<TenantParts>);
+  /** Wrap the whole HTTP-level handler (plain data in, plain data out). */
+  wrap?: (next: Handler) => Handler;
+}
+
+export interface RunningTenant {
+  /** Base URL the server listens on, e.g. http://127.0.0.1:4810 */
+  url: string;
+  /** Public URL (issuer/audience base), without trailing slash. */
+  publicUrl: string;
+  port: number;
+  close(): Promise<void>;
+}
