@@ -9,6 +9,7 @@ export default defineConfig({
   testMatch: '*.fixture.ts',
   outputDir: `${out}/test-results`,
   workers: 1,
+  fullyParallel: true, // lets --shard split the one fixture file
   projects: [{ name: 'conformance' }],
   metadata: { target: 'http://127.0.0.1:4900', depth: 'quick', seed: 4242 },
   reporter: [
