@@ -7,8 +7,10 @@ export function tokenBucketLimiter(config: RateLimitConfig): RateLimiter {
   return {
     take(key, nowMs) {
       const b = buckets.get(key) ?? { tokens: capacity, at: nowMs };
-      b.tokens = Math.min(capacity, b.tokens + ((nowMs - b.at) / 1000) * refillPerSecond);
-      b.at = nowMs;
+      // A clock that steps back refills nothing (and takes nothing away).
+      const elapsedMs = Math.max(0, nowMs - b.at);
+      b.tokens = Math.min(capacity, b.tokens + (elapsedMs / 1000) * refillPerSecond);
+      b.at = Math.max(b.at, nowMs);
       const allowed = b.tokens >= 1;
       if (allowed) b.tokens -= 1;
       buckets.set(key, b);

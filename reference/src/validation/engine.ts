@@ -7,7 +7,8 @@ export type LimitsRef = () => Limits;
 export function makeCheck(table: ValidatorTable): CheckFn {
   const check: CheckFn = (key, value, at) => {
     const validator = table[key];
-    if (validator === undefined) return [];
+    // A missing entry is a bug in the table, never a reason to accept silently.
+    if (validator === undefined) throw new Error(`no validator named ${key}`);
     return validator(value, at, check);
   };
   return check;
@@ -104,7 +105,7 @@ export interface ObjectType {
 }
 
 /**
- * Registers `<key>` (type and members), `<key>.required` and `<key>.closed` (no other
+ * Registers `<key>` (type and members), `<key>:required` and `<key>:closed` (no other
  * fields). `closed: false` leaves the object open (extra members are kept unchecked).
  */
 export function objectType(table: ValidatorTable, key: string, type: ObjectType, closed = true): void {
@@ -112,7 +113,7 @@ export function objectType(table: ValidatorTable, key: string, type: ObjectType,
   table[key] = (value, at, check) => {
     if (value === null && type.nullable) return [];
     if (!isPlainObject(value)) return issue(at, `Expected type object but found type ${typeName(value)}`);
-    const found: Issue[] = [...check(`${key}.required`, value, at), ...check(`${key}.closed`, value, at)];
+    const found: Issue[] = [...check(`${key}:required`, value, at), ...check(`${key}:closed`, value, at)];
     for (const [member, memberKey] of Object.entries({ ...type.fields, ...type.delegated })) {
       if (Object.prototype.hasOwnProperty.call(value, member)) {
         found.push(...check(memberKey, value[member], join(at, member)));
@@ -120,13 +121,13 @@ export function objectType(table: ValidatorTable, key: string, type: ObjectType,
     }
     return found;
   };
-  table[`${key}.required`] = (value, at) => {
+  table[`${key}:required`] = (value, at) => {
     if (!isPlainObject(value)) return [];
     return (type.required ?? [])
       .filter((m) => !Object.prototype.hasOwnProperty.call(value, m))
       .flatMap((m) => issue(join(at, m), 'Missing required property'));
   };
-  table[`${key}.closed`] = closed
+  table[`${key}:closed`] = closed
     ? (value, at) => {
         if (!isPlainObject(value)) return [];
         return Object.keys(value)
