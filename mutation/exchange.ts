@@ -1,0 +1,158 @@
+// The HTTP exchange as parsed data, as the fault wrappers see it, adapted onto the reference
+// tenant's exported `wrap(next)` injection point (raw bodies as Buffers). A wrapper that
+// leaves a body untouched leaves its bytes untouched.
+import type { Handler as TenantHandler, TenantRequest, TenantResponse } from '../reference/src/types.ts';
+
+export interface Req {
+  method: string;
+  /** path without query, percent-encoding kept as sent */
+  path: string;
+  query: string;
+  headers: Record<string, string>; // lower-case names
+  /** JSON value, form fields as strings, or undefined (empty or unparseable body) */
+  body: unknown;
+  form: boolean;
+  raw: TenantRequest;
+}
+
+export interface Res {
+  status: number;
+  headers: Record<string, string>; // lower-case names
+  /** parsed JSON body, or undefined */
+  body: unknown;
+  raw?: TenantResponse;
+}
+
+export type Handler = (req: Req) => Promise<Res>;
+export type Wrap = (next: Handler) => Handler;
+
+export const RS_PATH = /^\/api\/v2\/resource-servers\/([^/]+)\/?$/;
+export const EXP_PATH = /^\/api\/v2\/experimentation\/experiments\/?$/;
+
+export const isRsPatch = (r: Req): boolean => r.method === 'PATCH' && RS_PATH.test(r.path);
+export const isExpCreate = (r: Req): boolean => r.method === 'POST' && EXP_PATH.test(r.path);
+export const isManagement = (r: Req): boolean => r.path.startsWith('/api/v2/');
+export const isTokenRequest = (r: Req): boolean => r.method === 'POST' && /^\/oauth\/token\/?$/.test(r.path);
+
+/** Adapts a parsed-exchange Wrap onto the tenant's raw `wrap(next)`. */
+export function toTenantWrap(w: Wrap): (next: TenantHandler) => TenantHandler {
+  return (nextRaw) => {
+    const next: Handler = async (req) => parseRes(await nextRaw(serializeReq(req)));
+    const wrapped = w(next);
+    return async (raw) => serializeRes(await wrapped(parseReq(raw)));
+  };
+}
+
+function parseReq(raw: TenantRequest): Req {
+  const q = raw.url.indexOf('?');
+  const path = q < 0 ? raw.url : raw.url.slice(0, q);
+  const query = q < 0 ? '' : raw.url.slice(q + 1);
+  const ct = (raw.headers['content-type'] ?? '').toLowerCase();
+  const form = ct.startsWith('application/x-www-form-urlencoded');
+  let body: unknown;
+  const text = raw.body.toString('utf8');
+  if (text.length > 0) {
+    if (form) body = Object.fromEntries(new URLSearchParams(text));
+    else {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+    }
+  }
+  return { method: raw.method.toUpperCase(), path, query, headers: raw.headers, body, form, raw: { ...raw } };
+}
+
+const ORIGINAL = Symbol('original-body');
+
+function serializeReq(req: Req): TenantRequest {
+  const parsedAgain = parseReq(req.raw);
+  const unchanged = JSON.stringify(parsedAgain.body) === JSON.stringify(req.body);
+  let body = req.raw.body;
+  if (!unchanged) {
+    body = req.form
+      ? Buffer.from(new URLSearchParams(Object.entries(req.body as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString())
+      : Buffer.from(JSON.stringify(req.body));
+  }
+  const url = req.path + (req.query ? `?${req.query}` : '');
+  const headers = { ...req.headers };
+  if (!unchanged) headers['content-length'] = String(body.length);
+  return { ...req.raw, method: req.method, url, headers, body };
+}
+
+function parseRes(raw: TenantResponse): Res {
+  let body: unknown;
+  if ((raw.headers['content-type'] ?? '').includes('json') && raw.body.length > 0) {
+    try {
+      body = JSON.parse(raw.body.toString('utf8'));
+    } catch {
+      body = undefined;
+    }
+  }
+  const res: Res = { status: raw.status, headers: { ...raw.headers }, body, raw };
+  (res as unknown as Record<symbol, string>)[ORIGINAL] = JSON.stringify(body);
+  return res;
+}
+
+function serializeRes(res: Res): TenantResponse {
+  const original = (res as unknown as Record<symbol, string | undefined>)[ORIGINAL];
+  const headers = { ...res.headers };
+  let body: Buffer;
+  if (res.raw && original !== undefined && original === JSON.stringify(res.body)) body = res.raw.body;
+  else if (res.body === undefined) body = res.raw?.body ?? Buffer.alloc(0);
+  else {
+    body = Buffer.from(JSON.stringify(res.body));
+    headers['content-type'] ??= 'application/json; charset=utf-8';
+  }
+  delete headers['content-length']; // the transport recomputes it from the body
+  return { status: res.status, headers, body };
+}
+
+/** The `{id}` path segment, percent-decoded. */
+export function rsPathId(r: Req): string {
+  const m = RS_PATH.exec(r.path);
+  if (!m) return '';
+  try {
+    return decodeURIComponent(m[1]!);
+  } catch {
+    return m[1]!;
+  }
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function clone<T>(v: T): T {
+  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
+
+/**
+ * Every object reached by a dotted path; `*` fans out over array items.
+ * `scopes.*` visits every scope, `` (empty) the root.
+ */
+export function objectsAt(v: unknown, path: string): Record<string, unknown>[] {
+  let cur: unknown[] = [v];
+  if (path !== '') {
+    for (const key of path.split('.')) {
+      const next: unknown[] = [];
+      for (const c of cur) {
+        if (key === '*') {
+          if (Array.isArray(c)) next.push(...c);
+        } else if (isObject(c) && key in c) {
+          next.push(c[key]);
+        }
+      }
+      cur = next;
+    }
+  }
+  return cur.filter(isObject);
+}
+
+export function jsonRes(status: number, body: unknown, headers: Record<string, string> = {}): Res {
+  return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body };
+}
+
+/** Code-point length, as JSON Schema counts string length. */
+export const cpLength = (s: string): number => [...s].length;

@@ -1,0 +1,216 @@
+// npm run mutation [-- --subset fast|all] [--only a,b] [--jobs 2] [--workers 1] [--seed n] [--depth d]
+// Runs the real conformance suite, through configuration only, against every variant of
+// the reference tenant in mutation/mutants.ts; writes reports/mutation.json; exits 1 when a
+// non-equivalent mutant survives, a benign variant fails, or a run breaks.
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { ConformanceReport } from '../reporters/model.ts';
+import { VARIANTS } from './mutants.ts';
+import { ROOT, pool, startVariant } from './proc.ts';
+import { clauseGrep, runSuite } from './suite.ts';
+import type { Variant } from './variant.ts';
+
+/** Ports 5000-5089 are the harness's (5090-5099 the bench's); a port is reused only after its run ended. */
+export const MUTATION_PORT_BASE = 5000;
+export const MUTATION_PORTS = 90;
+
+export type Verdict = 'killed' | 'survived' | 'equivalent' | 'killed-equivalent' | 'passed' | 'false-alarm' | 'error';
+
+export interface FailedClause {
+  clause: string;
+  tests: string[];
+  message: string;
+}
+
+export interface VariantResult {
+  id: string;
+  kind: Variant['kind'];
+  clause: string | null;
+  fault: string;
+  description: string;
+  equivalent?: string;
+  verdict: Verdict;
+  /** Mutants: whether the labelled clause is among the failed ones. */
+  onTarget: boolean | null;
+  failed: FailedClause[];
+  exitCode: number | null;
+  seconds: number;
+  requests: number | null;
+  grep: string | null;
+  log: string;
+  error?: string;
+}
+
+const { values } = parseArgs({
+  options: {
+    subset: { type: 'string', default: 'all' },
+    only: { type: 'string' },
+    jobs: { type: 'string', default: '2' },
+    workers: { type: 'string', default: '1' },
+    seed: { type: 'string', default: '20261122' },
+    depth: { type: 'string' },
+    out: { type: 'string', default: 'reports/mutation.json' },
+  },
+});
+
+const subset = values.subset === 'fast' ? 'fast' : 'all';
+let chosen = VARIANTS.map((v, i) => ({ v, port: MUTATION_PORT_BASE + (i % MUTATION_PORTS) }));
+if (subset === 'fast') chosen = chosen.filter(({ v }) => v.fast && !v.slow);
+if (values.only) {
+  const ids = new Set(values.only.split(','));
+  const unknown = [...ids].filter((id) => !VARIANTS.some((v) => v.id === id));
+  if (unknown.length) {
+    console.error(`mutation: unknown variant(s): ${unknown.join(', ')}`);
+    process.exit(2);
+  }
+  chosen = chosen.filter(({ v }) => ids.has(v.id));
+}
+
+const runDir = resolve(ROOT, 'reports/mutation');
+const t0 = performance.now();
+console.log(`mutation: ${chosen.length} variants (${subset === 'fast' ? 'fast subset, suite filtered by clause tag' : 'whole suite per variant'}), ${values.jobs} at a time, seed ${values.seed}`);
+
+const results = await pool(chosen, Number(values.jobs), async ({ v, port }) => {
+  const r = await runVariant(v, port);
+  console.log(line(r));
+  return r;
+});
+
+const mutants = results.filter((r) => r.kind === 'mutant');
+const benign = results.filter((r) => r.kind === 'benign');
+const countOf = (vs: VariantResult[], verdict: Verdict): number => vs.filter((r) => r.verdict === verdict).length;
+const nonEquivalent = mutants.filter((r) => !r.equivalent);
+const killed = countOf(mutants, 'killed');
+const summary = {
+  mutants: mutants.length,
+  killed,
+  survived: countOf(mutants, 'survived'),
+  equivalent: countOf(mutants, 'equivalent'),
+  killedEquivalent: countOf(mutants, 'killed-equivalent'),
+  killedOnTarget: mutants.filter((r) => r.verdict === 'killed' && r.onTarget).length,
+  errors: countOf(results, 'error'),
+  /** killed / non-equivalent mutants */
+  killRate: nonEquivalent.length ? Math.round((killed / nonEquivalent.length) * 1000) / 1000 : null,
+  benign: benign.length,
+  benignPassed: countOf(benign, 'passed'),
+  falseAlarms: countOf(benign, 'false-alarm'),
+};
+const failedRun = summary.survived + summary.killedEquivalent + summary.falseAlarms + summary.errors > 0;
+
+const report = {
+  schemaVersion: 1,
+  generatedAt: new Date().toISOString(),
+  subset,
+  seed: Number(values.seed),
+  depth: values.depth ?? 'default',
+  jobs: Number(values.jobs),
+  workersPerRun: Number(values.workers),
+  wallSeconds: round((performance.now() - t0) / 1000),
+  summary,
+  ok: !failedRun,
+  variants: results,
+};
+const out = resolve(ROOT, values.out!);
+await mkdir(resolve(out, '..'), { recursive: true });
+await writeFile(out, JSON.stringify(report, null, 2) + '\n');
+
+console.log('');
+console.log(
+  `mutation: ${summary.killed}/${nonEquivalent.length} non-equivalent mutants killed (kill rate ${summary.killRate === null ? 'n/a' : `${(summary.killRate * 100).toFixed(1)}%`}, ` +
+    `${summary.killedOnTarget} by their own clause), ${summary.survived} survived, ${summary.equivalent} equivalent; ` +
+    `benign ${summary.benignPassed}/${summary.benign} passed; ${summary.errors} run errors; ${report.wallSeconds}s`,
+);
+console.log(`mutation: wrote ${relative(ROOT, out)}`);
+process.exit(failedRun ? 1 : 0);
+
+// Helpers
+
+async function runVariant(v: Variant, port: number): Promise<VariantResult> {
+  const outDir = join(runDir, v.id);
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
+  const grep = subset === 'fast' ? clauseGrep(v.grep ?? (v.clause ? [v.clause] : [])) : null;
+  const base: Omit<VariantResult, 'verdict' | 'onTarget' | 'failed' | 'exitCode' | 'seconds' | 'requests'> = {
+    id: v.id, kind: v.kind, clause: v.clause, fault: v.fault, description: v.description,
+    ...(v.equivalent ? { equivalent: v.equivalent } : {}),
+    grep, log: relative(ROOT, join(outDir, 'suite.log')),
+  };
+  const tokenFile = join(tmpdir(), `idm-mutation-${process.pid}-${port}.jwt`);
+  let tenant;
+  try {
+    tenant = await startVariant(v.id, port, join(outDir, 'tenant.log'), ['--expired-token-file', tokenFile]);
+  } catch (e) {
+    return { ...base, verdict: 'error', onTarget: null, failed: [], exitCode: null, seconds: 0, requests: null, error: (e as Error).message };
+  }
+  let expiredToken: string | undefined;
+  try {
+    expiredToken = (await readFile(tokenFile, 'utf8')).trim();
+  } catch {
+    /* the suite then forges its own expired token */
+  }
+  await rm(tokenFile, { force: true });
+  try {
+    const res = await runSuite({
+      origin: tenant.origin,
+      outDir,
+      seed: values.seed,
+      ...(values.depth ? { depth: values.depth } : {}),
+      ...(grep ? { grep } : {}),
+      ...(expiredToken ? { expiredToken } : {}),
+      workers: Number(values.workers),
+      timeoutMs: (v.slow ? 20 : subset === 'fast' ? 3 : 10) * 60_000,
+    });
+    const common = { exitCode: res.code, seconds: round(res.seconds), requests: res.report?.requests ?? null };
+    if (!res.report || res.timedOut) {
+      return { ...base, ...common, verdict: 'error', onTarget: null, failed: [], error: res.timedOut ? 'suite timed out' : `no conformance.json (${res.reportError ?? ''})` };
+    }
+    return { ...base, ...common, ...judge(v, res.report, res.code) };
+  } finally {
+    await tenant.stop();
+  }
+}
+
+function judge(v: Variant, report: ConformanceReport, code: number | null): Pick<VariantResult, 'verdict' | 'onTarget' | 'failed' | 'error'> {
+  const failed: FailedClause[] = report.clauses
+    .filter((c) => c.status === 'failed')
+    .map((c) => ({
+      clause: c.id,
+      tests: [...new Set(c.failures.map((f) => f.test).concat(c.tests.filter((t) => t.status !== 'passed' && t.status !== 'skipped').map((t) => t.title)))],
+      message: c.failures[0]?.message ?? '',
+    }));
+  const gate = report.gate.exitCode;
+  if (gate >= 2 || (code !== 0 && code !== 1)) {
+    return { verdict: 'error', onTarget: null, failed, error: report.gate.reasons[0] ?? `suite exited ${code}` };
+  }
+  const conformant = gate === 0;
+  if (v.kind === 'benign') {
+    return conformant ? { verdict: 'passed', onTarget: null, failed } : { verdict: 'false-alarm', onTarget: null, failed, ...gateReason(report, failed) };
+  }
+  const onTarget = failed.some((f) => f.clause === v.clause);
+  if (conformant) return { verdict: v.equivalent ? 'equivalent' : 'survived', onTarget: false, failed };
+  if (failed.length === 0) return { verdict: 'error', onTarget: false, failed, error: report.gate.reasons[0] ?? 'suite failed without a failed clause' };
+  return { verdict: v.equivalent ? 'killed-equivalent' : 'killed', onTarget, failed };
+}
+
+function gateReason(report: ConformanceReport, failed: FailedClause[]): { error?: string } {
+  if (failed.length) return {};
+  return report.gate.reasons[0] ? { error: report.gate.reasons[0] } : {};
+}
+
+function line(r: VariantResult): string {
+  const mark: Record<Verdict, string> = {
+    killed: 'KILLED  ', survived: 'SURVIVED', equivalent: 'EQUIV   ', 'killed-equivalent': 'OVERSPEC',
+    passed: 'PASSED  ', 'false-alarm': 'FALSE-AL', error: 'ERROR   ',
+  };
+  const by = r.failed.length
+    ? ` by ${r.failed.slice(0, 3).map((f) => f.clause).join(', ')}${r.failed.length > 3 ? ` +${r.failed.length - 3}` : ''}`
+    : '';
+  const target = r.kind === 'mutant' && r.verdict === 'killed' && !r.onTarget ? ' (not by its own clause)' : '';
+  return `  ${mark[r.verdict]} ${r.id.padEnd(44)} ${String(r.seconds).padStart(6)}s ${r.clause ?? ''}${by}${target}${r.error ? ` — ${r.error}` : ''}`;
+}
+
+function round(n: number): number {
+  return Math.round(n * 10) / 10;
+}

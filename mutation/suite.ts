@@ -1,0 +1,85 @@
+// Runs the real conformance suite against a target, through configuration only (the same
+// environment a user would set for a staging tenant), into an output directory of its own,
+// and reads back the verdict from the conformance reporter's JSON.
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import type { ConformanceReport } from '../reporters/model.ts';
+import { ROOT, runLogged, type RunResult } from './proc.ts';
+
+/** Dev credentials of the reference tenant (docs/ARCHITECTURE.md). */
+export const DEV_CREDENTIALS = {
+  IDM_CLIENT_ID: 'conformance-full',
+  IDM_CLIENT_SECRET: 'dev-secret-full-0123456789',
+  IDM_LIMITED_CLIENT_ID: 'conformance-limited',
+  IDM_LIMITED_CLIENT_SECRET: 'dev-secret-limited-0123456789',
+} as const;
+
+/** The seeded resources of the reference tenant that a non-embedded run must name. */
+export const DEV_RESOURCES = {
+  IDM_RESOURCE_SERVER_ID: 'rs_conformance',
+  IDM_FEATURE_FLAG_ID: 'flg_7Hq2kPzR',
+  IDM_VARIATION_IDS: 'var_control,var_treatment',
+} as const;
+
+export interface SuiteRun {
+  origin: string;
+  outDir: string;
+  /** A tenant-signed expired token for the expired-token case (IDM_EXPIRED_TOKEN). */
+  expiredToken?: string;
+  /** Playwright --grep pattern (a subset), or undefined for the whole suite. */
+  grep?: string;
+  seed?: number | string;
+  depth?: string;
+  allow?: string[];
+  workers?: number;
+  timeoutMs: number;
+  extraEnv?: Record<string, string>;
+}
+
+export interface SuiteOutcome extends RunResult {
+  report: ConformanceReport | null;
+  reportError?: string;
+  logFile: string;
+}
+
+export function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...DEV_CREDENTIALS,
+    ...DEV_RESOURCES,
+    IDM_BASE_URL: run.origin,
+    IDM_MUTATION_REPORT_DIR: run.outDir,
+    // A launched variant is disposable: every guarded test may run (burst, experiments, …).
+    IDM_ALLOW: (run.allow ?? ['all']).join(','),
+    FORCE_COLOR: '0',
+    CI: process.env.CI ?? '',
+    ...run.extraEnv,
+  };
+  if (run.expiredToken) env.IDM_EXPIRED_TOKEN = run.expiredToken;
+  if (run.seed !== undefined) env.IDM_SEED = String(run.seed);
+  if (run.depth !== undefined) env.IDM_DEPTH = run.depth;
+  return env;
+}
+
+export async function runSuite(run: SuiteRun): Promise<SuiteOutcome> {
+  const args = [
+    'test', '--project=conformance', `--output=${resolve(run.outDir, 'test-results')}`,
+    `--reporter=${resolve(ROOT, 'mutation/reporter.ts')}`,
+  ];
+  if (run.grep) args.push(`--grep=${run.grep}`);
+  if (run.workers) args.push(`--workers=${run.workers}`);
+  const logFile = resolve(run.outDir, 'suite.log');
+  const res = await runLogged(resolve(ROOT, 'node_modules/.bin/playwright'), args, suiteEnv(run), logFile, run.timeoutMs);
+  try {
+    const report = JSON.parse(await readFile(resolve(run.outDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+    return { ...res, report, logFile };
+  } catch (e) {
+    return { ...res, report: null, reportError: (e as Error).message, logFile };
+  }
+}
+
+/** A Playwright --grep pattern matching tests tagged with any of the clause ids. */
+export function clauseGrep(clauses: string[]): string {
+  const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `@(${clauses.map(esc).join('|')})(?![\\w.-])`;
+}

@@ -1,0 +1,151 @@
+// What a variant of the reference tenant is, and the builders the catalogue uses to make
+// one from the tenant's exported injection points (named parts, HTTP-level wrap).
+import { decodeJwt } from 'jose';
+import { defaultLimits } from '../reference/src/limits.ts';
+import type { AccessTokenClaims, Limits, TenantOptions, TenantParts, TokenVerdict } from '../reference/src/types.ts';
+import { makeCheck } from '../reference/src/validation/engine.ts';
+import { resourceServerValidators } from '../reference/src/validation/resource-server.ts';
+import { toTenantWrap, type Wrap } from './exchange.ts';
+
+export type FaultKind =
+  | 'limit-off-by-one'
+  | 'missing-validation'
+  | 'unknown-field-accepted'
+  | 'over-strict'
+  | 'wrong-status'
+  | 'response-schema'
+  | 'not-persisted'
+  | 'partial-write'
+  | 'path-handling'
+  | 'form-refused'
+  | 'auth-bypass'
+  | 'scope-message'
+  | 'rate-limit'
+  | 'spec-silent';
+
+export interface VariantContext {
+  /** The tenant's public URL, without trailing slash. */
+  publicUrl: string;
+}
+
+export type VariantOptions = Pick<TenantOptions, 'parts' | 'wrap' | 'rateLimit'>;
+
+export interface Variant {
+  /** kebab-case, stable: the key in reports/mutation.json */
+  id: string;
+  /** `mutant`: must be killed; `benign`: within the spec, the suite must pass. */
+  kind: 'mutant' | 'benign';
+  /**
+   * Mutant: the one catalogue clause it breaks. Benign: the (observe) clause where the spec
+   * is silent, or null where the spec says nothing at all (e.g. extra response headers).
+   */
+  clause: string | null;
+  fault: FaultKind;
+  description: string;
+  /** Set when the catalogue explains why no conformant suite can kill it (the reason). */
+  equivalent?: string;
+  /** In the fast subset that `npm test` runs. */
+  fast?: boolean;
+  /** Slow under any suite (e.g. a 2 req/s limit): left out of the fast subset. */
+  slow?: boolean;
+  /** Clauses whose tests the fast subset runs (default: `clause`). */
+  grep?: string[];
+  options(ctx: VariantContext): VariantOptions;
+}
+
+// Builders
+
+export const viaWrap = (w: Wrap) => (): VariantOptions => ({ wrap: toTenantWrap(w) });
+
+export const viaParts =
+  (fn: (d: TenantParts, ctx: VariantContext) => Partial<TenantParts>) =>
+  (ctx: VariantContext): VariantOptions => ({ parts: (d) => fn(d, ctx) });
+
+/** The unmutated §2.2 checks, with the spec's limits, whatever a variant does to its own. */
+const pristineRsCheck = makeCheck(resourceServerValidators(() => defaultLimits()));
+
+/**
+ * A missing or loosened validation on the update: `patch` lets an invalid value through, and
+ * the update then silently ignores every top-level field the spec's checks would refuse, so
+ * the stored and returned object stays valid and only the rejection clause is broken.
+ */
+export function rsAcceptsInvalid(patch: (d: TenantParts) => Partial<TenantParts>) {
+  return viaParts((d) => {
+    const p = patch(d);
+    const rules = { ...d.rules, ...p.rules };
+    return {
+      ...p,
+      rules: {
+        ...rules,
+        applyResourceServerPatch(rs, body) {
+          const bad = new Set(pristineRsCheck('rs.body', body, '').map((i) => topLevel(i.path)));
+          const kept = Object.fromEntries(Object.entries(body).filter(([k]) => !bad.has(k)));
+          return rules.applyResourceServerPatch(rs, kept);
+        },
+      },
+    };
+  });
+}
+
+export function withLimits(d: TenantParts, change: Partial<Limits>): Partial<TenantParts> {
+  return { limits: { ...d.limits, ...change } };
+}
+
+/** Replaces one validator-table entry; `accept(value)` true → no finding for that value. */
+export function loosen(d: TenantParts, key: string, accept: (v: unknown) => boolean): Partial<TenantParts> {
+  const original = d.validators[key];
+  if (!original) throw new Error(`mutation: validator ${key} not found in the tenant`);
+  return { validators: { ...d.validators, [key]: (v, at, check) => (accept(v) ? [] : original(v, at, check)) } };
+}
+
+/** Over-strict: one validator-table entry also refuses values the spec allows. */
+export function tighten(d: TenantParts, key: string, refuse: (v: unknown) => boolean, message: string): Partial<TenantParts> {
+  const original = d.validators[key];
+  if (!original) throw new Error(`mutation: validator ${key} not found in the tenant`);
+  return {
+    validators: {
+      ...d.validators,
+      [key]: (v, at, check) => (refuse(v) ? [{ path: at, message }] : original(v, at, check)),
+    },
+  };
+}
+
+/** Token-verifier bypass: a refused token whose refusal `reason` matches is accepted instead. */
+export function verifierBypass(
+  d: TenantParts,
+  ctx: VariantContext,
+  bypass: (reason: string, token: string) => boolean,
+): Partial<TenantParts> {
+  const verify = d.verifyAccessToken;
+  return {
+    verifyAccessToken: async (token): Promise<TokenVerdict> => {
+      const v = await verify(token);
+      if (v.ok || !bypass(v.reason, token)) return v;
+      return { ok: true, claims: claimsOf(token, ctx) };
+    },
+  };
+}
+
+/** Claims of a bypassed token: its own where it decodes, the full client's otherwise. */
+export function claimsOf(token: string, ctx: VariantContext): AccessTokenClaims {
+  try {
+    return decodeJwt(token) as AccessTokenClaims;
+  } catch {
+    const now = Math.floor(Date.now() / 1000);
+    return {
+      iss: `${ctx.publicUrl}/`,
+      sub: 'conformance-full@clients',
+      aud: `${ctx.publicUrl}/api/v2/`,
+      scope: 'read:resource_servers update:resource_servers create:experimentation',
+      iat: now,
+      exp: now + 3600,
+    };
+  }
+}
+
+// Helpers
+
+/** `scopes[0].value` → `scopes`; `token_encryption.encryption_key` → `token_encryption`. */
+function topLevel(path: string): string {
+  return path.split(/[.[]/)[0] ?? path;
+}
