@@ -1,0 +1,203 @@
+// Checks take the clause id first and record one `check` annotation each (the contract with
+// the reporter in docs/ARCHITECTURE.md). A failed check is soft: it is reported through
+// expect.soft, the test goes on, and fails at the end. Verdict vocabulary lives here only.
+import { expect, type TestInfo } from '@playwright/test';
+import type { Exchange } from './http.ts';
+import type { Redactor } from './redact.ts';
+import { renderCurl } from './curl.ts';
+import { assertKnownClause } from './catalogue.ts';
+import { validateAgainst } from './schema-bridge.ts';
+
+export type Outcome = 'passed' | 'failed' | 'observed';
+
+export interface Evidence {
+  request?: { method: string; url: string; headers: Record<string, string>; body?: unknown };
+  response?: { status: number; headers: Record<string, string>; body?: unknown };
+  curl?: string;
+  seed?: number;
+  path?: string;
+  counterexample?: unknown;
+}
+
+export interface CheckRecord {
+  clause: string;
+  outcome: Outcome;
+  message: string;
+  observation?: string;
+  evidence?: Evidence;
+}
+
+/** What a property run adds to the evidence of its failing checks. */
+export interface ReplayInfo {
+  seed: number;
+  path?: string;
+  counterexample?: unknown;
+}
+
+const MAX_BODY_CHARS = 4000;
+
+export class Checks {
+  /** Records of the property run in progress; committed or dropped by lib/property.ts. */
+  private buffer: CheckRecord[] | null = null;
+
+  constructor(
+    private readonly info: TestInfo,
+    private readonly redactor: Redactor,
+  ) {}
+
+  // --- assertions (clause first) -------------------------------------------------------
+
+  /** The response status is one of `expected`. */
+  expectStatus(clause: string, ex: Exchange, expected: number | number[], what = describe(ex)): boolean {
+    const list = Array.isArray(expected) ? expected : [expected];
+    const ok = list.includes(ex.status);
+    return this.record(clause, ok, `${what}: expected ${list.join(' or ')}, got ${ex.status}`, ex);
+  }
+
+  /** The request was refused as the client's fault: a 4xx (never a 2xx, never a 5xx). */
+  expectRejected(clause: string, ex: Exchange, what = describe(ex)): boolean {
+    const ok = ex.status >= 400 && ex.status < 500;
+    return this.record(clause, ok, `${what}: expected a 4xx, got ${ex.status}`, ex);
+  }
+
+  /** The request was accepted: a 2xx. */
+  expectAccepted(clause: string, ex: Exchange, what = describe(ex)): boolean {
+    const ok = ex.status >= 200 && ex.status < 300;
+    return this.record(clause, ok, `${what}: expected a 2xx, got ${ex.status}`, ex);
+  }
+
+  /**
+   * `data` validates against the schema of `typeName`. Each schema error that maps to its own
+   * clause fails that clause; errors without a mapping fail `clause`.
+   */
+  async expectSchema(clause: string, typeName: string, data: unknown, ex?: Exchange): Promise<boolean> {
+    const errors = await validateAgainst(typeName, data);
+    if (errors.length === 0) return this.record(clause, true, `${typeName} validates against its schema`, ex);
+    const byClause = new Map<string, string[]>();
+    for (const e of errors) {
+      const c = e.clause ?? clause;
+      byClause.set(c, [...(byClause.get(c) ?? []), `${e.path || '/'} ${e.message}`]);
+    }
+    for (const [c, msgs] of byClause) this.record(c, false, `${typeName}: ${msgs.slice(0, 5).join('; ')}${msgs.length > 5 ? ` (+${msgs.length - 5} more)` : ''}`, ex);
+    if (!byClause.has(clause)) this.record(clause, true, `${typeName} validates apart from the errors recorded under other clauses`, ex);
+    return false;
+  }
+
+  /** X-RateLimit-Limit, -Remaining and -Reset are all present with numeric values. */
+  expectRateLimitHeaders(clause: string, ex: Exchange, what = describe(ex)): boolean {
+    const names = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+    const bad = names.filter((n) => ex.headers[n] === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(ex.headers[n]!));
+    return this.record(clause, bad.length === 0, bad.length === 0 ? `${what}: carries ${names.join(', ')}` : `${what}: missing or non-numeric ${bad.join(', ')}`, ex);
+  }
+
+  /** A condition the spec states; `message` says what was expected and what was seen. */
+  that(clause: string, ok: boolean, message: string, ex?: Exchange, extra?: Partial<Evidence>): boolean {
+    return this.record(clause, ok, message, ex, extra);
+  }
+
+  /** What the target did where the spec does not say: never passes, never fails. */
+  observe(clause: string, observation: string, ex?: Exchange, extra?: Partial<Evidence>): void {
+    const entry = assertKnownClause(clause);
+    void entry;
+    this.push({ clause, outcome: 'observed', message: observation, observation, evidence: this.evidence(ex, extra) });
+  }
+
+  // --- recording ------------------------------------------------------------------------
+
+  /** Start buffering records (one property run); see lib/property.ts. */
+  beginBuffer(): void {
+    this.buffer = [];
+  }
+
+  endBuffer(): CheckRecord[] {
+    const out = this.buffer ?? [];
+    this.buffer = null;
+    return out;
+  }
+
+  /** Commits records collected while buffering, adding replay data to failures. */
+  commit(records: CheckRecord[], replay?: ReplayInfo): void {
+    for (const r of records) {
+      if (r.outcome === 'failed' && replay) {
+        r.evidence = { ...r.evidence, seed: replay.seed, ...(replay.path ? { path: replay.path } : {}), counterexample: this.redactor.value(truncate(replay.counterexample)) };
+      }
+      this.push(r);
+    }
+  }
+
+  failedCount(): number {
+    return this.info.annotations.filter((a) => a.type === 'check' && a.description && JSON.parse(a.description).outcome === 'failed').length;
+  }
+
+  private record(clause: string, ok: boolean, message: string, ex?: Exchange, extra?: Partial<Evidence>): boolean {
+    const entry = assertKnownClause(clause);
+    if (entry && entry.kind !== 'must') {
+      throw new Error(`suite bug: clause ${clause} is "${entry.kind}" in the catalogue; record it with observe(), never pass/fail`);
+    }
+    // Evidence on passes would bloat the report; failures carry the full exchange.
+    const rec: CheckRecord = { clause, outcome: ok ? 'passed' : 'failed', message: oneLine(message) };
+    if (!ok) rec.evidence = this.evidence(ex, extra);
+    this.push(rec);
+    return ok;
+  }
+
+  private push(rec: CheckRecord): void {
+    if (this.buffer) {
+      this.buffer.push(rec);
+      return;
+    }
+    if (!this.info.annotations.some((a) => a.type === 'clause' && a.description === rec.clause)) {
+      this.info.annotations.push({ type: 'clause', description: rec.clause });
+    }
+    this.info.annotations.push({ type: 'check', description: JSON.stringify(rec) });
+    if (rec.outcome === 'failed') {
+      const lines = [`[${rec.clause}] ${rec.message}`];
+      if (rec.evidence?.curl) lines.push(`  reproduce: ${rec.evidence.curl}`);
+      if (rec.evidence?.seed !== undefined) lines.push(`  replay: IDM_SEED=${rec.evidence.seed}${rec.evidence.path ? ` IDM_REPLAY_PATH=${rec.evidence.path}` : ''} npm run conformance -- --grep "${this.info.title.replace(/"/g, '\\"')}"`);
+      if (rec.evidence?.counterexample !== undefined) lines.push(`  counterexample: ${JSON.stringify(rec.evidence.counterexample).slice(0, 600)}`);
+      expect.soft(false, lines.join('\n')).toBe(true);
+    }
+  }
+
+  evidence(ex?: Exchange, extra?: Partial<Evidence>): Evidence | undefined {
+    if (!ex && !extra) return undefined;
+    const r = this.redactor;
+    const ev: Evidence = { ...(extra ? r.value(extra) : {}) };
+    if (ex) {
+      ev.request = {
+        method: ex.request.method,
+        url: r.text(ex.request.url),
+        headers: r.headers(ex.request.headers),
+        ...(ex.request.body !== undefined ? { body: r.value(truncate(ex.request.data ?? ex.request.body)) } : {}),
+      };
+      ev.response = { status: ex.status, headers: r.headers(ex.headers), ...(ex.body !== undefined ? { body: r.value(truncate(ex.body)) } : {}) };
+      ev.curl = renderCurl(ex.request, r);
+    }
+    return ev;
+  }
+}
+
+export function describe(ex: Exchange): string {
+  const u = new URL(ex.request.url);
+  return `${ex.request.method} ${decodeURIComponent(u.pathname)}`;
+}
+
+// Helpers
+
+function oneLine(s: string): string {
+  return s.replace(/\s*\n\s*/g, ' ').slice(0, 2000);
+}
+
+function truncate(v: unknown): unknown {
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  if (s === undefined || s.length <= MAX_BODY_CHARS) return v;
+  if (typeof v === 'string') return `${v.slice(0, MAX_BODY_CHARS)}… (${v.length} chars)`;
+  return deepTruncate(v);
+}
+
+function deepTruncate(v: unknown): unknown {
+  if (typeof v === 'string') return v.length > 600 ? `${v.slice(0, 600)}… (${v.length} chars)` : v;
+  if (Array.isArray(v)) return v.slice(0, 20).map(deepTruncate);
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, deepTruncate(x)]));
+  return v;
+}

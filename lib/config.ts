@@ -1,0 +1,299 @@
+// Target configuration: one code path for the embedded reference tenant and for any staging
+// tenant. Settings come from the environment, then from an optional .env file (the
+// environment wins). Every problem is an IdmError with a stable code (lib/errors.ts).
+import { existsSync, readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { IdmError } from './errors.ts';
+
+export type Depth = 'quick' | 'default' | 'deep';
+
+/** Opt-ins for tests that are only safe by default against the embedded tenant. */
+export const ALLOWANCES = {
+  burst: 'fire a bounded request burst until the target answers 429',
+  experiments: 'create experiments (the spec shows no way to delete them)',
+  lifetime: 'lower token_lifetime below the original token_lifetime_for_web (the clamp cannot be undone)',
+  irreversible: 'write resource-server fields the snapshot does not show (they cannot be restored)',
+} as const;
+export type Allowance = keyof typeof ALLOWANCES;
+
+/** The reference tenant started by Playwright's webServer when IDM_BASE_URL is unset. */
+export const EMBEDDED = {
+  host: '127.0.0.1',
+  port: 4810,
+  baseUrl: 'http://127.0.0.1:4810',
+  client: { id: 'conformance-full', secret: 'dev-secret-full-0123456789' },
+  limited: { id: 'conformance-limited', secret: 'dev-secret-limited-0123456789' },
+  resourceServerId: 'rs_conformance',
+  featureFlagId: 'flg_7Hq2kPzR',
+  variationIds: ['var_control', 'var_treatment'],
+} as const;
+
+export interface ClientCredentials {
+  id: string;
+  secret: string;
+}
+
+export interface Config {
+  /** Tenant origin (may carry a path prefix when behind a proxy), no trailing slash. */
+  baseUrl: string;
+  /** `{base_url}` of the spec: `<baseUrl>/api/v2`. */
+  apiBase: string;
+  embedded: boolean;
+  tokenUrl: string;
+  audience: string;
+  client: ClientCredentials;
+  limited: ClientCredentials | null;
+  resourceServerId: string;
+  /** How the system resource server is addressed (its identifier by default). */
+  systemResourceServerId: string;
+  featureFlagId: string | null;
+  variationIds: string[];
+  strategyField: string;
+  /** Values for experiment fields whose allowed values the spec does not show. */
+  authenticationFlow: string;
+  assignmentSubject: string;
+  depth: Depth;
+  /** Fixed by IDM_SEED; otherwise chosen once per run by the global setup. */
+  seed: number | null;
+  allow: ReadonlySet<Allowance>;
+  /** Per-request timeout (ms). */
+  timeoutMs: number;
+  /** Requests kept in reserve per rate-limit bucket before the pacer waits for Reset. */
+  pacingReserve: number;
+  /** Optional tenant-signed expired management token for the expired-token case. */
+  expiredToken: string | null;
+  /** Where the optional .env was read from, if it was. */
+  envFile: string | null;
+}
+
+export type Env = Record<string, string | undefined>;
+
+/** Numbers of fast-check runs per property for each depth profile. */
+export const DEPTH_RUNS: Record<Depth, { update: number; experiment: number }> = {
+  quick: { update: 5, experiment: 2 },
+  default: { update: 20, experiment: 5 },
+  deep: { update: 100, experiment: 25 },
+};
+
+export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
+  const { merged, envFile } = mergeEnvFile(env, cwd);
+  return parseConfig(merged, envFile);
+}
+
+/** Values the redactor must hide wherever they appear. */
+export function secretValues(cfg: Config): string[] {
+  const out = [cfg.client.secret];
+  if (cfg.limited) out.push(cfg.limited.secret);
+  if (cfg.expiredToken) out.push(cfg.expiredToken);
+  return out.filter((s) => s.length >= 4);
+}
+
+export function parseConfig(env: Env, envFile: string | null = null): Config {
+  const get = (name: string): string | undefined => {
+    const v = env[name];
+    return v === undefined || v.trim() === '' ? undefined : v.trim();
+  };
+  const rawBase = get('IDM_BASE_URL');
+  const embedded = rawBase === undefined;
+  const baseUrl = embedded ? EMBEDDED.baseUrl : parseBaseUrl(rawBase);
+
+  const client = embedded
+    ? { id: get('IDM_CLIENT_ID') ?? EMBEDDED.client.id, secret: get('IDM_CLIENT_SECRET') ?? EMBEDDED.client.secret }
+    : { id: required(get, 'IDM_CLIENT_ID'), secret: required(get, 'IDM_CLIENT_SECRET') };
+
+  const limitedId = get('IDM_LIMITED_CLIENT_ID');
+  const limitedSecret = get('IDM_LIMITED_CLIENT_SECRET');
+  if ((limitedId === undefined) !== (limitedSecret === undefined)) {
+    const [set, unset] = limitedId ? ['IDM_LIMITED_CLIENT_ID', 'IDM_LIMITED_CLIENT_SECRET'] : ['IDM_LIMITED_CLIENT_SECRET', 'IDM_LIMITED_CLIENT_ID'];
+    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${set} is set but ${unset} is not`);
+  }
+  let limited: ClientCredentials | null = limitedId && limitedSecret ? { id: limitedId, secret: limitedSecret } : null;
+  if (!limited && embedded) limited = { ...EMBEDDED.limited };
+  if (limited && limited.id === client.id) {
+    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_LIMITED_CLIENT_ID names the same client as IDM_CLIENT_ID');
+  }
+
+  const resourceServerId = embedded ? get('IDM_RESOURCE_SERVER_ID') ?? EMBEDDED.resourceServerId : required(get, 'IDM_RESOURCE_SERVER_ID');
+  const systemResourceServerId = get('IDM_SYSTEM_RESOURCE_SERVER_ID') ?? `${baseUrl}/api/v2/`;
+  if (resourceServerId === systemResourceServerId) {
+    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_RESOURCE_SERVER_ID names the system resource server, which the spec says cannot be patched');
+  }
+
+  const allow = parseAllow(get('IDM_ALLOW'));
+
+  let featureFlagId = get('IDM_FEATURE_FLAG_ID') ?? (embedded ? EMBEDDED.featureFlagId : undefined);
+  const rawVariations = get('IDM_VARIATION_IDS');
+  let variationIds = rawVariations !== undefined ? rawVariations.split(',').map((s) => s.trim()).filter(Boolean) : embedded && !get('IDM_FEATURE_FLAG_ID') ? [...EMBEDDED.variationIds] : [];
+  if (rawVariations !== undefined && variationIds.length === 0) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_VARIATION_IDS must be a comma-separated list of variation ids');
+  }
+  if (featureFlagId && variationIds.length === 0) {
+    throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_FEATURE_FLAG_ID is set but IDM_VARIATION_IDS is not');
+  }
+  if (!featureFlagId && variationIds.length > 0) {
+    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_VARIATION_IDS is set but IDM_FEATURE_FLAG_ID is not');
+  }
+  if (!embedded && allow.has('experiments') && !featureFlagId) {
+    throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_ALLOW includes experiments but IDM_FEATURE_FLAG_ID is not set');
+  }
+  featureFlagId ??= undefined;
+  if (featureFlagId === undefined) variationIds = [];
+
+  const audience = get('IDM_AUDIENCE') ?? `${baseUrl}/api/v2/`;
+  const tokenPath = get('IDM_TOKEN_PATH') ?? '/oauth/token';
+  if (!tokenPath.startsWith('/')) throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_TOKEN_PATH must start with "/" (got "${tokenPath}")`);
+
+  const strategyField = get('IDM_STRATEGY_FIELD') ?? 'allocation_strategy';
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(strategyField)) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_STRATEGY_FIELD must be a field name (got "${strategyField}")`);
+  }
+
+  const authenticationFlow = get('IDM_AUTHENTICATION_FLOW') ?? 'login';
+  const assignmentSubject = get('IDM_ASSIGNMENT_SUBJECT') ?? 'device';
+
+  const depthRaw = get('IDM_DEPTH') ?? 'default';
+  if (!(depthRaw in DEPTH_RUNS)) throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_DEPTH must be quick, default or deep (got "${depthRaw}")`);
+
+  const seedRaw = get('IDM_SEED');
+  let seed: number | null = null;
+  if (seedRaw !== undefined) {
+    if (!/^-?\d+$/.test(seedRaw) || !Number.isSafeInteger(Number(seedRaw)) || Math.abs(Number(seedRaw)) > 0x7fffffff) {
+      throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_SEED must be a 32-bit integer (got "${seedRaw}")`);
+    }
+    seed = Number(seedRaw) | 0;
+  }
+
+  const timeoutMs = intSetting(get, 'IDM_TIMEOUT_MS', 8000, 100, 120000);
+  const pacingReserve = intSetting(get, 'IDM_PACING_RESERVE', 1, 0, 1000);
+
+  return {
+    baseUrl,
+    apiBase: `${baseUrl}/api/v2`,
+    embedded,
+    tokenUrl: `${baseUrl}${tokenPath}`,
+    audience,
+    client,
+    limited,
+    resourceServerId,
+    systemResourceServerId,
+    featureFlagId: featureFlagId ?? null,
+    variationIds,
+    strategyField,
+    authenticationFlow,
+    assignmentSubject,
+    depth: depthRaw as Depth,
+    seed,
+    allow,
+    timeoutMs,
+    pacingReserve,
+    expiredToken: get('IDM_EXPIRED_TOKEN') ?? null,
+    envFile,
+  };
+}
+
+/** Whether a guarded kind of test may run: always against the embedded tenant, else by opt-in. */
+export function allowed(cfg: Config, what: Allowance): boolean {
+  return cfg.embedded || cfg.allow.has(what);
+}
+
+/** Reason shown when a guarded test is skipped. */
+export function optInReason(what: Allowance): string {
+  return `${ALLOWANCES[what]}: against a non-embedded target this needs IDM_ALLOW=${what}`;
+}
+
+// Helpers
+
+function required(get: (n: string) => string | undefined, name: string): string {
+  const v = get(name);
+  if (v === undefined) throw new IdmError('IDM_E_CONFIG_MISSING', `${name} is not set (required when IDM_BASE_URL is set)`);
+  return v;
+}
+
+function intSetting(get: (n: string) => string | undefined, name: string, dflt: number, min: number, max: number): number {
+  const raw = get(name);
+  if (raw === undefined) return dflt;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || n < min || n > max) throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  return n;
+}
+
+function parseBaseUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_BASE_URL is not a URL (got "${raw}")`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_BASE_URL must be http(s) (got "${url.protocol}")`);
+  }
+  if (url.search || url.hash || url.username || url.password) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_BASE_URL must not carry a query, fragment or credentials');
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  if (/\/api\/v2$/.test(path)) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_BASE_URL is the tenant origin; drop the trailing /api/v2');
+  }
+  return `${url.origin}${path}`;
+}
+
+function parseAllow(raw: string | undefined): Set<Allowance> {
+  const out = new Set<Allowance>();
+  if (raw === undefined) return out;
+  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+    if (part === 'all') {
+      for (const k of Object.keys(ALLOWANCES)) out.add(k as Allowance);
+    } else if (part in ALLOWANCES) {
+      out.add(part as Allowance);
+    } else {
+      throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_ALLOW has unknown value "${part}" (known: ${Object.keys(ALLOWANCES).join(', ')}, all)`);
+    }
+  }
+  return out;
+}
+
+function mergeEnvFile(env: Env, cwd: string): { merged: Env; envFile: string | null } {
+  const explicit = env.IDM_ENV_FILE?.trim();
+  const path = resolve(cwd, explicit || '.env');
+  if (!existsSync(path)) {
+    if (explicit) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `IDM_ENV_FILE names ${explicit}, which does not exist`);
+    return { merged: env, envFile: null };
+  }
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new IdmError('IDM_E_CONFIG_ENV_FILE', `cannot read ${path}: ${(e as Error).message}`);
+  }
+  const fromFile = parseDotenv(text, path);
+  const merged: Env = { ...fromFile };
+  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
+  return { merged, envFile: path };
+}
+
+/** A small .env parser: KEY=VALUE lines, `export ` prefix, # comments, '…' literal, "…" with \n escapes. */
+export function parseDotenv(text: string, where = '.env'): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split(/\r?\n/);
+  lines.forEach((line, i) => {
+    const trimmed = line.trim();
+    if (trimmed === '' || trimmed.startsWith('#')) return;
+    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(trimmed);
+    if (!m) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${where}:${i + 1} is not KEY=VALUE`);
+    const key = m[1]!;
+    let value = m[2]!;
+    if (value.startsWith('"')) {
+      const end = value.lastIndexOf('"');
+      if (end === 0) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${where}:${i + 1} has an unterminated quote`);
+      value = value.slice(1, end).replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
+    } else if (value.startsWith("'")) {
+      const end = value.lastIndexOf("'");
+      if (end === 0) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${where}:${i + 1} has an unterminated quote`);
+      value = value.slice(1, end);
+    } else {
+      value = value.replace(/\s+#.*$/, '').trim();
+    }
+    out[key] = value;
+  });
+  return out;
+}

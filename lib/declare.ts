@@ -1,0 +1,22 @@
+// How a test declares what it checks: Playwright tags (@<clause id>) and `clause`
+// annotations, plus the operation it exercises (Allure feature). Unknown ids throw at
+// collection time, so a typo cannot silently report nothing.
+import type { TestDetails } from '@playwright/test';
+import { assertKnownClause } from './catalogue.ts';
+
+export const OPERATIONS = {
+  update: 'Update a resource server',
+  experiment: 'Create an experiment',
+  token: 'Client-credentials token',
+  rateLimit: 'Rate limiting',
+} as const;
+export type Operation = (typeof OPERATIONS)[keyof typeof OPERATIONS];
+
+export function clauses(operation: Operation, ...ids: string[]): TestDetails {
+  const unique = [...new Set(ids)];
+  for (const id of unique) assertKnownClause(id);
+  return {
+    tag: unique.map((id) => `@${id}`),
+    annotation: [{ type: 'operation', description: operation }, ...unique.map((id) => ({ type: 'clause', description: id }))],
+  };
+}

@@ -1,0 +1,277 @@
+// The conformance `test`: Playwright's test extended with fixtures that cannot be misused.
+//   mgmt     – client carrying the run's management token (full client)
+//   anon     – client without credentials; .withAuthorization() for forged/malformed ones
+//   limited  – client of the limited client (skips the test, with the reason, if not configured)
+//   check    – the clause-first check recorder (lib/checks.ts)
+//   rs       – the configured resource server, locked for this test, restored afterwards
+//   experiments – creation helper; skips unless experiments may be created on the target
+//   run      – read-only facts: config, seed, run tag, snapshot, depth runs
+// Every request is paced and counted; the count lands in the `requests` annotation.
+import { test as base, expect, type APIRequestContext } from '@playwright/test';
+import * as allure from 'allure-js-commons';
+import { join } from 'node:path';
+import { allowed, DEPTH_RUNS, loadConfig, optInReason, secretValues, type Config } from './config.ts';
+import { readRunState, type RunState } from './run-state.ts';
+import { createRedactor, type Redactor } from './redact.ts';
+import { Pacer } from './pacer.ts';
+import { ApiClient, EXPERIMENTS_PATH, resourceServerPath, type Encoding, type Exchange, type RequestCounter } from './http.ts';
+import { Checks } from './checks.ts';
+import { acquire, release } from './lock.ts';
+import { makeSafe, restoreBody, unrestored, type ResourceServer } from './staging.ts';
+import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
+
+export interface Suite {
+  cfg: Config;
+  state: RunState;
+  redactor: Redactor;
+  pacer: Pacer;
+}
+
+export interface RunInfo {
+  cfg: Config;
+  seed: number;
+  runTag: string;
+  snapshot: ResourceServer;
+  runs: { update: number; experiment: number };
+}
+
+export interface ResourceServerUnderTest {
+  id: string;
+  /** The identifier (audience) from the snapshot, when it has one. */
+  identifier: string | null;
+  snapshot: ResourceServer;
+  /** PATCH the resource server. `via` addresses it by another path parameter (identifier…). */
+  update(body: unknown, o?: { via?: string; encoding?: Encoding; raw?: string; headers?: Record<string, string> }): Promise<Exchange>;
+  /** Current state through an empty partial update (the spec shows no read operation). */
+  read(): Promise<Exchange>;
+  /** A valid body made safe for the target (lib/staging.ts); identity on the embedded tenant. */
+  safe<T extends Record<string, unknown>>(body: T): Record<string, unknown>;
+}
+
+export interface ExperimentsHelper {
+  /** A realistic payload: control and treatment at 50/50, tagged with the run tag. */
+  realistic(): Record<string, unknown>;
+  /** Puts the run tag into name and description (same lengths), except the fields named. */
+  tagged(body: Record<string, unknown>, except?: string[]): Record<string, unknown>;
+  create(body: unknown, o?: { encoding?: Encoding; client?: ApiClient }): Promise<Exchange>;
+}
+
+interface Internals {
+  counter: RequestCounter;
+  transcript: Exchange[];
+  apiContext: APIRequestContext;
+  client: (name: string, token: string | null) => ApiClient;
+  _record: void;
+}
+
+export const test = base.extend<
+  Internals & { run: RunInfo; mgmt: ApiClient; anon: ApiClient; limited: ApiClient; check: Checks; rs: ResourceServerUnderTest; experiments: ExperimentsHelper },
+  { suite: Suite }
+>({
+  suite: [
+    async ({}, use) => {
+      const cfg = loadConfig();
+      const state = readRunState();
+      const redactor = createRedactor([...secretValues(cfg), state.tokens.full, ...(state.tokens.limited ? [state.tokens.limited] : [])]);
+      if (typeof state.snapshot.signing_secret === 'string') redactor.add(state.snapshot.signing_secret);
+      await use({ cfg, state, redactor, pacer: new Pacer(state.runDir, cfg.pacingReserve) });
+    },
+    { scope: 'worker' },
+  ],
+
+  run: async ({ suite }, use) => {
+    const { cfg, state } = suite;
+    await use({ cfg, seed: state.seed, runTag: state.runTag, snapshot: state.snapshot, runs: DEPTH_RUNS[cfg.depth] });
+  },
+
+  counter: async ({}, use) => {
+    await use({ sent: 0, throttled: 0, waitedMs: 0 });
+  },
+
+  transcript: async ({}, use) => {
+    await use([]);
+  },
+
+  _record: [
+    async ({ suite, counter, transcript }, use, testInfo) => {
+      const ids = testInfo.annotations.filter((a) => a.type === 'clause').map((a) => a.description ?? '');
+      const operation = testInfo.annotations.find((a) => a.type === 'operation')?.description ?? 'Management API';
+      // Batched: each allure call is one message attachment on the test.
+      await allure.labels(
+        { name: 'epic', value: 'API' },
+        { name: 'feature', value: operation },
+        ...ids.map((id) => ({ name: 'story', value: id })),
+        { name: 'severity', value: highestSeverity(ids) },
+      );
+      const sections = [...new Set(ids.map((id) => clauseEntry(id)?.section).filter((s): s is string => !!s))];
+      if (sections.length > 0) await allure.links(...sections.map((s) => ({ url: sectionLink(s), name: `spec §${s}` })));
+      await allure.parameter('seed', String(suite.state.seed));
+      await allure.parameter('depth', suite.cfg.depth);
+      await allure.parameter('target', suite.cfg.baseUrl);
+      await use();
+      testInfo.annotations.push({ type: 'requests', description: String(counter.sent) });
+      if (counter.throttled > 0) testInfo.annotations.push({ type: 'throttled', description: String(counter.throttled) });
+      if (transcript.length > 0) {
+        const r = suite.redactor;
+        const lines = transcript.map((ex) => ({
+          request: { method: ex.request.method, url: r.text(ex.request.url), headers: r.headers(ex.request.headers), body: r.text(clip(ex.request.body ?? '')) },
+          response: { status: ex.status, headers: r.headers(ex.headers), body: r.text(clip(ex.text)) },
+        }));
+        await testInfo.attach('http-transcript.json', { body: JSON.stringify(lines, null, 2), contentType: 'application/json' });
+      }
+    },
+    { auto: true },
+  ],
+
+  apiContext: async ({ playwright }, use) => {
+    const ctx = await playwright.request.newContext();
+    await use(ctx);
+    await ctx.dispose();
+  },
+
+  client: async ({ suite, apiContext, counter, transcript }, use) => {
+    await use(
+      (name, token) =>
+        new ApiClient(apiContext, {
+          name,
+          token,
+          apiBase: suite.cfg.apiBase,
+          timeoutMs: suite.cfg.timeoutMs,
+          pacer: suite.pacer,
+          counter,
+          onExchange: (ex) => transcript.push(ex),
+        }),
+    );
+  },
+
+  mgmt: async ({ suite, client }, use) => {
+    await use(client('full', suite.state.tokens.full));
+  },
+
+  anon: async ({ client }, use) => {
+    await use(client('anonymous', null));
+  },
+
+  limited: async ({ suite, client }, use, testInfo) => {
+    testInfo.skip(!suite.state.tokens.limited, 'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET');
+    await use(client('limited', suite.state.tokens.limited));
+  },
+
+  check: async ({ suite }, use, testInfo) => {
+    await use(new Checks(testInfo, suite.redactor));
+  },
+
+  rs: async ({ suite, mgmt }, use) => {
+    const { cfg, state } = suite;
+    // One test at a time writes the shared resource server, whatever worker it runs in.
+    const lock = join(state.runDir, 'locks', 'resource-server');
+    await acquire(lock, 50);
+    let known: ResourceServer | null = state.snapshot;
+    let dirty = false;
+    const track = (ex: Exchange, wrote: boolean): Exchange => {
+      if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) known = ex.body;
+      else if (wrote) known = null; // a refused write may still have written (that is a finding)
+      return ex;
+    };
+    const rsApi: ResourceServerUnderTest = {
+      id: cfg.resourceServerId,
+      identifier: typeof state.snapshot.identifier === 'string' ? state.snapshot.identifier : null,
+      snapshot: state.snapshot,
+      async update(body, o = {}) {
+        const wrote = o.raw !== undefined ? o.raw.trim() !== '' && o.raw.trim() !== '{}' : !(isObject(body) && Object.keys(body).length === 0);
+        dirty ||= wrote;
+        const ex = await mgmt.patch(resourceServerPath(o.via ?? cfg.resourceServerId), {
+          ...(o.raw !== undefined ? { raw: o.raw } : { data: body }),
+          ...(o.encoding ? { encoding: o.encoding } : {}),
+          ...(o.headers ? { headers: o.headers } : {}),
+        });
+        return track(ex, wrote);
+      },
+      async read() {
+        return track(await mgmt.patch(resourceServerPath(cfg.resourceServerId), { data: {} }), false);
+      },
+      safe(body) {
+        return cfg.embedded ? { ...body } : makeSafe(body, state.snapshot, { lowerLifetime: allowed(cfg, 'lifetime'), irreversible: allowed(cfg, 'irreversible') });
+      },
+    };
+    try {
+      await use(rsApi);
+      if (dirty) {
+        let current: ResourceServer | null = known;
+        if (!current) {
+          const r = await rsApi.read();
+          current = isObject(r.body) ? r.body : null;
+        }
+        if (current) {
+          const body = restoreBody(state.snapshot, current);
+          if (Object.keys(body).length > 0) {
+            const r = await mgmt.patch(resourceServerPath(cfg.resourceServerId), { data: body });
+            const left = isObject(r.body) ? unrestored(state.snapshot, r.body).filter((f) => cfg.embedded ? f !== 'token_lifetime_for_web' : true) : ['(restore refused)'];
+            expect(left, `restoring ${cfg.resourceServerId} to its snapshot left fields changed`).toEqual([]);
+          }
+        }
+      }
+    } finally {
+      release(lock);
+    }
+  },
+
+  experiments: async ({ suite, mgmt }, use, testInfo) => {
+    const { cfg, state } = suite;
+    testInfo.skip(!allowed(cfg, 'experiments'), optInReason('experiments'));
+    testInfo.skip(!cfg.featureFlagId || cfg.variationIds.length === 0, 'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS');
+    const tag = state.runTag;
+    const tagged = (body: Record<string, unknown>, except: string[] = []): Record<string, unknown> => {
+      const out = { ...body };
+      for (const f of ['name', 'description']) if (typeof out[f] === 'string' && !except.includes(f)) out[f] = tagText(out[f] as string, tag);
+      return out;
+    };
+    const helper: ExperimentsHelper = {
+      realistic() {
+        const [control, treatment] = [cfg.variationIds[0]!, cfg.variationIds[1] ?? cfg.variationIds[0]!];
+        return {
+          name: `${tag} sign-up button colour`,
+          description: `Created by idm-conformance run ${tag}`,
+          feature_flag_id: cfg.featureFlagId!,
+          authentication_flow: cfg.authenticationFlow,
+          assignment_config: { subject: cfg.assignmentSubject },
+          [cfg.strategyField]: 'percentage',
+          allocations: [
+            { variation_id: control, weight: 50, is_control: true },
+            { variation_id: treatment, weight: 50, is_control: false },
+          ],
+        };
+      },
+      tagged,
+      create(body, o = {}) {
+        return (o.client ?? mgmt).post(EXPERIMENTS_PATH, { data: body, ...(o.encoding ? { encoding: o.encoding } : {}) });
+      },
+    };
+    await use(helper);
+  },
+});
+
+export { expect };
+
+/**
+ * Carries the run tag at the start of a valid text, keeping its length in code points (a
+ * boundary case must stay one) and its last character (the pattern forbids trailing
+ * whitespace). Texts too short to carry it keep their value.
+ */
+export function tagText(text: string, tag: string): string {
+  if (text.includes(tag)) return text;
+  const chars = Array.from(text);
+  const prefix = Array.from(`${tag} `);
+  if (chars.length < prefix.length + 1) return text;
+  return [...prefix, ...chars.slice(prefix.length)].join('');
+}
+
+// Helpers
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function clip(s: string): string {
+  return s.length > 4000 ? `${s.slice(0, 4000)}… (${s.length} chars)` : s;
+}

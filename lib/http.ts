@@ -1,0 +1,187 @@
+// The HTTP client the specs use. Every request goes through the pacer, is counted, and
+// comes back as an Exchange: request as sent (exact bytes) and response fully read, so
+// checks are synchronous and evidence can be rendered (redacted) at any time.
+import type { APIRequestContext } from '@playwright/test';
+import type { Pacer } from './pacer.ts';
+import { parseRateLimit } from './pacer.ts';
+import { sleep } from './lock.ts';
+
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  /** Exact body bytes, as text. */
+  body?: string;
+  /** The structured value the body was encoded from, when there was one. */
+  data?: unknown;
+}
+
+export interface Exchange {
+  request: SentRequest;
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed JSON when the response was JSON, else the text (or undefined when empty). */
+  body: unknown;
+}
+
+export interface RequestCounter {
+  sent: number;
+  throttled: number;
+  waitedMs: number;
+}
+
+export type Encoding = 'json' | 'form';
+
+export interface SendOptions {
+  headers?: Record<string, string>;
+  /** A value encoded as JSON (default) or as application/x-www-form-urlencoded. */
+  data?: unknown;
+  encoding?: Encoding;
+  /** Raw body bytes with their own Content-Type header (for malformed-input cases). */
+  raw?: string;
+  /** Whether a 429 is retried after Reset (default true; the burst test sends its own). */
+  retryOn429?: boolean;
+}
+
+export interface ClientOptions {
+  /** Which credential this client carries; part of the pacing bucket key. */
+  name: string;
+  token: string | null;
+  apiBase: string;
+  timeoutMs: number;
+  pacer: Pacer;
+  counter: RequestCounter;
+  /** Every exchange is reported here (the transcript of the test). */
+  onExchange?: (ex: Exchange) => void;
+}
+
+const MAX_429_RETRIES = 3;
+
+export class ApiClient {
+  constructor(private readonly ctx: APIRequestContext, readonly opts: ClientOptions) {}
+
+  /** The same client, carrying a different Authorization value (forged, malformed…). */
+  withAuthorization(name: string, authorization: string | null): ApiClient {
+    return new AuthorizationOverride(this.ctx, { ...this.opts, name, token: null }, authorization);
+  }
+
+  protected authorization(): string | null {
+    return this.opts.token ? `Bearer ${this.opts.token}` : null;
+  }
+
+  url(path: string): string {
+    return path.startsWith('http') ? path : `${this.opts.apiBase}${path}`;
+  }
+
+  async send(method: string, path: string, o: SendOptions = {}): Promise<Exchange> {
+    const url = this.url(path);
+    const headers: Record<string, string> = { accept: 'application/json', ...lowerKeys(o.headers ?? {}) };
+    const auth = this.authorization();
+    if (auth !== null && headers.authorization === undefined) headers.authorization = auth;
+    let body: string | undefined;
+    if (o.raw !== undefined) body = o.raw;
+    else if (o.data !== undefined) {
+      if ((o.encoding ?? 'json') === 'form') {
+        body = formEncode(o.data);
+        headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      } else {
+        body = JSON.stringify(o.data);
+        headers['content-type'] ??= 'application/json';
+      }
+    }
+    const request: SentRequest = { method, url, headers, ...(body !== undefined ? { body } : {}), ...(o.data !== undefined ? { data: o.data } : {}) };
+    const key = bucketKey(this.opts.name, method, url, this.opts.apiBase);
+    for (let attempt = 0; ; attempt++) {
+      this.opts.counter.waitedMs += await this.opts.pacer.acquire(key);
+      this.opts.counter.sent += 1;
+      let ex: Exchange;
+      try {
+        const res = await this.ctx.fetch(url, {
+          method,
+          headers,
+          ...(body !== undefined ? { data: body } : {}),
+          timeout: this.opts.timeoutMs,
+          failOnStatusCode: false,
+          maxRedirects: 0,
+        });
+        const text = await res.text();
+        const resHeaders = res.headers();
+        ex = { request, status: res.status(), headers: resHeaders, text, body: parseBody(text, resHeaders['content-type']) };
+      } catch (e) {
+        await this.opts.pacer.release(key, null, null);
+        throw new Error(`${method} ${url}: ${(e as Error).message.split('\n')[0]}`);
+      }
+      await this.opts.pacer.release(key, ex.headers, ex.status);
+      if (ex.status === 429 && (o.retryOn429 ?? true) && attempt < MAX_429_RETRIES) {
+        // Paced requests should never meet a 429; when one does (another client on the
+        // tenant, a coarser bucket), wait for Reset and count it.
+        this.opts.counter.throttled += 1;
+        const rl = parseRateLimit(ex.headers);
+        await sleep(Math.min(10_000, Math.max(200, (rl.resetAt ?? Date.now() + 1000) - Date.now() + 150)));
+        continue;
+      }
+      this.opts.onExchange?.(ex);
+      return ex;
+    }
+  }
+
+  patch(path: string, o: SendOptions = {}): Promise<Exchange> {
+    return this.send('PATCH', path, o);
+  }
+
+  post(path: string, o: SendOptions = {}): Promise<Exchange> {
+    return this.send('POST', path, o);
+  }
+}
+
+class AuthorizationOverride extends ApiClient {
+  constructor(ctx: APIRequestContext, opts: ClientOptions, private readonly value: string | null) {
+    super(ctx, opts);
+  }
+  protected override authorization(): string | null {
+    return this.value;
+  }
+}
+
+/** Path of the resource-server update for an id or an identifier (percent-encoded). */
+export function resourceServerPath(idOrIdentifier: string): string {
+  return `/resource-servers/${encodeURIComponent(idOrIdentifier)}`;
+}
+
+export const EXPERIMENTS_PATH = '/experimentation/experiments';
+
+/** Flat form encoding: scalars as text; nested values as JSON text (the spec defines no nesting rule). */
+export function formEncode(data: unknown): string {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries((data ?? {}) as Record<string, unknown>)) {
+    p.append(k, v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  }
+  return p.toString();
+}
+
+// Helpers
+
+function bucketKey(client: string, method: string, url: string, apiBase: string): string {
+  let route = url.startsWith(apiBase) ? url.slice(apiBase.length) : new URL(url).pathname;
+  route = route.split('?')[0]!.replace(/^(\/resource-servers\/)[^/]+/, '$1*');
+  return `${client} ${method.toUpperCase()} ${route}`;
+}
+
+function parseBody(text: string, contentType: string | undefined): unknown {
+  if (text === '') return undefined;
+  if (contentType && /json/i.test(contentType)) {
+    try {
+      return JSON.parse(text);
+    } catch {
+      return text;
+    }
+  }
+  return text;
+}
+
+function lowerKeys(h: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
+  return out;
+}

@@ -1,0 +1,81 @@
+// Reachability, credentials and the resource-server snapshot, before any test runs. Any
+// failure is one line with a stable code; the global setup turns it into the exit code.
+import { randomInt } from 'node:crypto';
+import { IdmError } from './errors.ts';
+import type { Config } from './config.ts';
+import { obtainToken, describeNetworkError } from './tokens.ts';
+import { sleep } from './lock.ts';
+import type { ResourceServer } from './staging.ts';
+
+export interface Preflight {
+  tokens: { full: string; limited: string | null };
+  snapshot: ResourceServer;
+  requests: number;
+}
+
+export async function preflight(cfg: Config): Promise<Preflight> {
+  let requests = 0;
+  const full = await obtainToken(cfg, cfg.client, cfg.embedded && !process.env.IDM_CLIENT_ID ? 'the embedded dev client' : 'IDM_CLIENT_ID');
+  requests++;
+  let limited: string | null = null;
+  if (cfg.limited) {
+    limited = await obtainToken(cfg, cfg.limited, 'IDM_LIMITED_CLIENT_ID');
+    requests++;
+  }
+  const { body, sent } = await readResourceServer(cfg, full, cfg.resourceServerId);
+  requests += sent;
+  return { tokens: { full, limited }, snapshot: body, requests };
+}
+
+/** Reads a resource server through an empty update; classifies every refusal. */
+export async function readResourceServer(cfg: Config, token: string, id: string): Promise<{ body: ResourceServer; sent: number }> {
+  const url = `${cfg.apiBase}/resource-servers/${encodeURIComponent(id)}`;
+  for (let attempt = 1; ; attempt++) {
+    let res: Response;
+    try {
+      res = await fetch(url, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+        body: '{}',
+        redirect: 'manual',
+        signal: AbortSignal.timeout(Math.min(cfg.timeoutMs, 5000)),
+      });
+    } catch (e) {
+      throw new IdmError('IDM_E_TARGET_UNREACHABLE', `${cfg.apiBase} did not answer (${describeNetworkError(e)})`);
+    }
+    const text = await res.text().catch(() => '');
+    if (res.status === 429 && attempt < 3) {
+      await sleep(1500);
+      continue;
+    }
+    if (res.status === 401 || res.status === 403) {
+      throw new IdmError('IDM_E_CREDENTIALS_REJECTED', `the management API refused the token of IDM_CLIENT_ID for the update of IDM_RESOURCE_SERVER_ID (${res.status}); it needs update:resource_servers`);
+    }
+    if (res.status === 404 || res.status === 400) {
+      throw new IdmError('IDM_E_CONFIG_RESOURCE_SERVER', `IDM_RESOURCE_SERVER_ID "${id}" cannot be updated at ${cfg.apiBase} (${res.status}); name a custom resource server the suite may modify`);
+    }
+    if (!res.ok) throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID through PATCH {} answered ${res.status}`);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a JSON body`);
+    }
+    if (!body || typeof body !== 'object' || Array.isArray(body)) {
+      throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a resource-server object`);
+    }
+    if ((body as ResourceServer).is_system === true) {
+      throw new IdmError('IDM_E_CONFIG_RESOURCE_SERVER', `IDM_RESOURCE_SERVER_ID "${id}" is a system resource server; name a custom one`);
+    }
+    return { body: body as ResourceServer, sent: attempt };
+  }
+}
+
+/** A short tag carried by everything the run creates, e.g. idmc-mf3k2a-7q. */
+export function newRunTag(now = Date.now()): string {
+  return `idmc-${now.toString(36)}-${randomInt(36 ** 2).toString(36).padStart(2, '0')}`;
+}
+
+export function newSeed(): number {
+  return randomInt(0x7fffffff);
+}

@@ -1,0 +1,99 @@
+// The property-based engine: fast-check drives generated cases inside a test. Each run's
+// checks are buffered; passes are committed as one record per clause, a failure as the
+// records of the shrunk counterexample with its seed, path and curl. Shrinking sends
+// requests, so it is bounded.
+import fc from 'fast-check';
+import type { CheckRecord, Checks } from './checks.ts';
+
+export interface PropertyOptions {
+  /** Property name: mixed into the run seed, so each property has its own stream. */
+  name: string;
+  runSeed: number;
+  numRuns: number;
+  /** Predicate calls allowed after the first failure (each may send requests). */
+  maxShrinkCalls?: number;
+}
+
+export interface PropertyOutcome {
+  failed: boolean;
+  runs: number;
+  seed: number;
+  path?: string;
+}
+
+export async function forAll<T>(check: Checks, arb: fc.Arbitrary<T>, run: (value: T) => Promise<void>, opts: PropertyOptions): Promise<PropertyOutcome> {
+  const seed = propertySeed(opts.runSeed, opts.name);
+  const replayPath = process.env.IDM_REPLAY_PATH?.trim() || undefined;
+  const maxShrink = opts.maxShrinkCalls ?? 40;
+  const passes = new Map<string, { n: number; message: string }>();
+  const observations = new Map<string, CheckRecord>();
+  let lastFailure: { records: CheckRecord[]; error: unknown } | null = null;
+  let callsAfterFailure = 0;
+
+  const predicate = async (value: T): Promise<boolean> => {
+    if (lastFailure && ++callsAfterFailure > maxShrink) return true; // stop shrinking: budget spent
+    check.beginBuffer();
+    let error: unknown = null;
+    try {
+      await run(value);
+    } catch (e) {
+      error = e;
+    }
+    const records = check.endBuffer();
+    if (error !== null || records.some((r) => r.outcome === 'failed')) {
+      lastFailure = { records, error };
+      return false;
+    }
+    if (!lastFailure) {
+      for (const r of records) {
+        if (r.outcome === 'passed') {
+          const p = passes.get(r.clause);
+          passes.set(r.clause, { n: (p?.n ?? 0) + 1, message: p?.message ?? r.message });
+        } else if (r.outcome === 'observed' && observations.size < 50) {
+          observations.set(`${r.clause}\u0000${r.message}`, r);
+        }
+      }
+    }
+    return true;
+  };
+
+  const result = await fc.check(fc.asyncProperty(arb, predicate), {
+    seed,
+    numRuns: opts.numRuns,
+    ...(replayPath ? { path: replayPath } : {}),
+  });
+
+  check.commit([...observations.values()]);
+  const passRecords: CheckRecord[] = [...passes].map(([clause, p]) => ({ clause, outcome: 'passed', message: `${p.n} generated case(s), e.g. ${p.message}` }));
+  if (!result.failed) {
+    check.commit(passRecords);
+    return { failed: false, runs: result.numRuns, seed };
+  }
+  const failure = lastFailure as { records: CheckRecord[]; error: unknown } | null;
+  const counterexample = result.counterexample?.[0];
+  const path = result.counterexamplePath ?? undefined;
+  // Clauses that failed on the counterexample are failed; the others keep their passes.
+  const failedClauses = new Set((failure?.records ?? []).filter((r) => r.outcome === 'failed').map((r) => r.clause));
+  check.commit(passRecords.filter((r) => !failedClauses.has(r.clause)));
+  check.commit(
+    (failure?.records ?? []).filter((r) => r.outcome !== 'passed'),
+    // The run seed replays it: the property's own seed is derived from it and its name.
+    { seed: opts.runSeed, ...(path ? { path } : {}), counterexample },
+  );
+  if (failure?.error) {
+    const err = failure.error as Error;
+    err.message = `${err.message}\n  replay: IDM_SEED=${opts.runSeed}${path ? ` IDM_REPLAY_PATH=${path}` : ''} (property "${opts.name}", seed ${seed})`;
+    throw err;
+  }
+  return { failed: true, runs: result.numRuns, seed, ...(path ? { path } : {}) };
+}
+
+/** A per-property seed from the run seed (FNV-1a of the name), so IDM_SEED replays every property. */
+export function propertySeed(runSeed: number, name: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    h ^= name.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h ^ runSeed) | 0;
+}

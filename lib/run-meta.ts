@@ -1,0 +1,34 @@
+// reports/run-meta.json: the facts of a run that the reporter and bench show (target,
+// depth, seed, run tag, requests sent outside tests). Never holds a secret.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+
+export interface RunMeta {
+  target: string;
+  embedded: boolean;
+  depth: string;
+  seed: number;
+  runTag: string;
+  resourceServerId: string;
+  allow: string[];
+  startedAt: string;
+  requestsOutsideTests: { setup: number; teardown: number };
+  /** Set by the teardown when the resource server could not be put back exactly. */
+  restore?: { ok: boolean; unrestored: string[] };
+}
+
+export const RUN_META_PATH = resolve('reports', 'run-meta.json');
+
+export function writeRunMeta(meta: RunMeta): void {
+  mkdirSync(dirname(RUN_META_PATH), { recursive: true });
+  writeFileSync(RUN_META_PATH, JSON.stringify(meta, null, 2) + '\n');
+}
+
+export function readRunMeta(): RunMeta | null {
+  if (!existsSync(RUN_META_PATH)) return null;
+  try {
+    return JSON.parse(readFileSync(RUN_META_PATH, 'utf8')) as RunMeta;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,91 @@
+// Staging safety: the configured resource server is snapshotted before any test runs and
+// put back after every test that wrote to it and once more at the end of the run, also when
+// tests fail. The spec shows no read operation, so the state is read with an empty partial
+// update (PATCH {}), which §4.1 answers with the full object.
+
+/** The request-body fields of §2.2: the only fields a restore can write. */
+export const UPDATABLE_FIELDS = [
+  'name',
+  'scopes',
+  'signing_alg',
+  'signing_secret',
+  'skip_consent_for_verifiable_first_party_clients',
+  'allow_offline_access',
+  'allow_online_access',
+  'allow_online_access_with_ephemeral_sessions',
+  'token_lifetime',
+  'token_dialect',
+  'enforce_policies',
+  'token_encryption',
+  'consent_policy',
+  'authorization_details',
+  'proof_of_possession',
+  'subject_type_authorization',
+  'authorization_policy',
+] as const;
+
+/** Fields whose "unset" can be written back as null (§2.2 "or null"). */
+const NULLABLE = new Set(['token_encryption', 'consent_policy', 'authorization_details', 'proof_of_possession', 'authorization_policy']);
+
+export type ResourceServer = Record<string, unknown>;
+
+/** The smallest body that turns `current` back into `snapshot`; {} when nothing differs. */
+export function restoreBody(snapshot: ResourceServer, current: ResourceServer): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of UPDATABLE_FIELDS) {
+    const inSnap = f in snapshot;
+    if (inSnap && !deepEqual(snapshot[f], current[f])) body[f] = snapshot[f];
+    else if (!inSnap && f in current && current[f] !== null && NULLABLE.has(f)) body[f] = null;
+  }
+  // Lowering token_lifetime first would clamp token_lifetime_for_web; raising is harmless.
+  return body;
+}
+
+/** Fields where `current` still differs from `snapshot` after a restore (for the warning). */
+export function unrestored(snapshot: ResourceServer, current: ResourceServer): string[] {
+  const out: string[] = [];
+  for (const f of [...UPDATABLE_FIELDS, 'token_lifetime_for_web', 'identifier', 'id']) {
+    if (f in snapshot && !deepEqual(snapshot[f], current[f])) out.push(f);
+  }
+  return out;
+}
+
+export interface SafetyPolicy {
+  /** Writes that lower token_lifetime below the original token_lifetime_for_web are allowed. */
+  lowerLifetime: boolean;
+  /** Writes to fields the snapshot does not show are allowed. */
+  irreversible: boolean;
+}
+
+/**
+ * Makes a valid update body safe for a shared tenant: token_lifetime is kept at or above the
+ * original token_lifetime_for_web (the tenant would clamp the latter, and §2.2 gives no way
+ * to write it back), and fields that the snapshot does not show are left out.
+ */
+export function makeSafe(body: Record<string, unknown>, snapshot: ResourceServer, policy: SafetyPolicy): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body)) {
+    if (!policy.irreversible && !(k in snapshot)) continue;
+    out[k] = v;
+  }
+  const web = snapshot.token_lifetime_for_web;
+  if (!policy.lowerLifetime && typeof web === 'number' && typeof out.token_lifetime === 'number' && out.token_lifetime < web) {
+    out.token_lifetime = web;
+  }
+  return out;
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const bb = b as unknown[];
+    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
+  }
+  const ao = a as Record<string, unknown>;
+  const bo = b as Record<string, unknown>;
+  const ak = Object.keys(ao);
+  if (ak.length !== Object.keys(bo).length) return false;
+  return ak.every((k) => k in bo && deepEqual(ao[k], bo[k]));
+}

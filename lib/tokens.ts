@@ -1,0 +1,58 @@
+// Management tokens through the client-credentials grant at the target's token endpoint,
+// exactly as a real integration gets them (spec §5.1). Used once per client per run by
+// the global setup; the outcome is classified into the suite's stable error codes.
+import { IdmError } from './errors.ts';
+import type { ClientCredentials, Config } from './config.ts';
+
+export interface TokenResult {
+  ok: boolean;
+  status: number;
+  accessToken: string | null;
+  /** The OAuth error code when refused (e.g. invalid_client), for the one-line message. */
+  error: string | null;
+}
+
+/** Requests a token; network failures become IDM_E_TARGET_UNREACHABLE. */
+export async function requestToken(cfg: Config, client: ClientCredentials, audience = cfg.audience, timeoutMs = Math.min(cfg.timeoutMs, 5000)): Promise<TokenResult> {
+  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, audience });
+  let res: Response;
+  try {
+    res = await fetch(cfg.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body,
+      redirect: 'manual',
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (e) {
+    throw new IdmError('IDM_E_TARGET_UNREACHABLE', `${cfg.baseUrl} did not answer (${describeNetworkError(e)})`);
+  }
+  const text = await res.text().catch(() => '');
+  let json: Record<string, unknown> | null = null;
+  try {
+    json = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    json = null;
+  }
+  const accessToken = typeof json?.access_token === 'string' ? json.access_token : null;
+  return { ok: res.ok && accessToken !== null, status: res.status, accessToken, error: typeof json?.error === 'string' ? json.error : null };
+}
+
+/** A token or the IdmError that explains, in one line, why there is none. */
+export async function obtainToken(cfg: Config, client: ClientCredentials, setting: string): Promise<string> {
+  const r = await requestToken(cfg, client);
+  if (r.ok && r.accessToken) return r.accessToken;
+  if (r.status === 400 || r.status === 401 || r.status === 403) {
+    throw new IdmError('IDM_E_CREDENTIALS_REJECTED', `the token endpoint refused ${setting} "${client.id}" (${r.status}${r.error ? ` ${r.error}` : ''})`);
+  }
+  if (r.status === 404 || r.status === 405) {
+    throw new IdmError('IDM_E_TARGET_UNUSABLE', `no token endpoint at ${cfg.tokenUrl} (${r.status}); check IDM_BASE_URL and IDM_TOKEN_PATH`);
+  }
+  throw new IdmError('IDM_E_TARGET_UNUSABLE', `the token endpoint ${cfg.tokenUrl} answered ${r.status} without an access_token`);
+}
+
+export function describeNetworkError(e: unknown): string {
+  const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'timed out';
+  return err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(e);
+}

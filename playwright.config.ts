@@ -1,0 +1,73 @@
+// Playwright configuration. Projects: `reference` (the reference tenant's own tests),
+// `selftest` (tests of the suite), `conformance` (the specs, against the configured target).
+// Configuration is validated, the embedded tenant started and the target prepared only when
+// the conformance project is selected, so `--project=selftest` needs no target.
+import { defineConfig, type ReporterDescription } from '@playwright/test';
+import { DEPTH_RUNS, EMBEDDED, loadConfig, type Config } from './lib/config.ts';
+import { exitWith, isIdmError } from './lib/errors.ts';
+
+const runsConformance = selectsProject(process.argv, 'conformance');
+const cfg = runsConformance ? configOrExit() : null;
+
+/** Per-test timeout: properties send more requests at higher depth (and pace themselves). */
+const TIMEOUT_MS = { quick: 90_000, default: 180_000, deep: 900_000 } as const;
+
+const reporters: ReporterDescription[] = [
+  ['list'],
+  ['allure-playwright', { resultsDir: 'reports/allure-results', detail: false, suiteTitle: false }],
+];
+
+export default defineConfig({
+  workers: 2,
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  reporter: reporters,
+  outputDir: 'test-results',
+  ...(runsConformance ? { globalSetup: './lib/global-setup.ts', globalTeardown: './lib/global-teardown.ts' } : {}),
+  // The embedded target: the reference tenant on its documented port, started before the
+  // global setup; the suite then uses the very same configuration path as for staging.
+  ...(cfg?.embedded
+    ? {
+        webServer: {
+          command: `npm run --silent reference -- --host ${EMBEDDED.host} --port ${EMBEDDED.port} --public-url ${EMBEDDED.baseUrl}`,
+          url: `${EMBEDDED.baseUrl}/.well-known/openid-configuration`,
+          reuseExistingServer: true,
+          timeout: 20_000,
+          stdout: 'ignore',
+          stderr: 'pipe',
+        },
+      }
+    : {}),
+  projects: [
+    { name: 'reference', testDir: 'reference/test' },
+    { name: 'selftest', testDir: 'selftest' },
+    {
+      name: 'conformance',
+      testDir: 'specs',
+      timeout: TIMEOUT_MS[cfg?.depth ?? 'default'],
+      metadata: { depth: cfg?.depth ?? 'default', runs: DEPTH_RUNS[cfg?.depth ?? 'default'] },
+    },
+  ],
+});
+
+// Helpers
+
+function configOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (e) {
+    if (isIdmError(e)) exitWith(e);
+    throw e;
+  }
+}
+
+/** Whether the command line selects `name` (no --project at all selects every project). */
+function selectsProject(argv: string[], name: string): boolean {
+  if (!argv.some((a) => a === 'test')) return false; // workers, `show-report`, `merge-reports`…
+  const chosen: string[] = [];
+  argv.forEach((a, i) => {
+    if (a === '--project' && argv[i + 1]) chosen.push(argv[i + 1]!);
+    else if (a.startsWith('--project=')) chosen.push(a.slice('--project='.length));
+  });
+  return chosen.length === 0 || chosen.some((p) => p.split(',').includes(name) || p === '*' || p === `${name}*`);
+}
