@@ -1,0 +1,108 @@
+// Experiment payloads a real tenant would accept (spec §2.4, §4.2): a control
+// and a treatment on configured variation ids, weights summing to 100, every
+// request field present (which are required is not shown), the strategy
+// attribute under a configurable name (its name is not shown), and the run tag
+// in the name so a staging tenant's experiments can be traced to the run.
+import fc from 'fast-check';
+import { text, exactText } from './text.ts';
+import type { Json, UpdateBody } from './resource-server.ts';
+
+export type ExperimentBody = UpdateBody;
+
+export interface ExperimentOptions {
+  featureFlagId: string;
+  /** At least two: the first is the control, the second the treatment. */
+  variationIds: readonly string[];
+  /** Name of the allocation strategy attribute (not shown by the spec). Default `allocation_strategy`. */
+  strategyField?: string;
+  /** Marks every experiment this run creates; put into the name (and description). */
+  runTag: string;
+  /** Allowed values are not shown; default `login`. */
+  authenticationFlow?: string;
+  /** Allowed values beyond a device-type sample are not shown; default `device`. */
+  assignmentSubject?: string;
+}
+
+export const DEFAULT_STRATEGY_FIELD = 'allocation_strategy';
+
+/** A deterministic valid payload: control 50 / treatment 50. */
+export function experimentPayload(opts: ExperimentOptions, control = 50): ExperimentBody {
+  const [controlId, treatmentId] = variationPair(opts);
+  const tag = checkedTag(opts.runTag);
+  return {
+    name: `${tag} experiment`,
+    feature_flag_id: opts.featureFlagId,
+    authentication_flow: opts.authenticationFlow ?? 'login',
+    assignment_config: { subject: opts.assignmentSubject ?? 'device' },
+    allocations: [
+      { variation_id: controlId, weight: control, priority: 1, is_control: true, is_fallback: true },
+      { variation_id: treatmentId, weight: 100 - control, priority: 2, is_control: false, is_fallback: false },
+    ],
+    description: `Created by idm-conformance run ${tag}`,
+    [opts.strategyField ?? DEFAULT_STRATEGY_FIELD]: 'percentage',
+  };
+}
+
+/**
+ * Valid payloads varying name and description (run tag kept as the name's
+ * prefix; lengths up to the limits, multi-byte and astral characters) and the
+ * control/treatment split (weights still summing to 100).
+ */
+export function experimentPayloadArb(opts: ExperimentOptions): fc.Arbitrary<ExperimentBody> {
+  const tag = checkedTag(opts.runTag);
+  const tagLen = [...tag].length + 1;
+  return fc
+    .record({
+      suffix: text({ min: 1, max: 255 - tagLen, trimmed: true }),
+      description: text({ min: 3, max: 1024, trimmed: true }),
+      control: fc.integer({ min: 1, max: 99 }),
+    })
+    .map(({ suffix, description, control }) => ({
+      ...experimentPayload(opts, control),
+      name: `${tag} ${suffix}`,
+      description,
+    }));
+}
+
+/**
+ * A payload whose name has exactly `length` code points (3..255 valid edges and
+ * beyond). Names shorter than the tag cannot carry it; the tag then moves to
+ * the description, so the experiment stays traceable.
+ */
+export function experimentWithNameLength(opts: ExperimentOptions, length: number, salt = 0): ExperimentBody {
+  const base = experimentPayload(opts);
+  const tag = checkedTag(opts.runTag);
+  const tagLen = [...tag].length + 1;
+  if (length >= tagLen + 1) return { ...base, name: `${tag} ${exactText(length - tagLen, salt)}` };
+  return { ...base, name: exactText(length, salt), description: `${exactText(3, salt)} ${tag}` };
+}
+
+/** A payload whose description has exactly `length` code points, carrying the tag where it fits. */
+export function experimentWithDescriptionLength(opts: ExperimentOptions, length: number, salt = 0): ExperimentBody {
+  const base = experimentPayload(opts);
+  const tag = checkedTag(opts.runTag);
+  const tagLen = [...tag].length + 1;
+  const description = length >= tagLen + 1 ? `${tag} ${exactText(length - tagLen, salt)}` : exactText(length, salt);
+  return { ...base, description };
+}
+
+/** The strategy attribute's value as sent (for echo checks under a configured name). */
+export function strategyOf(body: ExperimentBody, strategyField = DEFAULT_STRATEGY_FIELD): Json | undefined {
+  return body[strategyField];
+}
+
+// Helpers
+
+function variationPair(opts: ExperimentOptions): [string, string] {
+  const [a, b] = opts.variationIds;
+  if (!a || !b) throw new Error('experimentPayload: variationIds needs a control and a treatment id');
+  return [a, b];
+}
+
+/** The tag must itself fit the name pattern's edges; reject it early rather than send a bad name. */
+function checkedTag(tag: string): string {
+  if (!/^\S(.*\S)?$/u.test(tag) || tag.includes('\u0000') || [...tag].length > 64) {
+    throw new Error(`experimentPayload: runTag "${tag}" must be 1-64 characters without surrounding whitespace`);
+  }
+  return tag;
+}
