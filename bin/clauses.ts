@@ -1,0 +1,70 @@
+// `npm run clauses`: the clause catalogue at a glance — counts by spec section
+// and kind. `-- --list` also prints every clause; `-- --json` prints the counts
+// as JSON; `-- --section 2.2` limits the listing to a section.
+import { allClauses, specHeading } from '../contract/clauses.ts';
+import type { Clause, ClauseKind } from '../contract/clauses.ts';
+
+const KINDS: ClauseKind[] = ['must', 'observe', 'not-exercisable'];
+
+const args = process.argv.slice(2);
+const sectionFilter = valueOf('--section');
+const clauses = allClauses().filter((c) => !sectionFilter || c.section === sectionFilter || c.section.startsWith(`${sectionFilter}.`));
+const sections = [...new Set(clauses.map((c) => c.section))].sort(compareSections);
+
+const counts = sections.map((s) => {
+  const here = clauses.filter((c) => c.section === s);
+  return { section: s, title: specHeading(s), total: here.length, ...Object.fromEntries(KINDS.map((k) => [k, here.filter((c) => c.kind === k).length])) } as Row;
+});
+const totals = { total: clauses.length, ...Object.fromEntries(KINDS.map((k) => [k, clauses.filter((c) => c.kind === k).length])) } as Omit<Row, 'section' | 'title'>;
+
+if (args.includes('--json')) {
+  console.log(JSON.stringify({ sections: counts, totals }, null, 2));
+} else {
+  printTable();
+  if (args.includes('--list')) printList();
+}
+
+// Helpers
+
+type Row = { section: string; title: string; total: number } & Record<ClauseKind, number>;
+
+function printTable(): void {
+  const titleWidth = Math.min(48, Math.max(...counts.map((r) => r.title.length)));
+  const head = `${'section'.padEnd(titleWidth)}  ${'must'.padStart(5)} ${'observe'.padStart(8)} ${'not-ex.'.padStart(8)} ${'total'.padStart(6)}`;
+  console.log(head);
+  console.log('-'.repeat(head.length));
+  for (const r of counts) {
+    const title = r.title.length > titleWidth ? r.title.slice(0, titleWidth - 1) + '…' : r.title;
+    console.log(`${title.padEnd(titleWidth)}  ${pad(r.must, 5)} ${pad(r.observe, 8)} ${pad(r['not-exercisable'], 8)} ${pad(r.total, 6)}`);
+  }
+  console.log('-'.repeat(head.length));
+  console.log(`${'all'.padEnd(titleWidth)}  ${pad(totals.must, 5)} ${pad(totals.observe, 8)} ${pad(totals['not-exercisable'], 8)} ${pad(totals.total, 6)}`);
+}
+
+function printList(): void {
+  for (const s of sections) {
+    console.log(`\n§${specHeading(s)}`);
+    for (const c of clauses.filter((x: Clause) => x.section === s)) {
+      console.log(`  ${c.kind.padEnd(15)} ${c.severity.padEnd(8)} ${c.id}\n${' '.repeat(27)}${c.text}${c.reason && c.kind !== 'must' ? `\n${' '.repeat(27)}(${c.reason})` : ''}`);
+    }
+  }
+}
+
+function pad(n: number, w: number): string {
+  return String(n).padStart(w);
+}
+
+function compareSections(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? -1) - (pb[i] ?? -1);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+function valueOf(flag: string): string | undefined {
+  const i = args.indexOf(flag);
+  return i >= 0 ? args[i + 1] : undefined;
+}

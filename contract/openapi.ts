@@ -1,0 +1,173 @@
+// Assembles the OpenAPI 3.1 document of the two management operations from the
+// §2 schemas (schemas/*.json) and the spec's own tables, never from a second
+// hand-written copy. `npm run openapi` writes it to contract/openapi.json, which
+// is committed for other tools (mock servers, linters, fuzzers); a self-test
+// keeps the file equal to what this module assembles.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { loadSchemaFiles, TYPES, typeNames } from '../schemas/index.ts';
+import type { TypeName } from '../schemas/index.ts';
+import { specText } from './clauses.ts';
+
+export const OPENAPI_PATH = fileURLToPath(new URL('./openapi.json', import.meta.url));
+
+type Node = { [k: string]: unknown };
+
+const RATE_LIMIT_HEADERS = {
+  'X-RateLimit-Limit': { description: 'The rate limit (spec 7.1, 8).', schema: { type: 'string' } },
+  'X-RateLimit-Remaining': { description: 'Requests remaining in the current window (spec 7.1, 8).', schema: { type: 'string' } },
+  'X-RateLimit-Reset': { description: 'When the window resets (spec 7.1, 8); the value format is not shown.', schema: { type: 'string' } },
+};
+
+/** The OpenAPI 3.1 document, assembled. */
+export function buildOpenApi(): Node {
+  const files = loadSchemaFiles();
+  const nameOfFile = new Map<string, TypeName>(typeNames.map((t) => [TYPES[t].file, t]));
+  const schemas: Node = {};
+  for (const t of typeNames) schemas[t] = toComponent(files[TYPES[t].file] as Node, nameOfFile);
+  const ref = (t: TypeName) => ({ $ref: `#/components/schemas/${t}` });
+  const bothMediaTypes = (t: TypeName) => ({
+    'application/json': { schema: ref(t) },
+    // Spec §4: bodies are also accepted form-encoded; how nested members are encoded is not shown.
+    'application/x-www-form-urlencoded': { schema: ref(t) },
+  });
+  const scopes = declaredScopes();
+
+  return {
+    openapi: '3.1.0',
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    info: {
+      title: 'Identity Management Service — resource server update and experiment creation',
+      version: '2.0',
+      description:
+        'Assembled by idm-conformance from contract/spec.md and schemas/. Every schema constraint carries `x-clause`, ' +
+        'the id of the clause in contract/clauses.json it states; operations list their clauses in `x-clauses`.',
+    },
+    servers: [
+      {
+        url: '{base_url}',
+        description: 'The management API base: https://<tenant_domain>/api/v2 (spec 1, 9).',
+        variables: { base_url: { default: 'http://127.0.0.1:4810/api/v2', description: 'Management API base URL; the default is the embedded reference tenant.' } },
+      },
+    ],
+    security: [{ bearerAuth: [] }, { clientCredentials: [] }],
+    paths: {
+      '/resource-servers/{id}': {
+        patch: {
+          operationId: 'updateResourceServer',
+          summary: 'Update a resource server (spec 4.1)',
+          description: 'Partial update. Release lifecycle: Generally Available. Required scope: update:resource_servers.',
+          'x-clauses': ['rs.update.path.by-id', 'rs.update.path.by-identifier', 'rs.update.success.status', 'rs.update.partial', 'rs.update.persisted'],
+          parameters: [
+            {
+              name: 'id',
+              in: 'path',
+              required: true,
+              description: 'The ID or the audience (identifier) of the resource server; an identifier that is a URL is percent-encoded.',
+              schema: { type: 'string' },
+            },
+          ],
+          requestBody: { required: true, content: bothMediaTypes('ResourceServerUpdate') },
+          responses: {
+            '201': { description: 'Updated; the body is the resource server (spec 2.1).', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref('ResourceServer') } } },
+            '400': { description: 'Request body invalid (message varies with the cause); also when the target is a system resource server, which cannot be patched. Error body shape: not shown.' },
+            '401': { description: 'Token invalid; the client is not global; the JWT signature fails validation.' },
+            '403': { description: 'Token lacks scope; the message states that one of update:resource_servers is expected.' },
+            '409': { description: 'A resource server with the same identifier already exists.' },
+            '429': { description: 'Too many requests; the headers report the limit state.', headers: RATE_LIMIT_HEADERS },
+          },
+          security: [{ bearerAuth: [] }, { clientCredentials: ['update:resource_servers'] }],
+        },
+      },
+      '/experimentation/experiments': {
+        post: {
+          operationId: 'createExperiment',
+          summary: 'Create an experiment (spec 4.2)',
+          description:
+            'Create a new experiment with traffic allocations for A/B testing. Which request fields are required, the allocation rules and the name of the ' +
+            'allocation strategy attribute (enum percentage | segment) are not shown; the reference tenant names it allocation_strategy.',
+          'x-clauses': ['exp.create.accepted', 'exp.create.success.status', 'exp.response.required-fields'],
+          requestBody: { required: true, content: bothMediaTypes('ExperimentCreate') },
+          responses: {
+            '201': {
+              description:
+                'Created; the body is the experiment (spec 2.4). The spec does not show the success status code (clause exp.create.success.status): ' +
+                '201 is the observed/likely code, what the reference tenant answers; a conformant tenant may answer another 2xx.',
+              content: { 'application/json': { schema: ref('Experiment') } },
+            },
+            '4XX': { description: 'Rejected. Error responses of experiment creation: not shown (spec 7.2).' },
+          },
+          // Spec 5.1: the scope required to create an experiment is not shown.
+          security: [{ bearerAuth: [] }, { clientCredentials: [] }],
+        },
+      },
+    },
+    components: {
+      schemas,
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Authorization: Bearer <ACCESS_TOKEN> (spec 4, 5.1).' },
+        clientCredentials: {
+          type: 'oauth2',
+          description:
+            'OAuth 2.0 client credentials (spec 5.1): token endpoint path /oauth/token/ (the spec writes it with a trailing slash), resolved against the tenant origin; ' +
+            'form parameter audience with the value /api/v2/, i.e. the management API identifier <tenant origin>/api/v2/.',
+          flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes } },
+        },
+      },
+    },
+  };
+}
+
+/** Serialised exactly as committed in contract/openapi.json. */
+export function openApiJson(): string {
+  return JSON.stringify(buildOpenApi(), null, 2) + '\n';
+}
+
+export function writeOpenApi(path = OPENAPI_PATH): void {
+  writeFileSync(path, openApiJson());
+}
+
+export function committedOpenApi(path = OPENAPI_PATH): string {
+  return readFileSync(path, 'utf8');
+}
+
+/**
+ * Scope names of the §5.1 table: `<action>:<resource>` for each letter of the
+ * Actions column (C=create, R=read, U=update, D=delete).
+ */
+export function declaredScopes(): Record<string, string> {
+  const verbs: Record<string, string> = { C: 'create', R: 'read', U: 'update', D: 'delete' };
+  const out: Record<string, string> = {};
+  for (const line of specText('5.1').split('\n')) {
+    const m = /^\|\s*([a-z_]+)\s*\|\s*([CRUD](?:\s+[CRUD])*)\s*\|$/.exec(line.trim());
+    if (!m || !m[1] || !m[2]) continue;
+    for (const letter of m[2].split(/\s+/)) out[`${verbs[letter]}:${m[1]}`] = `${verbs[letter]} ${m[1].replace(/_/g, ' ')}`;
+  }
+  return out;
+}
+
+// Helpers
+
+/** A schema file as a component: no $schema/$id, file references turned into component references. */
+function toComponent(schema: Node, nameOfFile: Map<string, TypeName>): Node {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (!node || typeof node !== 'object') return node;
+    const out: Node = {};
+    for (const [k, v] of Object.entries(node)) {
+      if (k === '$schema' || k === '$id') continue;
+      if (k === '$ref' && typeof v === 'string') {
+        const target = nameOfFile.get(v);
+        if (!target) throw new Error(`openapi: $ref to unknown schema file ${v}`);
+        out[k] = `#/components/schemas/${target}`;
+      } else out[k] = walk(v);
+    }
+    return out;
+  };
+  return walk(schema) as Node;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  writeOpenApi();
+  console.log(`wrote ${OPENAPI_PATH}`);
+}
