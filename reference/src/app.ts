@@ -122,7 +122,14 @@ async function management(
   const caller = auth.ok ? `client:${String(auth.claims.azp ?? auth.claims.sub)}` : `ip:${req.remoteAddress ?? '-'}`;
   const limited = rateLimit(ctx, `${route.id}|${caller}`);
   if (limited.response) return limited.response;
-  return withHeaders(await authorizedOperation(req, route, ctx, auth), limited.headers);
+  let res: TenantResponse;
+  try {
+    res = await authorizedOperation(req, route, ctx, auth);
+  } catch (e) {
+    if (!(e instanceof HttpFailure)) throw e;
+    res = e.response;
+  }
+  return withHeaders(res, limited.headers);
 }
 
 async function authorizedOperation(

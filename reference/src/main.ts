@@ -1,8 +1,24 @@
 // CLI: `npm run reference -- --host 127.0.0.1 --port 4810 --public-url http://127.0.0.1:4810`
 import { startTenant } from './index.ts';
 import { parseCli } from './config.ts';
+import type { RunningTenant } from './types.ts';
 
 const t0 = performance.now();
+
+// Installed first, so a SIGTERM that arrives while starting still ends cleanly.
+let tenant: RunningTenant | undefined;
+let stopping = false;
+const stop = () => {
+  if (stopping) return;
+  stopping = true;
+  (tenant ? tenant.close() : Promise.resolve()).then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+
 let cli;
 try {
   cli = parseCli(process.argv.slice(2));
@@ -15,20 +31,10 @@ if ('help' in cli) {
   process.exit(0);
 }
 try {
-  const tenant = await startTenant({ host: cli.host, port: cli.port, publicUrl: cli.publicUrl, rateLimit: cli.rateLimit });
+  tenant = await startTenant({ host: cli.host, port: cli.port, publicUrl: cli.publicUrl, rateLimit: cli.rateLimit });
+  if (stopping) await tenant.close().then(() => process.exit(0));
   const ms = Math.round(performance.now() - t0);
   console.log(`reference tenant listening on ${tenant.url} (public URL ${tenant.publicUrl}, ready in ${ms} ms)`);
-  let closing = false;
-  const stop = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    tenant.close().then(
-      () => process.exit(0),
-      () => process.exit(signal === 'SIGTERM' ? 0 : 1),
-    );
-  };
-  process.on('SIGTERM', () => stop('SIGTERM'));
-  process.on('SIGINT', () => stop('SIGINT'));
 } catch (e) {
   console.error(`reference tenant: cannot start: ${e instanceof Error ? e.message : String(e)}`);
   process.exit(1);

@@ -1,0 +1,47 @@
+// The command line: one line when listening, flags parsed, clean stop on SIGTERM.
+import { test, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
+
+function launch(args: string[]): { child: ChildProcess; firstLine: Promise<string>; exit: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const firstLine = new Promise<string>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => {
+      out += d.toString();
+      const nl = out.indexOf('\n');
+      if (nl >= 0) resolve(out.slice(0, nl));
+    });
+    child.on('exit', () => reject(new Error(`exited before listening: ${out}`)));
+  });
+  const exit = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { child, firstLine, exit };
+}
+
+test('starts, prints its URL on one line, serves, and exits 0 on SIGTERM', async () => {
+  const started = performance.now();
+  const { child, firstLine, exit } = launch(['--host', '127.0.0.1', '--port', '0', '--public-url', 'http://edge.example.test:8443', '--rate-limit', '7/3']);
+  try {
+    const line = await firstLine;
+    test.info().annotations.push({ type: 'start-time-ms', description: String(Math.round(performance.now() - started)) });
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
+    expect(url, line).toBeDefined();
+    const oidc = await fetch(`${url}/.well-known/openid-configuration`);
+    expect(oidc.headers.get('x-ratelimit-limit')).toBe('7');
+    expect(((await oidc.json()) as { issuer: string }).issuer).toBe('http://edge.example.test:8443/');
+  } finally {
+    child.kill('SIGTERM');
+  }
+  expect(await exit).toBe(0);
+});
+
+test('a bad flag ends with exit code 2 and one line on stderr', async () => {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--rate-limit', 'fast'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+  expect(code).toBe(2);
+  expect(err).toContain('rate limit must be <capacity>/<refillPerSecond>');
+});
