@@ -12,9 +12,22 @@ const cfg = runsConformance ? configOrExit() : null;
 /** Per-test timeout: properties send more requests at higher depth (and pace themselves). */
 const TIMEOUT_MS = { quick: 90_000, default: 180_000, deep: 900_000 } as const;
 
+// Reporters (reporters/README.md). The conformance reporter comes last so that its verdict
+// is the last thing printed; it judges only the `conformance` project and sets the exit code.
 const reporters: ReporterDescription[] = [
   ['list'],
-  ['allure-playwright', { resultsDir: 'reports/allure-results', detail: false, suiteTitle: false }],
+  [
+    './reporters/allure-reporter.ts',
+    {
+      resultsDir: 'reports/allure-results',
+      detail: false,
+      suiteTitle: false,
+      ...(cfg ? { environmentInfo: { target: cfg.baseUrl, depth: cfg.depth, embedded: String(cfg.embedded), node: process.version } } : {}),
+    },
+  ],
+  ['junit', { outputFile: 'reports/junit.xml' }],
+  ['html', { outputFolder: 'reports/playwright-html', open: 'never' }],
+  ['./reporters/conformance-reporter.ts', { outputDir: 'reports' }],
 ];
 
 export default defineConfig({

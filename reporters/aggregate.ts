@@ -75,8 +75,6 @@ function deriveClause(
   };
   if (entry.severity !== undefined) result.severity = entry.severity;
   if (entry.specAnchor !== undefined) result.specAnchor = entry.specAnchor;
-  if (entry.specText !== undefined) result.specText = entry.specText;
-  if (entry.sectionTitle !== undefined) result.sectionTitle = entry.sectionTitle;
 
   const failures: ClauseFailure[] = [];
   const observations: ClauseObservation[] = [];

@@ -9,6 +9,7 @@ import {
   type BaselineEntry,
   type CatalogueEntry,
   type ConformanceReport,
+  type SectionInfo,
   type StatusCounts,
   type TestOutcome,
 } from './model.ts';
@@ -59,6 +60,13 @@ export function buildReport(input: BuildInput): BuiltReport {
     byStatus[c.status]++;
     (bySection[c.section] ??= emptyCounts())[c.status]++;
   }
+  const sections: Record<string, SectionInfo> = {};
+  for (const e of input.catalogue) {
+    const info = (sections[e.section] ??= {});
+    info.title ??= e.sectionTitle;
+    info.anchor ??= e.specAnchor;
+    info.text ??= e.specText;
+  }
   const must = sorted.filter((c) => c.kind === 'must');
   const count = (s: string) => must.filter((c) => c.status === s).length;
   const mustPassed = count('passed');
@@ -105,6 +113,7 @@ export function buildReport(input: BuildInput): BuiltReport {
       },
     },
     bySection,
+    sections: Object.fromEntries(Object.entries(sections).map(([k, v]) => [k, JSON.parse(JSON.stringify(v)) as SectionInfo])),
     baseline: { path: input.baseline.path, entries: input.baseline.entries.length, applied, stale },
     gate,
     clauses: sorted,

@@ -45,8 +45,8 @@ export function loadCatalogueFile(path: string): CatalogueEntry[] {
 interface ContractModule {
   allClauses(): readonly unknown[];
   specAnchor?(section: string): string;
-  sectionText?(section: string): string | undefined;
-  sectionTitle?(section: string): string | undefined;
+  specText?(section: string, opts?: { ownOnly?: boolean }): string;
+  specHeading?(section: string): string;
 }
 
 /** The project catalogue through contract/clauses.ts, enriched with spec anchors and text. */
@@ -54,14 +54,21 @@ export async function loadContractCatalogue(): Promise<CatalogueEntry[]> {
   const url = new URL('../contract/clauses.ts', import.meta.url).href;
   const mod = (await import(url)) as ContractModule;
   const entries = parseCatalogue([...mod.allClauses()], 'contract/clauses.ts');
+  // A section the spec has no heading for throws in the loader: keep the clause, lose the link.
+  const safe = <T>(f: () => T): T | undefined => {
+    try {
+      return f();
+    } catch {
+      return undefined;
+    }
+  };
   return entries.map((e) => {
     const out: CatalogueEntry = { ...e };
-    const anchor = mod.specAnchor?.(e.section);
-    if (anchor && out.specAnchor === undefined) out.specAnchor = anchor;
-    const text = mod.sectionText?.(e.section);
-    if (text && out.specText === undefined) out.specText = text;
-    const title = mod.sectionTitle?.(e.section);
-    if (title && out.sectionTitle === undefined) out.sectionTitle = title;
+    out.specAnchor ??= safe(() => mod.specAnchor?.(e.section));
+    // ownOnly: "4" is the headers paragraph, not 4.1–4.3 again
+    out.specText ??= safe(() => mod.specText?.(e.section, { ownOnly: true }));
+    out.sectionTitle ??= safe(() => mod.specHeading?.(e.section));
+    for (const k of ['specAnchor', 'specText', 'sectionTitle'] as const) if (out[k] === undefined) delete out[k];
     return out;
   });
 }

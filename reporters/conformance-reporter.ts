@@ -4,6 +4,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
 import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
@@ -31,6 +32,8 @@ export default class ConformanceReporter implements Reporter {
   private config?: FullConfig;
   private root?: Suite;
   private startedAt = new Date();
+  /** Before the global setup runs: a run-meta.json older than this is another run's. */
+  private readonly createdAt = Date.now();
   private readonly globalErrors: string[] = [];
 
   constructor(options: ConformanceReporterOptions = {}) {
@@ -66,6 +69,10 @@ export default class ConformanceReporter implements Reporter {
     const tests: TestOutcome[] = [];
     const otherFailures: string[] = [];
     const hints: RunHints = {};
+    for (const s of root.suites) {
+      const p = s.project();
+      if (p?.name === this.opts.project) Object.assign(hints, metadataHints(p.metadata));
+    }
     for (const test of root.allTests()) {
       const projectName = projectOf(test);
       const last = test.results.at(-1);
@@ -91,7 +98,9 @@ export default class ConformanceReporter implements Reporter {
       baselineError = err instanceof BaselineError ? err.line() : oneLine(String(err));
     }
 
-    const meta = this.runMeta(hints);
+    const runtime = this.runtimeMeta();
+    const meta = this.runMeta(hints, runtime);
+    if (runtime?.restore && !runtime.restore.ok) problems.push(`the resource server ${runtime.resourceServerId} was not restored to its snapshot: ${runtime.restore.unrestored.join(', ')}`);
     const { report, warnings } = buildReport({
       catalogue,
       tests,
@@ -101,6 +110,8 @@ export default class ConformanceReporter implements Reporter {
       otherFailures,
       meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
     });
+    // Requests the runtime sent outside tests (token, snapshot, restore) count too.
+    if (runtime && report.requests !== null) report.requests += runtime.requestsOutsideTests.setup + runtime.requestsOutsideTests.teardown;
 
     const files = this.write(report);
     if (this.opts.summary) process.stdout.write(renderSummary(report, { color: useColour(), files, warnings }));
@@ -123,16 +134,23 @@ export default class ConformanceReporter implements Reporter {
     return [json, html];
   }
 
-  private runMeta(hints: RunHints): { suite: { name: string; version: string }; target: string | null; seed: number | string | null; depth: string | null } {
-    const md = (this.config?.metadata ?? {}) as Record<string, unknown>;
-    const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
-    const seedRaw = md.seed ?? hints.seed ?? process.env.IDM_SEED;
+  /** reports/run-meta.json written by this run's global setup (lib/run-meta.ts), if any. */
+  private runtimeMeta(): RuntimeMeta | null {
+    const meta = readRunMeta();
+    if (!meta || !(Date.parse(meta.startedAt) >= this.createdAt)) return null;
+    return meta;
+  }
+
+  /** Run facts: the runtime's run-meta first, then config metadata, annotations, environment. */
+  private runMeta(hints: RunHints, runtime: RuntimeMeta | null): { suite: { name: string; version: string }; target: string | null; seed: number | string | null; depth: string | null } {
+    const md = metadataHints((this.config?.metadata ?? {}) as Record<string, unknown>);
+    const seedRaw = runtime?.seed ?? md.seed ?? hints.seed ?? process.env.IDM_SEED;
     const seed = typeof seedRaw === 'number' ? seedRaw : typeof seedRaw === 'string' && seedRaw !== '' ? (/^-?\d+$/.test(seedRaw) ? Number(seedRaw) : seedRaw) : null;
     return {
       suite: suiteVersion(),
-      target: str(md.target) ?? hints.target ?? str(process.env.IDM_BASE_URL) ?? null,
+      target: runtime?.target ?? md.target ?? hints.target ?? nonEmpty(process.env.IDM_BASE_URL) ?? null,
       seed,
-      depth: str(md.depth) ?? hints.depth ?? str(process.env.IDM_DEPTH) ?? null,
+      depth: runtime?.depth ?? md.depth ?? hints.depth ?? nonEmpty(process.env.IDM_DEPTH) ?? null,
     };
   }
 }
@@ -198,6 +216,20 @@ function parseCheck(description: string): CheckRecord | null {
 }
 
 // Helpers
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v === undefined || v.trim() === '' ? undefined : v.trim();
+}
+
+function metadataHints(md: Record<string, unknown> | undefined): RunHints {
+  const out: RunHints = {};
+  const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : typeof v === 'number' ? String(v) : undefined);
+  for (const k of ['target', 'seed', 'depth'] as const) {
+    const v = str(md?.[k]);
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
+}
 
 function projectOf(test: TestCase): string | undefined {
   let s: Suite | undefined = test.parent;

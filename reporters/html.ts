@@ -1,7 +1,7 @@
 // reports/conformance.html: one self-contained page for a QA lead. Headline figure, a
 // matrix of spec sections × clauses coloured by status, failures expandable to their
 // evidence, observations apart from verdicts, every clause linked to its spec text.
-import { CLAUSE_STATUSES, compareSections, type ClauseResult, type ClauseStatus, type ConformanceReport } from './model.ts';
+import { CLAUSE_STATUSES, compareSections, type ClauseResult, type ClauseStatus, type ConformanceReport, type SectionInfo } from './model.ts';
 
 const LABEL: Record<ClauseStatus, string> = {
   failed: 'failed',
@@ -65,7 +65,7 @@ ${r.gate.reasons.length > 0 ? `<section class="card gate"><h2>Why the gate says 
     ${sections
       .map(
         ([sec, list]) => `<tr>
-      <th><a href="#sec-${slug(sec)}">§${esc(sec)}</a> <span class="sec-title">${esc(sectionTitle(list))}</span></th>
+      <th><a href="#sec-${slug(sec)}">§${esc(sec)}</a> <span class="sec-title">${esc(sectionTitle(r.sections[sec]))}</span></th>
       <td>${list.map((x) => `<a class="sq s-${x.status}" href="#clause-${esc(x.id)}" title="${esc(`${x.id} — ${LABEL[x.status]}\n${x.text}`)}" aria-label="${esc(`${x.id} ${LABEL[x.status]}`)}"></a>`).join('')}</td>
       <td class="counts">${countsLine(list)}</td>
     </tr>`,
@@ -98,7 +98,7 @@ ${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected 
 
 <section class="card" id="clauses">
   <h2>All clauses by section</h2>
-  ${sections.map(([sec, list]) => sectionBlock(sec, list)).join('\n')}
+  ${sections.map(([sec, list]) => sectionBlock(sec, list, r.sections[sec])).join('\n')}
 </section>
 
 ${r.run.errors.length > 0 ? `<section class="card"><h2>Run problems</h2><ul>${r.run.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul></section>` : ''}
@@ -137,10 +137,10 @@ function failureBlock(x: ClauseResult): string {
 </details>`;
 }
 
-function sectionBlock(sec: string, list: ClauseResult[]): string {
-  const specText = list.find((x) => x.specText)?.specText;
+function sectionBlock(sec: string, list: ClauseResult[], info: SectionInfo | undefined): string {
+  const specText = info?.text;
   return `<div class="section" id="sec-${slug(sec)}">
-  <h3>§${esc(sec)} ${esc(sectionTitle(list))}</h3>
+  <h3>§${esc(sec)} ${esc(sectionTitle(info))}</h3>
   ${specText ? `<details class="spec" id="spec-${slug(sec)}"><summary>Spec text of §${esc(sec)}</summary><div class="spec-text">${markdown(specText)}</div></details>` : ''}
   <table class="list clauses">
     <tr><th>Status</th><th>Clause</th><th>Detail</th><th>Tests</th></tr>
@@ -180,9 +180,8 @@ function groupBySection(clauses: readonly ClauseResult[]): [string, ClauseResult
   return [...map.entries()].sort(([a], [b]) => compareSections(a, b));
 }
 
-function sectionTitle(list: ClauseResult[]): string {
-  const t = list.find((x) => x.sectionTitle)?.sectionTitle ?? '';
-  return t.replace(/^[\d.]+\s*/, '');
+function sectionTitle(info: SectionInfo | undefined): string {
+  return (info?.title ?? '').replace(/^[\d.]+\s*/, '');
 }
 
 function countsLine(list: ClauseResult[]): string {

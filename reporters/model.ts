@@ -108,9 +108,15 @@ export interface ClauseResult {
   failures: ClauseFailure[];
   observations: ClauseObservation[];
   baseline?: BaselineEntry;
+  /** Link into contract/spec.md, e.g. `spec.md#22-request-body-of-the-update-operation`. */
   specAnchor?: string;
-  specText?: string;
-  sectionTitle?: string;
+}
+
+/** Spec text per section, kept once in the report rather than on every clause. */
+export interface SectionInfo {
+  title?: string;
+  anchor?: string;
+  text?: string;
 }
 
 export type StatusCounts = Record<ClauseStatus, number>;
@@ -148,6 +154,7 @@ export interface ConformanceReport {
     conformance: { passed: number; exercised: number; percent: number | null };
   };
   bySection: Record<string, StatusCounts>;
+  sections: Record<string, SectionInfo>;
   baseline: { path: string | null; entries: number; applied: string[]; stale: string[] };
   gate: Gate;
   clauses: ClauseResult[];

@@ -1,0 +1,21 @@
+// npm run report — the Allure HTML report of the last run, generated offline with the
+// allure 3 CLI (no Java) into reports/allure-report. Each generation appends the run to
+// reports/allure-history/history.jsonl (reporters/allurerc.mjs), so trends build up as
+// long as that file is kept between runs.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const RESULTS = 'reports/allure-results';
+const CONFIG = 'reporters/allurerc.mjs';
+
+if (!existsSync(RESULTS) || !readdirSync(RESULTS).some((f) => f.endsWith('-result.json'))) {
+  process.stderr.write(`idm-conformance: IDM_E_CONFIG_MISSING: no Allure results in ${RESULTS}; run \`npm run conformance\` first\n`);
+  process.exit(2);
+}
+// the package exports only its API (dist/index.js); the CLI sits at the package root
+const cli = join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
+const r = spawnSync(process.execPath, [cli, 'generate', RESULTS, '--config', CONFIG, ...process.argv.slice(2)], { stdio: 'inherit' });
+if (r.status === 0) process.stdout.write('Allure report: reports/allure-report/index.html (history: reports/allure-history/history.jsonl)\n');
+process.exit(r.status ?? 1);
