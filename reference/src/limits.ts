@@ -30,6 +30,7 @@ export function defaultLimits(): Limits {
     allocationWeightSum: 100,
     allocationPriorityMin: 0,
     allocationPriorityMax: 1000,
+    variationIdMax: 255,
     segmentIdMax: 255,
     authenticationFlowMax: 255,
     assignmentSubjectMax: 255,

@@ -64,8 +64,11 @@ export function createTransport(): Transport {
     req.on('error', () => res.destroy());
   });
   server.on('clientError', (_err, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n');
-    else socket.destroy();
+    // Unparseable HTTP never reaches the handler; answer with the same JSON error shape.
+    const body = JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Malformed HTTP request', errorCode: 'bad_request' });
+    if (socket.writable) {
+      socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    } else socket.destroy();
   });
   return {
     server,

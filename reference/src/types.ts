@@ -51,6 +51,7 @@ export interface Limits {
   allocationWeightSum: number;
   allocationPriorityMin: number;
   allocationPriorityMax: number;
+  variationIdMax: number;
   segmentIdMax: number;
   authenticationFlowMax: number;
   assignmentSubjectMax: number;

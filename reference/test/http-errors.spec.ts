@@ -164,3 +164,18 @@ test('no body or field value yields a 5xx (property test)', async () => {
     { numRuns: 100, seed: 4812 },
   );
 });
+
+test('unparseable HTTP gets a 400 with the JSON error body, and the tenant keeps serving', async () => {
+  const { connect } = await import('node:net');
+  const port = Number(new URL(t.url).port);
+  const raw = await new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
+    let data = '';
+    socket.on('data', (d) => (data += d.toString()));
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+  expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+  expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 400, errorCode: 'bad_request' });
+  expect((await c.send('GET', '/.well-known/jwks.json')).status).toBe(200);
+});

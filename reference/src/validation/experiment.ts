@@ -62,7 +62,7 @@ export function experimentValidators(lim: LimitsRef): ValidatorTable {
     },
     required: ['variation_id'],
   });
-  t['exp.allocation.variation_id'] = stringField({ min: () => 1, max: () => 255 });
+  t['exp.allocation.variation_id'] = stringField({ min: () => 1, max: () => lim().variationIdMax });
   t['exp.allocation.segment_id'] = stringField({ min: () => 1, max: () => lim().segmentIdMax });
   t['exp.allocation.weight'] = integerField(() => lim().allocationWeightMin, () => lim().allocationWeightMax);
   t['exp.allocation.priority'] = integerField(() => lim().allocationPriorityMin, () => lim().allocationPriorityMax);
