@@ -3,6 +3,7 @@
 // environment wins). Every problem is an IdmError with a stable code (lib/errors.ts).
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { IdmError } from './errors.ts';
 
 export type Depth = 'quick' | 'default' | 'deep';
@@ -26,6 +27,8 @@ export const EMBEDDED = {
   resourceServerId: 'rs_conformance',
   featureFlagId: 'flg_7Hq2kPzR',
   variationIds: ['var_control', 'var_treatment'],
+  pkjwtClientId: 'conformance-pkjwt',
+  pkjwtKeyFile: fileURLToPath(new URL('../reference/dev-keys/conformance-pkjwt.private.pem', import.meta.url)),
 } as const;
 
 export interface ClientCredentials {
@@ -62,6 +65,10 @@ export interface Config {
   pacingReserve: number;
   /** Optional tenant-signed expired management token for the expired-token case. */
   expiredToken: string | null;
+  /** Whether the Early Access field authorization_policy is part of valid bodies (its acceptance is observed either way). */
+  earlyAccess: boolean;
+  /** A private_key_jwt client (§5.2 client assertion), optional. */
+  pkjwt: { id: string; keyFile: string } | null;
   /** Where the optional .env was read from, if it was. */
   envFile: string | null;
 }
@@ -124,8 +131,8 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
   let featureFlagId = get('IDM_FEATURE_FLAG_ID') ?? (embedded ? EMBEDDED.featureFlagId : undefined);
   const rawVariations = get('IDM_VARIATION_IDS');
   let variationIds = rawVariations !== undefined ? rawVariations.split(',').map((s) => s.trim()).filter(Boolean) : embedded && !get('IDM_FEATURE_FLAG_ID') ? [...EMBEDDED.variationIds] : [];
-  if (rawVariations !== undefined && variationIds.length === 0) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_VARIATION_IDS must be a comma-separated list of variation ids');
+  if (rawVariations !== undefined && variationIds.length < 2) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_VARIATION_IDS must list at least two variation ids, comma-separated (a control and a treatment)');
   }
   if (featureFlagId && variationIds.length === 0) {
     throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_FEATURE_FLAG_ID is set but IDM_VARIATION_IDS is not');
@@ -163,6 +170,22 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
     seed = Number(seedRaw) | 0;
   }
 
+  const earlyAccessRaw = (get('IDM_EARLY_ACCESS') ?? 'true').toLowerCase();
+  if (!['true', 'false', '1', '0', 'yes', 'no'].includes(earlyAccessRaw)) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_EARLY_ACCESS must be true or false (got "${earlyAccessRaw}")`);
+  }
+  const earlyAccess = ['true', '1', 'yes'].includes(earlyAccessRaw);
+
+  const pkjwtId = get('IDM_PKJWT_CLIENT_ID');
+  const pkjwtKey = get('IDM_PKJWT_KEY_FILE');
+  if ((pkjwtId === undefined) !== (pkjwtKey === undefined)) {
+    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${pkjwtId ? 'IDM_PKJWT_CLIENT_ID' : 'IDM_PKJWT_KEY_FILE'} is set without ${pkjwtId ? 'IDM_PKJWT_KEY_FILE' : 'IDM_PKJWT_CLIENT_ID'}`);
+  }
+  let pkjwt = pkjwtId && pkjwtKey ? { id: pkjwtId, keyFile: pkjwtKey } : null;
+  if (pkjwt && !existsSync(pkjwt.keyFile)) throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_PKJWT_KEY_FILE names ${pkjwt.keyFile}, which does not exist`);
+  // The embedded tenant's documented dev key (data, not code, from reference/dev-keys/).
+  if (!pkjwt && embedded && existsSync(EMBEDDED.pkjwtKeyFile)) pkjwt = { id: EMBEDDED.pkjwtClientId, keyFile: EMBEDDED.pkjwtKeyFile };
+
   const timeoutMs = intSetting(get, 'IDM_TIMEOUT_MS', 8000, 100, 120000);
   const pacingReserve = intSetting(get, 'IDM_PACING_RESERVE', 1, 0, 1000);
 
@@ -187,6 +210,8 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
     timeoutMs,
     pacingReserve,
     expiredToken: get('IDM_EXPIRED_TOKEN') ?? null,
+    earlyAccess,
+    pkjwt,
     envFile,
   };
 }

@@ -1,0 +1,154 @@
+// Compound checks shared by several specs: what every answer to an accepted update must
+// satisfy (§2.1, §4.1), and what a created experiment must carry (§2.4, §4.2). Each
+// individual assertion names its own clause.
+import type { Checks } from './checks.ts';
+import type { Exchange } from './http.ts';
+import { deepEqual, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
+
+/** Clauses checkUpdateAnswer can record, for the tests' declarations. */
+export const UPDATE_ANSWER_CLAUSES = [
+  'rs.update.success.status',
+  'rs.response.object',
+  'rs.response.closed',
+  'rs.response.types',
+  'rs.response.identifier.immutable',
+  'rs.response.is_system.custom-false',
+  'rs.response.token_lifetime_for_web.le-token_lifetime',
+  'rs.update.applied',
+  'rs.update.partial',
+  'rs.response.fields-present',
+] as const;
+
+export interface UpdateContext {
+  /** The body that was sent (null when the body was not an object, e.g. raw text). */
+  sent: Record<string, unknown> | null;
+  /** State before this update, when known: fields not sent must keep these values. */
+  before: ResourceServer | null;
+  snapshot: ResourceServer;
+}
+
+/** Checks an answer that must be a successful update; returns the new state when there is one. */
+export async function checkUpdateAnswer(check: Checks, ex: Exchange, ctx: UpdateContext): Promise<ResourceServer | null> {
+  check.expectStatus('rs.update.success.status', ex, 201);
+  if (!isObject(ex.body)) {
+    check.that('rs.response.object', false, `answer body is not a JSON object (${typeof ex.body})`, ex);
+    return null;
+  }
+  const body = ex.body;
+  await check.expectSchema('rs.response.object', 'ResourceServer', body, ex);
+  checkInvariants(check, ex, body, ctx.snapshot);
+  if (ctx.sent) {
+    const missing: string[] = [];
+    const differing: string[] = [];
+    for (const [f, v] of Object.entries(ctx.sent)) {
+      if (!(f in body)) missing.push(f);
+      else if (!deepEqual(body[f], v)) differing.push(`${f}: sent ${short(v)}, got ${short(body[f])}`);
+    }
+    const sentFields = Object.keys(ctx.sent).filter((f) => !missing.includes(f));
+    if (sentFields.length > 0 || differing.length > 0) {
+      check.that('rs.update.applied', differing.length === 0, differing.length === 0 ? `sent values come back: ${sentFields.join(', ')}` : `sent values differ in the answer: ${differing.join('; ')}`, ex);
+    }
+    if (missing.length > 0) check.observe('rs.response.fields-present', `sent field(s) absent from the answer: ${missing.join(', ')}`, ex);
+    if (ctx.before) {
+      const changed: string[] = [];
+      for (const f of UPDATABLE_FIELDS) {
+        if (f in ctx.sent || !(f in ctx.before) || !(f in body)) continue;
+        if (!deepEqual(ctx.before[f], body[f])) changed.push(`${f}: was ${short(ctx.before[f])}, now ${short(body[f])}`);
+      }
+      check.that('rs.update.partial', changed.length === 0, changed.length === 0 ? 'fields not sent keep their values' : `fields not sent changed: ${changed.join('; ')}`, ex);
+    }
+  }
+  return body;
+}
+
+/** Invariants of every resource-server answer (§2.1). */
+export function checkInvariants(check: Checks, ex: Exchange, body: ResourceServer, snapshot: ResourceServer): void {
+  if (typeof snapshot.identifier === 'string' && 'identifier' in body) {
+    check.that('rs.response.identifier.immutable', body.identifier === snapshot.identifier, `identifier: was ${short(snapshot.identifier)}, now ${short(body.identifier)}`, ex);
+  }
+  if ('is_system' in body) check.that('rs.response.is_system.custom-false', body.is_system === false, `is_system of the custom resource server: ${short(body.is_system)}`, ex);
+  if (typeof body.token_lifetime === 'number' && typeof body.token_lifetime_for_web === 'number') {
+    check.that(
+      'rs.response.token_lifetime_for_web.le-token_lifetime',
+      body.token_lifetime_for_web <= body.token_lifetime,
+      `token_lifetime_for_web ${body.token_lifetime_for_web} ${body.token_lifetime_for_web <= body.token_lifetime ? '≤' : '>'} token_lifetime ${body.token_lifetime}`,
+      ex,
+    );
+  }
+}
+
+/** Clauses checkCreatedExperiment can record. */
+export const EXPERIMENT_ANSWER_CLAUSES = [
+  'exp.create.accepted',
+  'exp.create.success.status',
+  'exp.response.types',
+  'exp.response.required-fields',
+  'exp.response.id.pattern',
+  'exp.response.is_valid.type',
+  'exp.response.timestamps.format',
+  'exp.response.timestamps.order',
+  'exp.response.echo',
+  'exp.response.extra-fields',
+  'exp.status.values',
+  'exp.create.strategy',
+] as const;
+
+const EXPERIMENT_FIELDS = ['id', 'name', 'feature_flag_id', 'authentication_flow', 'assignment_config', 'allocations', 'description', 'is_valid', 'created_at', 'updated_at', 'started_at', 'ended_at'];
+const STATUS_VALUES = ['draft', 'active', 'paused', 'completed', 'archived'];
+const ID_PATTERN = /^exp_[A-HJ-NP-Za-km-z1-9]+$/;
+// ISO 8601 date-time as JSON Schema's date-time (RFC 3339 profile), with an optional fraction.
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
+
+/** Checks the answer to a creation that must succeed. */
+export async function checkCreatedExperiment(check: Checks, ex: Exchange, sent: Record<string, unknown>, strategyField: string): Promise<void> {
+  if (!check.expectAccepted('exp.create.accepted', ex, 'create a valid experiment')) return;
+  check.observe('exp.create.success.status', `answered ${ex.status}`);
+  const body = ex.body;
+  if (!isObject(body)) {
+    check.that('exp.response.types', false, `answer body is not a JSON object (${typeof body})`, ex);
+    return;
+  }
+  await check.expectSchema('exp.response.types', 'Experiment', body, ex);
+  const required = ['id', 'is_valid', 'created_at', 'updated_at'];
+  const absent = required.filter((f) => !(f in body));
+  check.that('exp.response.required-fields', absent.length === 0, absent.length === 0 ? `carries ${required.join(', ')}` : `lacks ${absent.join(', ')}`, ex);
+  if ('id' in body) check.that('exp.response.id.pattern', typeof body.id === 'string' && ID_PATTERN.test(body.id), `id ${short(body.id)} against ${ID_PATTERN.source}`, ex);
+  if ('is_valid' in body) check.that('exp.response.is_valid.type', typeof body.is_valid === 'boolean', `is_valid ${short(body.is_valid)} is ${typeof body.is_valid === 'boolean' ? '' : 'not '}a boolean`, ex);
+  const stamps = ['created_at', 'updated_at', 'started_at', 'ended_at'].filter((f) => f in body && !(body[f] === null && (f === 'started_at' || f === 'ended_at')));
+  const badStamps = stamps.filter((f) => typeof body[f] !== 'string' || !DATE_TIME.test(body[f] as string) || Number.isNaN(Date.parse(body[f] as string)));
+  if (stamps.length > 0) check.that('exp.response.timestamps.format', badStamps.length === 0, badStamps.length === 0 ? `${stamps.join(', ')} are ISO 8601 date-times` : `not ISO 8601 date-times: ${badStamps.map((f) => `${f}=${short(body[f])}`).join(', ')}`, ex);
+  if (typeof body.created_at === 'string' && typeof body.updated_at === 'string') {
+    const order = Date.parse(body.updated_at) >= Date.parse(body.created_at) ? 'updated_at ≥ created_at' : 'updated_at < created_at';
+    check.observe('exp.response.timestamps.order', order);
+  }
+  // Values sent come back: name, feature_flag_id, description, allocations as sent, strategy.
+  const echoFields = ['name', 'feature_flag_id', 'description', 'authentication_flow', 'assignment_config', 'allocations'].filter((f) => f in sent);
+  const differing = echoFields.filter((f) => f in body && !carries(body[f], sent[f]));
+  const missing = echoFields.filter((f) => !(f in body));
+  check.that('exp.response.echo', differing.length === 0, differing.length === 0 ? `sent values come back${missing.length ? ` (absent: ${missing.join(', ')})` : ''}` : `differ from what was sent: ${differing.map((f) => `${f}: sent ${short(sent[f])}, got ${short(body[f])}`).join('; ')}`, ex);
+  if (strategyField in sent) {
+    check.observe('exp.create.strategy', strategyField in body ? `strategy field "${strategyField}" answered ${short(body[strategyField])} (sent ${short(sent[strategyField])})` : `strategy field "${strategyField}" absent from the answer`);
+  }
+  const extra = Object.keys(body).filter((k) => !EXPERIMENT_FIELDS.includes(k));
+  if (extra.length > 0) check.observe('exp.response.extra-fields', `fields beyond 2.4: ${extra.sort().join(', ')}`);
+  const statusFields = Object.entries(body).filter(([, v]) => typeof v === 'string' && STATUS_VALUES.includes(v));
+  check.observe('exp.status.values', statusFields.length > 0 ? `status value ${statusFields.map(([k, v]) => `${k}=${v}`).join(', ')}` : 'no field carries a value of the status enum');
+}
+
+// Helpers
+
+/** `got` carries `sent`: equal scalars; objects with every sent member carried; arrays item by item. */
+export function carries(got: unknown, sent: unknown): boolean {
+  if (Array.isArray(sent)) return Array.isArray(got) && got.length === sent.length && sent.every((s, i) => carries(got[i], s));
+  if (isObject(sent)) return isObject(got) && Object.entries(sent).every(([k, v]) => k in got && carries(got[k], v));
+  return deepEqual(got, sent);
+}
+
+export function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+export function short(v: unknown): string {
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 120 ? `${s.slice(0, 120)}… (${s.length} chars)` : s;
+}

@@ -1,0 +1,99 @@
+// PATCH /resource-servers/{id} with bodies that break one clause each (§2.2, §2.3, §7.1,
+// §8): every one is refused with 400 and nothing is written. The cases are data from
+// generators/violations.ts, one test per clause. Each body also carries distinctive valid
+// values (its probe), so one read after the batch tells whether, and which, a refused
+// write leaked; only an unattributable leak is bisected.
+import { test } from '../../lib/fixtures.ts';
+import type { ResourceServerUnderTest } from '../../lib/fixtures.ts';
+import type { Checks } from '../../lib/checks.ts';
+import { clauses, OPERATIONS } from '../../lib/declare.ts';
+import { allowed, type Config } from '../../lib/config.ts';
+import { isObject, short } from '../../lib/expectations.ts';
+import { deepEqual, restoreBody, UPDATABLE_FIELDS, type ResourceServer } from '../../lib/staging.ts';
+import { updateViolationCases, findLeak, type ViolationCase } from '../../generators/index.ts';
+
+// Grouped at collection time (titles must not depend on the run); rebuilt per run with the run tag.
+const byClause = new Map<string, ViolationCase[]>();
+for (const c of updateViolationCases({ probeTag: 'collect' })) byClause.set(c.clause, [...(byClause.get(c.clause) ?? []), c]);
+
+test.describe('update a resource server: invalid bodies', () => {
+  for (const [clause, group] of byClause) {
+    const ids = new Set(group.map((c) => c.id));
+    test(`${group.map((c) => c.description).join('; ')}: refused with 400, nothing written`, clauses(OPERATIONS.update, clause, 'rs.update.error.400.no-write'), async ({ run, rs, check }) => {
+      const cases = updateViolationCases({ probeTag: run.runTag })
+        .filter((c) => ids.has(c.id))
+        .map((c) => safeProbe(c, run.cfg, run.snapshot));
+      let expected: ResourceServer = run.snapshot;
+      const refused: ViolationCase[] = [];
+      for (const c of cases) {
+        const ex = await rs.update(c.body);
+        check.expectStatus(c.clause, ex, 400, c.description);
+        if (ex.status === 400) refused.push(c);
+        else if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) expected = ex.body; // accepted: a failure above, and the new state
+      }
+      await checkNothingWritten(check, rs, expected, refused, run.snapshot);
+    });
+  }
+
+  test('a body that is not valid JSON is refused with 400', clauses(OPERATIONS.update, 'rs.update.error.400.malformed-body', 'rs.update.error.body'), async ({ rs, check }) => {
+    const ex = await rs.update(null, { raw: '{"name": "unterminated', headers: { 'content-type': 'application/json' } });
+    check.expectStatus('rs.update.error.400.malformed-body', ex, 400, 'PATCH with a truncated JSON body');
+    check.observe('rs.update.error.body', `error body: ${short(ex.body)}`, ex);
+  });
+});
+
+/** Reads the state once; on a difference names the leaking case by its probe, else bisects. */
+async function checkNothingWritten(check: Checks, rs: ResourceServerUnderTest, expected: ResourceServer, refused: ViolationCase[], snapshot: ResourceServer): Promise<void> {
+  if (refused.length === 0) return;
+  const read = await rs.read();
+  if (!isObject(read.body)) {
+    check.that('rs.update.error.400.no-write', false, `could not read the state back: PATCH {} answered ${read.status}`, read);
+    return;
+  }
+  const changed = diff(expected, read.body);
+  if (changed.length === 0) {
+    check.that('rs.update.error.400.no-write', true, `${refused.length} refused update(s) left the state unchanged`, read);
+    return;
+  }
+  let culprits = findLeak(read.body, refused);
+  if (culprits.length === 0 && refused.length === 1) culprits = refused;
+  if (culprits.length === 0) culprits = await bisect(rs, refused, snapshot);
+  const names = culprits.length > 0 ? culprits.map((c) => `${c.id} (${c.description})`).join(', ') : 'a refused update (not attributable)';
+  check.that('rs.update.error.400.no-write', false, `${names} was refused with 400 but changed ${changed.join('; ')}`, read, culprits[0] ? { counterexample: culprits[0].body } : undefined);
+}
+
+/** Replays each refused case alone, from the snapshot, until the state moves. */
+async function bisect(rs: ResourceServerUnderTest, refused: ViolationCase[], snapshot: ResourceServer): Promise<ViolationCase[]> {
+  const out: ViolationCase[] = [];
+  for (const c of refused) {
+    const now = await rs.read();
+    if (isObject(now.body)) {
+      const back = restoreBody(snapshot, now.body);
+      if (Object.keys(back).length > 0) await rs.update(back);
+    }
+    await rs.update(c.body);
+    const after = await rs.read();
+    if (isObject(after.body) && diff(snapshot, after.body).length > 0) out.push(c);
+  }
+  return out;
+}
+
+/** Writable fields (and the identifier) whose values differ. */
+function diff(a: ResourceServer, b: ResourceServer): string[] {
+  return [...UPDATABLE_FIELDS, 'identifier']
+    .filter((f) => f in a && !deepEqual(a[f], b[f]))
+    .map((f) => `${f}: ${short(a[f])} → ${short(b[f])}`);
+}
+
+/**
+ * On a shared tenant, a leaking probe must not lower token_lifetime below the original
+ * token_lifetime_for_web (the clamp could not be undone): the probe value is raised.
+ */
+function safeProbe(c: ViolationCase, cfg: Config, snapshot: ResourceServer): ViolationCase {
+  const web = snapshot.token_lifetime_for_web;
+  if (allowed(cfg, 'lifetime') || typeof web !== 'number' || !c.probe || !isObject(c.body)) return c;
+  const probeLifetime = c.probe.token_lifetime;
+  if (typeof probeLifetime !== 'number' || probeLifetime >= web || c.body.token_lifetime !== probeLifetime) return c;
+  const raised = Math.min(2592000, web + 1 + (probeLifetime % 1000));
+  return { ...c, probe: { ...c.probe, token_lifetime: raised }, body: { ...c.body, token_lifetime: raised } };
+}
