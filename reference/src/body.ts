@@ -4,7 +4,8 @@ import type { Limits, TenantRequest } from './types.ts';
 export type BodyFormat = 'json' | 'form';
 
 /** How a field of a form body is typed: the spec's types, flattened for form encoding. */
-export type FormKind = 'string' | 'integer' | 'boolean' | 'nullable-string' | 'json';
+/** `nullable-*`: an empty value or the text `null` stands for null (forms have no null). */
+export type FormKind = 'string' | 'integer' | 'boolean' | 'nullable-string' | 'json' | 'nullable-json';
 export type FormKinds = Record<string, FormKind>;
 
 export type Decoded<T> = { ok: true; value: T } | { ok: false; status: 400 | 413 | 415; message: string };
@@ -80,9 +81,14 @@ export function decodeForm(text: string, kinds: FormKinds, limits: Limits): Deco
         out[key] = raw === 'true' ? true : raw === 'false' ? false : raw;
         break;
       case 'nullable-string':
-        out[key] = raw === 'null' ? null : raw;
+        out[key] = raw === 'null' || raw === '' ? null : raw;
         break;
+      case 'nullable-json':
       case 'json': {
+        if (kind === 'nullable-json' && raw === '') {
+          out[key] = null;
+          break;
+        }
         const parsed = parseJson(raw, limits);
         if (!parsed.ok) return { ok: false, status: 400, message: `Form field ${key}: ${parsed.message}` };
         out[key] = parsed.value;

@@ -250,7 +250,16 @@ test.describe('form bodies', () => {
     expect(r.body.token_encryption).toBeNull();
   });
 
+  test('fields that admit null read an empty value or `null` as null', async () => {
+    const r = await form('rs_other', 'token_encryption=&authorization_details=&proof_of_possession=null&authorization_policy=&consent_policy=');
+    expect(r.status, r.text).toBe(201);
+    expect(r.body).toMatchObject({ token_encryption: null, authorization_details: null, proof_of_possession: null, authorization_policy: null, consent_policy: null });
+  });
+
   const bad: Array<[string, string]> = [
+    ['empty value for a field that does not admit null', 'scopes='],
+    ['null for a non-nullable field', 'subject_type_authorization=null'],
+    ['empty name', 'name='],
     ['integer that is not a number', 'token_lifetime=soon'],
     ['integer out of range', 'token_lifetime=2592001'],
     ['boolean that is not true/false', 'allow_offline_access=yes'],

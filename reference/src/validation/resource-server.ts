@@ -30,11 +30,11 @@ export const UPDATE_FORM_KINDS: FormKinds = {
   enforce_policies: 'boolean',
   consent_policy: 'nullable-string',
   scopes: 'json',
-  token_encryption: 'json',
-  authorization_details: 'json',
-  proof_of_possession: 'json',
+  token_encryption: 'nullable-json',
+  authorization_details: 'nullable-json',
+  proof_of_possession: 'nullable-json',
   subject_type_authorization: 'json',
-  authorization_policy: 'json',
+  authorization_policy: 'nullable-json',
 };
 
 export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
