@@ -6,15 +6,41 @@ export interface SchemaError {
   message: string;
 }
 
+import { validate as validateType, schemaOf, TYPES, type TypeName } from '../schemas/index.ts';
+
 type Validate = (typeName: string, data: unknown) => unknown;
 let validateFn: Validate | null = null;
 
 async function load(): Promise<Validate> {
-  if (validateFn) return validateFn;
-  const mod = (await import(new URL('../schemas/index.ts', import.meta.url).href)) as { validate?: Validate };
-  if (typeof mod.validate !== 'function') throw new Error('schemas/index.ts exports no validate(typeName, data)');
-  validateFn = mod.validate;
+  validateFn ??= (t, d) => validateType(t as TypeName, d);
   return validateFn;
+}
+
+const clauseCache = new Map<string, string[]>();
+
+/**
+ * The clauses a type's own schema file names (x-clause), plus its default clause. Referenced
+ * files are not followed: their clauses belong to the referencing context (request or answer).
+ */
+export function clausesOfType(typeName: string): string[] {
+  const hit = clauseCache.get(typeName);
+  if (hit) return hit;
+  if (!(typeName in TYPES)) throw new Error(`schemas: unknown type ${typeName}`);
+  const ids = new Set<string>([TYPES[typeName as TypeName].defaultClause]);
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'x-clause') {
+        if (typeof v === 'string') ids.add(v);
+        else for (const id of Object.values(v as Record<string, string>)) ids.add(id);
+      } else visit(v);
+    }
+  };
+  visit(schemaOf(typeName as TypeName));
+  const out = [...ids];
+  clauseCache.set(typeName, out);
+  return out;
 }
 
 export async function validateAgainst(typeName: string, data: unknown): Promise<SchemaError[]> {
