@@ -5,8 +5,9 @@ import { Pool } from 'undici';
 export interface LoadOptions {
   origin: string;            // e.g. http://127.0.0.1:5090 (loopback only)
   path: string;              // a cheap route
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'PATCH';
   headers?: Record<string, string>;
+  body?: string;
   concurrency: number;       // requests in flight at once
   maxRequests: number;       // hard cap on requests sent
   maxSeconds: number;        // hard cap on duration
@@ -31,7 +32,7 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   try {
     const one = async (): Promise<[number, number]> => {
       const t0 = performance.now();
-      const res = await pool.request({ method: o.method ?? 'GET', path: o.path, headers: o.headers });
+      const res = await pool.request({ method: o.method ?? 'GET', path: o.path, headers: o.headers, body: o.body });
       await res.body.dump();
       return [res.statusCode, performance.now() - t0];
     };

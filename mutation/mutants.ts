@@ -166,12 +166,12 @@ export const MUTANTS: Variant[] = [
   {
     id: 'rs-token-encryption-required-unchecked', kind: 'mutant', clause: 'rs.token_encryption.required-members', fault: 'missing-validation',
     description: 'a token_encryption without format or encryption_key is accepted',
-    options: rsAcceptsInvalid((d) => loosen(d, 'rs.token_encryption.required', anyObject)),
+    options: rsAcceptsInvalid((d) => loosen(d, 'rs.token_encryption:required', anyObject)),
   },
   {
     id: 'rs-scope-value-required-unchecked', kind: 'mutant', clause: 'rs.scope.required-members', fault: 'missing-validation',
     description: 'a Scope without value is accepted',
-    options: rsAcceptsInvalid((d) => loosen(d, 'rs.scope.required', anyObject)),
+    options: rsAcceptsInvalid((d) => loosen(d, 'rs.scope:required', anyObject)),
   },
   {
     id: 'rs-malformed-json-as-empty', kind: 'mutant', clause: 'rs.update.error.400.malformed-body', fault: 'missing-validation',
@@ -212,7 +212,7 @@ export const MUTANTS: Variant[] = [
   {
     id: 'rs-body-unknown-field-accepted', kind: 'mutant', clause: 'rs.update.closed', fault: 'unknown-field-accepted', fast: true,
     description: 'an unknown top-level field in the update body is accepted (and ignored)',
-    options: rsAcceptsInvalid((d) => loosen(d, 'rs.body.closed', anyObject)),
+    options: rsAcceptsInvalid((d) => loosen(d, 'rs.body:closed', anyObject)),
   },
   {
     id: 'rs-identifier-in-body-accepted', kind: 'mutant', clause: 'rs.update.identifier.not-allowed', fault: 'unknown-field-accepted', fast: true,
@@ -222,32 +222,32 @@ export const MUTANTS: Variant[] = [
   {
     id: 'rs-scope-unknown-field-accepted', kind: 'mutant', clause: 'rs.scope.closed', fault: 'unknown-field-accepted',
     description: 'an unknown field inside a Scope is accepted',
-    options: rsAcceptsInvalid((d) => loosen(d, 'rs.scope.closed', anyObject)),
+    options: rsAcceptsInvalid((d) => loosen(d, 'rs.scope:closed', anyObject)),
   },
   {
     id: 'rs-token-encryption-unknown-field-accepted', kind: 'mutant', clause: 'rs.token_encryption.closed', fault: 'unknown-field-accepted',
     description: 'an unknown field inside token_encryption is accepted',
-    options: rsAcceptsInvalid((d) => loosen(d, 'rs.token_encryption.closed', anyObject)),
+    options: rsAcceptsInvalid((d) => loosen(d, 'rs.token_encryption:closed', anyObject)),
   },
   {
     id: 'rs-encryption-key-unknown-field-accepted', kind: 'mutant', clause: 'rs.encryption_key.closed', fault: 'unknown-field-accepted',
     description: 'an unknown field inside token_encryption.encryption_key is accepted',
-    options: rsAcceptsInvalid((d) => loosen(d, 'rs.encryption_key.closed', anyObject)),
+    options: rsAcceptsInvalid((d) => loosen(d, 'rs.encryption_key:closed', anyObject)),
   },
   {
     id: 'rs-pop-unknown-field-accepted', kind: 'mutant', clause: 'rs.proof_of_possession.closed', fault: 'unknown-field-accepted',
     description: 'an unknown field inside proof_of_possession is accepted',
-    options: rsAcceptsInvalid((d) => loosen(d, 'rs.proof_of_possession.closed', anyObject)),
+    options: rsAcceptsInvalid((d) => loosen(d, 'rs.proof_of_possession:closed', anyObject)),
   },
   {
     id: 'rs-sta-unknown-field-accepted', kind: 'mutant', clause: 'rs.subject_type_authorization.closed', fault: 'unknown-field-accepted',
     description: 'an unknown field at the top level of subject_type_authorization is accepted',
-    options: rsAcceptsInvalid((d) => loosen(d, 'rs.subject_type_authorization.closed', anyObject)),
+    options: rsAcceptsInvalid((d) => loosen(d, 'rs.subject_type_authorization:closed', anyObject)),
   },
   {
     id: 'rs-authorization-policy-unknown-field-accepted', kind: 'mutant', clause: 'rs.authorization_policy.closed', fault: 'unknown-field-accepted',
     description: 'an unknown field inside authorization_policy is accepted',
-    options: rsAcceptsInvalid((d) => loosen(d, 'rs.authorization_policy.closed', anyObject)),
+    options: rsAcceptsInvalid((d) => loosen(d, 'rs.authorization_policy:closed', anyObject)),
   },
 
   // ── Over-strict validation: valid input rejected ────────────────────────────────────────
@@ -549,7 +549,7 @@ export const MUTANTS: Variant[] = [
     options: viaParts((d) => ({
       validators: {
         ...d.validators,
-        'exp.body.required': (v, at, check) => d.validators['exp.body.required']!(v, at, check).filter((i) => !i.path.endsWith('name')),
+        'exp.body:required': (v, at, check) => d.validators['exp.body:required']!(v, at, check).filter((i) => !i.path.endsWith('name')),
       },
     })),
   },

@@ -34,6 +34,8 @@ export interface SuiteRun {
   workers?: number;
   timeoutMs: number;
   extraEnv?: Record<string, string>;
+  /** More Playwright arguments, e.g. --max-failures=1. */
+  extraArgs?: string[];
 }
 
 export interface SuiteOutcome extends RunResult {
@@ -68,6 +70,7 @@ export async function runSuite(run: SuiteRun): Promise<SuiteOutcome> {
   ];
   if (run.grep) args.push(`--grep=${run.grep}`);
   if (run.workers) args.push(`--workers=${run.workers}`);
+  if (run.extraArgs) args.push(...run.extraArgs);
   const logFile = resolve(run.outDir, 'suite.log');
   const res = await runLogged(resolve(ROOT, 'node_modules/.bin/playwright'), args, suiteEnv(run), logFile, run.timeoutMs);
   try {

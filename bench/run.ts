@@ -1,0 +1,235 @@
+// npm run bench [-- --skip-rate] [--skip-peer] [--peer-mutants all|fast|none] [--seed n]
+// Measures, on this machine and in one run: the suite's default-depth verdict against the
+// reference tenant, the tenant's raw capacity (undici load generator), requests and time to
+// the first failing clause on three mutants, verdicts under 2 and 20 req/s limits, and
+// Schemathesis side by side. Prints a table and writes reports/bench.json. Request counts
+// are measured at the tenant (the launcher counts what it serves), not taken on trust.
+import { cpus } from 'node:os';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { MUTANTS } from '../mutation/mutants.ts';
+import { ROOT, pool, startVariant } from '../mutation/proc.ts';
+import { runSuite, type SuiteOutcome } from '../mutation/suite.ts';
+import { runLoad, type LoadResult } from './load.ts';
+import { ensurePeer, PEER_VERSION, peerArgs, runPeer, type PeerRun } from './schemathesis.ts';
+import { renderTable, type BenchReport, type TenantStats } from './table.ts';
+
+const { values } = parseArgs({
+  options: {
+    seed: { type: 'string', default: '20261122' },
+    'skip-rate': { type: 'boolean', default: false },
+    'skip-peer': { type: 'boolean', default: false },
+    'peer-mutants': { type: 'string', default: 'all' },
+    out: { type: 'string', default: 'reports/bench.json' },
+  },
+});
+
+/** Ports 5090-5099 are the bench's (the mutation harness uses 5000-5089). */
+const PORT = { verdict: 5090, capacity: 5091, first: 5092, rate2: 5093, rate20: 5094, peer: 5095, peerLanes: [5096, 5097] } as const;
+const FIRST_FAILURE_MUTANTS = ['rs-name-max-201-accepted', 'rs-write-not-persisted', 'auth-bad-signature-accepted'];
+const SEED = Number(values.seed);
+const dir = resolve(ROOT, 'reports/bench');
+const log = (s: string): void => console.log(s);
+
+await rm(dir, { recursive: true, force: true });
+await mkdir(dir, { recursive: true });
+const startedAt = new Date();
+
+// 1. The full default-depth verdict against the reference tenant.
+log('bench: 1/5 default-depth verdict against the reference tenant');
+const verdict = await suiteAgainst('reference', PORT.verdict, 'verdict');
+
+// 2. Raw capacity of the tenant on a cheap route, and on the update route, limiter out of the way.
+log('bench: 2/5 raw capacity (undici load generator)');
+const capacity = await measureCapacity();
+
+// 3. Requests and time until the first failing clause, on three representative mutants.
+log('bench: 3/5 first failing clause on three mutants');
+const firstFailures = [];
+for (const id of FIRST_FAILURE_MUTANTS) {
+  const r = await suiteAgainst(id, PORT.first, `first-${id}`, { extraArgs: ['--max-failures=1'] });
+  const failed = r.outcome.report?.clauses.filter((c) => c.status === 'failed').map((c) => c.id) ?? [];
+  firstFailures.push({ mutant: id, clause: MUTANTS.find((m) => m.id === id)?.clause ?? null, requests: r.tenant.total, seconds: r.wallSeconds, failedClauses: failed, exitCode: r.outcome.code });
+}
+
+// 4. The verdict under an honest rate limit of 2 and of 20 requests per second.
+const rateLimited = [];
+if (!values['skip-rate']) {
+  for (const [rate, port] of [[20, PORT.rate20], [2, PORT.rate2]] as const) {
+    log(`bench: 4/5 verdict under ${rate} req/s`);
+    const r = await suiteAgainst('reference', port, `rate-${rate}`, { launcherArgs: ['--rate', String(rate), '--capacity', String(rate)], timeoutMs: 40 * 60_000 });
+    rateLimited.push({
+      rate,
+      capacity: rate,
+      requests: r.tenant.total,
+      seconds: r.wallSeconds,
+      theoreticalMinSeconds: r.tenant.total / rate,
+      perBucketMinSeconds: perBucketMinimum(r.tenant, rate, rate),
+      exitCode: r.outcome.code,
+      throttled: r.throttled,
+    });
+  }
+}
+
+// 5. Schemathesis, side by side.
+log('bench: 5/5 Schemathesis side by side');
+const peer: BenchReport['peer'] = values['skip-peer'] ? { available: false, reason: 'skipped (--skip-peer)' } : await comparePeer(verdict.tenant.total);
+
+const report: BenchReport = {
+  schemaVersion: 1,
+  startedAt: startedAt.toISOString(),
+  endedAt: new Date().toISOString(),
+  machine: { node: process.version, cpus: cpus().length, cpuModel: cpus()[0]?.model ?? 'unknown' },
+  seed: SEED,
+  verdict: {
+    seconds: verdict.wallSeconds,
+    suiteSeconds: verdict.outcome.report ? verdict.outcome.report.durationMs / 1000 : null,
+    requests: verdict.tenant.total,
+    suiteReportedRequests: verdict.outcome.report?.requests ?? null,
+    requestsPerSecond: verdict.tenant.total / verdict.wallSeconds,
+    exitCode: verdict.outcome.code,
+    tests: verdict.outcome.report?.run.tests ?? null,
+    buckets: verdict.tenant.buckets,
+  },
+  capacity,
+  harnessRatio: verdict.tenant.total / verdict.wallSeconds / capacity.cheap.requestsPerSecond,
+  firstFailures,
+  rateLimited,
+  peer,
+};
+const out = resolve(ROOT, values.out!);
+await writeFile(out, JSON.stringify(report, null, 2) + '\n');
+log('');
+log(renderTable(report));
+log(`bench: wrote ${relative(ROOT, out)} (run outputs under ${relative(ROOT, dir)}/)`);
+
+// Helpers
+
+interface AgainstOptions {
+  launcherArgs?: string[];
+  extraArgs?: string[];
+  timeoutMs?: number;
+}
+
+async function suiteAgainst(variant: string, port: number, label: string, o: AgainstOptions = {}): Promise<{ outcome: SuiteOutcome; tenant: TenantStats; wallSeconds: number; throttled: number }> {
+  const outDir = join(dir, label);
+  const statsFile = join(outDir, 'tenant-stats.json');
+  const tokenFile = join(outDir, '.expired.jwt');
+  await mkdir(outDir, { recursive: true });
+  const tenant = await startVariant(variant, port, join(outDir, 'tenant.log'), ['--stats-file', statsFile, '--expired-token-file', tokenFile, ...(o.launcherArgs ?? [])]);
+  let expiredToken: string | undefined;
+  try {
+    expiredToken = (await readFile(tokenFile, 'utf8')).trim();
+  } catch {
+    /* the suite forges its own */
+  }
+  await rm(tokenFile, { force: true });
+  let outcome: SuiteOutcome;
+  try {
+    outcome = await runSuite({
+      origin: tenant.origin, outDir, seed: SEED, timeoutMs: o.timeoutMs ?? 15 * 60_000,
+      ...(expiredToken ? { expiredToken } : {}),
+      ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}),
+    });
+  } finally {
+    await tenant.stop();
+  }
+  const stats = JSON.parse(await readFile(statsFile, 'utf8')) as TenantStats;
+  // 429s served, the burst test's own included (the tenant cannot tell them apart).
+  const throttled = stats.statuses['429'] ?? 0;
+  return { outcome, tenant: stats, wallSeconds: outcome.seconds, throttled };
+}
+
+async function measureCapacity(): Promise<BenchReport['capacity']> {
+  const outDir = join(dir, 'capacity');
+  const tenant = await startVariant('reference', PORT.capacity, join(outDir, 'tenant.log'), ['--rate', '1000000000', '--capacity', '1000000000']);
+  try {
+    const cheapPath = '/.well-known/jwks.json';
+    const cheap = await runLoad({ origin: tenant.origin, path: cheapPath, concurrency: 32, maxRequests: 200_000, maxSeconds: 5, warmupRequests: 500 });
+    const tok = await (await import('./schemathesis.ts')).fetchToken(tenant.origin);
+    const update = await runLoad({
+      origin: tenant.origin, path: '/api/v2/resource-servers/rs_conformance', method: 'PATCH',
+      headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' }, body: '{}',
+      concurrency: 32, maxRequests: 100_000, maxSeconds: 5, warmupRequests: 200,
+    });
+    return {
+      cheap: { route: `GET ${cheapPath}`, concurrency: 32, ...summarise(cheap) },
+      update: { route: 'PATCH /api/v2/resource-servers/rs_conformance {}', concurrency: 32, ...summarise(update) },
+    };
+  } finally {
+    await tenant.stop();
+  }
+}
+
+function summarise(r: LoadResult): Omit<BenchReport['capacity']['cheap'], 'route' | 'concurrency'> {
+  return { requests: r.requests, seconds: r.seconds, requestsPerSecond: r.requestsPerSecond, statuses: r.statuses, latencyMs: r.latencyMs, errors: r.errors };
+}
+
+/** Under a per-(client, endpoint) token bucket, only the busiest bucket bounds the run. */
+function perBucketMinimum(t: TenantStats, rate: number, capacity: number): number {
+  const counts = Object.values(t.buckets);
+  return Math.max(0, ...counts.map((n) => (n - capacity) / rate));
+}
+
+async function comparePeer(suiteRequests: number): Promise<BenchReport['peer']> {
+  const info = ensurePeer(log);
+  if (!info.available) return { available: false as const, reason: `peer not available: ${info.reason}` };
+
+  // Calibrate max-examples so the peer's requests against the reference match the suite's.
+  const calib = await peerAgainst('reference', PORT.peer, 'peer-calibration', 25);
+  const perExample = Math.max(1, calib.tenant.total / 25);
+  const maxExamples = Math.max(5, Math.min(5000, Math.round(suiteRequests / perExample)));
+  const baseline = await peerAgainst('reference', PORT.peer, 'peer-reference', maxExamples);
+  const baselineFailures = new Set(baseline.run.failures);
+
+  const choice = values['peer-mutants'];
+  const mutants = choice === 'none' ? [] : MUTANTS.filter((m) => choice === 'all' || m.fast);
+  const perMutant = await pool(mutants, 2, async (m, i) => {
+    const r = await peerAgainst(m.id, PORT.peerLanes[i % 2]!, `peer-${m.id}`, maxExamples);
+    const fresh = r.run.failures.filter((f) => !baselineFailures.has(f));
+    return { mutant: m.id, clause: m.clause, equivalent: Boolean(m.equivalent), caught: fresh.length > 0, newFailures: fresh, requests: r.tenant.total, seconds: r.run.seconds };
+  });
+
+  const suite = await suiteVerdicts();
+  return {
+    available: true,
+    version: info.version ?? PEER_VERSION,
+    options: peerArgs('<origin>', { maxExamples, seed: SEED, outDir: '<dir>' }, '<config>').filter((a) => !a.startsWith('<')),
+    configuration: 'headers = { Authorization = "Bearer <token fetched from the tenant>" }; [parameters] "path.id" = "rs_conformance"',
+    maxExamples,
+    reference: { seconds: baseline.run.seconds, requests: baseline.tenant.total, exitCode: baseline.run.exitCode, failures: baseline.run.failures, testCases: baseline.run.testCases },
+    mutants: perMutant.map((p) => ({ ...p, suite: suite.get(p.mutant) ?? null })),
+    suiteSource: suite.size ? 'reports/mutation.json' : null,
+  };
+}
+
+async function peerAgainst(variant: string, port: number, label: string, maxExamples: number): Promise<{ run: PeerRun; tenant: TenantStats }> {
+  const outDir = join(dir, label);
+  const statsFile = join(outDir, 'tenant-stats.json');
+  const tenant = await startVariant(variant, port, join(outDir, 'tenant.log'), ['--stats-file', statsFile]);
+  let run: PeerRun;
+  try {
+    run = await runPeer(tenant.origin, { maxExamples, seed: SEED, outDir });
+  } finally {
+    await tenant.stop();
+  }
+  const stats = JSON.parse(await readFile(statsFile, 'utf8')) as TenantStats;
+  // The token request the bench made for the peer is the bench's, not the peer's.
+  return { run, tenant: { ...stats, total: Math.max(0, stats.total - 1) } };
+}
+
+/** Per-mutant suite verdicts from the last `npm run mutation` (killed / survived / …). */
+async function suiteVerdicts(): Promise<Map<string, { verdict: string; requests: number | null; seconds: number; subset: string }>> {
+  const out = new Map<string, { verdict: string; requests: number | null; seconds: number; subset: string }>();
+  try {
+    const m = JSON.parse(await readFile(resolve(ROOT, 'reports/mutation.json'), 'utf8')) as {
+      subset: string;
+      variants: Array<{ id: string; verdict: string; requests: number | null; seconds: number }>;
+    };
+    for (const v of m.variants) out.set(v.id, { verdict: v.verdict, requests: v.requests, seconds: v.seconds, subset: m.subset });
+  } catch {
+    /* no mutation run yet */
+  }
+  return out;
+}
