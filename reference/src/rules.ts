@@ -53,7 +53,7 @@ export function defaultRules(lim: LimitsRef): Rules {
     // Tenant rules for allocations (§2.4: "Bounds, required-ness and interplay rules … not shown").
     checkAllocations(body, flag) {
       const found: Issue[] = [];
-      const allocations = body.allocations as Array<Record<string, unknown>>;
+      const allocations = allocationsOf(body);
       const strategy = (body.allocation_strategy as string | undefined) ?? 'percentage';
       allocations.forEach((a, i) => {
         const at = `allocations[${i}]`;
@@ -86,7 +86,7 @@ export function defaultRules(lim: LimitsRef): Rules {
 
     // Tenant rule: an experiment is valid (startable) with at least two allocations, exactly one of them the control.
     isExperimentValid(body) {
-      const allocations = body.allocations as Array<Record<string, unknown>>;
+      const allocations = allocationsOf(body);
       return allocations.length >= 2 && allocations.filter((a) => a.is_control === true).length === 1;
     },
 
@@ -95,4 +95,12 @@ export function defaultRules(lim: LimitsRef): Rules {
       return typeof claims.scope === 'string' && claims.scope.split(' ').includes(scope);
     },
   };
+}
+
+// Helpers
+
+/** The allocations as objects; tolerant, so a variant with a validator switched off cannot crash here. */
+function allocationsOf(body: Record<string, unknown>): Array<Record<string, unknown>> {
+  const list = Array.isArray(body.allocations) ? (body.allocations as unknown[]) : [];
+  return list.map((a) => (a !== null && typeof a === 'object' && !Array.isArray(a) ? (a as Record<string, unknown>) : {}));
 }
