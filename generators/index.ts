@@ -4,4 +4,5 @@ export * from './resource-server.ts';
 export * from './experiment.ts';
 export * from './violations.ts';
 export * from './boundaries.ts';
+export * from './responses.ts';
 export { samples } from './sample.ts';
