@@ -1,4 +1,4 @@
-import type { TenantResponse } from './types.ts';
+import type { Issue, TenantResponse } from './types.ts';
 
 const REASONS: Record<number, string> = {
   400: 'Bad Request',
@@ -49,4 +49,10 @@ export class HttpFailure extends Error {
   constructor(readonly response: TenantResponse) {
     super(`HTTP ${response.status}`);
   }
+}
+
+/** 400 for a body that breaks rules; every finding named with its property path. */
+export function validationError(issues: Issue[]): TenantResponse {
+  const message = issues.map((i) => `'${i.message}' on property ${i.path || '(body)'}`).join('; ');
+  return apiError(400, 'invalid_body', `Payload validation error: ${message}`);
 }
