@@ -125,6 +125,8 @@ export interface ClientConfig {
   /** Authenticates with private_key_jwt when set: SPKI PEM of the client's public key. */
   publicKeyPem?: string;
   scopes: string[];
+  /** Grant types the client may use; default ["client_credentials"]. Others → 403 unauthorized_client. */
+  grantTypes?: string[];
 }
 
 export interface RateLimitConfig {

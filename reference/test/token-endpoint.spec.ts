@@ -173,3 +173,14 @@ test('well-known: JWKS and OpenID configuration follow the public URL', async ()
     jwks_uri: `${t.publicUrl}/.well-known/jwks.json`,
   });
 });
+
+test('a client not allowed the client_credentials grant → 403 unauthorized_client', async () => {
+  const { t: own, c: oc } = await tenant({ clients: [{ clientId: 'no-cc', secret: 'no-cc-secret-0123456789', scopes: ['update:resource_servers'], grantTypes: [] }] });
+  try {
+    const r = await oc.token({ grant_type: 'client_credentials', client_id: 'no-cc', client_secret: 'no-cc-secret-0123456789', audience: `${own.publicUrl}/api/v2/` });
+    expect(r.status).toBe(403);
+    expect(r.body.error).toBe('unauthorized_client');
+  } finally {
+    await own.close();
+  }
+});

@@ -46,6 +46,9 @@ export async function tokenEndpoint(req: TenantRequest, ctx: AppContext): Promis
       auth.status === 401 && /^Basic/i.test(req.headers.authorization ?? '') ? { 'www-authenticate': 'Basic realm="token"' } : {};
     return oauthError(auth.status, auth.error, auth.description, { ...h, ...extra });
   }
+  if (!(auth.client.grantTypes ?? ['client_credentials']).includes('client_credentials')) {
+    return oauthError(403, 'unauthorized_client', `Client ${auth.client.clientId} may not use the client_credentials grant`, h);
+  }
   if (params.audience === undefined || params.audience === '') {
     return oauthError(400, 'invalid_request', 'Missing required parameter: audience', h);
   }
