@@ -14,20 +14,22 @@ const TIMEOUT_MS = { quick: 90_000, default: 180_000, deep: 900_000 } as const;
 
 // Reporters (reporters/README.md). The conformance reporter comes last so that its verdict
 // is the last thing printed; it judges only the `conformance` project and sets the exit code.
+// IDM_REPORTS_DIR moves every report (default `reports`), e.g. for the secrets self-test.
+const REPORTS_DIR = process.env.IDM_REPORTS_DIR ?? 'reports';
 const reporters: ReporterDescription[] = [
   ['list'],
   [
     './reporters/allure-reporter.ts',
     {
-      resultsDir: 'reports/allure-results',
+      resultsDir: `${REPORTS_DIR}/allure-results`,
       detail: false,
       suiteTitle: false,
       ...(cfg ? { environmentInfo: { target: cfg.baseUrl, depth: cfg.depth, embedded: String(cfg.embedded), node: process.version } } : {}),
     },
   ],
-  ['junit', { outputFile: 'reports/junit.xml' }],
-  ['html', { outputFolder: 'reports/playwright-html', open: 'never' }],
-  ['./reporters/conformance-reporter.ts', { outputDir: 'reports' }],
+  ['junit', { outputFile: `${REPORTS_DIR}/junit.xml` }],
+  ['html', { outputFolder: `${REPORTS_DIR}/playwright-html`, open: 'never' }],
+  ['./reporters/conformance-reporter.ts', { outputDir: REPORTS_DIR }],
 ];
 
 export default defineConfig({

@@ -2,7 +2,8 @@
 // (selftest/fixtures-report/) through the conformance reporter, checking exit codes,
 // conformance.json and what is printed — including a sharded run merged with merge-reports.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../reporters/model.ts';
@@ -12,6 +13,11 @@ const CONFIG = 'selftest/fixtures-report/playwright.config.ts';
 const FAILING = 'fx.update.name.max-length';
 
 test.describe.configure({ mode: 'serial' });
+
+const scratchDirs: string[] = [];
+test.afterAll(() => {
+  for (const d of scratchDirs) rmSync(d, { recursive: true, force: true });
+});
 
 test('an unlisted must-clause failure fails the run with exit 1', async () => {
   const run = fixtureRun({ FX_NAME: 'fail' });
@@ -41,8 +47,8 @@ test('a conformant fixture run exits 0 with every clause given a status', async 
   expect(report.totals.conformance).toEqual({ passed: 2, exercised: 2, percent: 100 });
 });
 
-test('a baseline entry turns the failing clause into an expected failure and the gate passes', async ({}, testInfo) => {
-  const baseline = writeBaseline(testInfo.outputPath('known-deviations.json'), [{ clause: FAILING, reason: 'tenant accepts names up to 255', link: 'https://tracker.example/IDM-7' }]);
+test('a baseline entry turns the failing clause into an expected failure and the gate passes', async () => {
+  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [{ clause: FAILING, reason: 'tenant accepts names up to 255', link: 'https://tracker.example/IDM-7' }]);
   const run = fixtureRun({ FX_NAME: 'fail', REPORT_FIXTURE_BASELINE: baseline });
   expect(run.status, run.output).toBe(0);
   const report = run.report();
@@ -52,23 +58,23 @@ test('a baseline entry turns the failing clause into an expected failure and the
   expect(run.stdout).toContain('Verdict: CONFORMANT (exit 0)');
 });
 
-test('a stale baseline entry for a clause that now passes fails the run with exit 2', async ({}, testInfo) => {
-  const baseline = writeBaseline(testInfo.outputPath('known-deviations.json'), [{ clause: FAILING, reason: 'was broken last month' }]);
+test('a stale baseline entry for a clause that now passes fails the run with exit 2', async () => {
+  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [{ clause: FAILING, reason: 'was broken last month' }]);
   const run = fixtureRun({ FX_NAME: 'pass', REPORT_FIXTURE_BASELINE: baseline });
   expect(run.status, run.output).toBe(2);
   expect(run.stdout).toContain(`stale baseline entry: ${FAILING}: listed in the baseline but passed in this run`);
   expect(run.report().gate).toMatchObject({ exitCode: 2, verdict: 'config-error' });
 });
 
-test('a baseline entry for a clause missing from the catalogue fails the run with exit 2', async ({}, testInfo) => {
-  const baseline = writeBaseline(testInfo.outputPath('known-deviations.json'), [{ clause: 'fx.update.removed-rule', reason: 'old' }]);
+test('a baseline entry for a clause missing from the catalogue fails the run with exit 2', async () => {
+  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [{ clause: 'fx.update.removed-rule', reason: 'old' }]);
   const run = fixtureRun({ FX_NAME: 'pass', REPORT_FIXTURE_BASELINE: baseline });
   expect(run.status, run.output).toBe(2);
   expect(run.stdout).toContain('fx.update.removed-rule: listed in the baseline but not in the clause catalogue');
 });
 
-test('an invalid baseline file fails the run with exit 2 and one line naming the fault', async ({}, testInfo) => {
-  const baseline = writeBaseline(testInfo.outputPath('known-deviations.json'), [{ clause: FAILING }]);
+test('an invalid baseline file fails the run with exit 2 and one line naming the fault', async () => {
+  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [{ clause: FAILING }]);
   const run = fixtureRun({ FX_NAME: 'pass', REPORT_FIXTURE_BASELINE: baseline });
   expect(run.status, run.output).toBe(2);
   expect(run.stderr).toMatch(/^idm-conformance: IDM_E_BASELINE_INVALID: .*known-deviations\.json: entry 0 \(fx\.update\.name\.max-length\): "reason" must be a non-empty string$/m);
@@ -83,18 +89,19 @@ test('a test that errors outside any must clause breaks the run (exit 1) though 
   expect(report.gate.reasons[0]).toContain('a test that errors outside any must clause" failed without a failing must-clause check: Error: boom');
 });
 
-test('a sharded run merged with merge-reports keeps the verdict and the exit code', async ({}, testInfo) => {
+test('a sharded run merged with merge-reports keeps the verdict and the exit code', async () => {
   // As on CI runners: each shard writes its own blob report, then they are gathered.
-  const blobs = testInfo.outputPath('blobs');
+  const work = scratch();
+  const blobs = join(work, 'blobs');
   mkdirSync(blobs);
   for (const shard of [1, 2]) {
-    const dir = testInfo.outputPath(`blob-${shard}`);
+    const dir = join(work, `blob-${shard}`);
     const r = fixtureRun({ FX_NAME: 'fail', PLAYWRIGHT_BLOB_OUTPUT_DIR: dir }, ['--reporter=blob', `--shard=${shard}/2`]);
     expect(r.stdout, r.output).not.toContain('Verdict:');
     for (const f of readdirSync(dir)) copyFileSync(join(dir, f), join(blobs, f));
   }
   expect(readdirSync(blobs)).toEqual(['report-1.zip', 'report-2.zip']);
-  const out = testInfo.outputPath('merged');
+  const out = join(work, 'merged');
   const merged = spawnSync(process.execPath, [CLI, 'merge-reports', '-c', CONFIG, blobs], { encoding: 'utf8', env: { ...process.env, REPORT_FIXTURE_OUT: out } });
   expect(merged.status, merged.stdout + merged.stderr).toBe(1);
   const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
@@ -113,8 +120,16 @@ interface FixtureRun {
   report(): ConformanceReport;
 }
 
+/** A scratch folder outside test-results/, which a concurrent Playwright run may empty. */
+function scratch(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'idm-report-gate-'));
+  scratchDirs.push(dir);
+  test.info().attachments.push({ name: 'scratch folder', contentType: 'text/plain', body: Buffer.from(dir) });
+  return dir;
+}
+
 function fixtureRun(env: Record<string, string>, args: string[] = []): FixtureRun {
-  const out = test.info().outputPath(`run-${Math.random().toString(36).slice(2, 8)}`);
+  const out = join(scratch(), 'run');
   const r = spawnSync(process.execPath, [CLI, 'test', '-c', CONFIG, ...args], {
     encoding: 'utf8',
     env: { ...process.env, REPORT_FIXTURE_OUT: out, FORCE_COLOR: '0', NO_COLOR: '1', ...env },
