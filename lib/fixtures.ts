@@ -19,6 +19,7 @@ import { Checks } from './checks.ts';
 import { acquire, release } from './lock.ts';
 import { makeSafe, restoreBody, unrestored, type ResourceServer } from './staging.ts';
 import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
+import type { CredentialContext } from './credentials.ts';
 
 export interface Suite {
   cfg: Config;
@@ -56,7 +57,7 @@ export interface ExperimentsHelper {
   create(body: unknown, o?: { encoding?: Encoding; client?: ApiClient }): Promise<Exchange>;
 }
 
-interface Internals {
+export interface Internals {
   counter: RequestCounter;
   transcript: Exchange[];
   apiContext: APIRequestContext;
@@ -65,7 +66,16 @@ interface Internals {
 }
 
 export const test = base.extend<
-  Internals & { run: RunInfo; mgmt: ApiClient; anon: ApiClient; limited: ApiClient; check: Checks; rs: ResourceServerUnderTest; experiments: ExperimentsHelper },
+  Internals & {
+    run: RunInfo;
+    mgmt: ApiClient;
+    anon: ApiClient;
+    limited: ApiClient;
+    check: Checks;
+    rs: ResourceServerUnderTest;
+    experiments: ExperimentsHelper;
+    credentials: CredentialContext;
+  },
   { suite: Suite }
 >({
   suite: [
@@ -155,6 +165,25 @@ export const test = base.extend<
   limited: async ({ suite, client }, use, testInfo) => {
     testInfo.skip(!suite.state.tokens.limited, 'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET');
     await use(client('limited', suite.state.tokens.limited));
+  },
+
+  credentials: async ({ suite, anon }, use) => {
+    const { cfg, state } = suite;
+    await use({
+      cfg,
+      realToken: state.tokens.full,
+      otherAudience: typeof state.snapshot.identifier === 'string' ? state.snapshot.identifier : null,
+      async tokenFor(audience) {
+        const res = await anon.send('POST', cfg.tokenUrl, {
+          data: { grant_type: 'client_credentials', client_id: cfg.client.id, client_secret: cfg.client.secret, audience },
+          encoding: 'form',
+        });
+        const token = (res.body as { access_token?: unknown } | undefined)?.access_token;
+        if (typeof token !== 'string' || res.status < 200 || res.status >= 300) return null;
+        suite.redactor.add(token);
+        return token;
+      },
+    });
   },
 
   check: async ({ suite }, use, testInfo) => {

@@ -162,7 +162,8 @@ export function formEncode(data: unknown): string {
 
 // Helpers
 
-function bucketKey(client: string, method: string, url: string, apiBase: string): string {
+/** The pacing bucket of a request: client, method and route (resource-server ids folded). */
+export function bucketKey(client: string, method: string, url: string, apiBase: string): string {
   let route = url.startsWith(apiBase) ? url.slice(apiBase.length) : new URL(url).pathname;
   route = route.split('?')[0]!.replace(/^(\/resource-servers\/)[^/]+/, '$1*');
   return `${client} ${method.toUpperCase()} ${route}`;

@@ -1,0 +1,117 @@
+// POST /experimentation/experiments (§2.4, §4.2, §7.2, §8). The success code, the error
+// codes, which fields are required, the allocation rules and the strategy field's name are
+// not shown by the spec: they are recorded, never judged. Every experiment carries the run
+// tag (generators/experiment.ts), as the spec shows no way to delete one.
+import { test } from '../../lib/fixtures.ts';
+import type { RunInfo } from '../../lib/fixtures.ts';
+import { clauses, OPERATIONS } from '../../lib/declare.ts';
+import { forAll } from '../../lib/property.ts';
+import { checkCreatedExperiment, EXPERIMENT_ANSWER_CLAUSES, short } from '../../lib/expectations.ts';
+import {
+  experimentPayload,
+  experimentPayloadArb,
+  experimentViolationCases,
+  experimentBoundaryCases,
+  type ExperimentOptions,
+  type ViolationCase,
+  type BoundaryCase,
+} from '../../generators/index.ts';
+
+/** Generator options from the configuration (flag, variations, strategy field name, run tag). */
+function options(run: RunInfo): ExperimentOptions {
+  return {
+    featureFlagId: run.cfg.featureFlagId!,
+    variationIds: run.cfg.variationIds,
+    strategyField: run.cfg.strategyField,
+    runTag: run.runTag,
+    authenticationFlow: run.cfg.authenticationFlow,
+    assignmentSubject: run.cfg.assignmentSubject,
+  };
+}
+
+// Grouping and titles at collection time, from placeholder options; the cases are rebuilt per run.
+const PLACEHOLDER: ExperimentOptions = { featureFlagId: 'flg_7Hq2kPzR', variationIds: ['a', 'b'], runTag: 'collect' };
+const violationsByClause = group(experimentViolationCases(experimentPayload(PLACEHOLDER)));
+const boundariesByClause = group(experimentBoundaryCases(PLACEHOLDER));
+
+test.describe('create an experiment', () => {
+  test(
+    'generated valid experiments are created with a 2xx and carry what was sent',
+    clauses(OPERATIONS.experiment, ...EXPERIMENT_ANSWER_CLAUSES, 'version.mgmt.path-prefix'),
+    async ({ run, experiments, check }) => {
+      await forAll(
+        check,
+        experimentPayloadArb(options(run)),
+        async (body) => {
+          const ex = await experiments.create(body);
+          await checkCreatedExperiment(check, ex, body, run.cfg.strategyField);
+          check.that('version.mgmt.path-prefix', ex.status >= 200 && ex.status < 300 && new URL(ex.request.url).pathname.endsWith('/api/v2/experimentation/experiments'), `the creation is served under /api/v2 (answered ${ex.status})`, ex);
+        },
+        // Each run creates an experiment: shrinking is kept short.
+        { name: 'exp.create.valid-payloads', runSeed: run.seed, numRuns: run.runs.experiment, maxShrinkCalls: 10 },
+      );
+    },
+  );
+
+  for (const [clause, cases] of violationsByClause) {
+    const ids = new Set(cases.map((c) => c.id));
+    test(`${cases.map((c) => c.description).join('; ')}: refused with a 4xx (code recorded)`, clauses(OPERATIONS.experiment, clause, 'exp.create.rejected.status'), async ({ run, experiments, check }) => {
+      for (const c of experimentViolationCases(experimentPayload(options(run))).filter((x) => ids.has(x.id))) {
+        const ex = await experiments.create(c.body);
+        check.expectRejected(c.clause, ex, c.description);
+        check.observe('exp.create.rejected.status', `${c.description}: answered ${ex.status}`);
+      }
+    });
+  }
+
+  for (const [clause, cases] of boundariesByClause) {
+    const ids = new Set(cases.map((c) => c.id));
+    const outcome = { accept: 'created', reject: 'refused with a 4xx', observe: 'answer recorded' } as const;
+    test(cases.map((c) => `${c.description} ${outcome[c.expect]}`).join('; '), clauses(OPERATIONS.experiment, clause), async ({ run, experiments, check }) => {
+      for (const c of experimentBoundaryCases(options(run)).filter((x) => ids.has(x.id))) {
+        const ex = await experiments.create(c.body);
+        if (c.expect === 'accept') check.expectAccepted(c.clause, ex, c.description);
+        else if (c.expect === 'reject') check.expectRejected(c.clause, ex, c.description);
+        else check.observe(c.clause, `${c.description}: answered ${ex.status}`, ex);
+      }
+    });
+  }
+
+  test('a payload missing one request field at a time: each answer recorded', clauses(OPERATIONS.experiment, 'exp.create.required-fields'), async ({ run, experiments, check }) => {
+    const base = experimentPayload(options(run));
+    for (const field of Object.keys(base)) {
+      const { [field]: _omitted, ...rest } = base;
+      const ex = await experiments.create(rest);
+      check.observe('exp.create.required-fields', `without ${field}: answered ${ex.status}`, ex);
+    }
+  });
+
+  test('weights that do not sum to 100 and the segment strategy: answers recorded', clauses(OPERATIONS.experiment, 'exp.create.allocation.rules', 'exp.create.strategy'), async ({ run, experiments, check }) => {
+    const base = experimentPayload(options(run));
+    const allocations = base.allocations as Array<Record<string, unknown>>;
+    const uneven = await experiments.create({ ...base, allocations: allocations.map((a) => ({ ...a, weight: 30 })) });
+    check.observe('exp.create.allocation.rules', `weights 30/30 answered ${uneven.status}`, uneven);
+    const segment = await experiments.create({
+      ...base,
+      [run.cfg.strategyField]: 'segment',
+      allocations: allocations.map((a, i) => ({ ...a, segment_id: `seg_${i + 1}` })),
+    });
+    check.observe('exp.create.strategy', `${run.cfg.strategyField}=segment with segment ids answered ${segment.status}`, segment);
+  });
+
+  test('other authentication_flow and assignment subject values: answers recorded', clauses(OPERATIONS.experiment, 'exp.create.authentication_flow.values', 'exp.create.assignment_config.subject.values'), async ({ run, experiments, check }) => {
+    const base = experimentPayload(options(run));
+    const flow = await experiments.create({ ...base, authentication_flow: 'signup' });
+    check.observe('exp.create.authentication_flow.values', `authentication_flow "signup" answered ${flow.status}`, flow);
+    const subject = await experiments.create({ ...base, assignment_config: { subject: 'user' } });
+    check.observe('exp.create.assignment_config.subject.values', `assignment_config.subject "user" answered ${subject.status}${subject.status >= 400 ? `: ${short(subject.body)}` : ''}`, subject);
+  });
+});
+
+// Helpers
+
+function group<T extends ViolationCase | BoundaryCase>(cases: T[]): Map<string, T[]> {
+  const out = new Map<string, T[]>();
+  for (const c of cases) out.set(c.clause, [...(out.get(c.clause) ?? []), c]);
+  return out;
+}

@@ -1,0 +1,73 @@
+// Rate limiting of the management API (§7.1, §8). Every other spec paces itself from the
+// X-RateLimit-* headers; this one drains a bucket on purpose, with a bounded burst that
+// stops at the first 429 — against anything but the embedded tenant only when opted in.
+import { test } from '../lib/fixtures.ts';
+import { clauses, OPERATIONS } from '../lib/declare.ts';
+import { allowed, optInReason } from '../lib/config.ts';
+import { bucketKey, EXPERIMENTS_PATH, resourceServerPath } from '../lib/http.ts';
+import { burst } from '../lib/burst.ts';
+import { parseRateLimit } from '../lib/pacer.ts';
+
+test.describe('rate limits', () => {
+  test('an update answer reports the limit state in X-RateLimit-Limit, -Remaining and -Reset', clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'), async ({ run, mgmt, check }) => {
+    const ex = await mgmt.patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
+    check.expectRateLimitHeaders('ratelimit.headers', ex, 'PATCH {}');
+    check.observe('ratelimit.per-endpoint', `update: X-RateLimit-Limit ${ex.headers['x-ratelimit-limit'] ?? '(absent)'}`);
+  });
+
+  test('an experiment-creation answer reports the limit state (limit recorded)', clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'), async ({ experiments, check }) => {
+    // A name of 2 characters must be refused (§8): nothing is created.
+    const ex = await experiments.create({ ...experiments.realistic(), name: 'ab' });
+    check.expectRateLimitHeaders('ratelimit.headers', ex, 'POST an experiment (refused payload)');
+    check.observe('ratelimit.per-endpoint', `experiment creation: X-RateLimit-Limit ${ex.headers['x-ratelimit-limit'] ?? '(absent)'}`);
+  });
+
+  test(
+    'a bounded burst of updates reaches 429 carrying the three X-RateLimit-* headers, with Remaining falling before it',
+    clauses(OPERATIONS.rateLimit, 'ratelimit.enforced', 'ratelimit.429.headers', 'ratelimit.headers', 'ratelimit.values'),
+    async ({ run, suite, counter, check }) => {
+      const { cfg, state } = suite;
+      test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
+      const url = `${cfg.apiBase}${resourceServerPath(cfg.resourceServerId)}`;
+      const key = bucketKey('full', 'PATCH', url, cfg.apiBase);
+      // Other workers keep off this bucket while it is drained; unblocked with the state it is left in.
+      await suite.pacer.block(key, Date.now() + 120_000);
+      let result;
+      try {
+        result = await burst({
+          url,
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${state.tokens.full}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: '{}',
+          max: 1000,
+          boundByLimit: true,
+          timeoutMs: cfg.timeoutMs,
+          onSent: () => counter.sent++,
+        });
+      } finally {
+        const last = result?.first429 ?? result?.lastBefore429 ?? null;
+        await suite.pacer.unblock(key, last?.headers ?? null, last?.status ?? null);
+      }
+      const limit = result.first ? parseRateLimit(result.first.headers).limit : null;
+      const numeric = result.remaining.filter((r): r is number => r !== null);
+      const reached = result.first429 !== null;
+      check.that(
+        'ratelimit.enforced',
+        reached,
+        reached ? `429 after ${result.sent} requests (Limit ${limit ?? '?'})` : `no 429 after ${result.sent} requests; Remaining went ${numeric[0] ?? '?'} → ${Math.min(...numeric)}`,
+        result.first429 ?? result.lastBefore429 ?? undefined,
+      );
+      if (result.first429) {
+        check.expectRateLimitHeaders('ratelimit.429.headers', result.first429, 'the 429 answer');
+        const reset = Number(result.first429.headers['x-ratelimit-reset']);
+        const now = Date.now() / 1000;
+        const form = reset > 1e9 ? `epoch seconds, ${Math.round(reset - now)} s ahead` : `${reset} (not an epoch time)`;
+        check.observe('ratelimit.values', `Limit ${result.first429.headers['x-ratelimit-limit']}, Remaining on the 429 ${result.first429.headers['x-ratelimit-remaining']}, Reset ${result.first429.headers['x-ratelimit-reset']} (${form}); burst of ${result.sent} in ${result.elapsedMs} ms`);
+      }
+      if (numeric.length >= 2) {
+        const falling = Math.min(...numeric.slice(1)) < numeric[0]!;
+        check.that('ratelimit.headers', falling, `X-RateLimit-Remaining over the burst: first ${numeric[0]}, lowest ${Math.min(...numeric)}`, result.lastBefore429 ?? undefined);
+      }
+    },
+  );
+});
