@@ -128,7 +128,7 @@ function failureBlock(x: ClauseResult): string {
       ${f.evidence?.counterexample !== undefined ? `<div class="label">counterexample</div><pre>${esc(pretty(f.evidence.counterexample))}</pre>` : ''}
       ${f.evidence?.curl ? `<div class="label">reproduce</div><pre class="curl">${esc(f.evidence.curl)}</pre>` : ''}
       ${f.evidence?.request ? `<div class="label">request</div><pre>${esc(`${f.evidence.request.method} ${f.evidence.request.url}\n${headers(f.evidence.request.headers)}${f.evidence.request.body !== undefined ? `\n\n${pretty(f.evidence.request.body)}` : ''}`)}</pre>` : ''}
-      ${f.evidence?.response ? `<div class="label">response</div><pre>${esc(`${f.evidence.response.status}\n${headers(f.evidence.response.headers)}${f.evidence.response.body !== undefined ? `\n\n${pretty(f.evidence.response.body)}` : ''}`)}</pre>` : ''}
+      ${f.evidence?.response ? `<div class="label">response</div><pre>${esc(`HTTP ${f.evidence.response.status}\n${headers(f.evidence.response.headers)}${f.evidence.response.body !== undefined ? `\n\n${pretty(f.evidence.response.body)}` : ''}`)}</pre>` : ''}
     </div>`,
       )
       .join('\n')}
