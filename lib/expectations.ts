@@ -17,6 +17,8 @@ export const UPDATE_ANSWER_CLAUSES = [
   'rs.update.applied',
   'rs.update.partial',
   'rs.response.fields-present',
+  'rs.response.client_id.format',
+  'rs.response.authorization_details.items',
 ] as const;
 
 export interface UpdateContext {
@@ -37,6 +39,7 @@ export async function checkUpdateAnswer(check: Checks, ex: Exchange, ctx: Update
   const body = ex.body;
   await check.expectSchema('rs.response.object', 'ResourceServer', body, ex);
   checkInvariants(check, ex, body, ctx.snapshot);
+  observeAnswer(check, body);
   if (ctx.sent) {
     const missing: string[] = [];
     const differing: string[] = [];
@@ -59,6 +62,19 @@ export async function checkUpdateAnswer(check: Checks, ex: Exchange, ctx: Update
     }
   }
   return body;
+}
+
+/** What §2.1 leaves open: which fields are present, the client_id format, authorization_details items. */
+export function observeAnswer(check: Checks, body: ResourceServer): void {
+  check.observe('rs.response.fields-present', `fields present: ${Object.keys(body).sort().join(', ')}`);
+  if ('client_id' in body) {
+    const v = body.client_id;
+    check.observe('rs.response.client_id.format', typeof v === 'string' ? `client_id of ${v.length} characters matching ${/^[A-Za-z0-9]+$/.test(v) ? '[A-Za-z0-9]+' : 'other characters'}` : `client_id ${short(v)}`);
+  }
+  if (Array.isArray(body.authorization_details) && body.authorization_details.length > 0) {
+    const kinds = [...new Set(body.authorization_details.map((i) => (Array.isArray(i) ? 'array' : i === null ? 'null' : typeof i)))].sort();
+    check.observe('rs.response.authorization_details.items', `authorization_details items of type ${kinds.join(', ')}`);
+  }
 }
 
 /** Invariants of every resource-server answer (§2.1). */

@@ -19,12 +19,28 @@ export interface RunMeta {
 
 export const RUN_META_PATH = resolve('reports', 'run-meta.json');
 
+/**
+ * Also kept in this process's environment: the global setup, teardown and the reporters all
+ * run in Playwright's runner process, so a reporter reads this run's facts even when another
+ * run in the same checkout rewrites the file meanwhile.
+ */
+const ENV_VAR = 'IDM_RUN_META';
+
 export function writeRunMeta(meta: RunMeta): void {
+  process.env[ENV_VAR] = JSON.stringify(meta);
   mkdirSync(dirname(RUN_META_PATH), { recursive: true });
   writeFileSync(RUN_META_PATH, JSON.stringify(meta, null, 2) + '\n');
 }
 
 export function readRunMeta(): RunMeta | null {
+  const own = process.env[ENV_VAR];
+  if (own) {
+    try {
+      return JSON.parse(own) as RunMeta;
+    } catch {
+      /* fall back to the file */
+    }
+  }
   if (!existsSync(RUN_META_PATH)) return null;
   try {
     return JSON.parse(readFileSync(RUN_META_PATH, 'utf8')) as RunMeta;

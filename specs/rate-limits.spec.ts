@@ -70,4 +70,35 @@ test.describe('rate limits', () => {
       }
     },
   );
+
+  test('a burst of token requests: the authentication API\'s 429 answer recorded', clauses(OPERATIONS.rateLimit, 'auth.error.429'), async ({ suite, counter, check }) => {
+    const { cfg } = suite;
+    test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
+    const key = bucketKey('anonymous', 'POST', cfg.tokenUrl, cfg.apiBase);
+    await suite.pacer.block(key, Date.now() + 120_000);
+    let result;
+    try {
+      result = await burst({
+        url: cfg.tokenUrl,
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: cfg.client.id, client_secret: cfg.client.secret, audience: cfg.audience }).toString(),
+        max: 1000,
+        boundByLimit: true,
+        timeoutMs: cfg.timeoutMs,
+        onSent: () => counter.sent++,
+      });
+    } finally {
+      const last = result?.first429 ?? result?.lastBefore429 ?? null;
+      await suite.pacer.unblock(key, last?.headers ?? null, last?.status ?? null);
+    }
+    const r = result.first429;
+    check.observe(
+      'auth.error.429',
+      r
+        ? `429 after ${result.sent} token requests; X-RateLimit-* ${['limit', 'remaining', 'reset'].map((h) => r.headers[`x-ratelimit-${h}`] ?? '(absent)').join('/')}; body ${JSON.stringify(r.body).slice(0, 200)}`
+        : `no 429 after ${result.sent} token requests`,
+      r ?? undefined,
+    );
+  });
 });

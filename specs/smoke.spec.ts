@@ -4,8 +4,9 @@ import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../lib/declare.ts';
 
 test.describe('smoke', () => {
-  test('a client-credentials token for the management audience is issued and accepted by the update', clauses(OPERATIONS.token, 'auth.token.audience', 'auth.mgmt.bearer-jwt'), async ({ run, anon, client, check }) => {
+  test('a client-credentials token for the management audience is issued and accepted by the update', clauses(OPERATIONS.token, 'auth.token.audience', 'auth.mgmt.bearer-jwt', 'mgmt.transport.https'), async ({ run, anon, client, check }) => {
     const { cfg } = run;
+    check.observe('mgmt.transport.https', `the target is served over ${new URL(cfg.baseUrl).protocol.replace(':', '')}`);
     const res = await anon.send('POST', cfg.tokenUrl, {
       data: { grant_type: 'client_credentials', client_id: cfg.client.id, client_secret: cfg.client.secret, audience: cfg.audience },
       encoding: 'form',
