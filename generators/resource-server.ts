@@ -171,6 +171,9 @@ export function minimalUpdateBase(): UpdateBody {
   return {};
 }
 
+/** Probe lifetimes sit high in the range: should one leak, it clamps token_lifetime_for_web (not writable) only if that was above 2,000,000 s. */
+export const PROBE_LIFETIME_MIN = 2_000_000;
+
 /**
  * Valid values that are unlikely to be the target's current state, derived from
  * `tag`: put them in a body that should be rejected and, if the state later shows
@@ -178,7 +181,7 @@ export function minimalUpdateBase(): UpdateBody {
  */
 export function distinctiveUpdateValues(tag: string): UpdateBody {
   const safe = tag.replace(/[<>\s]+/g, '-').slice(0, 150);
-  return { name: `idm-probe ${safe}`, token_lifetime: 1000 + (hash(tag) % (TOKEN_LIFETIME_MAX - 2000)) };
+  return { name: `idm-probe ${safe}`, token_lifetime: PROBE_LIFETIME_MIN + (hash(tag) % (TOKEN_LIFETIME_MAX - PROBE_LIFETIME_MIN)) };
 }
 
 // Helpers
