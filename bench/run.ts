@@ -176,10 +176,13 @@ async function comparePeer(suiteRequests: number): Promise<BenchReport['peer']> 
   const info = ensurePeer(log);
   if (!info.available) return { available: false as const, reason: `peer not available: ${info.reason}` };
 
-  // Calibrate max-examples so the peer's requests against the reference match the suite's.
-  const calib = await peerAgainst('reference', PORT.peer, 'peer-calibration', 25);
-  const perExample = Math.max(1, calib.tenant.total / 25);
-  const maxExamples = Math.max(5, Math.min(5000, Math.round(suiteRequests / perExample)));
+  // Calibrate max-examples so the peer's requests against the reference come close to the
+  // suite's: requests ≈ fixed (coverage phase, probes) + per-example × max-examples.
+  const lo = await peerAgainst('reference', PORT.peer, 'peer-calibration-5', 5);
+  const hi = await peerAgainst('reference', PORT.peer, 'peer-calibration-50', 50);
+  const perExample = Math.max(0.1, (hi.tenant.total - lo.tenant.total) / 45);
+  const fixed = Math.max(0, lo.tenant.total - 5 * perExample);
+  const maxExamples = Math.max(1, Math.min(5000, Math.round((suiteRequests - fixed) / perExample)));
   const baseline = await peerAgainst('reference', PORT.peer, 'peer-reference', maxExamples);
   const baselineFailures = new Set(baseline.run.failures);
 
@@ -198,6 +201,7 @@ async function comparePeer(suiteRequests: number): Promise<BenchReport['peer']> 
     options: peerArgs('<origin>', { maxExamples, seed: SEED, outDir: '<dir>' }, '<config>').filter((a) => !a.startsWith('<')),
     configuration: 'headers = { Authorization = "Bearer <token fetched from the tenant>" }; [parameters] "path.id" = "rs_conformance"',
     maxExamples,
+    calibration: { fixedRequests: Math.round(fixed), requestsPerExample: Math.round(perExample * 10) / 10 },
     reference: { seconds: baseline.run.seconds, requests: baseline.tenant.total, exitCode: baseline.run.exitCode, failures: baseline.run.failures, testCases: baseline.run.testCases },
     mutants: perMutant.map((p) => ({ ...p, suite: suite.get(p.mutant) ?? null })),
     suiteSource: suite.size ? 'reports/mutation.json' : null,

@@ -1,13 +1,8 @@
 // The bench's data (reports/bench.json) and its terminal table, with the goals of issue 6
 // shown next to each figure. Goals are reported, never asserted: a miss is a finding.
+import type { TenantStats } from '../mutation/tenant.ts';
 
-export interface TenantStats {
-  total: number;
-  firstAt: number;
-  lastAt: number;
-  statuses: Record<string, number>;
-  buckets: Record<string, number>;
-}
+export type { TenantStats };
 
 export interface LoadFigures {
   route: string;
@@ -39,6 +34,8 @@ export type PeerReport =
       options: string[];
       configuration: string;
       maxExamples: number;
+      /** requests ≈ fixedRequests + requestsPerExample × max-examples, fitted on the reference */
+      calibration: { fixedRequests: number; requestsPerExample: number };
       reference: { seconds: number; requests: number; exitCode: number | null; failures: string[]; testCases: number | null };
       mutants: PeerMutant[];
       suiteSource: string | null;
@@ -132,7 +129,8 @@ export function renderTable(r: BenchReport): string {
     out.push(row(['  tool', 'verdict time', 'requests (reference)', 'non-equivalent caught'], w5));
     out.push(row(['  idm-conformance', `${f1(v.seconds)} s`, `${v.requests}`, withSuite.length ? `${suiteCaught}/${withSuite.length}` : 'run npm run mutation'], w5));
     out.push(row(['  schemathesis', `${f1(p.reference.seconds)} s`, `${p.reference.requests}`, `${peerCaught}/${scored.length}`], w5));
-    out.push(`  mean requests per mutant run: suite ${f0(suiteReq)}, schemathesis ${f0(peerReq)}; schemathesis max-examples ${p.maxExamples}`);
+    out.push(`  mean requests per mutant run: suite ${f0(suiteReq)}, schemathesis ${f0(peerReq)}; schemathesis max-examples ${p.maxExamples} ` +
+      `(its requests ≈ ${p.calibration.fixedRequests} + ${p.calibration.requestsPerExample} × max-examples on this document)`);
     out.push(`  schemathesis on the unmutated reference reports ${p.reference.failures.length} failure(s) (subtracted as its baseline): ${p.reference.failures.join('; ') || 'none'}`);
     const onlySuite = withSuite.filter((m) => m.suite!.verdict === 'killed' && !m.caught).map((m) => m.mutant);
     const onlyPeer = scored.filter((m) => m.caught && m.suite && m.suite.verdict !== 'killed').map((m) => m.mutant);

@@ -398,6 +398,7 @@ export const MUTANTS: Variant[] = [
   },
   {
     id: 'rs-partial-write-on-400', kind: 'mutant', clause: 'rs.update.error.400.no-write', fault: 'partial-write', fast: true,
+    grepAll: ['rs.update.error.400.no-write', 'rs.update.closed'],
     description: 'a body refused with 400 still has its valid fields written',
     options: viaWrap((next) => async (req) => {
       const res = await next(req);

@@ -9,12 +9,14 @@ import { parseArgs } from 'node:util';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { VARIANTS } from './mutants.ts';
 import { ROOT, pool, startVariant } from './proc.ts';
-import { clauseGrep, runSuite } from './suite.ts';
+import { clauseGrep, clauseGrepAll, runSuite } from './suite.ts';
 import type { Variant } from './variant.ts';
 
-/** Ports 5000-5089 are the harness's (5090-5099 the bench's); a port is reused only after its run ended. */
-export const MUTATION_PORT_BASE = 5000;
-export const MUTATION_PORTS = 90;
+/**
+ * Ports 5000-5089 are the harness's (5090-5099 the bench's), less 5060/5061, which fetch()
+ * refuses as "bad ports" (SIP); a port is reused only after its run has ended.
+ */
+export const MUTATION_PORTS = Array.from({ length: 90 }, (_, i) => 5000 + i).filter((p) => p !== 5060 && p !== 5061);
 
 export type Verdict = 'killed' | 'survived' | 'equivalent' | 'killed-equivalent' | 'passed' | 'false-alarm' | 'error';
 
@@ -56,7 +58,7 @@ const { values } = parseArgs({
 });
 
 const subset = values.subset === 'fast' ? 'fast' : 'all';
-let chosen = VARIANTS.map((v, i) => ({ v, port: MUTATION_PORT_BASE + (i % MUTATION_PORTS) }));
+let chosen = VARIANTS.map((v, i) => ({ v, port: MUTATION_PORTS[i % MUTATION_PORTS.length]! }));
 if (subset === 'fast') chosen = chosen.filter(({ v }) => v.fast && !v.slow);
 if (values.only) {
   const ids = new Set(values.only.split(','));
@@ -131,7 +133,7 @@ async function runVariant(v: Variant, port: number): Promise<VariantResult> {
   const outDir = join(runDir, v.id);
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
-  const grep = subset === 'fast' ? clauseGrep(v.grep ?? (v.clause ? [v.clause] : [])) : null;
+  const grep = subset !== 'fast' ? null : v.grepAll ? clauseGrepAll(v.grepAll) : clauseGrep(v.grep ?? (v.clause ? [v.clause] : []));
   const base: Omit<VariantResult, 'verdict' | 'onTarget' | 'failed' | 'exitCode' | 'seconds' | 'requests'> = {
     id: v.id, kind: v.kind, clause: v.clause, fault: v.fault, description: v.description,
     ...(v.equivalent ? { equivalent: v.equivalent } : {}),
@@ -177,7 +179,9 @@ function judge(v: Variant, report: ConformanceReport, code: number | null): Pick
     .filter((c) => c.status === 'failed')
     .map((c) => ({
       clause: c.id,
-      tests: [...new Set(c.failures.map((f) => f.test).concat(c.tests.filter((t) => t.status !== 'passed' && t.status !== 'skipped').map((t) => t.title)))],
+      tests: c.failures.length
+        ? [...new Set(c.failures.map((f) => f.test))]
+        : c.tests.filter((t) => t.status !== 'passed' && t.status !== 'skipped').map((t) => `${t.file} › ${t.title}`),
       message: c.failures[0]?.message ?? '',
     }));
   const gate = report.gate.exitCode;

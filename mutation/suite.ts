@@ -83,6 +83,12 @@ export async function runSuite(run: SuiteRun): Promise<SuiteOutcome> {
 
 /** A Playwright --grep pattern matching tests tagged with any of the clause ids. */
 export function clauseGrep(clauses: string[]): string {
-  const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   return `@(${clauses.map(esc).join('|')})(?![\\w.-])`;
 }
+
+/** A Playwright --grep pattern matching tests tagged with every one of the clause ids. */
+export function clauseGrepAll(clauses: string[]): string {
+  return `^${clauses.map((c) => `(?=.*@${esc(c)}(?![\\w.-]))`).join('')}`;
+}
+
+const esc = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -50,6 +50,8 @@ export interface Variant {
   slow?: boolean;
   /** Clauses whose tests the fast subset runs (default: `clause`). */
   grep?: string[];
+  /** Instead of `grep`: the fast subset runs only tests tagged with all of these clauses. */
+  grepAll?: string[];
   options(ctx: VariantContext): VariantOptions;
 }
 

@@ -1,0 +1,145 @@
+// Starts a variant of the reference tenant in this process, with the harness's two
+// additions: a request counter per rate-limit bucket (client and endpoint) and a clock the
+// harness can set back to mint a tenant-signed, already expired management token.
+import { decodeJwt } from 'jose';
+import { startTenant } from '../reference/src/index.ts';
+import type { RunningTenant, TenantOptions, TenantParts } from '../reference/src/types.ts';
+import { variantById } from './mutants.ts';
+import { DEV_CREDENTIALS } from './suite.ts';
+import type { Variant, VariantContext } from './variant.ts';
+
+export interface HarnessTenant {
+  tenant: RunningTenant;
+  /** A token for the full dev client, issued under a clock two days back: expired, validly signed. */
+  mintExpiredToken(): Promise<string | null>;
+  stats(): TenantStats;
+  /** Forgets the counts so far (e.g. the harness's own requests). */
+  resetStats(): void;
+}
+
+export interface TenantStats {
+  total: number;
+  firstAt: number;
+  lastAt: number;
+  statuses: Record<string, number>;
+  buckets: Record<string, number>;
+}
+
+export interface HarnessOptions {
+  /** 0 picks a free port (the public URL then follows it). */
+  port: number;
+  /** An honest token bucket replacing the variant's own: refill per second and capacity. */
+  rate?: { refillPerSecond: number; capacity: number };
+}
+
+export async function startHarnessTenant(variant: Variant | 'reference', o: HarnessOptions): Promise<HarnessTenant> {
+  const v = variant === 'reference' ? null : variant;
+  // The public URL is known only once listening when the port is 0: variants read it lazily.
+  let publicUrl = `http://127.0.0.1:${o.port}`;
+  const ctx: VariantContext = {
+    get publicUrl() {
+      return publicUrl;
+    },
+  };
+  const options: TenantOptions = { host: '127.0.0.1', port: o.port, ...(o.port ? { publicUrl } : {}) };
+  if (v) Object.assign(options, v.options(ctx));
+  if (o.rate) options.rateLimit = { ...o.rate };
+
+  let clockOffsetMs = 0;
+  const variantParts = options.parts;
+  options.parts = (d: TenantParts) => {
+    const own = typeof variantParts === 'function' ? variantParts(d) : (variantParts ?? {});
+    const clock = own.now ?? d.now;
+    return { ...own, now: () => clock() + clockOffsetMs };
+  };
+
+  const counts = new Map<string, number>();
+  const statuses = new Map<number, number>();
+  let total = 0;
+  let firstAt = 0;
+  let lastAt = 0;
+  const inner = options.wrap;
+  options.wrap = (next) => {
+    const handler = inner ? inner(next) : next;
+    return async (req) => {
+      total++;
+      lastAt = Date.now();
+      firstAt ||= lastAt;
+      const key = bucketOf(req.method, req.url, req.headers, req.body);
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      const res = await handler(req);
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      return res;
+    };
+  };
+
+  const tenant = await startTenant(options);
+  publicUrl = tenant.publicUrl;
+
+  return {
+    tenant,
+    async mintExpiredToken() {
+      clockOffsetMs = -2 * 86400 * 1000;
+      try {
+        const res = await fetch(`${tenant.url}/oauth/token`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({
+            grant_type: 'client_credentials',
+            client_id: DEV_CREDENTIALS.IDM_CLIENT_ID,
+            client_secret: DEV_CREDENTIALS.IDM_CLIENT_SECRET,
+            audience: `${tenant.publicUrl}/api/v2/`,
+          }),
+        });
+        const body = (await res.json()) as { access_token?: string };
+        return body.access_token ?? null;
+      } finally {
+        clockOffsetMs = 0;
+      }
+    },
+    stats: () => ({
+      total, firstAt, lastAt,
+      statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
+      buckets: Object.fromEntries([...counts].sort((a, b) => b[1] - a[1])),
+    }),
+    resetStats() {
+      counts.clear();
+      statuses.clear();
+      total = 0;
+      firstAt = 0;
+      lastAt = 0;
+    },
+  };
+}
+
+export function resolveVariant(id: string): Variant | 'reference' | undefined {
+  return id === 'reference' ? 'reference' : variantById(id);
+}
+
+// Helpers
+
+/** `<client> <endpoint>`: the client from the bearer token's azp or the token request, else anon. */
+function bucketOf(method: string, url: string, headers: Record<string, string>, body: Buffer): string {
+  const path = url.split('?')[0] ?? url;
+  const endpoint = /^\/api\/v2\/resource-servers\/[^/]+\/?$/.test(path)
+    ? `${method} /api/v2/resource-servers/{id}`
+    : `${method} ${path.replace(/\/$/, '')}`;
+  let client = 'anon';
+  const bearer = /^Bearer\s+(\S+)/i.exec(headers.authorization ?? '')?.[1];
+  if (bearer) {
+    try {
+      const c = decodeJwt(bearer);
+      client = String(c.azp ?? c.sub ?? 'anon');
+    } catch {
+      client = 'malformed';
+    }
+  } else if (/^\/oauth\/token/.test(path)) {
+    const text = body.toString('utf8');
+    try {
+      client = String((JSON.parse(text) as { client_id?: unknown }).client_id ?? 'anon');
+    } catch {
+      client = new URLSearchParams(text).get('client_id') ?? 'anon';
+    }
+  }
+  return `${client} ${endpoint}`;
+}
