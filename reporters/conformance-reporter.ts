@@ -114,6 +114,8 @@ export default class ConformanceReporter implements Reporter {
     if (runtime && report.requests !== null) report.requests += runtime.requestsOutsideTests.setup + runtime.requestsOutsideTests.teardown;
 
     const files = this.write(report);
+    // Uncoloured copy for CI job summaries and for people who get the files, not the log.
+    writeFileSync(join(this.opts.outputDir, 'conformance-summary.txt'), renderSummary(report, { color: false, files, warnings }));
     if (this.opts.summary) process.stdout.write(renderSummary(report, { color: useColour(), files, warnings }));
     if (report.gate.exitCode > 0 && report.gate.exitCode !== 1) {
       for (const reason of report.gate.reasons) if (reason.startsWith('idm-conformance:')) process.stderr.write(`${reason}\n`);
