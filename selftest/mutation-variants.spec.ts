@@ -1,0 +1,78 @@
+// The mutant catalogue itself: every mutant is labelled with a real catalogue clause, covers
+// the fault kinds of issue 6, and is alive — its probe sees something the reference tenant
+// does not show. A dead mutant would "survive" the suite for nothing.
+import { test, expect } from '@playwright/test';
+import { isDeepStrictEqual } from 'node:util';
+import { allClauses } from '../contract/clauses.ts';
+import { BENIGN, MUTANTS, VARIANTS } from '../mutation/mutants.ts';
+import { PROBES, probeClient } from '../mutation/probes.ts';
+import { startHarnessTenant } from '../mutation/tenant.ts';
+import type { FaultKind } from '../mutation/variant.ts';
+
+const kinds = new Map(allClauses().map((c) => [c.id, c.kind]));
+
+test('variant ids are unique and there are at least 40 mutants', () => {
+  const ids = VARIANTS.map((v) => v.id);
+  expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+  expect(MUTANTS.filter((m) => !m.equivalent).length).toBeGreaterThanOrEqual(40);
+});
+
+test('every mutant breaks a must clause of the catalogue, or says why it is equivalent', () => {
+  for (const m of MUTANTS) {
+    expect(m.clause, m.id).not.toBeNull();
+    const kind = kinds.get(m.clause!);
+    expect(kind, `${m.id}: ${m.clause} is not in contract/clauses.json`).toBeDefined();
+    if (m.equivalent) {
+      expect(kind, `${m.id} is marked equivalent but ${m.clause} is a must clause`).not.toBe('must');
+      expect(m.equivalent, m.id).toContain(m.clause!);
+    } else {
+      expect(kind, `${m.id}: ${m.clause} is not a must clause`).toBe('must');
+    }
+  }
+});
+
+test('benign variants differ only where the catalogue observes or the spec says nothing', () => {
+  for (const b of BENIGN) {
+    if (b.clause === null) continue;
+    expect(kinds.get(b.clause), `${b.id}: ${b.clause}`).toMatch(/^(observe|not-exercisable)$/);
+  }
+  for (const v of VARIANTS) for (const c of [...(v.grep ?? []), ...(v.grepAll ?? [])]) expect(kinds.has(c), `${v.id} greps ${c}`).toBe(true);
+});
+
+test('the catalogue covers every fault kind of issue 6', () => {
+  const required: FaultKind[] = [
+    'limit-off-by-one', 'missing-validation', 'unknown-field-accepted', 'over-strict', 'wrong-status', 'response-schema',
+    'not-persisted', 'partial-write', 'path-handling', 'form-refused', 'auth-bypass', 'scope-message', 'rate-limit',
+  ];
+  const present = new Set(MUTANTS.map((m) => m.fault));
+  expect(required.filter((k) => !present.has(k))).toEqual([]);
+  // Both directions of a limit, and every authorization bypass the spec lists.
+  expect(MUTANTS.some((m) => m.fault === 'limit-off-by-one' && m.id.endsWith('-accepted'))).toBe(true);
+  expect(MUTANTS.some((m) => m.fault === 'limit-off-by-one' && m.id.endsWith('-rejected'))).toBe(true);
+  for (const c of ['auth.mgmt.no-token', 'auth.mgmt.bad-signature', 'auth.mgmt.expired-token', 'auth.mgmt.wrong-audience', 'auth.mgmt.missing-scope']) {
+    expect(MUTANTS.some((m) => m.fault === 'auth-bypass' && m.clause === c), c).toBe(true);
+  }
+});
+
+test('every mutant has a probe', () => {
+  expect(MUTANTS.filter((m) => !PROBES[m.id]).map((m) => m.id)).toEqual([]);
+  expect(Object.keys(PROBES).filter((id) => !MUTANTS.some((m) => m.id === id))).toEqual([]);
+});
+
+test.describe('each mutant is alive: its probe differs from the reference tenant', () => {
+  test.describe.configure({ mode: 'parallel' });
+  for (const m of MUTANTS) {
+    test(m.id, async () => {
+      const probe = PROBES[m.id]!;
+      const ref = await startHarnessTenant('reference', { port: 0 });
+      const mut = await startHarnessTenant(m, { port: 0 });
+      try {
+        const seenRef = await probe(probeClient(ref.tenant.url, () => ref.mintExpiredToken()));
+        const seenMut = await probe(probeClient(mut.tenant.url, () => mut.mintExpiredToken()));
+        expect(isDeepStrictEqual(seenRef, seenMut), `${m.id}: reference saw ${JSON.stringify(seenRef)}, mutant saw ${JSON.stringify(seenMut)}`).toBe(false);
+      } finally {
+        await Promise.all([ref.tenant.close(), mut.tenant.close()]);
+      }
+    });
+  }
+});
