@@ -84,15 +84,9 @@ ${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected 
 
 <section class="card" id="observations">
   <h2>Observations <span class="count">${observed.length}</span> <span class="hint">what the target did where the spec states no rule — never a pass or a failure</span></h2>
-  ${observed.length === 0 ? '<p class="empty">No observations recorded.</p>' : `<table class="list">
-    <tr><th>Clause</th><th>§</th><th>Observed</th><th>Test</th></tr>
-    ${observed
-      .flatMap((x) =>
-        uniqueObservations(x).map(
-          (o, i) => `<tr>${i === 0 ? `<td rowspan="${uniqueObservations(x).length}"><a href="#clause-${esc(x.id)}">${esc(x.id)}</a><div class="muted">${esc(x.text)}</div></td><td rowspan="${uniqueObservations(x).length}">${esc(x.section)}</td>` : ''}<td>${esc(o.observation)}${o.count > 1 ? ` <span class="muted">×${o.count}</span>` : ''}</td><td class="muted">${esc(o.test)}</td></tr>`,
-        ),
-      )
-      .join('\n')}
+  ${observed.length === 0 ? '<p class="empty">No observations recorded.</p>' : `<table class="list observations">
+    <tr><th>Clause</th><th>§</th><th>Observed</th></tr>
+    ${observed.map((x) => `<tr><td><a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a><div class="muted">${esc(x.text)}</div></td><td>${esc(x.section)}</td><td>${observationList(x)}</td></tr>`).join('\n')}
   </table>`}
 </section>
 
@@ -162,7 +156,7 @@ function detail(x: ClauseResult): string {
   if (x.status === 'failed' || x.status === 'expected-failure') {
     return `<a href="#fail-${esc(x.id)}" class="open-failure" data-clause="${esc(x.id)}">${esc(x.failures[0]?.message ?? 'see failure')}</a>${x.status === 'expected-failure' ? `<div class="muted">baseline: ${esc(x.reason ?? '')}</div>` : ''}`;
   }
-  if (x.status === 'observed') return uniqueObservations(x).map((o) => `<div>${esc(o.observation)}</div>`).join('');
+  if (x.status === 'observed') return observationList(x);
   if (x.status === 'passed') return `<span class="muted">${x.checks.passed} check${x.checks.passed === 1 ? '' : 's'} passed</span>`;
   const note = x.baseline && x.status === 'skipped' ? `<div class="muted">baselined: ${esc(x.baseline.reason)}</div>` : '';
   return `<span class="muted">${esc(x.reason ?? '')}</span>${note}`;
@@ -200,6 +194,16 @@ function uniqueObservations(x: ClauseResult): { observation: string; test: strin
   }
   return [...map.values()];
 }
+
+/** The first few distinct observations, the rest folded away (a property may record dozens). */
+function observationList(x: ClauseResult): string {
+  const items = uniqueObservations(x).map((o) => `<li title="${esc(o.test)}">${esc(o.observation)}${o.count > 1 ? ` <span class="muted">×${o.count}</span>` : ''}</li>`);
+  const shown = items.slice(0, OBSERVATIONS_SHOWN).join('');
+  const rest = items.slice(OBSERVATIONS_SHOWN);
+  return `<ul class="obs">${shown}</ul>${rest.length > 0 ? `<details class="more"><summary>${rest.length} more</summary><ul class="obs">${rest.join('')}</ul></details>` : ''}`;
+}
+
+const OBSERVATIONS_SHOWN = 4;
 
 function statusDot(status: string): string {
   const cls = status === 'passed' ? 'passed' : status === 'skipped' ? 'skipped' : status === 'interrupted' ? 'skipped' : 'failed';
@@ -323,6 +327,9 @@ details.spec { margin:0 0 8px; } details.spec > summary { cursor:pointer; color:
 .spec-text table { border-collapse:collapse; margin:6px 0; font-size:12.5px; } .spec-text td, .spec-text th { border:1px solid var(--line); padding:3px 8px; text-align:left; }
 .spec-text p { margin:6px 0; }
 .hidden { display:none; }
+ul.obs { margin:0; padding-left:16px; } ul.obs li { margin:1px 0; word-break:break-word; }
+details.more > summary { cursor:pointer; color:#1a56c4; font-size:12px; margin-left:16px; }
+table.observations td:first-child { width:32%; }
 @media print { .chips { display:none; } details { break-inside:avoid; } }
 `;
 
