@@ -36,6 +36,14 @@ export interface ReplayInfo {
 
 const MAX_BODY_CHARS = 4000;
 
+// A matcher whose failure message is the check's own lines (clause, reproduction, replay),
+// without the received/expected noise of a boolean assertion.
+const checkExpect = expect.extend({
+  toHoldCheck(rec: CheckRecord, text: string) {
+    return { pass: rec.outcome !== 'failed', message: () => text, name: 'check' };
+  },
+});
+
 export class Checks {
   /** Records of the property run in progress; committed or dropped by lib/property.ts. */
   private buffer: CheckRecord[] | null = null;
@@ -161,7 +169,7 @@ export class Checks {
       if (rec.evidence?.curl) lines.push(`  reproduce: ${rec.evidence.curl}`);
       if (rec.evidence?.seed !== undefined) lines.push(`  replay: IDM_SEED=${rec.evidence.seed}${rec.evidence.path ? ` IDM_REPLAY_PATH=${rec.evidence.path}` : ''} npm run conformance -- --grep "${this.info.title.replace(/"/g, '\\"')}"`);
       if (rec.evidence?.counterexample !== undefined) lines.push(`  counterexample: ${JSON.stringify(rec.evidence.counterexample).slice(0, 600)}`);
-      expect.soft(false, lines.join('\n')).toBe(true);
+      checkExpect.soft(rec).toHoldCheck(lines.join('\n'));
     }
   }
 

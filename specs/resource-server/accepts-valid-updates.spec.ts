@@ -32,7 +32,7 @@ test.describe('update a resource server: valid bodies', () => {
           check.that('rs.update.persisted', same, same ? 'PATCH {} answers the state the update returned' : `PATCH {} answered ${again.status} ${short(again.body)} instead of the updated state`, again);
           before = isObject(again.body) ? again.body : after;
         },
-        { name: 'rs.update.valid-bodies', runSeed: run.seed, numRuns: run.runs.update },
+        { name: 'rs.update.valid-bodies', runSeed: run.seed, numRuns: run.runs.update, maxShrinkCalls: 150 },
       );
     },
   );
