@@ -23,6 +23,8 @@ export interface ConformanceReporterOptions {
   project?: string;
   /** Print the terminal summary (default true). */
   summary?: boolean;
+  /** Read the runtime's reports/run-meta.json for target, seed, depth and requests (default true). */
+  runMeta?: boolean;
 }
 
 const CLAUSE_TAG = /^@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/;
@@ -42,6 +44,7 @@ export default class ConformanceReporter implements Reporter {
       baseline: options.baseline ?? process.env.IDM_BASELINE ?? 'baseline/known-deviations.json',
       project: options.project ?? 'conformance',
       summary: options.summary ?? true,
+      runMeta: options.runMeta ?? true,
       ...(options.catalogue !== undefined ? { catalogue: options.catalogue } : {}),
     };
   }
@@ -138,6 +141,7 @@ export default class ConformanceReporter implements Reporter {
 
   /** reports/run-meta.json written by this run's global setup (lib/run-meta.ts), if any. */
   private runtimeMeta(): RuntimeMeta | null {
+    if (!this.opts.runMeta) return null;
     const meta = readRunMeta();
     if (!meta || !(Date.parse(meta.startedAt) >= this.createdAt)) return null;
     return meta;

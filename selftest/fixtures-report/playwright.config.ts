@@ -18,6 +18,7 @@ export default defineConfig({
       {
         outputDir: out,
         catalogue: 'selftest/fixtures-report/catalogue.json',
+        runMeta: false, // reports/run-meta.json belongs to real conformance runs
         baseline: process.env.REPORT_FIXTURE_BASELINE ?? 'selftest/fixtures-report/no-baseline.json',
       },
     ],
