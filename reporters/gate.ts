@@ -3,6 +3,7 @@
 // 2 configuration error (incl. an invalid or stale baseline) · 3 target unreachable or
 // credentials rejected. Observations never move it.
 import { ErrorCodes } from '../lib/errors.ts';
+import { BASELINE_STALE } from './baseline.ts';
 import type { ClauseResult, Gate } from './model.ts';
 
 export interface GateInput {
@@ -42,7 +43,7 @@ export function decideGate(input: GateInput): Gate {
     (code === 3 ? unreachableReasons : code === 2 ? configReasons : brokenReasons).push(e);
   }
   if (input.baselineError) configReasons.push(input.baselineError);
-  for (const s of input.staleBaseline) configReasons.push(`stale baseline entry: ${s}`);
+  for (const s of input.staleBaseline) configReasons.push(`idm-conformance: ${BASELINE_STALE}: stale baseline entry: ${s}`);
 
   if (configReasons.length > 0) return { exitCode: 2, verdict: 'config-error', reasons: configReasons };
   if (unreachableReasons.length > 0) return { exitCode: 3, verdict: 'unreachable', reasons: unreachableReasons };

@@ -63,6 +63,7 @@ test('a stale baseline entry for a clause that now passes fails the run with exi
   const run = fixtureRun({ FX_NAME: 'pass', REPORT_FIXTURE_BASELINE: baseline });
   expect(run.status, run.output).toBe(2);
   expect(run.stdout).toContain(`stale baseline entry: ${FAILING}: listed in the baseline but passed in this run`);
+  expect(run.stderr).toContain(`idm-conformance: IDM_E_BASELINE_STALE: stale baseline entry: ${FAILING}: listed in the baseline but passed in this run (remove the entry)`);
   expect(run.report().gate).toMatchObject({ exitCode: 2, verdict: 'config-error' });
 });
 
