@@ -20,6 +20,8 @@ const COLOUR: Record<ClauseStatus, number> = {
   'not-exercisable': 90,
 };
 
+const CURL_MAX = 800;
+
 export interface SummaryOptions {
   color: boolean;
   /** Where the files were written, shown at the end. */
@@ -65,7 +67,7 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
         out.push(`      ${fail.message}`);
         out.push(`      test: ${fail.test}`);
         if (fail.evidence?.seed !== undefined) out.push(`      seed: ${fail.evidence.seed}${fail.evidence.path ? ` path: ${fail.evidence.path}` : ''}`);
-        if (fail.evidence?.curl) out.push(`      ${fail.evidence.curl.split('\n').join('\n      ')}`);
+        if (fail.evidence?.curl) out.push(`      ${clip(fail.evidence.curl).split('\n').join('\n      ')}`);
       }
       if (f.failures.length > 3) out.push(`      … ${f.failures.length - 3} more failure(s) in conformance.json`);
     }
@@ -87,6 +89,11 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   if (opts.files?.length) out.push(`Reports: ${opts.files.join(', ')}`);
   out.push('');
   return out.join('\n');
+
+  // A 4 KiB PEM in a curl would flood the terminal; the whole command is in the reports.
+  function clip(curl: string): string {
+    return curl.length <= CURL_MAX ? curl : `${curl.slice(0, CURL_MAX)}… (${curl.length} characters; the whole command is in conformance.json)`;
+  }
 
   function cell(n: number, s: ClauseStatus): string {
     const text = String(n).padStart(6);

@@ -219,6 +219,15 @@ test('the terminal summary lists counts by status and section and the failing cl
   expect(text.indexOf('§2.2')).toBeLessThan(text.indexOf('§8'));
 });
 
+test('a very long curl is clipped in the terminal but kept whole in the report', () => {
+  const long: CheckRecord = { clause: 'rs.update.name.max-length', outcome: 'failed', message: 'pem of 4097 characters: expected 400, got 201', evidence: { curl: `curl -X PATCH --data-raw '${'p'.repeat(4990)}'` } };
+  const { report } = buildReport(input([t('a', { checks: [long], status: 'failed' })]));
+  const text = renderSummary(report, { color: false });
+  expect(text).toContain(`… (${long.evidence!.curl!.length} characters; the whole command is in conformance.json)`);
+  expect(text).not.toContain('p'.repeat(1000));
+  expect(report.clauses.find((c) => c.id === 'rs.update.name.max-length')?.failures[0]?.evidence?.curl).toBe(long.evidence!.curl);
+});
+
 // Helpers
 
 function t(title: string, o: Partial<TestOutcome>): TestOutcome {
