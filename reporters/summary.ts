@@ -87,6 +87,9 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   for (const reason of g.reasons.slice(0, 20)) out.push(`  - ${reason}`);
   if (g.reasons.length > 20) out.push(`  … ${g.reasons.length - 20} more in conformance.json`);
   if (opts.files?.length) out.push(`Reports: ${opts.files.join(', ')}`);
+  // The plain closing line CI log readers understand: must clauses, failures outside the baseline.
+  const m = r.totals.must;
+  out.push(`Clauses: ${m.passed} passed, ${m.failed} failed, ${m.skipped} skipped`);
   out.push('');
   return out.join('\n');
 

@@ -216,6 +216,7 @@ test('the terminal summary lists counts by status and section and the failing cl
   expect(text).toContain('✗ rs.update.name.max-length (§2.2) name: max length 200');
   expect(text).toContain("curl -X PATCH 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance'");
   expect(text).toContain('Verdict: NON-CONFORMANT (exit 1)');
+  expect(text.trimEnd().split('\n').at(-1)).toBe('Clauses: 0 passed, 1 failed, 3 skipped');
   expect(text.indexOf('§2.2')).toBeLessThan(text.indexOf('§8'));
 });
 
