@@ -14,7 +14,8 @@ export interface BucketState {
   /** Epoch ms at which the bucket refills, as reported. */
   resetAt: number | null;
   limit: number | null;
-  inflight: number;
+  /** Requests in flight per worker pid (a killed worker's count is dropped). */
+  inflight: Record<string, number>;
   /** The tenant sent no rate-limit headers on this route: nothing to pace by. */
   unmetered: boolean;
   /** A burst test owns the bucket until then (epoch ms). */
@@ -42,7 +43,7 @@ export function parseRateLimit(headers: Record<string, string>, now = Date.now()
   return { limit: num('x-ratelimit-limit'), remaining: num('x-ratelimit-remaining'), resetAt };
 }
 
-const EMPTY: BucketState = { remaining: null, resetAt: null, limit: null, inflight: 0, unmetered: false, blockedUntil: 0 };
+const EMPTY: BucketState = { remaining: null, resetAt: null, limit: null, inflight: {}, unmetered: false, blockedUntil: 0 };
 /** Reset is reported in whole seconds; wait a little past it. */
 const RESET_SLACK_MS = 150;
 
@@ -61,6 +62,8 @@ export class Pacer {
       const waitMs = await withLock(this.lock, () => {
         const all = this.read();
         const st = { ...EMPTY, ...all[key] };
+        st.inflight = liveOnly(st.inflight);
+        const inflight = total(st.inflight);
         const now = Date.now();
         let wait = 0;
         if (st.blockedUntil > now) wait = st.blockedUntil - now;
@@ -70,12 +73,12 @@ export class Pacer {
             st.remaining = null; // a new window: its size is unknown until a response says
             st.resetAt = null;
           }
-          if (st.remaining === null) wait = st.inflight === 0 ? 0 : 20; // probe one at a time
-          else if (st.remaining - st.inflight > this.reserve) wait = 0;
+          if (st.remaining === null) wait = inflight === 0 ? 0 : 20; // probe one at a time
+          else if (st.remaining - inflight > this.reserve) wait = 0;
           else wait = st.resetAt !== null ? Math.max(20, st.resetAt + RESET_SLACK_MS - now) : 250;
         }
         if (wait === 0) {
-          st.inflight += 1;
+          st.inflight[PID] = (st.inflight[PID] ?? 0) + 1;
           all[key] = st;
           this.write(all);
         }
@@ -91,7 +94,7 @@ export class Pacer {
     await withLock(this.lock, () => {
       const all = this.read();
       const st = { ...EMPTY, ...all[key] };
-      st.inflight = Math.max(0, st.inflight - 1);
+      st.inflight = { ...st.inflight, [PID]: Math.max(0, (st.inflight[PID] ?? 0) - 1) };
       if (headers) this.apply(st, headers, status);
       all[key] = st;
       this.write(all);
@@ -135,6 +138,7 @@ export class Pacer {
   }
 
   private read(): Record<string, BucketState> {
+    // Buckets written by an older layout (a number) read as empty in-flight maps.
     if (!existsSync(this.file)) return {};
     try {
       return JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, BucketState>;
@@ -148,4 +152,30 @@ export class Pacer {
     writeFileSync(tmp, JSON.stringify(all));
     renameSync(tmp, this.file);
   }
+}
+
+// Helpers
+
+const PID = String(process.pid);
+
+function total(m: Record<string, number>): number {
+  return Object.values(m).reduce((a, b) => a + b, 0);
+}
+
+/** Drops the in-flight counts of workers that no longer exist. */
+function liveOnly(m: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [pid, n] of Object.entries(typeof m === 'object' && m ? m : {})) {
+    if (n <= 0) continue;
+    if (pid === PID) out[pid] = n;
+    else {
+      try {
+        process.kill(Number(pid), 0);
+        out[pid] = n;
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'ESRCH') out[pid] = n;
+      }
+    }
+  }
+  return out;
 }
