@@ -3,6 +3,7 @@
 // file of reporters/allurerc.mjs, not from old results.
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import type { FullConfig } from '@playwright/test/reporter';
 import { AllureReporter } from 'allure-playwright';
 
 type AllurePlaywrightReporterConfig = NonNullable<ConstructorParameters<typeof AllureReporter>[0]>;
@@ -11,6 +12,16 @@ export default class FreshAllureReporter extends AllureReporter {
   constructor(config: AllurePlaywrightReporterConfig = {}) {
     super(config);
     clearFiles(config.resultsDir ?? 'allure-results');
+  }
+
+  /**
+   * `merge-reports` (the nightly's shards) configures reporters before any project is
+   * known, and allure-playwright 3.12 reads `config.projects[0].outputDir` there, which
+   * throws. The folders only serve to locate screenshot diffs, which this suite has none of.
+   */
+  override onConfigure(config: FullConfig): void {
+    const projects = config.projects.length > 0 ? config.projects : [{ outputDir: 'test-results', snapshotDir: 'test-results' } as FullConfig['projects'][number]];
+    super.onConfigure({ ...config, projects });
   }
 }
 

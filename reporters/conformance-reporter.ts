@@ -72,9 +72,10 @@ export default class ConformanceReporter implements Reporter {
     const tests: TestOutcome[] = [];
     const otherFailures: string[] = [];
     const hints: RunHints = {};
+    const projectHints: RunHints = {};
     for (const s of root.suites) {
       const p = s.project();
-      if (p?.name === this.opts.project) Object.assign(hints, metadataHints(p.metadata));
+      if (p?.name === this.opts.project) Object.assign(projectHints, metadataHints(p.metadata));
     }
     for (const test of root.allTests()) {
       const projectName = projectOf(test);
@@ -101,8 +102,8 @@ export default class ConformanceReporter implements Reporter {
       baselineError = err instanceof BaselineError ? err.line() : oneLine(String(err));
     }
 
-    const runtime = this.runtimeMeta();
-    const meta = this.runMeta(hints, runtime);
+    const runtime = this.runtimeMeta(hints);
+    const meta = this.runMeta(hints, projectHints, runtime);
     if (runtime?.restore && !runtime.restore.ok) problems.push(`the resource server ${runtime.resourceServerId} was not restored to its snapshot: ${runtime.restore.unrestored.join(', ')}`);
     const { report, warnings } = buildReport({
       catalogue,
@@ -139,24 +140,32 @@ export default class ConformanceReporter implements Reporter {
     return [json, html];
   }
 
-  /** reports/run-meta.json written by this run's global setup (lib/run-meta.ts), if any. */
-  private runtimeMeta(): RuntimeMeta | null {
-    if (!this.opts.runMeta) return null;
+  /**
+   * reports/run-meta.json written by this run's global setup (lib/run-meta.ts). The path is
+   * shared, so it counts only when written after this reporter started, outside
+   * merge-reports (the shards' run-meta stays on their runners), and for the seed the tests
+   * ran with when they say so.
+   */
+  private runtimeMeta(fromTests: RunHints): RuntimeMeta | null {
+    if (!this.opts.runMeta || process.argv.includes('merge-reports')) return null;
     const meta = readRunMeta();
     if (!meta || !(Date.parse(meta.startedAt) >= this.createdAt)) return null;
+    if (fromTests.seed !== undefined && fromTests.seed !== String(meta.seed)) return null;
     return meta;
   }
 
-  /** Run facts: the runtime's run-meta first, then config metadata, annotations, environment. */
-  private runMeta(hints: RunHints, runtime: RuntimeMeta | null): { suite: { name: string; version: string }; target: string | null; seed: number | string | null; depth: string | null } {
+  /** Run facts: what the tests recorded, the runtime's run-meta, config and project metadata, the environment. */
+  private runMeta(fromTests: RunHints, fromProject: RunHints, runtime: RuntimeMeta | null): { suite: { name: string; version: string }; target: string | null; seed: number | string | null; depth: string | null } {
     const md = metadataHints((this.config?.metadata ?? {}) as Record<string, unknown>);
-    const seedRaw = runtime?.seed ?? md.seed ?? hints.seed ?? process.env.IDM_SEED;
-    const seed = typeof seedRaw === 'number' ? seedRaw : typeof seedRaw === 'string' && seedRaw !== '' ? (/^-?\d+$/.test(seedRaw) ? Number(seedRaw) : seedRaw) : null;
+    const pick = (k: keyof RunHints, fromRuntime: string | number | undefined, env: string | undefined) =>
+      fromTests[k] ?? fromRuntime ?? md[k] ?? fromProject[k] ?? nonEmpty(env);
+    const seedRaw = pick('seed', runtime?.seed, process.env.IDM_SEED);
+    const seed = typeof seedRaw === 'number' ? seedRaw : typeof seedRaw === 'string' ? (/^-?\d+$/.test(seedRaw) ? Number(seedRaw) : seedRaw) : null;
     return {
       suite: suiteVersion(),
-      target: runtime?.target ?? md.target ?? hints.target ?? nonEmpty(process.env.IDM_BASE_URL) ?? null,
+      target: String(pick('target', runtime?.target, process.env.IDM_BASE_URL) ?? '') || null,
       seed,
-      depth: runtime?.depth ?? md.depth ?? hints.depth ?? nonEmpty(process.env.IDM_DEPTH) ?? null,
+      depth: String(pick('depth', runtime?.depth, process.env.IDM_DEPTH) ?? '') || null,
     };
   }
 }
