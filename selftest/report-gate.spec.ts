@@ -107,6 +107,8 @@ test('a sharded run merged with merge-reports keeps the verdict and the exit cod
   expect(merged.status, merged.stdout + merged.stderr).toBe(1);
   const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
   expect(report.run.tests.total).toBe(5);
+  expect(report.run.errors).toEqual([]); // no reporter broke while merging (allure-playwright included)
+  expect(readdirSync(join(out, 'allure-results')).filter((f) => f.endsWith('-result.json'))).toHaveLength(5);
   expect(report.clauses.find((c) => c.id === FAILING)?.status).toBe('failed');
   expect(report.clauses.find((c) => c.id === 'fx.update.token-lifetime.range')?.status).toBe('passed');
 });

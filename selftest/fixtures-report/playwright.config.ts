@@ -13,6 +13,8 @@ export default defineConfig({
   projects: [{ name: 'conformance' }],
   metadata: { target: 'http://127.0.0.1:4900', depth: 'quick', seed: 4242 },
   reporter: [
+    // also under test: allure-playwright through its wrapper, in runs and in merge-reports
+    ['../../reporters/allure-reporter.ts', { resultsDir: `${out}/allure-results` }],
     [
       '../../reporters/conformance-reporter.ts',
       {
