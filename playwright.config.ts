@@ -46,7 +46,8 @@ export default defineConfig({
         webServer: {
           command: `npm run --silent reference -- --host ${EMBEDDED.host} --port ${EMBEDDED.port} --public-url ${EMBEDDED.baseUrl}`,
           url: `${EMBEDDED.baseUrl}/.well-known/openid-configuration`,
-          reuseExistingServer: true,
+          // Never a leftover tenant (stale state, another run's process that may exit mid-run).
+          reuseExistingServer: false,
           timeout: 20_000,
           stdout: 'ignore',
           stderr: 'pipe',

@@ -21,6 +21,7 @@ import { makeSafe, restoreBody, unrestored, type ResourceServer } from './stagin
 import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import type { CredentialContext } from './credentials.ts';
 import { experimentPayload } from '../generators/index.ts';
+import { checkInvariants } from './expectations.ts';
 
 export interface Suite {
   cfg: Config;
@@ -189,7 +190,7 @@ export const test = base.extend<
     await use(new Checks(testInfo, suite.redactor));
   },
 
-  rs: async ({ suite, mgmt }, use) => {
+  rs: async ({ suite, mgmt, check }, use) => {
     const { cfg, state } = suite;
     // One test at a time writes the shared resource server, whatever worker it runs in.
     const lock = join(state.runDir, 'locks', 'resource-server');
@@ -197,8 +198,11 @@ export const test = base.extend<
     let known: ResourceServer | null = state.snapshot;
     let dirty = false;
     const track = (ex: Exchange, wrote: boolean): Exchange => {
-      if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) known = ex.body;
-      else if (wrote) known = null; // a refused write may still have written (that is a finding)
+      if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) {
+        known = ex.body;
+        // §2.1 invariants hold in every answer, whatever the test is about.
+        checkInvariants(check, ex, ex.body, state.snapshot);
+      } else if (wrote) known = null; // a refused write may still have written (that is a finding)
       return ex;
     };
     const rsApi: ResourceServerUnderTest = {
