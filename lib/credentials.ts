@@ -33,11 +33,6 @@ export const INVALID_CREDENTIALS: CredentialCase[] = [
     build: async () => ({ authorization: `Bearer ${token}`, how: `Bearer ${label}` }),
   })),
   {
-    updateClause: 'auth.mgmt.malformed-token',
-    title: 'with the genuine token under another scheme (Basic)',
-    build: async (ctx: CredentialContext) => ({ authorization: `Basic ${ctx.realToken}`, how: 'the genuine token with scheme Basic' }),
-  },
-  {
     updateClause: 'auth.mgmt.bad-signature',
     title: 'with a token signed by a key the suite generated',
     build: async (ctx: CredentialContext) => ({ authorization: `Bearer ${await forgeLike(ctx.realToken)}`, how: "the genuine token's header and claims, re-signed with the suite's own RS256 key" }),
