@@ -5,7 +5,9 @@
 //   check    – the clause-first check recorder (lib/checks.ts)
 //   rs       – the configured resource server, locked for this test, restored afterwards
 //   experiments – creation helper; skips unless experiments may be created on the target
+//   credentials – context for building refused credentials (lib/credentials.ts)
 //   run      – read-only facts: config, seed, run tag, snapshot, depth runs
+//   suite    – (worker) config, run state, redactor, pacer: for the burst test only
 // Every request is paced and counted; the count lands in the `requests` annotation.
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
 import * as allure from 'allure-js-commons';
