@@ -4,6 +4,8 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import { loadConfig, secretValues } from '../lib/config.ts';
+import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
 import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
@@ -114,6 +116,7 @@ export default class ConformanceReporter implements Reporter {
       otherFailures,
       meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
     });
+    redactRunData(report, runRedactor());
     // Requests the runtime sent outside tests (token, snapshot, restore) count too.
     if (runtime && report.requests !== null) report.requests += runtime.requestsOutsideTests.setup + runtime.requestsOutsideTests.teardown;
 
@@ -231,6 +234,32 @@ function parseCheck(description: string): CheckRecord | null {
 }
 
 // Helpers
+
+/** The runtime's redactor with this run's secrets: what the target did passes through it once more. */
+function runRedactor(): Redactor {
+  let known: string[] = [];
+  try {
+    known = secretValues(loadConfig());
+  } catch {
+    // no usable configuration (fixture suites): the patterns still apply
+  }
+  return createRedactor(known);
+}
+
+/**
+ * A second net under the runtime's redaction: evidence, observations and error lines come
+ * from the target and the tests, so they are scrubbed again before anything is written or
+ * printed. Catalogue texts and titles are the suite's own and stay as they are.
+ */
+function redactRunData(report: ConformanceReport, r: Redactor): void {
+  for (const c of report.clauses) {
+    c.failures = r.value(c.failures);
+    c.observations = r.value(c.observations);
+    if (c.reason !== undefined) c.reason = r.text(c.reason);
+  }
+  report.run.errors = r.value(report.run.errors);
+  report.gate.reasons = r.value(report.gate.reasons);
+}
 
 function nonEmpty(v: string | undefined): string | undefined {
   return v === undefined || v.trim() === '' ? undefined : v.trim();

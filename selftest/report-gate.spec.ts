@@ -113,9 +113,26 @@ test('a sharded run merged with merge-reports keeps the verdict and the exit cod
   expect(report.clauses.find((c) => c.id === 'fx.update.token-lifetime.range')?.status).toBe('passed');
 });
 
+test('credentials that reach a check record unredacted are scrubbed before anything is written or printed', async () => {
+  const secret = `idmc-canary-${Date.now().toString(36)}-secret`;
+  const run = fixtureRun({ FX_NAME: 'fail', FX_LEAK: '1', IDM_CLIENT_SECRET: secret });
+  expect(run.status, run.output).toBe(1);
+  const written = ['conformance.json', 'conformance.html', 'conformance-summary.txt'].map((f) => readFileSync(join(run.dir, f), 'utf8'));
+  for (const text of [...written, run.stdout, run.stderr]) {
+    expect(text).not.toContain(secret);
+    expect(text).not.toMatch(/eyJhbGciOiJSUzI1NiJ9\.eyJ/);
+    expect(text).not.toContain('MIIEvQIBADANBgkqhkiG9w0BAQEFAASC');
+  }
+  const failure = run.report().clauses.find((c) => c.id === FAILING)!.failures[0]!;
+  expect(failure.message).toBe('expected 400, got 201 (client secret <redacted>)');
+  expect(failure.evidence?.request?.headers.authorization).toMatch(/^Bearer <redacted/);
+});
+
 // Helpers
 
 interface FixtureRun {
+  /** Where the run wrote its reports. */
+  dir: string;
   status: number | null;
   stdout: string;
   stderr: string;
@@ -139,6 +156,7 @@ function fixtureRun(env: Record<string, string>, args: string[] = []): FixtureRu
   });
   const output = `exit ${r.status}\n--- stdout\n${r.stdout}\n--- stderr\n${r.stderr}`;
   return {
+    dir: out,
     status: r.status,
     stdout: r.stdout,
     stderr: r.stderr,

@@ -1,6 +1,8 @@
 // Synthetic conformance tests: each records check annotations as the runtime would, so the
 // reporter and the gate can be driven end to end without a target. FX_NAME=pass|fail
-// decides the one must clause that can fail; FX_CRASH=1 adds a test that errors.
+// decides the one must clause that can fail; FX_CRASH=1 adds a test that errors;
+// FX_LEAK=1 puts unredacted credentials into the failure's evidence (the reporter's own
+// redaction must catch them).
 import { expect, test } from '@playwright/test';
 
 type Check = { clause: string; outcome: 'passed' | 'failed' | 'observed'; message: string; observation?: string; evidence?: unknown };
@@ -14,6 +16,22 @@ test('name of 201 characters is rejected with 400', { tag: ['@fx.update.name.max
   record({ clause: 'fx.update.name.max-length', outcome: 'passed', message: 'name of 200 characters accepted with 201' });
   if (process.env.FX_NAME === 'pass') {
     record({ clause: 'fx.update.name.max-length', outcome: 'passed', message: 'name of 201 characters rejected with 400' });
+    return;
+  }
+  if (process.env.FX_LEAK === '1') {
+    const secret = process.env.IDM_CLIENT_SECRET ?? 'no-secret-set';
+    const jwt = `eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjb25mb3JtYW5jZSJ9.${'s1gnatureXY'.repeat(4)}`;
+    record({
+      clause: 'fx.update.name.max-length',
+      outcome: 'failed',
+      message: `expected 400, got 201 (client secret ${secret})`,
+      evidence: {
+        curl: `curl -u conformance-full:${secret} -H 'Authorization: Bearer ${jwt}' http://127.0.0.1:4900/oauth/token`,
+        request: { method: 'POST', url: 'http://127.0.0.1:4900/oauth/token', headers: { authorization: `Bearer ${jwt}` }, body: { client_id: 'conformance-full', client_secret: secret } },
+        response: { status: 200, headers: {}, body: { access_token: jwt } },
+        counterexample: { key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----' },
+      },
+    });
     return;
   }
   record({
