@@ -4,7 +4,7 @@
 import { expect, type TestInfo } from '@playwright/test';
 import type { Exchange } from './http.ts';
 import type { Redactor } from './redact.ts';
-import { renderCurl } from './curl.ts';
+import { renderCurl, shellQuote } from './curl.ts';
 import { assertKnownClause, clauseEntry } from './catalogue.ts';
 import { clausesOfType, validateAgainst } from './schema-bridge.ts';
 
@@ -167,7 +167,7 @@ export class Checks {
     if (rec.outcome === 'failed') {
       const lines = [`[${rec.clause}] ${rec.message}`];
       if (rec.evidence?.curl) lines.push(`  reproduce: ${rec.evidence.curl}`);
-      if (rec.evidence?.seed !== undefined) lines.push(`  replay: IDM_SEED=${rec.evidence.seed}${rec.evidence.path ? ` IDM_REPLAY_PATH=${rec.evidence.path}` : ''} npm run conformance -- --grep "${this.info.title.replace(/"/g, '\\"')}"`);
+      if (rec.evidence?.seed !== undefined) lines.push(`  replay: ${replayCommand(rec.evidence.seed, rec.evidence.path, this.info.title)}`);
       if (rec.evidence?.counterexample !== undefined) lines.push(`  counterexample: ${JSON.stringify(rec.evidence.counterexample).slice(0, 600)}`);
       checkExpect.soft(rec).toHoldCheck(lines.join('\n'));
     }
@@ -194,6 +194,12 @@ export class Checks {
 export function describe(ex: Exchange): string {
   const u = new URL(ex.request.url);
   return `${ex.request.method} ${decodeURIComponent(u.pathname)}`;
+}
+
+/** The command that replays one property failure: run seed, counterexample path, this test only. */
+export function replayCommand(seed: number, path: string | undefined, title: string): string {
+  const grep = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return `IDM_SEED=${seed}${path ? ` IDM_REPLAY_PATH=${path}` : ''} npm run conformance -- --grep ${shellQuote(grep)}`;
 }
 
 // Helpers
