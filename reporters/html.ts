@@ -282,9 +282,9 @@ header .title { flex:1; min-width:0; }
 h1 { margin:0 0 2px; font-size:24px; }
 h2 { font-size:17px; margin:0 0 12px; } h3 { font-size:15px; margin:18px 0 8px; }
 .target { font:600 15px/1.3 ui-monospace, "DejaVu Sans Mono", monospace; color:#3c4043; margin-bottom:10px; word-break:break-all; }
-.meta { display:grid; grid-template-columns:repeat(auto-fill, minmax(150px, 1fr)); gap:6px 18px; margin:0; }
+.meta { display:grid; grid-template-columns:repeat(auto-fill, minmax(200px, 1fr)); gap:6px 18px; margin:0; }
 .meta dt { font-size:11px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); } .meta dd { margin:0; font-weight:500; }
-.headline { min-width:300px; padding:16px 22px; border-radius:12px; color:#fff; text-align:center; }
+.headline { min-width:300px; max-width:420px; padding:16px 22px; border-radius:12px; color:#fff; text-align:center; }
 .headline.ok { background:linear-gradient(135deg,#188038,#137333); } .headline.bad { background:linear-gradient(135deg,#c5221f,#a50e0e); }
 .headline .figure { font-size:46px; font-weight:700; line-height:1.1; } .headline .of { opacity:.7; margin:0 4px; }
 .headline .caption { opacity:.92; } .headline .verdict { margin:6px 0; font-weight:700; text-transform:uppercase; letter-spacing:.05em; }
