@@ -144,7 +144,7 @@ function sectionBlock(sec: string, list: ClauseResult[], info: SectionInfo | und
       <td><span class="pill s-${x.status}">${LABEL[x.status]}</span></td>
       <td><code>${esc(x.id)}</code><div>${esc(x.text)}</div><div class="muted small">${x.kind}${x.severity ? ` · ${esc(x.severity)}` : ''} · ${specText ? `<a href="#spec-${slug(sec)}" class="speclink">spec §${esc(sec)}</a>` : `spec §${esc(sec)}`}</div></td>
       <td>${detail(x)}</td>
-      <td class="tests">${x.tests.length === 0 ? '<span class="muted">—</span>' : x.tests.map((t) => `<div title="${esc(`${t.file}${t.line ? `:${t.line}` : ''}`)}">${statusDot(t.status)} ${esc(t.title)}${t.flaky ? ' <span class="muted">(flaky)</span>' : ''}</div>`).join('')}</td>
+      <td class="tests">${testList(x)}</td>
     </tr>`,
       )
       .join('\n')}
@@ -204,6 +204,20 @@ function observationList(x: ClauseResult): string {
 }
 
 const OBSERVATIONS_SHOWN = 4;
+
+/** The tests behind a clause; response-wide clauses are checked by most tests, so fold the tail. */
+function testList(x: ClauseResult): string {
+  if (x.tests.length === 0) return '<span class="muted">—</span>';
+  // failing tests first: they are the ones a reader is after
+  const order = (s: string) => (s === 'failed' || s === 'timedOut' ? 0 : s === 'passed' ? 1 : 2);
+  const items = [...x.tests]
+    .sort((a, b) => order(a.status) - order(b.status))
+    .map((t) => `<div title="${esc(`${t.file}${t.line ? `:${t.line}` : ''}`)}">${statusDot(t.status)} ${esc(t.title)}${t.flaky ? ' <span class="muted">(flaky)</span>' : ''}</div>`);
+  const rest = items.slice(TESTS_SHOWN);
+  return items.slice(0, TESTS_SHOWN).join('') + (rest.length > 0 ? `<details class="more"><summary>${rest.length} more tests</summary>${rest.join('')}</details>` : '');
+}
+
+const TESTS_SHOWN = 3;
 
 function statusDot(status: string): string {
   const cls = status === 'passed' ? 'passed' : status === 'skipped' ? 'skipped' : status === 'interrupted' ? 'skipped' : 'failed';
@@ -318,7 +332,8 @@ pre.curl { background:#202124; color:#e8eaed; }
 .baseline { color:var(--expected-failure); font-weight:600; }
 table.list { border-collapse:collapse; width:100%; } table.list th { text-align:left; font-size:11.5px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); border-bottom:1px solid var(--line); padding:6px 8px; }
 table.list td { border-bottom:1px solid #f0f1f3; padding:7px 8px; vertical-align:top; }
-table.clauses td:first-child { width:1%; white-space:nowrap; } table.clauses td.tests { font-size:12px; max-width:360px; }
+table.clauses { table-layout:fixed; } table.clauses th:nth-child(1) { width:130px; } table.clauses th:nth-child(2) { width:36%; }
+table.clauses th:nth-child(3) { width:27%; } table.clauses td { overflow-wrap:anywhere; } table.clauses td.tests { font-size:12px; }
 tr.row:target { background:#fff8e1; }
 .muted { color:var(--muted); } .empty { color:var(--passed); margin:0; }
 .dot { display:inline-block; width:8px; height:8px; border-radius:50%; background:var(--c); margin-right:4px; }
