@@ -100,7 +100,9 @@ export class ApiClient {
         const res = await this.ctx.fetch(url, {
           method,
           headers,
-          ...(body !== undefined ? { data: body } : {}),
+          // A Buffer is sent byte for byte; a string with a JSON content type that does not
+          // parse would be re-serialised by Playwright (a malformed-JSON case would vanish).
+          ...(body !== undefined ? { data: Buffer.from(body, 'utf8') } : {}),
           timeout: this.opts.timeoutMs,
           failOnStatusCode: false,
           maxRedirects: 0,
