@@ -21,6 +21,8 @@ const COLOUR: Record<ClauseStatus, number> = {
 };
 
 const CURL_MAX = 800;
+/** Failing clauses shown in full; the rest are named on one line (a broken tenant fails most). */
+const FAILING_SHOWN = 25;
 
 export interface SummaryOptions {
   color: boolean;
@@ -61,7 +63,7 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   if (failed.length > 0) {
     out.push('');
     out.push(paint(31, bold(`Failing clauses (${failed.length}):`)));
-    for (const f of failed) {
+    for (const f of failed.slice(0, FAILING_SHOWN)) {
       out.push(`  ${paint(31, '✗')} ${bold(f.id)} (§${f.section}) ${f.text}`);
       for (const fail of f.failures.slice(0, 3)) {
         out.push(`      ${fail.message}`);
@@ -71,6 +73,7 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
       }
       if (f.failures.length > 3) out.push(`      … ${f.failures.length - 3} more failure(s) in conformance.json`);
     }
+    if (failed.length > FAILING_SHOWN) out.push(`  … ${failed.length - FAILING_SHOWN} more failing clauses: ${failed.slice(FAILING_SHOWN).map((f) => f.id).join(', ')}`);
   }
   const xfail = r.clauses.filter((x) => x.status === 'expected-failure');
   if (xfail.length > 0) {
