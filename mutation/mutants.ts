@@ -356,8 +356,16 @@ export const MUTANTS: Variant[] = [
   },
   {
     id: 'rs-response-custom-is-system', kind: 'mutant', clause: 'rs.response.is_system.custom-false', fault: 'response-schema',
-    description: 'a custom resource server is returned with is_system: true',
-    options: presentWith((o) => ({ ...o, is_system: true })),
+    description: 'a custom resource server is returned with is_system: true once it has been changed',
+    // Only after a change: the suite reads the configured server with PATCH {} before any test
+    // and rightly refuses to run against a system one (a configuration error, not a verdict).
+    options: viaParts((d) => ({
+      rules: {
+        ...d.rules,
+        applyResourceServerPatch: (rs, body) => ({ ...d.rules.applyResourceServerPatch(rs, body), ...(Object.keys(body).length ? { changed: true } : {}) }),
+        presentResourceServer: (rs) => ({ ...d.rules.presentResourceServer(rs), ...((rs as unknown as { changed?: boolean }).changed ? { is_system: true } : {}) }),
+      },
+    })),
   },
   {
     id: 'rs-web-lifetime-not-clamped', kind: 'mutant', clause: 'rs.response.token_lifetime_for_web.le-token_lifetime', fault: 'response-schema', fast: true,

@@ -109,7 +109,7 @@ export const PROBES: Record<string, Probe> = {
   'rs-response-token-lifetime-string': async (c) => typeof (await c.patch({})).body.token_lifetime,
   'rs-response-secret-masked': async (c) => String((await c.patch({})).body.signing_secret).length >= 16,
   'rs-response-consent-policy-empty': async (c) => (await c.patch({})).body.consent_policy,
-  'rs-response-custom-is-system': async (c) => (await c.patch({})).body.is_system,
+  'rs-response-custom-is-system': async (c) => (await c.patch({ name: 'Changed probe' })).body.is_system,
   'rs-web-lifetime-not-clamped': async (c) => (await c.patch({ token_lifetime: 60 })).body.token_lifetime_for_web,
   'exp-created-at-not-iso': async (c) => ISO.test(String((await c.create(VALID_EXPERIMENT)).body.created_at)),
   'exp-id-pattern-broken': async (c) => /^exp_[A-HJ-NP-Za-km-z1-9]+$/.test(String((await c.create(VALID_EXPERIMENT)).body.id)),

@@ -1,4 +1,5 @@
 // npm run mutation [-- --subset fast|all] [--only a,b] [--jobs 2] [--workers 1] [--seed n] [--depth d]
+//                   [--exhaustive] [--list]
 // Runs the real conformance suite, through configuration only, against every variant of
 // the reference tenant in mutation/mutants.ts; writes reports/mutation.json; exits 1 when a
 // non-equivalent mutant survives, a benign variant fails, or a run breaks.
@@ -54,8 +55,21 @@ const { values } = parseArgs({
     seed: { type: 'string', default: '20261122' },
     depth: { type: 'string' },
     out: { type: 'string', default: 'reports/mutation.json' },
+    list: { type: 'boolean', default: false },
+    exhaustive: { type: 'boolean', default: false },
   },
 });
+
+if (values.list) {
+  // The catalogue as a Markdown table (mutation/README.md embeds it).
+  console.log('| id | kind | fault | clause | fast | what it does |');
+  console.log('|---|---|---|---|---|---|');
+  for (const v of VARIANTS) {
+    const what = v.equivalent ? `${v.description} — *equivalent*: ${v.equivalent}` : v.description;
+    console.log(`| \`${v.id}\` | ${v.kind} | ${v.fault} | ${v.clause ? `\`${v.clause}\`` : '—'} | ${v.fast && !v.slow ? 'yes' : ''} | ${what.replaceAll('|', '\\|')} |`);
+  }
+  process.exit(0);
+}
 
 const subset = values.subset === 'fast' ? 'fast' : 'all';
 let chosen = VARIANTS.map((v, i) => ({ v, port: MUTATION_PORTS[i % MUTATION_PORTS.length]! }));
@@ -109,6 +123,7 @@ const report = {
   depth: values.depth ?? 'default',
   jobs: Number(values.jobs),
   workersPerRun: Number(values.workers),
+  stopAtFirstFailure: !values.exhaustive,
   wallSeconds: round((performance.now() - t0) / 1000),
   summary,
   ok: !failedRun,
@@ -131,20 +146,37 @@ process.exit(failedRun ? 1 : 0);
 
 async function runVariant(v: Variant, port: number): Promise<VariantResult> {
   const outDir = join(runDir, v.id);
-  await rm(outDir, { recursive: true, force: true });
-  await mkdir(outDir, { recursive: true });
   const grep = subset !== 'fast' ? null : v.grepAll ? clauseGrepAll(v.grepAll) : clauseGrep(v.grep ?? (v.clause ? [v.clause] : []));
   const base: Omit<VariantResult, 'verdict' | 'onTarget' | 'failed' | 'exitCode' | 'seconds' | 'requests'> = {
     id: v.id, kind: v.kind, clause: v.clause, fault: v.fault, description: v.description,
     ...(v.equivalent ? { equivalent: v.equivalent } : {}),
     grep, log: relative(ROOT, join(outDir, 'suite.log')),
   };
+  // A mutant is killed by its first failing must clause; running on costs time and proves
+  // nothing more (--exhaustive lists every clause it breaks). Benign variants and survivors
+  // always run the whole selection; so does a mutant whose first failure named no clause
+  // (e.g. the suite could not restore the resource server), on a fresh tenant.
+  const stopEarly = v.kind === 'mutant' && !values.exhaustive;
+  const first = await attempt(v, port, outDir, grep, stopEarly);
+  const result = { ...base, ...first };
+  if (stopEarly && first.verdict === 'error' && first.stoppedEarly) {
+    const again = await attempt(v, port, outDir, grep, false);
+    return { ...base, ...again, seconds: round(first.seconds + again.seconds) };
+  }
+  return result;
+}
+
+type Attempt = Pick<VariantResult, 'verdict' | 'onTarget' | 'failed' | 'exitCode' | 'seconds' | 'requests' | 'error'> & { stoppedEarly?: boolean };
+
+async function attempt(v: Variant, port: number, outDir: string, grep: string | null, stopEarly: boolean): Promise<Attempt> {
+  await rm(outDir, { recursive: true, force: true });
+  await mkdir(outDir, { recursive: true });
   const tokenFile = join(tmpdir(), `idm-mutation-${process.pid}-${port}.jwt`);
   let tenant;
   try {
     tenant = await startVariant(v.id, port, join(outDir, 'tenant.log'), ['--expired-token-file', tokenFile]);
   } catch (e) {
-    return { ...base, verdict: 'error', onTarget: null, failed: [], exitCode: null, seconds: 0, requests: null, error: (e as Error).message };
+    return { verdict: 'error', onTarget: null, failed: [], exitCode: null, seconds: 0, requests: null, error: (e as Error).message };
   }
   let expiredToken: string | undefined;
   try {
@@ -162,13 +194,15 @@ async function runVariant(v: Variant, port: number): Promise<VariantResult> {
       ...(grep ? { grep } : {}),
       ...(expiredToken ? { expiredToken } : {}),
       workers: Number(values.workers),
+      ...(stopEarly ? { extraArgs: ['--max-failures=1'] } : {}),
       timeoutMs: (v.slow ? 20 : subset === 'fast' ? 3 : 10) * 60_000,
     });
     const common = { exitCode: res.code, seconds: round(res.seconds), requests: res.report?.requests ?? null };
     if (!res.report || res.timedOut) {
-      return { ...base, ...common, verdict: 'error', onTarget: null, failed: [], error: res.timedOut ? 'suite timed out' : `no conformance.json (${res.reportError ?? ''})` };
+      return { ...common, verdict: 'error', onTarget: null, failed: [], error: res.timedOut ? 'suite timed out' : `no conformance.json (${res.reportError ?? ''})` };
     }
-    return { ...base, ...common, ...judge(v, res.report, res.code) };
+    const stoppedEarly = stopEarly && res.report.gate.reasons.some((r) => /stopped early/i.test(r));
+    return { ...common, ...judge(v, res.report, res.code), stoppedEarly };
   } finally {
     await tenant.stop();
   }
