@@ -131,6 +131,11 @@ function skipReason(entry: CatalogueEntry, tests: TestOutcome[], erroredEarly: T
   for (const t of tests) {
     if (t.status === 'skipped') reasons.add(t.skipReason ?? 'test skipped');
     else if (t.status === 'interrupted') reasons.add('run interrupted');
+    else if (ERRORED.has(t.status) && !t.checks.some((c) => c.clause === entry.id)) {
+      // the test failed on another clause first and never got to this one
+      const first = t.checks.find((c) => c.outcome === 'failed');
+      if (first) reasons.add(`not reached: its test stopped after ${first.clause} failed`);
+    }
   }
   for (const t of erroredEarly) reasons.add(`test errored before observing: ${t.error ?? t.status}`);
   if (reasons.size === 0) reasons.add(`declared by ${tests.length} test(s) but no check recorded for ${entry.id}`);
