@@ -188,10 +188,14 @@ async function comparePeer(suiteRequests: number): Promise<BenchReport['peer']> 
 
   const choice = values['peer-mutants'];
   const mutants = choice === 'none' ? [] : MUTANTS.filter((m) => choice === 'all' || m.fast);
-  const perMutant = await pool(mutants, 2, async (m, i) => {
-    const r = await peerAgainst(m.id, PORT.peerLanes[i % 2]!, `peer-${m.id}`, maxExamples);
-    const fresh = r.run.failures.filter((f) => !baselineFailures.has(f));
-    return { mutant: m.id, clause: m.clause, equivalent: Boolean(m.equivalent), caught: fresh.length > 0, newFailures: fresh, requests: r.tenant.total, seconds: r.run.seconds };
+  const perMutant = await pool(mutants, 2, async (m, _i, lane) => {
+    try {
+      const r = await peerAgainst(m.id, PORT.peerLanes[lane]!, `peer-${m.id}`, maxExamples);
+      const fresh = r.run.failures.filter((f) => !baselineFailures.has(f));
+      return { mutant: m.id, clause: m.clause, equivalent: Boolean(m.equivalent), caught: fresh.length > 0, newFailures: fresh, requests: r.tenant.total, seconds: r.run.seconds, ...(r.run.error ? { error: r.run.error } : {}) };
+    } catch (e) {
+      return { mutant: m.id, clause: m.clause, equivalent: Boolean(m.equivalent), caught: false, newFailures: [], requests: 0, seconds: 0, error: (e as Error).message };
+    }
   });
 
   const suite = await suiteVerdicts();

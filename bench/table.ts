@@ -23,6 +23,7 @@ export interface PeerMutant {
   newFailures: string[];
   requests: number;
   seconds: number;
+  error?: string;
   suite: { verdict: string; requests: number | null; seconds: number; subset: string } | null;
 }
 

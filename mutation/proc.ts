@@ -101,16 +101,19 @@ export async function stopGroup(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-/** Runs `tasks` with at most `limit` in flight, preserving result order. */
-export async function pool<T, R>(items: T[], limit: number, task: (item: T, index: number) => Promise<R>): Promise<R[]> {
+/**
+ * Runs `task` over `items` with at most `limit` in flight, preserving result order. `lane`
+ * (0 … limit-1) is exclusive while the task runs, e.g. to give each lane its own port.
+ */
+export async function pool<T, R>(items: T[], limit: number, task: (item: T, index: number, lane: number) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
-  const lane = async (): Promise<void> => {
+  const lane = async (id: number): Promise<void> => {
     while (next < items.length) {
       const i = next++;
-      out[i] = await task(items[i]!, i);
+      out[i] = await task(items[i]!, i, id);
     }
   };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, (_, id) => lane(id)));
   return out;
 }
