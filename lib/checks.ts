@@ -8,24 +8,8 @@ import { renderCurl, shellQuote } from './curl.ts';
 import { assertKnownClause, clauseEntry } from './catalogue.ts';
 import { clausesOfType, validateAgainst } from './schema-bridge.ts';
 
-export type Outcome = 'passed' | 'failed' | 'observed';
-
-export interface Evidence {
-  request?: { method: string; url: string; headers: Record<string, string>; body?: unknown };
-  response?: { status: number; headers: Record<string, string>; body?: unknown };
-  curl?: string;
-  seed?: number;
-  path?: string;
-  counterexample?: unknown;
-}
-
-export interface CheckRecord {
-  clause: string;
-  outcome: Outcome;
-  message: string;
-  observation?: string;
-  evidence?: Evidence;
-}
+export type { CheckRecord, Evidence, Outcome } from './check-record.ts';
+import type { CheckRecord, Evidence } from './check-record.ts';
 
 /** What a property run adds to the evidence of its failing checks. */
 export interface ReplayInfo {
@@ -79,7 +63,7 @@ export class Checks {
    * clause fails that clause; errors without a mapping fail `clause`.
    */
   async expectSchema(clause: string, typeName: string, data: unknown, ex?: Exchange): Promise<boolean> {
-    const errors = await validateAgainst(typeName, data);
+    const errors = validateAgainst(typeName, data);
     const byClause = new Map<string, string[]>();
     for (const e of errors) {
       const c = e.clause ?? clause;

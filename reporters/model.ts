@@ -30,23 +30,9 @@ export interface CatalogueEntry {
   sectionTitle?: string;
 }
 
-export interface CheckEvidence {
-  request?: { method: string; url: string; headers: Record<string, string>; body?: unknown };
-  response?: { status: number; headers: Record<string, string>; body?: unknown };
-  curl?: string;
-  seed?: number;
-  path?: string;
-  counterexample?: unknown;
-}
-
-/** What a check records as a `check` annotation (the runtime → reporter contract). */
-export interface CheckRecord {
-  clause: string;
-  outcome: 'passed' | 'failed' | 'observed';
-  message: string;
-  observation?: string;
-  evidence?: CheckEvidence;
-}
+// The check record is the runtime's (lib/check-record.ts); one definition for both sides.
+import type { CheckRecord, Evidence as CheckEvidence } from '../lib/check-record.ts';
+export type { CheckRecord, CheckEvidence };
 
 /** What the reporter keeps of one conformance test (its final attempt). */
 export interface TestOutcome {

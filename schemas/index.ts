@@ -112,22 +112,35 @@ export function schemaOf(typeName: TypeName): SchemaNode {
   return s;
 }
 
-/** Every clause id any schema names (self-tests check they exist in the catalogue). */
-export function clausesInSchemas(): string[] {
-  const ids = new Set<string>();
-  const visit = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(visit);
+/**
+ * The clause ids a type's schema names (x-clause), plus its default clause. Referenced files
+ * are followed only with `followRefs`: without it, their clauses belong to the referencing
+ * context (request or answer), which is what a check of one answer wants.
+ */
+export function clausesOfType(typeName: TypeName, opts: { followRefs?: boolean } = {}): string[] {
+  const ids = new Set<string>([TYPES[typeName].defaultClause]);
+  const seen = new Set<string>();
+  const visitFile = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    walk(files[file]);
+  };
+  const walk = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
     if (!node || typeof node !== 'object') return;
     for (const [k, v] of Object.entries(node)) {
-      if (k === 'x-clause') {
-        if (typeof v === 'string') ids.add(v);
-        else for (const id of Object.values(v as Record<string, string>)) ids.add(id);
-      } else visit(v);
+      if (k === 'x-clause') (typeof v === 'string' ? [v] : Object.values(v as Record<string, string>)).forEach((id) => ids.add(id));
+      else if (k === '$ref' && typeof v === 'string') opts.followRefs && visitFile(v);
+      else walk(v);
     }
   };
-  Object.values(files).forEach(visit);
-  for (const t of Object.values(TYPES)) ids.add(t.defaultClause);
-  return [...ids].sort();
+  visitFile(TYPES[typeName].file);
+  return [...ids];
+}
+
+/** Every clause id any schema names (self-tests check they exist in the catalogue). */
+export function clausesInSchemas(): string[] {
+  return [...new Set(typeNames.flatMap((t) => clausesOfType(t)))].sort();
 }
 
 // Helpers

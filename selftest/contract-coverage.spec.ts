@@ -8,8 +8,7 @@ import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allClauses } from '../contract/clauses.ts';
-import { loadSchemaFiles, TYPES, typeNames } from '../schemas/index.ts';
-import type { TypeName } from '../schemas/index.ts';
+import { clausesOfType, typeNames } from '../schemas/index.ts';
 import * as g from '../generators/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -52,7 +51,7 @@ function orphans(specSrc: string, libSrc: string): string[] {
   if (calls('experimentBoundaryCases') || calls('boundaryCases')) g.experimentBoundaryCases(EXP).forEach((b) => fromCases.add(b.clause));
   // Schema clauses count if the specs or the runtime validate against that type by name.
   const fromSchemas = new Set<string>();
-  for (const t of typeNames) if (new RegExp(`['"]${t}['"]`).test(runtimeSrc)) clausesOfType(t).forEach((c) => fromSchemas.add(c));
+  for (const t of typeNames) if (new RegExp(`['"]${t}['"]`).test(runtimeSrc)) clausesOfType(t, { followRefs: true }).forEach((c) => fromSchemas.add(c));
   return allClauses()
     .filter((c) => c.kind === 'must')
     .filter((c) => {
@@ -70,25 +69,3 @@ function files(dir: string): string[] {
   });
 }
 
-/** Clause ids a type's schema maps, following its $refs. */
-function clausesOfType(t: TypeName): Set<string> {
-  const schemas = loadSchemaFiles();
-  const out = new Set<string>([TYPES[t].defaultClause]);
-  const seen = new Set<string>();
-  const visitFile = (file: string): void => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    const walk = (node: unknown): void => {
-      if (Array.isArray(node)) return node.forEach(walk);
-      if (!node || typeof node !== 'object') return;
-      for (const [k, v] of Object.entries(node)) {
-        if (k === 'x-clause') (typeof v === 'string' ? [v] : Object.values(v as Record<string, string>)).forEach((id) => out.add(id));
-        else if (k === '$ref' && typeof v === 'string') visitFile(v);
-        else walk(v);
-      }
-    };
-    walk(schemas[file]);
-  };
-  visitFile(TYPES[t].file);
-  return out;
-}

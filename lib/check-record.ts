@@ -1,0 +1,23 @@
+// The one definition of what a check leaves behind: the `check` annotation's payload that
+// the runtime writes and the reporter reads (docs/ARCHITECTURE.md).
+
+export type Outcome = 'passed' | 'failed' | 'observed';
+
+export interface Evidence {
+  request?: { method: string; url: string; headers: Record<string, string>; body?: unknown };
+  response?: { status: number; headers: Record<string, string>; body?: unknown };
+  curl?: string;
+  seed?: number;
+  path?: string;
+  counterexample?: unknown;
+}
+
+export interface CheckRecord {
+  clause: string;
+  outcome: Outcome;
+  message: string;
+  /** For 'observed': what the target did, e.g. "answered 201". */
+  observation?: string;
+  /** Always redacted before it is recorded. */
+  evidence?: Evidence;
+}
