@@ -1,0 +1,188 @@
+// lib/checks.ts: each check records one `check` annotation (the runtime → reporter contract
+// of docs/ARCHITECTURE.md); a failed check is a soft failure; recording a pass or a failure
+// on an `observe` clause, or any verdict on an unknown clause, is a suite bug and throws.
+// A soft failure is read from test.info().errors and then absorbed (errors emptied, status
+// back to passed), so that the assertions made after it are not hidden by test.fail().
+import { expect, test, type TestInfo } from '@playwright/test';
+import { Checks, replayCommand, type CheckRecord } from '../lib/checks.ts';
+import type { Exchange } from '../lib/http.ts';
+import { createRedactor } from '../lib/redact.ts';
+
+const MUST = 'rs.response.object';
+const MUST_2 = 'rs.response.closed';
+const RL_MUST = 'ratelimit.headers';
+const OBSERVE = 'ratelimit.values';
+const NOT_EXERCISABLE = 'ratelimit.login-attempts';
+const UNKNOWN = 'rs.update.no-such-clause';
+const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzZWxmdGVzdCJ9.c2lnbmF0dXJlLXNlbGZ0ZXN0LWJ5dGVz';
+const SECRET = 'idmc-selftest-checks-secret';
+
+function exchange(status: number, headers: Record<string, string> = {}, body: unknown = { statusCode: status }): Exchange {
+  const data = { name: 'x', client_secret: SECRET };
+  return {
+    request: { method: 'PATCH', url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(data), data },
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+    text: JSON.stringify(body),
+    body,
+  };
+}
+
+function checks(info: TestInfo = test.info()): Checks {
+  return new Checks(info, createRedactor([SECRET, TOKEN]));
+}
+
+function records(info: TestInfo = test.info()): CheckRecord[] {
+  return info.annotations.filter((a) => a.type === 'check').map((a) => JSON.parse(a.description!) as CheckRecord);
+}
+
+/** Takes the soft failures recorded so far out of the test, returning their messages. */
+function absorbSoftFailures(info: TestInfo = test.info()): string[] {
+  const messages = info.errors.map((e) => e.message ?? '');
+  info.errors.splice(0);
+  (info as { status: string }).status = 'passed';
+  return messages;
+}
+
+test.describe('passing checks', () => {
+  const PASS: Array<{ title: string; run: (c: Checks) => boolean; clause: string }> = [
+    { title: 'expectStatus: the expected status', run: (c) => c.expectStatus(MUST, exchange(201), 201), clause: MUST },
+    { title: 'expectStatus: one of several expected statuses', run: (c) => c.expectStatus(MUST, exchange(404), [400, 404]), clause: MUST },
+    { title: 'expectRejected: a 400', run: (c) => c.expectRejected(MUST, exchange(400)), clause: MUST },
+    { title: 'expectRejected: a 499', run: (c) => c.expectRejected(MUST, exchange(499)), clause: MUST },
+    { title: 'expectAccepted: a 201', run: (c) => c.expectAccepted(MUST, exchange(201)), clause: MUST },
+    { title: 'expectAccepted: a 204', run: (c) => c.expectAccepted(MUST, exchange(204)), clause: MUST },
+    { title: 'expectRateLimitHeaders: all three numeric', run: (c) => c.expectRateLimitHeaders(RL_MUST, exchange(201, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1795000000' })), clause: RL_MUST },
+    { title: 'that: a true condition', run: (c) => c.that(MUST, true, 'holds'), clause: MUST },
+  ];
+  for (const c of PASS) {
+    test(c.title, () => {
+      expect(c.run(checks())).toBe(true);
+      const recs = records();
+      expect(recs).toHaveLength(1);
+      expect(recs[0]).toMatchObject({ clause: c.clause, outcome: 'passed' });
+      expect(recs[0]!.evidence, 'passes carry no evidence').toBeUndefined();
+      expect(test.info().annotations).toContainEqual({ type: 'clause', description: c.clause });
+      expect(test.info().errors).toEqual([]);
+    });
+  }
+
+  test('the clause annotation is added once, however many checks name the clause', () => {
+    const c = checks();
+    c.that(MUST, true, 'one');
+    c.that(MUST, true, 'two');
+    c.that(MUST_2, true, 'three');
+    expect(test.info().annotations.filter((a) => a.type === 'clause').map((a) => a.description)).toEqual([MUST, MUST_2]);
+    expect(records()).toHaveLength(3);
+  });
+});
+
+test.describe('failed checks: recorded, soft, redacted', () => {
+  const FAIL: Array<{ title: string; run: (c: Checks) => boolean; clause: string; message: RegExp }> = [
+    { title: 'expectStatus: another status', run: (c) => c.expectStatus(MUST, exchange(500), 400), clause: MUST, message: /expected 400, got 500/ },
+    { title: 'expectRejected: a 201', run: (c) => c.expectRejected(MUST, exchange(201)), clause: MUST, message: /expected a 4xx, got 201/ },
+    { title: 'expectRejected: a 500 is not a refusal', run: (c) => c.expectRejected(MUST, exchange(500)), clause: MUST, message: /expected a 4xx, got 500/ },
+    { title: 'expectAccepted: a 302', run: (c) => c.expectAccepted(MUST, exchange(302)), clause: MUST, message: /expected a 2xx, got 302/ },
+    { title: 'expectRateLimitHeaders: Reset missing', run: (c) => c.expectRateLimitHeaders(RL_MUST, exchange(201, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '3' })), clause: RL_MUST, message: /x-ratelimit-reset/ },
+    { title: 'expectRateLimitHeaders: a non-numeric Remaining', run: (c) => c.expectRateLimitHeaders(RL_MUST, exchange(201, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': 'many', 'x-ratelimit-reset': '1795000000' })), clause: RL_MUST, message: /x-ratelimit-remaining/ },
+    { title: 'that: a false condition, multi-line message folded to one line', run: (c) => c.that(MUST, false, 'expected a\n  got b', exchange(201)), clause: MUST, message: /^expected a got b$/ },
+  ];
+  for (const c of FAIL) {
+    test(c.title, () => {
+      const check = checks();
+      expect(c.run(check)).toBe(false);
+      // The test went on after the failure: a later check is still recorded.
+      check.that(MUST_2, true, 'after the failure');
+      const soft = absorbSoftFailures();
+      const recs = records();
+      expect(recs.map((r) => [r.clause, r.outcome])).toEqual([
+        [c.clause, 'failed'],
+        [MUST_2, 'passed'],
+      ]);
+      const failed = recs[0]!;
+      expect(failed.message).toMatch(c.message);
+      expect(failed.message).not.toContain('\n');
+      expect(check.failedCount()).toBe(1);
+      // One soft failure, carrying the clause and the reproduction.
+      expect(soft).toHaveLength(1);
+      expect(soft[0]).toContain(`[${c.clause}]`);
+      expect(soft[0]).toContain('reproduce: curl ');
+      // Evidence is recorded redacted: the token and the client secret appear nowhere.
+      const text = JSON.stringify(recs) + soft.join('\n');
+      expect(text).not.toContain(TOKEN);
+      expect(text).not.toContain(SECRET);
+      expect(failed.evidence?.request).toMatchObject({ method: 'PATCH', headers: { authorization: 'Bearer <redacted>' }, body: { name: 'x', client_secret: '<redacted>' } });
+      expect(failed.evidence?.response?.status).toBeGreaterThan(0);
+      expect(failed.evidence?.curl).toContain('$IDM_ACCESS_TOKEN');
+    });
+  }
+
+  test('a failed check left in place fails the test (soft: the statements after it still run)', () => {
+    test.fail();
+    const check = checks();
+    check.that(MUST, false, 'deliberately failed');
+    check.that(MUST_2, true, 'after');
+    test.info().annotations.push({ type: 'reached', description: 'after the failed check' });
+  });
+});
+
+test.describe('verdict vocabulary guards', () => {
+  test('observe on an observe clause records an observation, never a verdict', () => {
+    checks().observe(OBSERVE, 'Limit 50, Reset 1 s ahead', exchange(201));
+    const [rec] = records();
+    expect(rec).toMatchObject({ clause: OBSERVE, outcome: 'observed', message: 'Limit 50, Reset 1 s ahead', observation: 'Limit 50, Reset 1 s ahead' });
+    expect(JSON.stringify(rec)).not.toContain(TOKEN);
+    expect(test.info().errors).toEqual([]);
+  });
+
+  const MISUSE: Array<{ title: string; run: (c: Checks) => unknown; error: RegExp }> = [
+    { title: 'that(pass) on an observe clause', run: (c) => c.that(OBSERVE, true, 'x'), error: /observe/ },
+    { title: 'that(fail) on an observe clause', run: (c) => c.that(OBSERVE, false, 'x'), error: /observe/ },
+    { title: 'expectStatus on an observe clause', run: (c) => c.expectStatus(OBSERVE, exchange(201), 201), error: /observe/ },
+    { title: 'expectRejected on an observe clause', run: (c) => c.expectRejected(OBSERVE, exchange(400)), error: /observe/ },
+    { title: 'that on a not-exercisable clause', run: (c) => c.that(NOT_EXERCISABLE, true, 'x'), error: /not-exercisable/ },
+    { title: 'that on an unknown clause id', run: (c) => c.that(UNKNOWN, true, 'x'), error: new RegExp(UNKNOWN.replace(/\./g, '\\.')) },
+    { title: 'expectStatus on an unknown clause id', run: (c) => c.expectStatus(UNKNOWN, exchange(201), 201), error: new RegExp(UNKNOWN.replace(/\./g, '\\.')) },
+    { title: 'observe on an unknown clause id', run: (c) => c.observe(UNKNOWN, 'x'), error: new RegExp(UNKNOWN.replace(/\./g, '\\.')) },
+  ];
+  for (const c of MISUSE) {
+    test(`${c.title} throws and records nothing`, () => {
+      expect(() => c.run(checks())).toThrow(c.error);
+      expect(records()).toEqual([]);
+      expect(test.info().errors).toEqual([]);
+    });
+  }
+});
+
+test.describe('buffered records (property runs)', () => {
+  test('records are held while buffering and committed with replay data on failures only', () => {
+    const check = checks();
+    check.beginBuffer();
+    check.that(MUST, true, 'generated case holds');
+    check.that(MUST_2, false, 'generated case broke it', exchange(201));
+    expect(records(), 'nothing recorded while buffering').toEqual([]);
+    const buffered = check.endBuffer();
+    expect(buffered).toHaveLength(2);
+    expect(test.info().errors, 'no soft failure while buffering').toEqual([]);
+    check.commit(buffered, { seed: 42, path: '3:1:0', counterexample: { name: 'x', client_secret: SECRET } });
+    const soft = absorbSoftFailures();
+    const recs = records();
+    expect(recs[0]).toMatchObject({ clause: MUST, outcome: 'passed' });
+    expect(recs[0]!.evidence).toBeUndefined();
+    expect(recs[1]).toMatchObject({ clause: MUST_2, outcome: 'failed', evidence: { seed: 42, path: '3:1:0', counterexample: { name: 'x', client_secret: '<redacted>' } } });
+    expect(soft).toHaveLength(1);
+    expect(soft[0]).toContain('replay: IDM_SEED=42 IDM_REPLAY_PATH=3:1:0 npm run conformance -- --grep');
+    expect(soft[0]).not.toContain(SECRET);
+  });
+
+  const REPLAY: Array<{ seed: number; path?: string; title: string; expected: string }> = [
+    { seed: 7, title: 'plain title', expected: `IDM_SEED=7 npm run conformance -- --grep 'plain title'` },
+    { seed: -3, path: '0:2', title: 'name (max 200) + more?', expected: `IDM_SEED=-3 IDM_REPLAY_PATH=0:2 npm run conformance -- --grep 'name \\(max 200\\) \\+ more\\?'` },
+    { seed: 1, title: "O'Brien's case", expected: `IDM_SEED=1 npm run conformance -- --grep 'O'\\''Brien'\\''s case'` },
+  ];
+  for (const c of REPLAY) {
+    test(`replayCommand: ${JSON.stringify(c.title)}`, () => {
+      expect(replayCommand(c.seed, c.path, c.title)).toBe(c.expected);
+    });
+  }
+});
