@@ -1,0 +1,198 @@
+// lib/pacer.ts: pacing from X-RateLimit-*. The pacer takes no injected clock or sleep, so
+// its decisions are observed from outside: a decision to wait shows as an acquire that has
+// not returned (and has not counted itself in flight) while the reported Reset is still far
+// ahead; a decision to proceed as an acquire that returns. End to end, a local token-bucket
+// server that refuses with 429 counts what arrives: paced callers never meet a 429, unpaced
+// ones do (so the server really limits). Requests are counted, wall time is never asserted.
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import { Pacer, parseRateLimit } from '../lib/pacer.ts';
+
+const KEY = 'full PATCH /resource-servers/*';
+/** Long enough that an acquire allowed to proceed has returned (it only takes a lock). */
+const PROCEED_WITHIN_MS = 5_000;
+/** A waiting acquire sleeps ≥1 s per round while Reset is further away than that. */
+const STILL_WAITING_AFTER_MS = 400;
+
+function runDir(): string {
+  return mkdtempSync(join(tmpdir(), 'idm-selftest-pacer-'));
+}
+
+/** Headers as a tenant reports them: Reset in epoch seconds, `resetInS` from now. */
+function reported(remaining: number, resetInS = 60, limit = 10): Record<string, string> {
+  return { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + resetInS) };
+}
+
+type Settled = 'returned' | 'pending';
+async function settledWithin(p: Promise<unknown>, ms: number): Promise<Settled> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<Settled>((r) => (timer = setTimeout(() => r('pending'), ms)));
+  const out = await Promise.race([p.then((): Settled => 'returned'), t]);
+  clearTimeout(timer);
+  return out;
+}
+
+function inflightOf(dir: string): number {
+  const all = JSON.parse(readFileSync(join(dir, 'pacer.json'), 'utf8')) as Record<string, { inflight: Record<string, number> }>;
+  return all[KEY]?.inflight[String(process.pid)] ?? 0;
+}
+
+test.describe('parseRateLimit', () => {
+  const NOW = 1_795_000_000_000;
+  const CASES: Array<{ title: string; headers: Record<string, string>; expected: { limit: number | null; remaining: number | null; resetAt: number | null } }> = [
+    { title: 'Reset as epoch seconds', headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1795000003' }, expected: { limit: 50, remaining: 7, resetAt: 1_795_000_003_000 } },
+    { title: 'Reset as seconds from now (small value)', headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2' }, expected: { limit: null, remaining: 0, resetAt: NOW + 2000 } },
+    { title: 'Retry-After when Reset is absent', headers: { 'retry-after': '3' }, expected: { limit: null, remaining: null, resetAt: NOW + 3000 } },
+    { title: 'Reset wins over Retry-After', headers: { 'x-ratelimit-reset': '1795000001', 'retry-after': '30' }, expected: { limit: null, remaining: null, resetAt: 1_795_000_001_000 } },
+    { title: 'non-numeric values are unknown', headers: { 'x-ratelimit-limit': 'lots', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': 'soon' }, expected: { limit: null, remaining: null, resetAt: null } },
+    { title: 'no headers at all', headers: {}, expected: { limit: null, remaining: null, resetAt: null } },
+  ];
+  for (const c of CASES) {
+    test(c.title, () => {
+      expect(parseRateLimit(c.headers, NOW)).toEqual(c.expected);
+    });
+  }
+});
+
+test.describe('decisions: wait at the reserve, proceed above it', () => {
+  test.describe.configure({ mode: 'parallel' });
+  const CASES: Array<{ title: string; reserve: number; setup: (p: Pacer) => Promise<void>; decision: 'proceeds' | 'waits' }> = [
+    { title: 'first request on an unknown bucket (a probe)', reserve: 1, setup: async () => {}, decision: 'proceeds' },
+    { title: 'Remaining 5, reserve 1', reserve: 1, setup: (p) => reportOnce(p, reported(5)), decision: 'proceeds' },
+    { title: 'Remaining 2, reserve 1', reserve: 1, setup: (p) => reportOnce(p, reported(2)), decision: 'proceeds' },
+    { title: 'Remaining 1 = reserve 1', reserve: 1, setup: (p) => reportOnce(p, reported(1)), decision: 'waits' },
+    { title: 'Remaining 0, reserve 0', reserve: 0, setup: (p) => reportOnce(p, reported(0)), decision: 'waits' },
+    { title: 'Remaining 1, reserve 0', reserve: 0, setup: (p) => reportOnce(p, reported(1)), decision: 'proceeds' },
+    { title: 'Remaining 3, reserve 1, two requests in flight', reserve: 1, setup: async (p) => { await reportOnce(p, reported(3)); await p.acquire(KEY); await p.acquire(KEY); }, decision: 'waits' },
+    { title: 'Remaining 4, reserve 1, two requests in flight', reserve: 1, setup: async (p) => { await reportOnce(p, reported(4)); await p.acquire(KEY); await p.acquire(KEY); }, decision: 'proceeds' },
+    { title: 'unknown bucket with a probe in flight', reserve: 1, setup: async (p) => { await p.acquire(KEY); }, decision: 'waits' },
+    { title: 'a 429 answer empties the bucket whatever Remaining said', reserve: 1, setup: (p) => reportOnce(p, reported(9), 429), decision: 'waits' },
+    { title: 'Reset passed: a new window, one probe goes', reserve: 1, setup: (p) => reportOnce(p, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) - 2) }), decision: 'proceeds' },
+    { title: 'a route without rate-limit headers is not paced', reserve: 1, setup: async (p) => { await reportOnce(p, {}); await p.acquire(KEY); await p.acquire(KEY); }, decision: 'proceeds' },
+    { title: 'a burst test holds the bucket', reserve: 1, setup: async (p) => { await reportOnce(p, reported(9)); await p.block(KEY, Date.now() + 60_000); }, decision: 'waits' },
+  ];
+  for (const c of CASES) {
+    test(`${c.title} → ${c.decision}`, async () => {
+      const dir = runDir();
+      const pacer = new Pacer(dir, c.reserve);
+      await c.setup(pacer);
+      const before = inflightOrZero(dir);
+      const acquiring = pacer.acquire(KEY);
+      if (c.decision === 'proceeds') {
+        expect(await settledWithin(acquiring, PROCEED_WITHIN_MS)).toBe('returned');
+        expect(inflightOf(dir)).toBe(before + 1);
+        return;
+      }
+      expect(await settledWithin(acquiring, STILL_WAITING_AFTER_MS)).toBe('pending');
+      expect(inflightOrZero(dir), 'a waiting request is not counted in flight').toBe(before);
+      // Fresh headers with room (and the block lifted) let it through.
+      await pacer.unblock(KEY, reported(50), 200);
+      for (let i = 0; i < before; i++) await pacer.release(KEY, reported(50), 200);
+      expect(await settledWithin(acquiring, PROCEED_WITHIN_MS)).toBe('returned');
+    });
+  }
+});
+
+async function reportOnce(p: Pacer, headers: Record<string, string>, status = 200): Promise<void> {
+  await p.acquire(KEY);
+  await p.release(KEY, headers, status);
+}
+
+function inflightOrZero(dir: string): number {
+  try {
+    return inflightOf(dir);
+  } catch {
+    return 0;
+  }
+}
+
+// --- end to end against a small token bucket -----------------------------------------------
+
+interface Bucket {
+  server: Server;
+  url: string;
+  counts: { total: number; refused: number };
+}
+
+/** Capacity `capacity`, refilled at `perSecond`; Reset = epoch second at which it is full again. */
+async function bucketServer(capacity: number, perSecond: number): Promise<Bucket> {
+  let tokens = capacity;
+  let at = Date.now();
+  const counts = { total: 0, refused: 0 };
+  const server = createServer((req, res) => {
+    const now = Date.now();
+    tokens = Math.min(capacity, tokens + ((now - at) / 1000) * perSecond);
+    at = now;
+    counts.total++;
+    const allowed = tokens >= 1;
+    if (allowed) tokens -= 1;
+    else counts.refused++;
+    const headers = {
+      'x-ratelimit-limit': String(capacity),
+      'x-ratelimit-remaining': String(Math.floor(tokens)),
+      'x-ratelimit-reset': String(Math.ceil(now / 1000 + (capacity - tokens) / perSecond)),
+      'content-type': 'application/json',
+    };
+    req.resume();
+    req.on('end', () => res.writeHead(allowed ? 200 : 429, headers).end('{}'));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2/resource-servers/rs_1`, counts };
+}
+
+async function send(url: string): Promise<{ status: number; headers: Record<string, string> }> {
+  const res = await fetch(url, { method: 'PATCH', body: '{}' });
+  await res.text();
+  return { status: res.status, headers: Object.fromEntries(res.headers) };
+}
+
+test.describe('end to end: a bucket of 3 refilled at 3/s, 2 concurrent callers, 12 requests', () => {
+  test.describe.configure({ mode: 'parallel' });
+  for (const reserve of [1, 0]) {
+    test(`paced with reserve ${reserve}: every request answered, none refused with 429`, async () => {
+      test.setTimeout(60_000);
+      const bucket = await bucketServer(3, 3);
+      try {
+        const pacer = new Pacer(runDir(), reserve);
+        const statuses: number[] = [];
+        const caller = async (): Promise<void> => {
+          for (let i = 0; i < 6; i++) {
+            await pacer.acquire(KEY);
+            let r: { status: number; headers: Record<string, string> } | null = null;
+            try {
+              r = await send(bucket.url);
+              statuses.push(r.status);
+            } finally {
+              await pacer.release(KEY, r?.headers ?? null, r?.status ?? null);
+            }
+          }
+        };
+        await Promise.all([caller(), caller()]);
+        test.info().annotations.push({ type: 'requests', description: `${bucket.counts.total} sent, ${bucket.counts.refused} refused` });
+        expect(bucket.counts.total).toBe(12);
+        expect(statuses.filter((s) => s === 429)).toEqual([]);
+        expect(bucket.counts.refused).toBe(0);
+      } finally {
+        await new Promise((r) => bucket.server.close(r));
+      }
+    });
+  }
+
+  test('control: the same 12 requests unpaced do meet 429 (the server really limits)', async () => {
+    const bucket = await bucketServer(3, 3);
+    try {
+      const caller = async (): Promise<void> => {
+        for (let i = 0; i < 6; i++) await send(bucket.url);
+      };
+      await Promise.all([caller(), caller()]);
+      expect(bucket.counts.total).toBe(12);
+      expect(bucket.counts.refused).toBeGreaterThan(0);
+    } finally {
+      await new Promise((r) => bucket.server.close(r));
+    }
+  });
+});
