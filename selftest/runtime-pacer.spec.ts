@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { bucketKey } from '../lib/http.ts';
 import { Pacer, parseRateLimit } from '../lib/pacer.ts';
 
 const KEY = 'full PATCH /resource-servers/*';
@@ -54,6 +55,24 @@ test.describe('parseRateLimit', () => {
   for (const c of CASES) {
     test(c.title, () => {
       expect(parseRateLimit(c.headers, NOW)).toEqual(c.expected);
+    });
+  }
+});
+
+// The bucket a request is paced in: client + method + route, resource-server ids folded
+// (the spec does not say how buckets are keyed; this is the finest the headers describe).
+test.describe('bucketKey', () => {
+  const API = 'http://127.0.0.1:4810/api/v2';
+  const CASES: Array<[string, string, string, string]> = [
+    ['full', 'patch', `${API}/resource-servers/rs_conformance`, 'full PATCH /resource-servers/*'],
+    ['full', 'PATCH', `${API}/resource-servers/https%3A%2F%2Fapi.conformance.test%2F`, 'full PATCH /resource-servers/*'],
+    ['limited', 'PATCH', `${API}/resource-servers/rs_1?x=1`, 'limited PATCH /resource-servers/*'],
+    ['full', 'POST', `${API}/experimentation/experiments`, 'full POST /experimentation/experiments'],
+    ['anon', 'POST', 'http://127.0.0.1:4810/oauth/token', 'anon POST /oauth/token'],
+  ];
+  for (const [client, method, url, key] of CASES) {
+    test(`${method} ${url.replace(API, '{base}')} as ${client} → "${key}"`, () => {
+      expect(bucketKey(client, method, url, API)).toBe(key);
     });
   }
 });
