@@ -33,6 +33,8 @@ export function ensurePeer(log: (s: string) => void): PeerInfo {
 }
 
 export interface PeerOptions {
+  /** The OpenAPI document (default contract/openapi.json). */
+  document?: string;
   maxExamples: number;
   seed: number;
   outDir: string;
@@ -49,21 +51,25 @@ export interface PeerRun {
   error?: string;
 }
 
-/** The options the bench runs the peer with: negative data (mode all) and the coverage phase on. */
+/** What the bench asks of the peer: negative data (mode all), the coverage phase, every check. */
+export const PEER_FLAGS = [
+  '--phases', 'examples,coverage,fuzzing',
+  '--mode', 'all',
+  '--checks', 'all',
+  '--continue-on-failure',
+  '--workers', '1',
+  '--request-timeout', '5',
+  '--suppress-health-check', 'all',
+] as const;
+
 export function peerArgs(origin: string, o: PeerOptions, configFile: string): string[] {
   return [
     '--config-file', configFile,
-    'run', resolve(ROOT, 'contract/openapi.json'),
+    'run', o.document ?? resolve(ROOT, 'contract/openapi.json'),
     '--url', `${origin}/api/v2`,
-    '--phases', 'examples,coverage,fuzzing',
-    '--mode', 'all',
-    '--checks', 'all',
-    '--continue-on-failure',
+    ...PEER_FLAGS,
     '--max-examples', String(o.maxExamples),
     '--seed', String(o.seed),
-    '--workers', '1',
-    '--request-timeout', '5',
-    '--suppress-health-check', 'all',
     '--no-color',
     '--report', 'json',
     '--report-dir', join(o.outDir, 'schemathesis-report'),

@@ -27,6 +27,16 @@ export interface PeerMutant {
   suite: { verdict: string; requests: number | null; seconds: number; subset: string } | null;
 }
 
+export interface PeerConfiguration {
+  name: string;
+  document: string;
+  maxExamples: number;
+  /** requests ≈ fixedRequests + requestsPerExample × max-examples, fitted on the reference */
+  calibration: { fixedRequests: number; requestsPerExample: number };
+  reference: { seconds: number; requests: number; exitCode: number | null; failures: string[]; testCases: number | null };
+  mutants: PeerMutant[];
+}
+
 export type PeerReport =
   | { available: false; reason: string }
   | {
@@ -34,11 +44,7 @@ export type PeerReport =
       version: string;
       options: string[];
       configuration: string;
-      maxExamples: number;
-      /** requests ≈ fixedRequests + requestsPerExample × max-examples, fitted on the reference */
-      calibration: { fixedRequests: number; requestsPerExample: number };
-      reference: { seconds: number; requests: number; exitCode: number | null; failures: string[]; testCases: number | null };
-      mutants: PeerMutant[];
+      configurations: PeerConfiguration[];
       suiteSource: string | null;
     };
 
@@ -119,24 +125,31 @@ export function renderTable(r: BenchReport): string {
   if (!p.available) {
     out.push(`Schemathesis: ${p.reason}`);
   } else {
-    out.push(`Side by side with Schemathesis ${p.version} (${p.options.join(' ')})`);
-    const scored = p.mutants.filter((m) => !m.equivalent);
-    const peerCaught = scored.filter((m) => m.caught).length;
-    const withSuite = scored.filter((m) => m.suite);
-    const suiteCaught = withSuite.filter((m) => m.suite!.verdict === 'killed').length;
-    const peerReq = avg(scored.map((m) => m.requests));
-    const suiteReq = avg(withSuite.map((m) => m.suite!.requests ?? 0));
-    const w5 = [18, 16, 22, 26];
-    out.push(row(['  tool', 'verdict time', 'requests (reference)', 'non-equivalent caught'], w5));
-    out.push(row(['  idm-conformance', `${f1(v.seconds)} s`, `${v.requests}`, withSuite.length ? `${suiteCaught}/${withSuite.length}` : 'run npm run mutation'], w5));
-    out.push(row(['  schemathesis', `${f1(p.reference.seconds)} s`, `${p.reference.requests}`, `${peerCaught}/${scored.length}`], w5));
-    out.push(`  mean requests per mutant run: suite ${f0(suiteReq)}, schemathesis ${f0(peerReq)}; schemathesis max-examples ${p.maxExamples} ` +
-      `(its requests ≈ ${p.calibration.fixedRequests} + ${p.calibration.requestsPerExample} × max-examples on this document)`);
-    out.push(`  schemathesis on the unmutated reference reports ${p.reference.failures.length} failure(s) (subtracted as its baseline): ${p.reference.failures.join('; ') || 'none'}`);
-    const onlySuite = withSuite.filter((m) => m.suite!.verdict === 'killed' && !m.caught).map((m) => m.mutant);
-    const onlyPeer = scored.filter((m) => m.caught && m.suite && m.suite.verdict !== 'killed').map((m) => m.mutant);
-    out.push(`  caught only by the suite (${onlySuite.length}): ${onlySuite.join(', ') || '-'}`);
-    out.push(`  caught only by schemathesis (${onlyPeer.length}): ${onlyPeer.join(', ') || '-'}`);
+    out.push(`Side by side with Schemathesis ${p.version}: ${p.options.join(' ')}`);
+    out.push(`  its configuration: ${p.configuration}`);
+    const first = p.configurations[0];
+    const scoredSuite = (first?.mutants ?? []).filter((m) => !m.equivalent && m.suite);
+    const suiteCaught = scoredSuite.filter((m) => m.suite!.verdict === 'killed').length;
+    const suiteReq = avg(scoredSuite.map((m) => m.suite!.requests ?? 0));
+    const w5 = [46, 12, 20, 14, 22];
+    out.push(row(['  tool', 'verdict', 'requests (reference)', 'mean per run', 'non-equivalent caught'], w5));
+    out.push(row(['  idm-conformance (default depth)', `${f1(v.seconds)} s`, `${v.requests}`, f0(suiteReq),
+      scoredSuite.length ? `${suiteCaught}/${scoredSuite.length}` : 'run npm run mutation'], w5));
+    for (const c of p.configurations) {
+      const scored = c.mutants.filter((m) => !m.equivalent);
+      out.push(row([`  schemathesis, ${c.name}`, `${f1(c.reference.seconds)} s`, `${c.reference.requests}`, f0(avg(scored.map((m) => m.requests))),
+        `${scored.filter((m) => m.caught).length}/${scored.length}`], w5));
+    }
+    for (const c of p.configurations) {
+      out.push(`  ${c.name}: max-examples ${c.maxExamples} (requests ≈ ${c.calibration.fixedRequests} + ${c.calibration.requestsPerExample} × max-examples); ` +
+        `${c.reference.failures.length} failure(s) on the unmutated reference, subtracted as its baseline: ${c.reference.failures.join('; ') || 'none'}`);
+      const caught = c.mutants.filter((m) => !m.equivalent && m.caught).map((m) => m.mutant);
+      out.push(`    caught by schemathesis (${caught.length}): ${caught.join(', ') || '-'}`);
+      const onlyPeer = c.mutants.filter((m) => !m.equivalent && m.caught && m.suite && m.suite.verdict !== 'killed').map((m) => m.mutant);
+      out.push(`    caught by schemathesis but not the suite (${onlyPeer.length}): ${onlyPeer.join(', ') || '-'}`);
+      const errors = c.mutants.filter((m) => m.error).length;
+      if (errors) out.push(`    ${errors} schemathesis run(s) broke (see reports/bench.json)`);
+    }
   }
   return out.join('\n');
 }
