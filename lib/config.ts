@@ -164,7 +164,7 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
   const seedRaw = get('IDM_SEED');
   let seed: number | null = null;
   if (seedRaw !== undefined) {
-    if (!/^-?\d+$/.test(seedRaw) || !Number.isSafeInteger(Number(seedRaw)) || Math.abs(Number(seedRaw)) > 0x7fffffff) {
+    if (!/^-?\d+$/.test(seedRaw) || !Number.isSafeInteger(Number(seedRaw)) || Number(seedRaw) < -0x80000000 || Number(seedRaw) > 0x7fffffff) {
       throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_SEED must be a 32-bit integer (got "${seedRaw}")`);
     }
     seed = Number(seedRaw) | 0;
@@ -310,7 +310,7 @@ export function parseDotenv(text: string, where = '.env'): Record<string, string
     if (value.startsWith('"')) {
       const end = value.lastIndexOf('"');
       if (end === 0) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${where}:${i + 1} has an unterminated quote`);
-      value = value.slice(1, end).replace(/\\n/g, '\n').replace(/\\"/g, '"').replace(/\\\\/g, '\\');
+      value = value.slice(1, end).replace(/\\([\\"n])/g, (_, c: string) => (c === 'n' ? '\n' : c));
     } else if (value.startsWith("'")) {
       const end = value.lastIndexOf("'");
       if (end === 0) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${where}:${i + 1} has an unterminated quote`);

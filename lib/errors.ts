@@ -35,7 +35,8 @@ export class IdmError extends Error {
   readonly code: ErrorCode;
   readonly exitCode: number;
   constructor(code: ErrorCode, message: string) {
-    super(message);
+    // One line, always: a setting's value may carry a newline.
+    super(message.replace(/\s*[\r\n]+\s*/g, ' '));
     this.name = 'IdmError';
     this.code = code;
     this.exitCode = ErrorCodes[code];

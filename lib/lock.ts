@@ -21,8 +21,7 @@ export async function acquire(path: string, pollMs = 5): Promise<void> {
       return;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      if (abandoned(path)) rmSync(path, { recursive: true, force: true });
-      else await sleep(pollMs);
+      if (!(abandoned(path) && takeOver(path))) await sleep(pollMs);
     }
   }
 }
@@ -36,6 +35,32 @@ export function sleep(ms: number): Promise<void> {
 }
 
 // Helpers
+
+/**
+ * Removes an abandoned lock under a second, short-lived lock, re-checking inside it: two
+ * waiters that both saw the dead holder cannot both remove (the second would remove the
+ * first one's fresh lock). A take-over lock older than 5 s was itself abandoned.
+ */
+function takeOver(path: string): boolean {
+  const guard = `${path}.takeover`;
+  try {
+    mkdirSync(guard);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    try {
+      if (Date.now() - statSync(guard).mtimeMs > 5000) rmSync(guard, { recursive: true, force: true });
+    } catch {
+      // gone meanwhile
+    }
+    return false;
+  }
+  try {
+    if (abandoned(path)) rmSync(path, { recursive: true, force: true });
+    return true;
+  } finally {
+    rmSync(guard, { recursive: true, force: true });
+  }
+}
 
 /** The holder is gone: its pid no longer exists (or it never wrote one within a second). */
 function abandoned(path: string): boolean {

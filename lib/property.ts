@@ -75,6 +75,13 @@ export async function forAll<T>(check: Checks, arb: fc.Arbitrary<T>, run: (value
   // Clauses that failed on the counterexample are failed; the others keep their passes.
   const failedClauses = new Set((failure?.records ?? []).filter((r) => r.outcome === 'failed').map((r) => r.clause));
   check.commit(passRecords.filter((r) => !failedClauses.has(r.clause)));
+  // A clause that held on the counterexample but had no earlier pass (the first run failed)
+  // still held: without this it would read as never reached.
+  const held = new Map<string, CheckRecord>();
+  for (const r of failure?.records ?? []) {
+    if (r.outcome === 'passed' && !failedClauses.has(r.clause) && !passes.has(r.clause)) held.set(r.clause, r);
+  }
+  check.commit([...held.values()]);
   check.commit(
     (failure?.records ?? []).filter((r) => r.outcome !== 'passed'),
     // The run seed replays it: the property's own seed is derived from it and its name.

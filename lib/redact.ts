@@ -29,10 +29,12 @@ const SECRET_KEYS = new Set([
 ]);
 
 const PATTERNS: Array<[RegExp, string]> = [
-  [/-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?-----END \1PRIVATE KEY-----/g, '<redacted:private-key>'],
+  // Up to the END line, or to the end of the text when evidence was cut short.
+  [/-----BEGIN ([A-Z0-9 ]*)PRIVATE KEY-----[\s\S]*?(?:-----END \1PRIVATE KEY-----|$)/g, '<redacted:private-key>'],
   // A JWS/JWE compact serialisation: base64url header starting with '{"' (eyJ), then dots.
   [/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)?/g, '<redacted:jwt>'],
-  [/\b(Bearer|Basic|DPoP)\s+[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${MASK}`],
+  // A credential has a digit or symbol, or is long; a plain word after "Basic" in prose is kept.
+  [/\b(Bearer|Basic|DPoP)\s+(?=[A-Za-z0-9._~+/=-]*[0-9._~+/=-]|[A-Za-z]{20,})[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${MASK}`],
   [/("(?:client_secret|client_assertion|access_token|refresh_token|id_token|password|private_key|assertion)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi, `$1"${MASK}"`],
   [/\b(client_secret|client_assertion|access_token|refresh_token|id_token|password|assertion)=[^&\s'"]*/gi, `$1=${MASK}`],
 ];
