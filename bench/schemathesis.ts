@@ -60,6 +60,10 @@ export const PEER_FLAGS = [
   '--workers', '1',
   '--request-timeout', '5',
   '--suppress-health-check', 'all',
+  // Same test cases against the reference and each mutant, nothing carried between runs
+  // (its example database would replay one run's failures in the next; deterministic
+  // generation implies no database).
+  '--generation-deterministic',
 ] as const;
 
 export function peerArgs(origin: string, o: PeerOptions, configFile: string): string[] {

@@ -147,6 +147,7 @@ export function renderTable(r: BenchReport): string {
       out.push(`    caught by schemathesis (${caught.length}): ${caught.join(', ') || '-'}`);
       const onlyPeer = c.mutants.filter((m) => !m.equivalent && m.caught && m.suite && m.suite.verdict !== 'killed').map((m) => m.mutant);
       out.push(`    caught by schemathesis but not the suite (${onlyPeer.length}): ${onlyPeer.join(', ') || '-'}`);
+      if (c.reference.exitCode !== 0 && c.reference.exitCode !== 1) out.push(`    its run against the reference broke (exit ${c.reference.exitCode}): the row above is not a result`);
       const errors = c.mutants.filter((m) => m.error).length;
       if (errors) out.push(`    ${errors} schemathesis run(s) broke (see reports/bench.json)`);
     }
