@@ -4,6 +4,7 @@
 // the caller records the checks.
 import { Pool } from 'undici';
 import type { Exchange } from './http.ts';
+import type { Pacer } from './pacer.ts';
 
 export interface BurstOptions {
   url: string;
@@ -89,4 +90,21 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
     await pool.close();
   }
   return result;
+}
+
+/**
+ * A burst on a bucket the other workers keep off while it is drained (the pacer blocks it),
+ * unblocked afterwards with the state the burst left it in, so the paced tests resume
+ * from the truth rather than from a stale Remaining.
+ */
+export async function burstOnBlockedBucket(pacer: Pacer, key: string, o: BurstOptions): Promise<BurstResult> {
+  await pacer.block(key, Date.now() + 120_000);
+  let result: BurstResult | undefined;
+  try {
+    result = await burst(o);
+    return result;
+  } finally {
+    const last = result?.first429 ?? result?.lastBefore429 ?? null;
+    await pacer.unblock(key, last?.headers ?? null, last?.status ?? null);
+  }
 }

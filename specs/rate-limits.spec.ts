@@ -5,7 +5,7 @@ import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../lib/declare.ts';
 import { allowed, optInReason } from '../lib/config.ts';
 import { bucketKey, EXPERIMENTS_PATH, resourceServerPath } from '../lib/http.ts';
-import { burst } from '../lib/burst.ts';
+import { burstOnBlockedBucket } from '../lib/burst.ts';
 import { parseRateLimit } from '../lib/pacer.ts';
 
 test.describe('rate limits', () => {
@@ -30,24 +30,16 @@ test.describe('rate limits', () => {
       test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
       const url = `${cfg.apiBase}${resourceServerPath(cfg.resourceServerId)}`;
       const key = bucketKey('full', 'PATCH', url, cfg.apiBase);
-      // Other workers keep off this bucket while it is drained; unblocked with the state it is left in.
-      await suite.pacer.block(key, Date.now() + 120_000);
-      let result;
-      try {
-        result = await burst({
-          url,
-          method: 'PATCH',
-          headers: { authorization: `Bearer ${state.tokens.full}`, 'content-type': 'application/json', accept: 'application/json' },
-          body: '{}',
-          max: 1000,
-          boundByLimit: true,
-          timeoutMs: cfg.timeoutMs,
-          onSent: () => counter.sent++,
-        });
-      } finally {
-        const last = result?.first429 ?? result?.lastBefore429 ?? null;
-        await suite.pacer.unblock(key, last?.headers ?? null, last?.status ?? null);
-      }
+      const result = await burstOnBlockedBucket(suite.pacer, key, {
+        url,
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${state.tokens.full}`, 'content-type': 'application/json', accept: 'application/json' },
+        body: '{}',
+        max: 1000,
+        boundByLimit: true,
+        timeoutMs: cfg.timeoutMs,
+        onSent: () => counter.sent++,
+      });
       const limit = result.first ? parseRateLimit(result.first.headers).limit : null;
       const numeric = result.remaining.filter((r): r is number => r !== null);
       const lowest = numeric.length > 0 ? Math.min(...numeric) : null;
@@ -79,23 +71,16 @@ test.describe('rate limits', () => {
     const { cfg } = suite;
     test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
     const key = bucketKey('anonymous', 'POST', cfg.tokenUrl, cfg.apiBase);
-    await suite.pacer.block(key, Date.now() + 120_000);
-    let result;
-    try {
-      result = await burst({
-        url: cfg.tokenUrl,
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: cfg.client.id, client_secret: cfg.client.secret, audience: cfg.audience }).toString(),
-        max: 1000,
-        boundByLimit: true,
-        timeoutMs: cfg.timeoutMs,
-        onSent: () => counter.sent++,
-      });
-    } finally {
-      const last = result?.first429 ?? result?.lastBefore429 ?? null;
-      await suite.pacer.unblock(key, last?.headers ?? null, last?.status ?? null);
-    }
+    const result = await burstOnBlockedBucket(suite.pacer, key, {
+      url: cfg.tokenUrl,
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: cfg.client.id, client_secret: cfg.client.secret, audience: cfg.audience }).toString(),
+      max: 1000,
+      boundByLimit: true,
+      timeoutMs: cfg.timeoutMs,
+      onSent: () => counter.sent++,
+    });
     const r = result.first429;
     check.observe(
       'auth.error.429',
