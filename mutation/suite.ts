@@ -51,6 +51,8 @@ export function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
     ...DEV_RESOURCES,
     IDM_BASE_URL: run.origin,
     IDM_MUTATION_REPORT_DIR: run.outDir,
+    // run-meta.json (and anything else the runtime writes) next to this run's report.
+    IDM_REPORTS_DIR: run.outDir,
     // A launched variant is disposable: every guarded test may run (burst, experiments, …).
     IDM_ALLOW: (run.allow ?? ['all']).join(','),
     FORCE_COLOR: '0',
