@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { MUTANTS } from '../mutation/mutants.ts';
 import { ROOT, pool, startVariant } from '../mutation/proc.ts';
 import { runSuite, type SuiteOutcome } from '../mutation/suite.ts';
-import { runLoad, type LoadResult } from './load.ts';
+import { runLoad } from './load.ts';
 import { ensurePeer, PEER_FLAGS, PEER_VERSION, runPeer, type PeerRun } from './schemathesis.ts';
 import { renderTable, type BenchReport, type PeerConfiguration, type TenantStats } from './table.ts';
 
@@ -170,16 +170,12 @@ async function measureCapacity(): Promise<BenchReport['capacity']> {
       concurrency: 32, maxRequests: 100_000, maxSeconds: 5, warmupRequests: 200,
     });
     return {
-      cheap: { route: `GET ${cheapPath}`, concurrency: 32, ...summarise(cheap) },
-      update: { route: 'PATCH /api/v2/resource-servers/rs_conformance {}', concurrency: 32, ...summarise(update) },
+      cheap: { route: `GET ${cheapPath}`, concurrency: 32, ...cheap },
+      update: { route: 'PATCH /api/v2/resource-servers/rs_conformance {}', concurrency: 32, ...update },
     };
   } finally {
     await tenant.stop();
   }
-}
-
-function summarise(r: LoadResult): Omit<BenchReport['capacity']['cheap'], 'route' | 'concurrency'> {
-  return { requests: r.requests, seconds: r.seconds, requestsPerSecond: r.requestsPerSecond, statuses: r.statuses, latencyMs: r.latencyMs, errors: r.errors };
 }
 
 /** Under a per-(client, endpoint) token bucket, only the busiest bucket bounds the run. */

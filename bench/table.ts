@@ -1,18 +1,14 @@
 // The bench's data (reports/bench.json) and its terminal table, with the goals of issue 6
 // shown next to each figure. Goals are reported, never asserted: a miss is a finding.
 import type { TenantStats } from '../mutation/tenant.ts';
+import type { LoadResult } from './load.ts';
 
 export type { TenantStats };
 
-export interface LoadFigures {
+/** A load measurement (bench/load.ts) with the route and concurrency it was taken at. */
+export interface LoadFigures extends LoadResult {
   route: string;
   concurrency: number;
-  requests: number;
-  seconds: number;
-  requestsPerSecond: number;
-  statuses: Record<string, number>;
-  latencyMs: { p50: number; p99: number; max: number };
-  errors: number;
 }
 
 export interface PeerMutant {

@@ -3,10 +3,7 @@
 // target (benign variants, mock servers).
 import fc from 'fast-check';
 import type { UpdateBody } from './resource-server.ts';
-import {
-  rsName, scopes, signingSecret, tokenLifetime, tokenEncryption, proofOfPossession, subjectTypeAuthorization,
-  authorizationPolicy, authorizationDetails, SIGNING_ALGS, TOKEN_DIALECTS, FLAG_FIELDS,
-} from './resource-server.ts';
+import { tokenLifetime, updateFields, FLAG_FIELDS } from './resource-server.ts';
 import { experimentPayloadArb } from './experiment.ts';
 import type { ExperimentOptions } from './experiment.ts';
 
@@ -16,39 +13,26 @@ export const EXPERIMENT_STATUSES = ['draft', 'active', 'paused', 'completed', 'a
 
 export const base58 = (min = 1, max = 16): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...BASE58), minLength: min, maxLength: max });
 
-/** A resource server as an update could return it: id always, any subset of the other 2.1 fields. */
+/** A resource server as an update could return it: id and the flags always, any subset of the other 2.1 fields. */
 export function resourceServerResponse(): fc.Arbitrary<UpdateBody> {
   const lifetimes = tokenLifetime().chain((tl) => fc.integer({ min: 0, max: tl }).map((web) => ({ tl, web })));
-  return fc
-    .record(
-      {
-        id: base58(6, 24).map((s) => `rs_${s}`),
-        name: rsName(),
-        is_system: fc.boolean(),
-        identifier: fc.oneof(base58(1, 12).map((s) => `https://api.${s.toLowerCase()}.test/`), base58(1, 12).map((s) => `urn:${s}`)),
-        scopes: scopes(),
-        signing_alg: fc.constantFrom(...SIGNING_ALGS),
-        signing_secret: signingSecret(),
-        token_dialect: fc.constantFrom(...TOKEN_DIALECTS),
-        token_encryption: fc.option(tokenEncryption(), { nil: null }),
-        consent_policy: fc.constantFrom('transactional-authorization-with-mfa', null),
-        authorization_details: fc.option(authorizationDetails(), { nil: null }),
-        proof_of_possession: fc.option(proofOfPossession(), { nil: null }),
-        subject_type_authorization: subjectTypeAuthorization(),
-        authorization_policy: fc.option(authorizationPolicy(), { nil: null }),
-        client_id: base58(8, 32),
-        flags: fc.tuple(...FLAG_FIELDS.map(() => fc.boolean())),
-        lifetimes: fc.option(lifetimes, { nil: undefined }),
-      },
-      { requiredKeys: ['id', 'flags'] },
-    )
-    .map(({ flags, lifetimes: lt, ...rest }) => {
-      const out: UpdateBody = { ...(rest as UpdateBody) };
-      FLAG_FIELDS.forEach((f, i) => (out[f] = flags[i] ?? false));
-      // token_lifetime_for_web never above token_lifetime (§2.1).
-      if (lt) Object.assign(out, { token_lifetime: lt.tl, token_lifetime_for_web: lt.web });
-      return out;
-    });
+  // The writable fields as the update generates them; token_lifetime comes paired with web.
+  const { token_lifetime: _paired, ...writable } = updateFields();
+  const model: Record<string, fc.Arbitrary<unknown>> = {
+    ...writable,
+    id: base58(6, 24).map((s) => `rs_${s}`),
+    is_system: fc.boolean(),
+    identifier: fc.oneof(base58(1, 12).map((s) => `https://api.${s.toLowerCase()}.test/`), base58(1, 12).map((s) => `urn:${s}`)),
+    client_id: base58(8, 32),
+    lifetimes: fc.option(lifetimes, { nil: undefined }),
+  };
+  return fc.record(model, { requiredKeys: ['id', ...FLAG_FIELDS] }).map((r) => {
+    const { lifetimes: lt, ...rest } = r as UpdateBody & { lifetimes?: { tl: number; web: number } };
+    const out: UpdateBody = rest;
+    // token_lifetime_for_web never above token_lifetime (§2.1).
+    if (lt) Object.assign(out, { token_lifetime: lt.tl, token_lifetime_for_web: lt.web });
+    return out;
+  });
 }
 
 /** ISO 8601 date-times as tenants write them: with Z, with an offset, with or without fraction. */

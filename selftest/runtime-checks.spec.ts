@@ -4,9 +4,10 @@
 // A soft failure is read from test.info().errors and then absorbed (errors emptied, status
 // back to passed), so that the assertions made after it are not hidden by test.fail().
 import { expect, test, type TestInfo } from '@playwright/test';
-import { Checks, replayCommand, type CheckRecord } from '../lib/checks.ts';
+import { Checks, replayCommand } from '../lib/checks.ts';
 import type { Exchange } from '../lib/http.ts';
 import { createRedactor } from '../lib/redact.ts';
+import { absorbSoftFailures, records } from './runtime-annotations.ts';
 
 const MUST = 'rs.response.object';
 const MUST_2 = 'rs.response.closed';
@@ -32,17 +33,7 @@ function checks(info: TestInfo = test.info()): Checks {
   return new Checks(info, createRedactor([SECRET, TOKEN]));
 }
 
-function records(info: TestInfo = test.info()): CheckRecord[] {
-  return info.annotations.filter((a) => a.type === 'check').map((a) => JSON.parse(a.description!) as CheckRecord);
-}
 
-/** Takes the soft failures recorded so far out of the test, returning their messages. */
-function absorbSoftFailures(info: TestInfo = test.info()): string[] {
-  const messages = info.errors.map((e) => e.message ?? '');
-  info.errors.splice(0);
-  (info as { status: string }).status = 'passed';
-  return messages;
-}
 
 test.describe('passing checks', () => {
   const PASS: Array<{ title: string; run: (c: Checks) => boolean; clause: string }> = [

@@ -3,26 +3,18 @@
 // replay it; the same seed gives the same counterexample, and IDM_REPLAY_PATH goes straight
 // to it. The "target" here is a pure predicate, so every outcome is known in advance.
 import fc from 'fast-check';
-import { expect, test, type TestInfo } from '@playwright/test';
-import { Checks, type CheckRecord } from '../lib/checks.ts';
+import { expect, test } from '@playwright/test';
+import { Checks } from '../lib/checks.ts';
 import { forAll, propertySeed } from '../lib/property.ts';
 import { createRedactor } from '../lib/redact.ts';
+import { absorbSoftFailures, records } from './runtime-annotations.ts';
 
 const MUST = 'rs.response.object';
 const MUST_2 = 'rs.response.closed';
 const OBSERVE = 'ratelimit.values';
 const RUN_SEED = 20261122;
 
-function records(info: TestInfo = test.info()): CheckRecord[] {
-  return info.annotations.filter((a) => a.type === 'check').map((a) => JSON.parse(a.description!) as CheckRecord);
-}
 
-function absorbSoftFailures(info: TestInfo = test.info()): string[] {
-  const messages = info.errors.map((e) => e.message ?? '');
-  info.errors.splice(0);
-  (info as { status: string }).status = 'passed';
-  return messages;
-}
 
 /** Fails `MUST` for values of `threshold` and above; `MUST_2` always holds. */
 function thresholdRun(check: Checks, calls: number[], threshold = 100) {

@@ -1,16 +1,12 @@
 // POST /api/v2/experimentation/experiments: §2.4, §4.2, §8, and the tenant's documented choices.
 import { test, expect } from '@playwright/test';
-import { tenant, type Client } from './helpers.ts';
+import { tenantPerFile, type Client } from './helpers.ts';
 import type { RunningTenant } from '../src/index.ts';
 
 let t: RunningTenant;
 let c: Client;
 let token: string;
-test.beforeAll(async () => {
-  ({ t, c } = await tenant());
-  token = await c.accessToken();
-});
-test.afterAll(async () => t.close());
+tenantPerFile((s) => ({ t, c, token } = s));
 
 const s = (n: number, ch = 'a') => ch.repeat(n);
 const realistic = () => ({

@@ -1,5 +1,6 @@
 // Test helpers: a tenant per file, tokens, and small request shortcuts (fetch, plain data).
 import { readFileSync } from 'node:fs';
+import { test } from '@playwright/test';
 import { SignJWT, importPKCS8 } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { startTenant, DEV_PKJWT_PRIVATE_KEY_PATH, type RunningTenant, type TenantOptions } from '../src/index.ts';
@@ -65,6 +66,20 @@ export class Client {
 export async function tenant(options: TenantOptions = {}): Promise<{ t: RunningTenant; c: Client }> {
   const t = await startTenant({ host: '127.0.0.1', port: 0, rateLimit: NO_THROTTLE, ...options });
   return { t, c: new Client(t) };
+}
+
+/**
+ * One tenant per test file, with the full client's token: started before the file's tests,
+ * closed after them. `use` receives it (the file keeps its own variables).
+ */
+export function tenantPerFile(use: (s: { t: RunningTenant; c: Client; token: string }) => void, options: TenantOptions = {}): void {
+  let started: RunningTenant | undefined;
+  test.beforeAll(async () => {
+    const { t, c } = await tenant(options);
+    started = t;
+    use({ t, c, token: await c.accessToken() });
+  });
+  test.afterAll(async () => started?.close());
 }
 
 let devKey: Awaited<ReturnType<typeof importPKCS8>> | undefined;

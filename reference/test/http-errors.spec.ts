@@ -1,17 +1,13 @@
 // HTTP layer: bodies (§4), error bodies, size and type limits, routes; no client input yields a 5xx.
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
-import { tenant, type Client } from './helpers.ts';
+import { tenantPerFile, type Client } from './helpers.ts';
 import type { RunningTenant } from '../src/index.ts';
 
 let t: RunningTenant;
 let c: Client;
 let token: string;
-test.beforeAll(async () => {
-  ({ t, c } = await tenant());
-  token = await c.accessToken();
-});
-test.afterAll(async () => t.close());
+tenantPerFile((s) => ({ t, c, token } = s));
 
 const patch = (body: string | Buffer, contentType?: string, extra: Record<string, string> = {}) =>
   c.send('PATCH', '/api/v2/resource-servers/rs_conformance', {

@@ -1,16 +1,12 @@
 // PATCH /api/v2/resource-servers/{id}: §2.1 response, §2.2 body, §2.3 nested types, §4.1, §7.1, §8.
 import { test, expect } from '@playwright/test';
-import { RS_CONFORMANCE_IDENTIFIER, enc, tenant, type Client } from './helpers.ts';
+import { RS_CONFORMANCE_IDENTIFIER, enc, tenantPerFile, type Client } from './helpers.ts';
 import { RESOURCE_SERVER_FIELDS, type RunningTenant } from '../src/index.ts';
 
 let t: RunningTenant;
 let c: Client;
 let token: string;
-test.beforeAll(async () => {
-  ({ t, c } = await tenant());
-  token = await c.accessToken();
-});
-test.afterAll(async () => t.close());
+tenantPerFile((s) => ({ t, c, token } = s));
 
 const s = (n: number, ch = 'a') => ch.repeat(n);
 const key = (over: Record<string, unknown> = {}) => ({ alg: 'RSA-OAEP-256', pem: '-----BEGIN PUBLIC KEY-----\r\nMIIB\r\n-----END PUBLIC KEY-----\r\n', ...over });
