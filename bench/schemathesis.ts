@@ -6,7 +6,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { ROOT, runLogged } from '../mutation/proc.ts';
-import { DEV_CREDENTIALS, DEV_RESOURCES } from '../mutation/suite.ts';
+import { DEV_RESOURCES } from '../mutation/suite.ts';
+import { requestDevToken } from '../mutation/tenant.ts';
 
 export const PEER_VERSION = '4.32.5';
 const VENV = resolve(ROOT, '.venv-bench');
@@ -113,19 +114,9 @@ export async function runPeer(origin: string, o: PeerOptions): Promise<PeerRun> 
 
 /** A management token for the full dev client, fetched from the tenant under test. */
 export async function fetchToken(origin: string): Promise<string> {
-  const res = await fetch(`${origin}/oauth/token`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({
-      grant_type: 'client_credentials',
-      client_id: DEV_CREDENTIALS.IDM_CLIENT_ID,
-      client_secret: DEV_CREDENTIALS.IDM_CLIENT_SECRET,
-      audience: `${origin}/api/v2/`,
-    }),
-  });
-  const body = (await res.json()) as { access_token?: string };
-  if (!body.access_token) throw new Error(`token request to ${origin} answered ${res.status} without access_token`);
-  return body.access_token;
+  const { token, status } = await requestDevToken(origin);
+  if (!token) throw new Error(`token request to ${origin} answered ${status} without access_token`);
+  return token;
 }
 
 // Helpers

@@ -81,18 +81,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
     async mintExpiredToken() {
       clockOffsetMs = -2 * 86400 * 1000;
       try {
-        const res = await fetch(`${tenant.url}/oauth/token`, {
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: new URLSearchParams({
-            grant_type: 'client_credentials',
-            client_id: DEV_CREDENTIALS.IDM_CLIENT_ID,
-            client_secret: DEV_CREDENTIALS.IDM_CLIENT_SECRET,
-            audience: `${tenant.publicUrl}/api/v2/`,
-          }),
-        });
-        const body = (await res.json()) as { access_token?: string };
-        return body.access_token ?? null;
+        return (await requestDevToken(tenant.url, tenant.publicUrl)).token;
       } finally {
         clockOffsetMs = 0;
       }
@@ -110,6 +99,22 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       lastAt = 0;
     },
   };
+}
+
+/** A management token for the full dev client (client credentials at the tenant's token endpoint). */
+export async function requestDevToken(url: string, publicUrl = url): Promise<{ token: string | null; status: number }> {
+  const res = await fetch(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: DEV_CREDENTIALS.IDM_CLIENT_ID,
+      client_secret: DEV_CREDENTIALS.IDM_CLIENT_SECRET,
+      audience: `${publicUrl}/api/v2/`,
+    }),
+  });
+  const body = (await res.json().catch(() => ({}))) as { access_token?: string };
+  return { token: body.access_token ?? null, status: res.status };
 }
 
 export function resolveVariant(id: string): Variant | 'reference' | undefined {
