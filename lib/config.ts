@@ -17,11 +17,15 @@ export const ALLOWANCES = {
 } as const;
 export type Allowance = keyof typeof ALLOWANCES;
 
-/** The reference tenant started by Playwright's webServer when IDM_BASE_URL is unset. */
+/**
+ * The reference tenant started by Playwright's webServer when IDM_BASE_URL is unset, on
+ * 4810 unless IDM_EMBEDDED_PORT moves it (a machine where 4810 is taken, two checkouts).
+ */
+const EMBEDDED_PORT = embeddedPort(process.env.IDM_EMBEDDED_PORT);
 export const EMBEDDED = {
   host: '127.0.0.1',
-  port: 4810,
-  baseUrl: 'http://127.0.0.1:4810',
+  port: EMBEDDED_PORT,
+  baseUrl: `http://127.0.0.1:${EMBEDDED_PORT}`,
   client: { id: 'conformance-full', secret: 'dev-secret-full-0123456789' },
   limited: { id: 'conformance-limited', secret: 'dev-secret-limited-0123456789' },
   resourceServerId: 'rs_conformance',
@@ -102,6 +106,9 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
   };
   const rawBase = get('IDM_BASE_URL');
   const embedded = rawBase === undefined;
+  if (embedded && Number.isNaN(EMBEDDED.port)) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_EMBEDDED_PORT must be a port number (1-65535), got ${JSON.stringify(process.env.IDM_EMBEDDED_PORT)}`);
+  }
   const baseUrl = embedded ? EMBEDDED.baseUrl : parseBaseUrl(rawBase);
 
   const client = embedded
@@ -321,4 +328,11 @@ export function parseDotenv(text: string, where = '.env'): Record<string, string
     out[key] = value;
   });
   return out;
+}
+
+/** The port, or NaN for a value that is not one (loadConfig turns that into IDM_E_CONFIG_INVALID). */
+function embeddedPort(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 4810;
+  const n = Number(raw);
+  return Number.isInteger(n) && n >= 1 && n <= 65535 ? n : Number.NaN;
 }

@@ -16,8 +16,10 @@ import type { Variant } from './variant.ts';
 /**
  * Ports 5000-5089 are the harness's (5090-5099 the bench's), less 5060/5061, which fetch()
  * refuses as "bad ports" (SIP); a port is reused only after its run has ended.
+ * IDM_MUTATION_PORT_BASE moves the range, so that two checkouts can run the harness at once.
  */
-export const MUTATION_PORTS = Array.from({ length: 90 }, (_, i) => 5000 + i).filter((p) => p !== 5060 && p !== 5061);
+const PORT_BASE = Number(process.env.IDM_MUTATION_PORT_BASE ?? 5000);
+export const MUTATION_PORTS = Array.from({ length: 90 }, (_, i) => PORT_BASE + i).filter((p) => p !== 5060 && p !== 5061);
 
 export type Verdict = 'killed' | 'survived' | 'equivalent' | 'killed-equivalent' | 'passed' | 'false-alarm' | 'error';
 

@@ -6,6 +6,7 @@ import type { AccessTokenClaims, Limits, TenantOptions, TenantParts, TokenVerdic
 import { makeCheck } from '../reference/src/validation/engine.ts';
 import { resourceServerValidators } from '../reference/src/validation/resource-server.ts';
 import { toTenantWrap, type Wrap } from './exchange.ts';
+import type { Probe } from './probes.ts';
 
 export type FaultKind =
   | 'limit-off-by-one'
@@ -53,6 +54,12 @@ export interface Variant {
   /** Instead of `grep`: the fast subset runs only tests tagged with all of these clauses. */
   grepAll?: string[];
   options(ctx: VariantContext): VariantOptions;
+  /**
+   * Mutants: a few requests whose observation differs from the reference tenant's (the
+   * self-test proves the mutant alive with it). Kept beside the mutant; older entries still
+   * have theirs in PROBES (mutation/probes.ts), keyed by id.
+   */
+  probe?: Probe;
 }
 
 // Builders

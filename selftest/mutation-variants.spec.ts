@@ -55,7 +55,8 @@ test('the catalogue covers every fault kind of issue 6', () => {
 });
 
 test('every mutant has a probe', () => {
-  expect(MUTANTS.filter((m) => !PROBES[m.id]).map((m) => m.id)).toEqual([]);
+  expect(MUTANTS.filter((m) => !(m.probe ?? PROBES[m.id])).map((m) => m.id)).toEqual([]);
+  expect(MUTANTS.filter((m) => m.probe && PROBES[m.id]).map((m) => m.id), 'a probe in both places').toEqual([]);
   expect(Object.keys(PROBES).filter((id) => !MUTANTS.some((m) => m.id === id))).toEqual([]);
 });
 
@@ -63,7 +64,7 @@ test.describe('each mutant is alive: its probe differs from the reference tenant
   test.describe.configure({ mode: 'parallel' });
   for (const m of MUTANTS) {
     test(m.id, async () => {
-      const probe = PROBES[m.id]!;
+      const probe = (m.probe ?? PROBES[m.id])!;
       const ref = await startHarnessTenant('reference', { port: 0 });
       const mut = await startHarnessTenant(m, { port: 0 });
       try {
