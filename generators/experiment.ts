@@ -86,6 +86,18 @@ export function experimentWithDescriptionLength(opts: ExperimentOptions, length:
   return { ...base, description };
 }
 
+/**
+ * `base` (a valid payload) with the strategy attribute set to `segment` under the configured
+ * name and a segment id on every allocation: the given ids in allocation order, the last one
+ * repeated when there are fewer ids than allocations.
+ */
+export function segmentExperimentPayload(base: ExperimentBody, segmentIds: readonly string[], strategyField = DEFAULT_STRATEGY_FIELD): ExperimentBody {
+  if (segmentIds.length === 0) throw new Error('segmentExperimentPayload: needs at least one segment id');
+  const list = Array.isArray(base['allocations']) ? base['allocations'] : [];
+  const allocations = list.map((a, i) => ({ ...(a as UpdateBody), segment_id: segmentIds[Math.min(i, segmentIds.length - 1)]! }));
+  return { ...base, [strategyField]: 'segment', allocations };
+}
+
 /** The strategy attribute's value as sent (for echo checks under a configured name). */
 export function strategyOf(body: ExperimentBody, strategyField = DEFAULT_STRATEGY_FIELD): Json | undefined {
   return body[strategyField];

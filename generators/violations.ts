@@ -8,7 +8,7 @@ import type { Json, UpdateBody } from './resource-server.ts';
 import { PUBLIC_KEY_PEM, pemOfLength, updateBody, distinctiveUpdateValues, minimalUpdateBase } from './resource-server.ts';
 import type { UpdateOptions } from './resource-server.ts';
 import type { ExperimentBody, ExperimentOptions } from './experiment.ts';
-import { experimentPayloadArb } from './experiment.ts';
+import { DEFAULT_STRATEGY_FIELD, experimentPayloadArb } from './experiment.ts';
 import { exactText } from './text.ts';
 
 export type Target = 'update' | 'experiment';
@@ -322,3 +322,26 @@ const EXPERIMENT_MUTATIONS: readonly Mutation[] = [
   e('allocation.variation_id.number', 'exp.create.allocation.types', 'allocation variation_id as a number', alloc((a) => (a['variation_id'] = 1))),
   e('allocation.segment_id.number', 'exp.create.allocation.types', 'allocation segment_id as a number', alloc((a) => (a['segment_id'] = 1))),
 ];
+
+/**
+ * Values outside the §2.4 allocation-strategy enum (percentage | segment). The field's name
+ * is not shown, so these are set under the configured name and kept apart from the
+ * experiment mutations above: they are asserted only once the target's answer has
+ * confirmed the name (specs/experiments/strategy.spec.ts).
+ */
+const STRATEGY_OUTSIDERS: ReadonlyArray<readonly [id: string, description: string, value: Json]> = [
+  ['other-string', 'another string ("random")', 'random'],
+  ['wrong-case', 'wrong case ("Percentage")', 'Percentage'],
+  ['upper-case', 'upper case ("SEGMENT")', 'SEGMENT'],
+  ['empty', 'an empty string', ''],
+  ['number', 'a number (1)', 1],
+  ['null', 'null', null],
+];
+
+/** One case per value outside the strategy enum, set under `strategyField` on `base` (a valid payload). */
+export function strategyViolationCases(base: ExperimentBody, strategyField = DEFAULT_STRATEGY_FIELD): ViolationCase[] {
+  return STRATEGY_OUTSIDERS.map(([id, description, value]) => {
+    const m = e(`strategy.${id}`, 'exp.create.strategy.enum', `${strategyField} ${description}`, set(strategyField, value));
+    return toCase(m, m.apply(base));
+  });
+}

@@ -31,6 +31,8 @@ export const EMBEDDED = {
   resourceServerId: 'rs_conformance',
   featureFlagId: 'flg_7Hq2kPzR',
   variationIds: ['var_control', 'var_treatment'],
+  /** The reference tenant takes any segment id string (reference/README.md). */
+  segmentIds: ['seg_conformance_a', 'seg_conformance_b'],
   pkjwtClientId: 'conformance-pkjwt',
   pkjwtKeyFile: fileURLToPath(new URL('../reference/dev-keys/conformance-pkjwt.private.pem', import.meta.url)),
 } as const;
@@ -56,6 +58,8 @@ export interface Config {
   featureFlagId: string | null;
   variationIds: string[];
   strategyField: string;
+  /** Segment ids for a creation under the `segment` strategy, in allocation order (empty: not configured). */
+  segmentIds: string[];
   /** Values for experiment fields whose allowed values the spec does not show. */
   authenticationFlow: string;
   assignmentSubject: string;
@@ -162,6 +166,12 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
     throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_STRATEGY_FIELD must be a field name (got "${strategyField}")`);
   }
 
+  const rawSegments = get('IDM_SEGMENT_IDS');
+  const segmentIds = rawSegments !== undefined ? rawSegments.split(',').map((s) => s.trim()).filter(Boolean) : embedded ? [...EMBEDDED.segmentIds] : [];
+  if (rawSegments !== undefined && segmentIds.length === 0) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_SEGMENT_IDS must list at least one segment id, comma-separated');
+  }
+
   const authenticationFlow = get('IDM_AUTHENTICATION_FLOW') ?? 'login';
   const assignmentSubject = get('IDM_ASSIGNMENT_SUBJECT') ?? 'device';
 
@@ -209,6 +219,7 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
     featureFlagId: featureFlagId ?? null,
     variationIds,
     strategyField,
+    segmentIds,
     authenticationFlow,
     assignmentSubject,
     depth: depthRaw as Depth,

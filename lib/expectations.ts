@@ -4,6 +4,7 @@
 import type { Checks } from './checks.ts';
 import type { Exchange } from './http.ts';
 import { deepEqual, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
+import { strategyConfirmation } from './strategy.ts';
 
 /** Clauses checkUpdateAnswer can record, for the tests' declarations. */
 export const UPDATE_ANSWER_CLAUSES = [
@@ -109,7 +110,7 @@ export const EXPERIMENT_ANSWER_CLAUSES = [
   'exp.response.echo',
   'exp.response.extra-fields',
   'exp.status.values',
-  'exp.create.strategy',
+  'exp.create.strategy.name',
 ] as const;
 
 const EXPERIMENT_FIELDS = ['id', 'name', 'feature_flag_id', 'authentication_flow', 'assignment_config', 'allocations', 'description', 'is_valid', 'created_at', 'updated_at', 'started_at', 'ended_at'];
@@ -136,9 +137,10 @@ export async function checkCreatedExperiment(check: Checks, ex: Exchange, sent: 
   const missing = echoFields.filter((f) => !(f in body));
   check.that('exp.response.echo', differing.length === 0, differing.length === 0 ? `sent values come back${missing.length ? ` (absent: ${missing.join(', ')})` : ''}` : `differ from what was sent: ${differing.map((f) => `${f}: sent ${short(sent[f])}, got ${short(body[f])}`).join('; ')}`, ex);
   if (strategyField in sent) {
-    check.observe('exp.create.strategy', strategyField in body ? `strategy field "${strategyField}" answered ${short(body[strategyField])} (sent ${short(sent[strategyField])})` : `strategy field "${strategyField}" absent from the answer`);
+    check.observe('exp.create.strategy.name', `${strategyConfirmation(ex, strategyField).message} (sent ${short(sent[strategyField])})`);
   }
-  const extra = Object.keys(body).filter((k) => !EXPERIMENT_FIELDS.includes(k));
+  // The strategy attribute belongs to 2.4 under whatever name: its name is recorded above.
+  const extra = Object.keys(body).filter((k) => !EXPERIMENT_FIELDS.includes(k) && k !== strategyField);
   if (extra.length > 0) check.observe('exp.response.extra-fields', `fields beyond 2.4: ${extra.sort().join(', ')}`);
   const statusFields = Object.entries(body).filter(([, v]) => typeof v === 'string' && STATUS_VALUES.includes(v));
   check.observe('exp.status.values', statusFields.length > 0 ? `status value ${statusFields.map(([k, v]) => `${k}=${v}`).join(', ')}` : 'no field carries a value of the status enum');

@@ -34,6 +34,7 @@ export const TYPES = {
   Allocation: { file: 'allocation.json', defaultClause: 'exp.create.allocation.types' },
   ExperimentCreate: { file: 'experiment-create.json', defaultClause: 'exp.create.types' },
   Experiment: { file: 'experiment.json', defaultClause: 'exp.response.types' },
+  AllocationStrategy: { file: 'allocation-strategy.json', defaultClause: 'exp.create.strategy.enum' },
   AuthError: { file: 'auth-error.json', defaultClause: 'auth.error.object' },
 } as const;
 

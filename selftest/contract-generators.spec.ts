@@ -93,6 +93,10 @@ test('experiment payloads are what a real tenant accepts: control + treatment, w
   }
   expect(problems).toEqual([]);
   expect(g.experimentPayload({ ...EXP, strategyField: 'traffic_strategy' })).toHaveProperty('traffic_strategy', 'percentage');
+  const segment = g.segmentExperimentPayload(g.experimentPayload({ ...EXP, strategyField: 'traffic_strategy' }), ['seg_a'], 'traffic_strategy');
+  expect(segment).toHaveProperty('traffic_strategy', 'segment');
+  expect((segment['allocations'] as Array<Record<string, unknown>>).map((a) => a['segment_id'])).toEqual(['seg_a', 'seg_a']);
+  expect(g.strategyViolationCases(g.experimentPayload(EXP), 'traffic_strategy').every((c) => 'traffic_strategy' in (c.body as object))).toBe(true);
   expect(() => g.experimentPayload({ ...EXP, runTag: ' padded ' })).toThrow(/runTag/);
   expect(() => g.experimentPayload({ ...EXP, variationIds: ['only-one'] })).toThrow(/variationIds/);
 });

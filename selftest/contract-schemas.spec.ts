@@ -28,12 +28,13 @@ const VALID: Array<[TypeName, fc.Arbitrary<unknown>, string?]> = [
   ['Allocation', g.experimentPayloadArb(EXP).chain((p) => fc.constantFrom(...(p['allocations'] as unknown[])))],
   ['ExperimentCreate', g.experimentPayloadArb(EXP)],
   ['Experiment', g.experimentResponse(EXP)],
+  ['AllocationStrategy', fc.constantFrom('percentage', 'segment')],
   ['AuthError', fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }))],
 ];
 
 test.describe('valid samples validate', () => {
   for (const [type, arb, label] of VALID) {
-    const count = ['SigningAlgorithm', 'TokenDialect', 'ConsentPolicy'].includes(type) ? 50 : N;
+    const count = ['SigningAlgorithm', 'TokenDialect', 'ConsentPolicy', 'AllocationStrategy'].includes(type) ? 50 : N;
     test(`${count} valid ${type} samples${label ? ` (${label})` : ''} validate`, () => {
       const started = performance.now();
       fc.assert(
@@ -59,6 +60,20 @@ test.describe('violations fail on exactly their clause', () => {
       expect(r.valid, c.description).toBe(false);
       expect(r.clauses, c.description).toEqual([c.clause]);
     });
+  }
+
+  // Strategy values outside the enum: the body stays a valid ExperimentCreate (the field's
+  // name is not in that schema), the value alone breaks the enum, under any configured name.
+  for (const field of [undefined, 'traffic_strategy'] as const) {
+    for (const c of g.strategyViolationCases(g.experimentPayload({ ...EXP, ...(field ? { strategyField: field } : {}) }), field)) {
+      test(`${c.id}${field ? ` under ${field}` : ''} breaks ${c.clause} only`, () => {
+        const body = c.body as Record<string, unknown>;
+        expect(validate('ExperimentCreate', body).errors, c.description).toEqual([]);
+        const r = validate('AllocationStrategy', body[field ?? g.DEFAULT_STRATEGY_FIELD]);
+        expect(r.valid, c.description).toBe(false);
+        expect(r.clauses, c.description).toEqual([c.clause]);
+      });
+    }
   }
 
   for (const [name, arb, type] of [

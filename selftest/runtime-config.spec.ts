@@ -77,6 +77,7 @@ test.describe('embedded defaults', () => {
       featureFlagId: 'flg_7Hq2kPzR',
       variationIds: ['var_control', 'var_treatment'],
       strategyField: 'allocation_strategy',
+      segmentIds: ['seg_conformance_a', 'seg_conformance_b'],
       authenticationFlow: 'login',
       assignmentSubject: 'device',
       depth: 'default',
@@ -106,6 +107,7 @@ test.describe('embedded defaults', () => {
     expect(cfg.limited).toBeNull();
     expect(cfg.featureFlagId).toBeNull();
     expect(cfg.variationIds).toEqual([]);
+    expect(cfg.segmentIds).toEqual([]);
     expect(cfg.pkjwt).toBeNull();
     expect(cfg.systemResourceServerId).toBe('https://staging.example.test/api/v2/');
     expect(secretValues(cfg)).toEqual(['secret-full-abcdef']);
@@ -180,6 +182,7 @@ const INVALID: Array<{ name: string; value: string }> = [
   { name: 'IDM_STRATEGY_FIELD', value: '1strategy' },
   { name: 'IDM_STRATEGY_FIELD', value: 'allocation strategy' },
   { name: 'IDM_STRATEGY_FIELD', value: 'a.b' },
+  { name: 'IDM_SEGMENT_IDS', value: ' , ' },
   { name: 'IDM_TIMEOUT_MS', value: 'abc' },
   { name: 'IDM_TIMEOUT_MS', value: '99' },
   { name: 'IDM_TIMEOUT_MS', value: '120001' },
@@ -231,6 +234,7 @@ const VALID: Array<{ title: string; env: Env; expected: Record<string, unknown> 
   { title: 'IDM_PACING_RESERVE 0', env: { IDM_PACING_RESERVE: '0' }, expected: { pacingReserve: 0 } },
   { title: 'IDM_TOKEN_PATH with a trailing slash', env: { IDM_TOKEN_PATH: '/oauth/token/' }, expected: { tokenUrl: 'https://staging.example.test/oauth/token/' } },
   { title: 'IDM_STRATEGY_FIELD another field name', env: { IDM_STRATEGY_FIELD: '_strategy2' }, expected: { strategyField: '_strategy2' } },
+  { title: 'IDM_SEGMENT_IDS with spaces around the ids', env: { IDM_SEGMENT_IDS: ' seg_a , seg_b ' }, expected: { segmentIds: ['seg_a', 'seg_b'] } },
   { title: 'IDM_EARLY_ACCESS no', env: { IDM_EARLY_ACCESS: 'no' }, expected: { earlyAccess: false } },
   { title: 'IDM_EARLY_ACCESS FALSE (case-insensitive)', env: { IDM_EARLY_ACCESS: 'FALSE' }, expected: { earlyAccess: false } },
   { title: 'IDM_VARIATION_IDS with spaces and an empty item', env: { IDM_FEATURE_FLAG_ID: 'flg_x', IDM_VARIATION_IDS: ' var_a , ,var_b ' }, expected: { featureFlagId: 'flg_x', variationIds: ['var_a', 'var_b'] } },
