@@ -8,6 +8,7 @@ import {
   clone, cpLength, isExpCreate, isManagement, isObject, isRsPatch, type Req, type Wrap,
 } from './exchange.ts';
 import { errorBody, mapResponse } from './faults.ts';
+import { STRATEGY_BENIGN, STRATEGY_MUTANTS } from './mutants-strategy.ts';
 import {
   loosen, rsAcceptsInvalid, tighten, verifierBypass, viaParts, viaWrap, withLimits, type Variant,
 } from './variant.ts';
@@ -562,6 +563,7 @@ export const MUTANTS: Variant[] = [
       },
     })),
   },
+  ...STRATEGY_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -654,6 +656,7 @@ export const BENIGN: Variant[] = [
     description: 'an honest token bucket of 2 requests per second (capacity 2) with correct headers',
     options: () => ({ rateLimit: { capacity: 2, refillPerSecond: 2 } }),
   },
+  ...STRATEGY_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

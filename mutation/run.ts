@@ -196,6 +196,7 @@ async function attempt(v: Variant, port: number, outDir: string, grep: string | 
       ...(grep ? { grep } : {}),
       ...(expiredToken ? { expiredToken } : {}),
       workers: Number(values.workers),
+      ...(v.env ? { extraEnv: v.env } : {}),
       ...(stopEarly ? { extraArgs: ['--max-failures=1'] } : {}),
       timeoutMs: (v.slow ? 20 : subset === 'fast' ? 3 : 10) * 60_000,
     });

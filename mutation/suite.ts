@@ -19,6 +19,8 @@ export const DEV_RESOURCES = {
   IDM_RESOURCE_SERVER_ID: 'rs_conformance',
   IDM_FEATURE_FLAG_ID: 'flg_7Hq2kPzR',
   IDM_VARIATION_IDS: 'var_control,var_treatment',
+  // The reference tenant takes any segment id (its README); named so the segment half runs.
+  IDM_SEGMENT_IDS: 'seg_conformance_a,seg_conformance_b',
 } as const;
 
 export interface SuiteRun {

@@ -53,6 +53,11 @@ export interface Variant {
   grep?: string[];
   /** Instead of `grep`: the fast subset runs only tests tagged with all of these clauses. */
   grepAll?: string[];
+  /**
+   * Settings the suite runs with against this variant, over the harness's own (e.g. the
+   * `IDM_STRATEGY_FIELD` a renamed field needs): what a user would configure for such a tenant.
+   */
+  env?: Record<string, string>;
   options(ctx: VariantContext): VariantOptions;
   /**
    * Mutants: a few requests whose observation differs from the reference tenant's (the

@@ -1,13 +1,14 @@
 // The mutant catalogue itself: every mutant is labelled with a real catalogue clause, covers
 // the fault kinds of issue 6, and is alive — its probe sees something the reference tenant
-// does not show. A dead mutant would "survive" the suite for nothing.
+// does not show. A dead mutant would "survive" the suite for nothing; a benign variant that
+// carries a probe is held to the same.
 import { test, expect } from '@playwright/test';
 import { isDeepStrictEqual } from 'node:util';
 import { allClauses } from '../contract/clauses.ts';
 import { BENIGN, MUTANTS, VARIANTS } from '../mutation/mutants.ts';
-import { PROBES, probeClient } from '../mutation/probes.ts';
+import { PROBES, probeClient, type Probe } from '../mutation/probes.ts';
 import { startHarnessTenant } from '../mutation/tenant.ts';
-import type { FaultKind } from '../mutation/variant.ts';
+import type { FaultKind, Variant } from '../mutation/variant.ts';
 
 const kinds = new Map(allClauses().map((c) => [c.id, c.kind]));
 
@@ -62,18 +63,25 @@ test('every mutant has a probe', () => {
 
 test.describe('each mutant is alive: its probe differs from the reference tenant', () => {
   test.describe.configure({ mode: 'parallel' });
-  for (const m of MUTANTS) {
-    test(m.id, async () => {
-      const probe = (m.probe ?? PROBES[m.id])!;
-      const ref = await startHarnessTenant('reference', { port: 0 });
-      const mut = await startHarnessTenant(m, { port: 0 });
-      try {
-        const seenRef = await probe(probeClient(ref.tenant.url, () => ref.mintExpiredToken()));
-        const seenMut = await probe(probeClient(mut.tenant.url, () => mut.mintExpiredToken()));
-        expect(isDeepStrictEqual(seenRef, seenMut), `${m.id}: reference saw ${JSON.stringify(seenRef)}, mutant saw ${JSON.stringify(seenMut)}`).toBe(false);
-      } finally {
-        await Promise.all([ref.tenant.close(), mut.tenant.close()]);
-      }
-    });
-  }
+  for (const m of MUTANTS) test(m.id, () => expectDiffers(m, (m.probe ?? PROBES[m.id])!));
 });
+
+// A benign variant identical to the reference would pass the suite for nothing too.
+test.describe('each benign variant with a probe differs from the reference tenant', () => {
+  test.describe.configure({ mode: 'parallel' });
+  for (const b of BENIGN) if (b.probe) test(b.id, () => expectDiffers(b, b.probe!));
+});
+
+// Helpers
+
+async function expectDiffers(v: Variant, probe: Probe): Promise<void> {
+  const ref = await startHarnessTenant('reference', { port: 0 });
+  const other = await startHarnessTenant(v, { port: 0 });
+  try {
+    const seenRef = await probe(probeClient(ref.tenant.url, () => ref.mintExpiredToken()));
+    const seenOther = await probe(probeClient(other.tenant.url, () => other.mintExpiredToken()));
+    expect(isDeepStrictEqual(seenRef, seenOther), `${v.id}: reference saw ${JSON.stringify(seenRef)}, variant saw ${JSON.stringify(seenOther)}`).toBe(false);
+  } finally {
+    await Promise.all([ref.tenant.close(), other.tenant.close()]);
+  }
+}
