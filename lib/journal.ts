@@ -12,7 +12,7 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allowed, type Config } from './config.ts';
 import { IdmError } from './errors.ts';
-import { acquireIfFree, release } from './lock.ts';
+import { acquireIfFree, release, sleep } from './lock.ts';
 import { readResourceServer } from './preflight.ts';
 import { restoreBody, unrestored, type ResourceServer } from './staging.ts';
 
@@ -85,6 +85,17 @@ export interface RestoreOutcome {
  * token_lifetime_for_web is accepted loss). Network and target failures come back as `left`.
  */
 export async function restoreAndVerify(cfg: Config, token: string, snapshot: ResourceServer): Promise<RestoreOutcome> {
+  // A flaky tenant (resets, a 5xx) gets two more tries before the journal is left for later.
+  let requests = 0;
+  for (let attempt = 1; ; attempt++) {
+    const out = await restoreOnce(cfg, token, snapshot);
+    requests += out.requests;
+    if (out.left.length === 0 || attempt === 3) return { left: out.left, requests };
+    await sleep(500 * attempt);
+  }
+}
+
+async function restoreOnce(cfg: Config, token: string, snapshot: ResourceServer): Promise<RestoreOutcome> {
   let requests = 0;
   try {
     const before = await readResourceServer(cfg, token, cfg.resourceServerId);
