@@ -186,7 +186,8 @@ async function fetchCapped(method: string, url: string, headers: Record<string, 
   const signal = AbortSignal.timeout(timeoutMs);
   const res = await undiciRequest(url, {
     method: method as 'GET',
-    headers,
+    // Some gateways refuse a request without a User-Agent; a test's own header wins.
+    headers: { 'user-agent': 'idm-conformance', ...headers },
     ...(body !== undefined ? { body: Buffer.from(body, 'utf8') } : {}),
     signal,
     headersTimeout: timeoutMs,
