@@ -166,9 +166,12 @@ export function unlockRun(cfg: Config): void {
 
 // Helpers
 
+/** Creates the folder owner-only; an existing one (IDM_STATE_DIR may name a shared folder) is left as it is: the files in it are 0600. */
 function ensureStateDir(): string {
   const dir = stateDir();
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  chmodSync(dir, 0o700);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    chmodSync(dir, 0o700); // the umask may have taken bits off, never added: this only tightens
+  }
   return dir;
 }
