@@ -134,7 +134,7 @@ export async function honourJournal(cfg: Config, token: string): Promise<{ runTa
   if (left.length > 0) {
     throw new IdmError(
       'IDM_E_RESTORE_UNVERIFIED',
-      `the changes of the interrupted run ${j.runTag} from ${j.startedAt} could not be restored on ${cfg.resourceServerId} (still different: ${left.join(', ')}); the journal is kept, retry with \`npm run restore\``,
+      `the changes of the interrupted run ${j.runTag} from ${j.startedAt} could not be restored on ${cfg.resourceServerId} (still different: ${left.join(', ')}); the journal is kept: retry with \`npm run restore\`, or set the fields by hand and delete ${journalPath(cfg)}`,
     );
   }
   removeJournal(cfg);

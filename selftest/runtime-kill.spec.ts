@@ -13,6 +13,8 @@ import { expect, test } from '@playwright/test';
 import { requestDevToken, startHarnessTenant, type HarnessTenant } from '../mutation/tenant.ts';
 import type { Variant } from '../mutation/variant.ts';
 import type { TenantRequest } from '../reference/src/types.ts';
+import { parseConfig } from '../lib/config.ts';
+import { writeJournal } from '../lib/journal.ts';
 import { runCli, spawnCli, tenantSettings, workspace, type CliRun, type Workspace } from './cli-run.ts';
 
 /** The run the points interrupt: the valid-update tests (a property run and single writes). */
@@ -236,6 +238,29 @@ test('two runs against the same resource server at once: the second is refused i
   }
   const done = await runCli('restore', ws, tenantSettings(origin, ALLOW));
   expect(done.code, done.stderr).toBe(0);
+});
+
+test('a restore that cannot be verified: exit 3 in one line, the journal stays, and the next run refuses to snapshot over it', async () => {
+  const ws = workspace();
+  const settings = tenantSettings(origin, ALLOW);
+  const cfg = parseConfig(settings);
+  const pre = await readRs();
+  // A snapshot no update can reach: its id differs (ids are not writable, §2.2).
+  const saved = process.env.IDM_STATE_DIR;
+  process.env.IDM_STATE_DIR = ws.stateDir;
+  try {
+    writeJournal(cfg, { runTag: 'idmc-test-zz', startedAt: new Date(0).toISOString(), snapshot: { ...pre, id: 'rs_elsewhere' } });
+  } finally {
+    if (saved === undefined) delete process.env.IDM_STATE_DIR;
+    else process.env.IDM_STATE_DIR = saved;
+  }
+  for (const r of [await runCli('restore', ws, settings), await runCli('conformance', ws, settings, NEXT_GREP)]) {
+    expect(r.code, r.stderr.slice(-600)).toBe(3);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('idm-conformance:'));
+    expect(lines).toEqual([expect.stringMatching(/^idm-conformance: IDM_E_RESTORE_UNVERIFIED: the changes of the interrupted run idmc-test-zz .*still different: id\b/)]);
+    expect(r.stderr).not.toContain(String(pre.signing_secret));
+    expect(journals(ws)).toHaveLength(1);
+  }
 });
 
 test('the journal folder is git-ignored', () => {
