@@ -6,13 +6,16 @@ import { loadConfig } from './config.ts';
 import { hasRunState, readRunState } from './run-state.ts';
 import { readRunMeta, writeRunMeta } from './run-meta.ts';
 import { removeJournal, restoreAndVerify, unlockRun } from './journal.ts';
+import { obtainToken } from './tokens.ts';
 
 export default async function globalTeardown(): Promise<void> {
   if (!hasRunState()) return;
   const state = readRunState();
   const cfg = loadConfig();
   try {
-    const { left, requests } = await restoreAndVerify(cfg, state.tokens.full, state.snapshot);
+    const { left, requests } = await restoreAndVerify(cfg, state.tokens.full, state.snapshot, {
+      freshToken: () => obtainToken(cfg, cfg.client, 'IDM_CLIENT_ID'),
+    });
     if (left.length === 0) removeJournal(cfg);
     else {
       process.stderr.write(

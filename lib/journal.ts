@@ -84,18 +84,27 @@ export interface RestoreOutcome {
  * only when the read-back equals the snapshot (with lowering allowed, a clamped
  * token_lifetime_for_web is accepted loss). Network and target failures come back as `left`.
  */
-export async function restoreAndVerify(cfg: Config, token: string, snapshot: ResourceServer): Promise<RestoreOutcome> {
-  // A flaky tenant (resets, a 5xx) gets two more tries before the journal is left for later.
+export async function restoreAndVerify(cfg: Config, token: string, snapshot: ResourceServer, o: { freshToken?: () => Promise<string> } = {}): Promise<RestoreOutcome> {
+  // A flaky tenant (resets, a 5xx) gets two more tries before the journal is left for later;
+  // a token that expired during a long run is replaced once.
   let requests = 0;
   for (let attempt = 1; ; attempt++) {
     const out = await restoreOnce(cfg, token, snapshot);
     requests += out.requests;
     if (out.left.length === 0 || attempt === 3) return { left: out.left, requests };
+    if (out.refused && o.freshToken) {
+      try {
+        token = await o.freshToken();
+        requests++;
+      } catch {
+        // keep the old one; the next try reports the refusal
+      }
+    }
     await sleep(500 * attempt);
   }
 }
 
-async function restoreOnce(cfg: Config, token: string, snapshot: ResourceServer): Promise<RestoreOutcome> {
+async function restoreOnce(cfg: Config, token: string, snapshot: ResourceServer): Promise<RestoreOutcome & { refused?: boolean }> {
   let requests = 0;
   try {
     const before = await readResourceServer(cfg, token, cfg.resourceServerId);
@@ -118,7 +127,7 @@ async function restoreOnce(cfg: Config, token: string, snapshot: ResourceServer)
     if (allowed(cfg, 'lifetime')) left = left.filter((f) => f !== 'token_lifetime_for_web');
     return { left, requests };
   } catch (e) {
-    return { left: [`(restore failed: ${(e as Error).message})`], requests };
+    return { left: [`(restore failed: ${(e as Error).message})`], requests, refused: (e as { code?: string }).code === 'IDM_E_CREDENTIALS_REJECTED' };
   }
 }
 
