@@ -114,8 +114,9 @@ export class ApiClient {
       this.opts.counter.sent += 1;
       let ex: Exchange;
       try {
-        const res = await fetchCapped(method, url, headers, body, this.opts.timeoutMs);
-        ex = { request, ...res, body: res.cut ? res.text : parseBody(res.text, res.headers['content-type']) };
+        const { cut, ...res } = await fetchCapped(method, url, headers, body, this.opts.timeoutMs);
+        // A cut body is not parsed: its text starts with the note, and half a JSON is no answer.
+        ex = { request, ...res, body: cut ? res.text : parseBody(res.text, res.headers['content-type']) };
       } catch (e) {
         await this.opts.pacer.release(key, null, null);
         throw new TargetTransportError(`${method} ${url}: ${describeTransportError(e, this.opts.timeoutMs)}`);
