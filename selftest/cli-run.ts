@@ -3,7 +3,7 @@
 // IDM_* settings, its own reports, output and state folders. Used by the kill and the
 // broken-target self-tests.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_CREDENTIALS, DEV_RESOURCES } from '../mutation/suite.ts';
@@ -34,11 +34,19 @@ export interface Workspace {
   envFile: string;
 }
 
+const made: string[] = [];
+
 export function workspace(stateDir?: string): Workspace {
   const dir = mkdtempSync(join(tmpdir(), 'idm-selftest-run-'));
+  made.push(dir);
   const envFile = join(dir, 'empty.env'); // a .env in the checkout must not take part
   writeFileSync(envFile, '');
   return { dir, reportsDir: join(dir, 'reports'), stateDir: stateDir ?? join(dir, 'state'), envFile };
+}
+
+/** Removes every workspace this process made (they hold journals and reports of test tenants). */
+export function removeWorkspaces(): void {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
 }
 
 /** The settings a user sets for a separately started reference tenant at `origin`. */

@@ -10,7 +10,7 @@ import { expect, test } from '@playwright/test';
 import { requestDevToken, startHarnessTenant, type HarnessTenant } from '../mutation/tenant.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { startHostileProxy, type Misbehaviour } from './hostile-proxy.ts';
-import { runCli, tenantSettings, workspace, type CliResult, type Workspace } from './cli-run.ts';
+import { removeWorkspaces, runCli, tenantSettings, workspace, type CliResult, type Workspace } from './cli-run.ts';
 
 /** A property run and a few single writes: enough requests for every misbehaviour to meet some. */
 const GREP = ['--grep', 'resource server: valid bodies'];
@@ -26,6 +26,7 @@ test.beforeAll(async () => {
 });
 test.afterAll(async () => {
   await harness?.tenant.close();
+  removeWorkspaces();
   if (times.length > 0) console.log(`broken-target runs:\n  ${times.join('\n  ')}`);
 });
 

@@ -15,7 +15,7 @@ import type { Variant } from '../mutation/variant.ts';
 import type { TenantRequest } from '../reference/src/types.ts';
 import { parseConfig } from '../lib/config.ts';
 import { writeJournal } from '../lib/journal.ts';
-import { runCli, spawnCli, tenantSettings, workspace, type CliRun, type Workspace } from './cli-run.ts';
+import { removeWorkspaces, runCli, spawnCli, tenantSettings, workspace, type CliRun, type Workspace } from './cli-run.ts';
 
 /** The run the points interrupt: the valid-update tests (a property run and single writes). */
 const RUN_GREP = ['--grep', 'resource server: valid bodies'];
@@ -88,6 +88,7 @@ test.beforeAll(async () => {
 
 test.afterAll(async () => {
   await harness?.tenant.close();
+  removeWorkspaces();
 });
 
 async function readRs(): Promise<Record<string, unknown>> {
