@@ -5,7 +5,7 @@
 // kept · 2: configuration, or a run is using the resource server right now.
 import { loadConfig } from '../lib/config.ts';
 import { exitWith, IdmError, isIdmError } from '../lib/errors.ts';
-import { lockRun, readJournal, recoveredLine, unlockRun, honourJournal } from '../lib/journal.ts';
+import { honourJournal, lockRun, readJournal, recoveredLine, removeJournal, unlockRun } from '../lib/journal.ts';
 import { obtainToken } from '../lib/tokens.ts';
 
 try {
@@ -13,7 +13,11 @@ try {
   lockRun(cfg);
   try {
     const j = readJournal(cfg);
-    if (!j) {
+    if (j && cfg.embedded) {
+      // The embedded tenant lives only as long as its run: its state is gone, nothing to put back.
+      removeJournal(cfg);
+      process.stderr.write(`idm-conformance: nothing to restore: the embedded tenant of run ${j.runTag} ended with it (its journal is removed)\n`);
+    } else if (!j) {
       process.stderr.write(`idm-conformance: nothing to restore for ${cfg.resourceServerId} at ${cfg.baseUrl} (no journal of an interrupted run)\n`);
     } else {
       const token = await obtainToken(cfg, cfg.client, cfg.embedded && !process.env.IDM_CLIENT_ID ? 'the embedded dev client' : 'IDM_CLIENT_ID');
