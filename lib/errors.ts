@@ -27,6 +27,12 @@ export const ErrorCodes = {
   IDM_E_TARGET_UNUSABLE: ExitCode.target,
   /** The suite's run state is missing in a worker (tests started without the global setup). */
   IDM_E_RUN_STATE: ExitCode.config,
+  /** Another run is using the same target + resource server on this machine. */
+  IDM_E_RUN_IN_PROGRESS: ExitCode.config,
+  /** The restore journal (lib/journal.ts) is unreadable or names another resource server. */
+  IDM_E_JOURNAL: ExitCode.config,
+  /** An interrupted run's changes could not be put back and read back equal; the journal is kept. */
+  IDM_E_RESTORE_UNVERIFIED: ExitCode.target,
 } as const;
 
 export type ErrorCode = keyof typeof ErrorCodes;

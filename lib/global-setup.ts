@@ -1,25 +1,43 @@
 // Playwright global setup of the conformance project: configuration, reachability, one
-// token per client, the snapshot, seed and run tag, handed to workers via the environment.
+// token per client, the run lock, a journal left by an interrupted run honoured first, then
+// the snapshot (on disk in the restore journal before any test may write), seed and run
+// tag, handed to workers via the environment.
 // For the embedded target Playwright has started the webServer before this runs.
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { loadConfig } from './config.ts';
+import { loadConfig, type Config } from './config.ts';
 import { exitWith, isIdmError } from './errors.ts';
-import { preflight, newRunTag, newSeed } from './preflight.ts';
+import { preflight, newRunTag, newSeed, readResourceServer } from './preflight.ts';
 import { publishRunState } from './run-state.ts';
 import { writeRunMeta } from './run-meta.ts';
+import { honourJournal, lockRun, recoveredLine, removeJournal, unlockRun, writeJournal } from './journal.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<void> {
+  let cfg: Config | null = null;
+  let locked = false;
   try {
-    const cfg = loadConfig();
+    cfg = loadConfig();
+    lockRun(cfg);
+    locked = true;
     const pre = await preflight(cfg);
+    // An interrupted run's changes come off before the snapshot, or they would become the
+    // truth. The embedded tenant's state ended with the run that started it: nothing to undo.
+    if (cfg.embedded) removeJournal(cfg);
+    const recovered = cfg.embedded ? null : await honourJournal(cfg, pre.tokens.full);
+    if (recovered) {
+      process.stderr.write(`idm-conformance: ${recoveredLine(recovered)}\n`);
+      const again = await readResourceServer(cfg, pre.tokens.full, cfg.resourceServerId);
+      pre.snapshot = again.body;
+      pre.requests += recovered.requests + again.sent;
+    }
     const seed = cfg.seed ?? newSeed();
     const runTag = newRunTag();
     const runDir = mkdtempSync(join(tmpdir(), 'idm-conformance-'));
     mkdirSync(join(runDir, 'locks'), { recursive: true });
     const startedAt = new Date().toISOString();
+    writeJournal(cfg, { runTag, startedAt, snapshot: pre.snapshot });
     publishRunState({ seed, runTag, runDir, tokens: pre.tokens, snapshot: pre.snapshot, startedAt });
     writeRunMeta({
       target: cfg.baseUrl,
@@ -31,12 +49,14 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
       allow: [...cfg.allow],
       startedAt,
       requestsOutsideTests: { setup: pre.requests, teardown: 0 },
+      ...(recovered ? { recovered: { runTag: recovered.runTag, startedAt: recovered.startedAt } } : {}),
     });
     // stderr: stdout may carry a machine-readable reporter (--reporter=json).
     process.stderr.write(
       `idm-conformance: target ${cfg.baseUrl}${cfg.embedded ? ' (embedded reference tenant)' : ''} · depth ${cfg.depth} · seed ${seed} (replay: IDM_SEED=${seed}) · run tag ${runTag}\n`,
     );
   } catch (e) {
+    if (cfg && locked) unlockRun(cfg);
     if (isIdmError(e)) exitWith(e);
     throw e;
   }

@@ -1,7 +1,14 @@
 // The HTTP client the specs use. Every request goes through the pacer, is counted, and
 // comes back as an Exchange: request as sent (exact bytes) and response fully read, so
 // checks are synchronous and evidence can be rendered (redacted) at any time.
+//
+// A staging tenant may be broken or hostile; each request ends within timeoutMs (headers
+// and body together: a stall mid-body is a timeout), keeps at most MAX_STORED_BODY_BYTES of
+// the body (the rest is not read; a note heads the text), and a reset or timeout is a
+// TargetTransportError naming what the target did. Sent with undici (streamed reads), not
+// Playwright's request context, which buffers whole bodies of any size.
 import type { APIRequestContext } from '@playwright/test';
+import { request as undiciRequest } from 'undici';
 import type { Pacer } from './pacer.ts';
 import { parseRateLimit } from './pacer.ts';
 import { sleep } from './lock.ts';
@@ -57,6 +64,16 @@ export interface ClientOptions {
 }
 
 const MAX_429_RETRIES = 3;
+/** Evidence kept of one response body; a tenant answering hundreds of MB is cut here. */
+export const MAX_STORED_BODY_BYTES = 1024 * 1024;
+
+/** The target did not answer a request (timeout, reset, refused): not a finding about an answer. */
+export class TargetTransportError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TargetTransportError';
+  }
+}
 
 export class ApiClient {
   constructor(private readonly ctx: APIRequestContext, readonly opts: ClientOptions) {}
@@ -97,22 +114,12 @@ export class ApiClient {
       this.opts.counter.sent += 1;
       let ex: Exchange;
       try {
-        const res = await this.ctx.fetch(url, {
-          method,
-          headers,
-          // A Buffer is sent byte for byte; a string with a JSON content type that does not
-          // parse would be re-serialised by Playwright (a malformed-JSON case would vanish).
-          ...(body !== undefined ? { data: Buffer.from(body, 'utf8') } : {}),
-          timeout: this.opts.timeoutMs,
-          failOnStatusCode: false,
-          maxRedirects: 0,
-        });
-        const text = await res.text();
-        const resHeaders = res.headers();
-        ex = { request, status: res.status(), headers: resHeaders, text, body: parseBody(text, resHeaders['content-type']) };
+        const { cut, ...res } = await fetchCapped(method, url, headers, body, this.opts.timeoutMs);
+        // A cut body is not parsed: its text starts with the note, and half a JSON is no answer.
+        ex = { request, ...res, body: cut ? res.text : parseBody(res.text, res.headers['content-type']) };
       } catch (e) {
         await this.opts.pacer.release(key, null, null);
-        throw new Error(`${method} ${url}: ${(e as Error).message.split('\n')[0]}`);
+        throw new TargetTransportError(`${method} ${url}: ${describeTransportError(e, this.opts.timeoutMs)}`);
       }
       await this.opts.pacer.release(key, ex.headers, ex.status);
       if (ex.status === 429 && (o.retryOn429 ?? true) && attempt < MAX_429_RETRIES) {
@@ -169,6 +176,58 @@ export function bucketKey(client: string, method: string, url: string, apiBase: 
   let route = url.startsWith(apiBase) ? url.slice(apiBase.length) : new URL(url).pathname;
   route = route.split('?')[0]!.replace(/^(\/resource-servers\/)[^/]+/, '$1*');
   return `${client} ${method.toUpperCase()} ${route}`;
+}
+
+/**
+ * One request, bounded: timeoutMs for headers and body together, the body read up to
+ * MAX_STORED_BODY_BYTES and the connection dropped beyond (a note heads the kept text).
+ * Bytes are sent as given (a malformed-JSON case stays malformed); redirects are not followed.
+ */
+async function fetchCapped(method: string, url: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<{ status: number; headers: Record<string, string>; text: string; cut: boolean }> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const res = await undiciRequest(url, {
+    method: method as 'GET',
+    // Some gateways refuse a request without a User-Agent; a test's own header wins.
+    headers: { 'user-agent': 'idm-conformance', ...headers },
+    ...(body !== undefined ? { body: Buffer.from(body, 'utf8') } : {}),
+    signal,
+    headersTimeout: timeoutMs,
+    bodyTimeout: timeoutMs,
+  });
+  const chunks: Buffer[] = [];
+  let kept = 0;
+  let cut = false;
+  for await (const chunk of res.body as AsyncIterable<Buffer>) {
+    const room = MAX_STORED_BODY_BYTES - kept;
+    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
+    kept += Math.min(chunk.length, room);
+    if (chunk.length > room) {
+      cut = true;
+      res.body.destroy();
+      break;
+    }
+  }
+  const flat: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  let text = new TextDecoder('utf-8').decode(Buffer.concat(chunks));
+  if (cut) {
+    const declared = flat['content-length'] ? ` of ${flat['content-length']} bytes (Content-Length)` : '';
+    // First, so that evidence clipped for display still carries it.
+    text = `[idm-conformance: the response body${declared} was cut after ${MAX_STORED_BODY_BYTES} bytes; the rest was not read and the evidence is capped]\n${text}`;
+  }
+  return { status: res.statusCode, headers: flat, text, cut };
+}
+
+/** What the target did, in words a user can act on. */
+function describeTransportError(e: unknown, timeoutMs: number): string {
+  const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  const code = err.code ?? err.cause?.code;
+  if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+    return `the target did not answer in full within ${timeoutMs} ms (IDM_TIMEOUT_MS): a stalled response`;
+  }
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `the target reset the connection (${code})`;
+  if (code === 'ECONNREFUSED') return 'the connection was refused (ECONNREFUSED)';
+  return (err.message ?? String(e)).split('\n')[0]!;
 }
 
 function parseBody(text: string, contentType: string | undefined): unknown {

@@ -26,6 +26,29 @@ export async function acquire(path: string, pollMs = 5): Promise<void> {
   }
 }
 
+/**
+ * Takes the lock at once when it is free or abandoned; otherwise returns the live holder's
+ * pid (0 when it has not written one yet). For locks a second process must not wait on
+ * (two runs against one resource server are refused, not queued).
+ */
+export function acquireIfFree(path: string): number | null {
+  for (let tries = 0; tries < 3; tries++) {
+    try {
+      mkdirSync(path);
+      writeFileSync(join(path, 'owner'), String(process.pid));
+      return null;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      if (!(abandoned(path) && takeOver(path))) break;
+    }
+  }
+  try {
+    return Number(readFileSync(join(path, 'owner'), 'utf8')) || 0;
+  } catch {
+    return 0;
+  }
+}
+
 export function release(path: string): void {
   rmSync(path, { recursive: true, force: true });
 }
@@ -68,7 +91,7 @@ function abandoned(path: string): boolean {
     const pid = Number(readFileSync(join(path, 'owner'), 'utf8'));
     if (!Number.isInteger(pid) || pid <= 0) return false;
     process.kill(pid, 0);
-    return false;
+    return isZombie(pid);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ESRCH') return true;
@@ -80,6 +103,16 @@ function abandoned(path: string): boolean {
         return false;
       }
     }
+    return false;
+  }
+}
+
+/** A killed process whose parent has not reaped it yet still answers kill(pid, 0) (Linux: state Z). */
+function isZombie(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) === 'Z';
+  } catch {
     return false;
   }
 }

@@ -3,7 +3,7 @@
 import { randomInt } from 'node:crypto';
 import { IdmError } from './errors.ts';
 import type { Config } from './config.ts';
-import { obtainToken, describeNetworkError } from './tokens.ts';
+import { obtainToken, describeNetworkError, oddAnswer, readCappedText } from './tokens.ts';
 import { sleep } from './lock.ts';
 import type { ResourceServer } from './staging.ts';
 
@@ -43,11 +43,13 @@ export async function readResourceServer(cfg: Config, token: string, id: string)
     } catch (e) {
       throw new IdmError('IDM_E_TARGET_UNREACHABLE', `${cfg.apiBase} did not answer (${describeNetworkError(e)})`);
     }
-    const text = await res.text().catch(() => '');
+    const text = await readCappedText(res);
     if (res.status === 429 && attempt < 3) {
       await sleep(1500);
       continue;
     }
+    const odd = oddAnswer(res, cfg.baseUrl);
+    if (odd) throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID at ${cfg.apiBase} ${odd}`);
     if (res.status === 401 || res.status === 403) {
       throw new IdmError('IDM_E_CREDENTIALS_REJECTED', `the management API refused the token of IDM_CLIENT_ID for the update of IDM_RESOURCE_SERVER_ID (${res.status}); it needs update:resource_servers`);
     }

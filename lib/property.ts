@@ -2,6 +2,7 @@
 // checks are buffered; passes are committed as one record per clause, a failure as the
 // records of the shrunk counterexample with its seed, path and curl. Shrinking sends
 // requests, so it is bounded.
+import { TargetTransportError } from './http.ts';
 import fc from 'fast-check';
 import type { CheckRecord, Checks } from './checks.ts';
 
@@ -38,6 +39,9 @@ export async function forAll<T>(check: Checks, arb: fc.Arbitrary<T>, run: (value
       await run(value);
     } catch (e) {
       error = e;
+      // The target did not answer (timeout, reset): no counterexample to shrink, and each
+      // shrink step would wait out the timeout again.
+      if (e instanceof TargetTransportError) callsAfterFailure = maxShrink;
     }
     const records = check.endBuffer();
     if (error !== null || records.some((r) => r.outcome === 'failed')) {

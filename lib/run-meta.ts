@@ -15,6 +15,8 @@ export interface RunMeta {
   requestsOutsideTests: { setup: number; teardown: number };
   /** Set by the teardown when the resource server could not be put back exactly. */
   restore?: { ok: boolean; unrestored: string[] };
+  /** Set by the setup when it restored the changes of an interrupted run first (lib/journal.ts). */
+  recovered?: { runTag: string; startedAt: string };
 }
 
 /** Next to the other reports (IDM_REPORTS_DIR moves them all, default reports/). */

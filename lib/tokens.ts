@@ -7,6 +7,8 @@ import type { ClientCredentials, Config } from './config.ts';
 export interface TokenResult {
   ok: boolean;
   status: number;
+  /** Why the answer is not a tenant's, when it plainly is not (a login page, a redirect). */
+  oddity: string | null;
   accessToken: string | null;
   /** The OAuth error code when refused (e.g. invalid_client), for the one-line message. */
   error: string | null;
@@ -27,7 +29,7 @@ export async function requestToken(cfg: Config, client: ClientCredentials, audie
   } catch (e) {
     throw new IdmError('IDM_E_TARGET_UNREACHABLE', `${cfg.baseUrl} did not answer (${describeNetworkError(e)})`);
   }
-  const text = await res.text().catch(() => '');
+  const text = await readCappedText(res);
   let json: Record<string, unknown> | null = null;
   try {
     json = JSON.parse(text) as Record<string, unknown>;
@@ -35,13 +37,14 @@ export async function requestToken(cfg: Config, client: ClientCredentials, audie
     json = null;
   }
   const accessToken = typeof json?.access_token === 'string' ? json.access_token : null;
-  return { ok: res.ok && accessToken !== null, status: res.status, accessToken, error: typeof json?.error === 'string' ? json.error : null };
+  return { ok: res.ok && accessToken !== null, status: res.status, oddity: oddAnswer(res, cfg.baseUrl), accessToken, error: typeof json?.error === 'string' ? json.error : null };
 }
 
 /** A token or the IdmError that explains, in one line, why there is none. */
 export async function obtainToken(cfg: Config, client: ClientCredentials, setting: string): Promise<string> {
   const r = await requestToken(cfg, client);
   if (r.ok && r.accessToken) return r.accessToken;
+  if (r.oddity) throw new IdmError('IDM_E_TARGET_UNUSABLE', `the token endpoint ${cfg.tokenUrl} ${r.oddity}`);
   if (r.status === 400 || r.status === 401 || r.status === 403) {
     throw new IdmError('IDM_E_CREDENTIALS_REJECTED', `the token endpoint refused ${setting} "${client.id}" (${r.status}${r.error ? ` ${r.error}` : ''})`);
   }
@@ -55,4 +58,49 @@ export function describeNetworkError(e: unknown): string {
   const err = e as { name?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.name === 'AbortError') return 'timed out';
   return err?.cause?.code ?? err?.cause?.message ?? err?.message ?? String(e);
+}
+
+/** Bodies the runtime reads (token, snapshot) are small; a hostile answer is cut, not buffered whole. */
+export const MAX_RUNTIME_BODY_BYTES = 1024 * 1024;
+
+export async function readCappedText(res: Response, max = MAX_RUNTIME_BODY_BYTES): Promise<string> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let kept = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      kept += value.length;
+      if (kept > max) {
+        await reader.cancel().catch(() => undefined);
+        break;
+      }
+    }
+  } catch {
+    // a reset or a stall mid-body (the request's timeout aborts the read): what came is all
+  }
+  return new TextDecoder('utf-8').decode(Buffer.concat(chunks).subarray(0, max));
+}
+
+/**
+ * An answer that plainly is not the tenant's, in words the user can act on: a redirect (an
+ * http:// base URL sent on to https://, which the suite does not follow: a redirected POST
+ * may lose its body and credentials) or an HTML page (a login wall or proxy in front).
+ */
+export function oddAnswer(res: Response, baseUrl: string): string | null {
+  const location = res.headers.get('location');
+  if (res.status >= 300 && res.status < 400) {
+    if (location && baseUrl.startsWith('http://') && /^https:\/\//i.test(location)) {
+      return `answered ${res.status} redirecting to ${location.split('?')[0]}: the tenant is served over https; set IDM_BASE_URL to ${baseUrl.replace(/^http:/, 'https:')}`;
+    }
+    return `answered ${res.status} redirecting to ${location ?? '(no Location)'}; the suite does not follow redirects: set IDM_BASE_URL to where the tenant answers`;
+  }
+  const type = res.headers.get('content-type') ?? '';
+  if (/text\/html|application\/xhtml/i.test(type)) {
+    return `answered ${res.status} with an HTML page (${type.split(';')[0]}), not JSON: a login page or proxy stands in front of the tenant; check IDM_BASE_URL and the network path`;
+  }
+  return null;
 }

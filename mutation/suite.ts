@@ -55,6 +55,8 @@ export function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
     IDM_MUTATION_REPORT_DIR: run.outDir,
     // run-meta.json (and anything else the runtime writes) next to this run's report.
     IDM_REPORTS_DIR: run.outDir,
+    // A variant's restore journal is its own: never honoured against the next variant on the port.
+    IDM_STATE_DIR: resolve(run.outDir, 'state'),
     // A launched variant is disposable: every guarded test may run (burst, experiments, …).
     IDM_ALLOW: (run.allow ?? ['all']).join(','),
     FORCE_COLOR: '0',

@@ -31,6 +31,8 @@ export interface BuildInput {
   globalErrors: readonly string[];
   otherFailures: readonly string[];
   meta: RunMeta;
+  /** Run facts for the reader (report.run.notes). */
+  notes?: readonly string[];
 }
 
 export interface BuiltReport {
@@ -94,6 +96,7 @@ export function buildReport(input: BuildInput): BuiltReport {
         flaky: tests.filter((t) => t.flaky).length,
       },
       errors: [...input.globalErrors, ...problems, ...input.otherFailures],
+      ...(input.notes && input.notes.length > 0 ? { notes: [...input.notes] } : {}),
     },
     totals: {
       clauses: sorted.length,

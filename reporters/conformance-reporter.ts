@@ -114,6 +114,7 @@ export default class ConformanceReporter implements Reporter {
       playwrightStatus: result.status,
       globalErrors: [...this.globalErrors, ...problems],
       otherFailures,
+      notes: runtime?.recovered ? [`restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`] : [],
       meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
     });
     redactRunData(report, runRedactor());

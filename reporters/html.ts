@@ -95,6 +95,7 @@ ${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected 
   ${sections.map(([sec, list]) => sectionBlock(sec, list, r.sections[sec])).join('\n')}
 </section>
 
+${(r.run.notes ?? []).length > 0 ? `<section class="card"><h2>Run facts</h2><ul>${(r.run.notes ?? []).map((n) => `<li>${esc(n)}</li>`).join('')}</ul></section>` : ''}
 ${r.run.errors.length > 0 ? `<section class="card"><h2>Run problems</h2><ul>${r.run.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul></section>` : ''}
 
 <section class="card small muted">

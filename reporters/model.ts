@@ -131,6 +131,8 @@ export interface ConformanceReport {
     playwrightStatus: string;
     tests: { total: number; passed: number; failed: number; skipped: number; flaky: number };
     errors: string[];
+    /** Facts about the run a reader should know that are not errors (e.g. an interrupted run's changes restored first). */
+    notes?: string[];
   };
   totals: {
     clauses: number;

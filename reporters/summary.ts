@@ -46,6 +46,7 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   );
   const secs = (r.durationMs / 1000).toFixed(1);
   out.push(`${r.run.tests.total} tests in ${secs} s` + (r.requests === null ? '' : ` · ${r.requests} requests`));
+  for (const note of r.run.notes ?? []) out.push(`Note: ${note}`);
   out.push('');
 
   // Counts by status, then a compact per-section table with the same columns.

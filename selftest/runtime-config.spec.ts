@@ -45,7 +45,10 @@ test.describe('stable error codes and their exit codes', () => {
     IDM_E_CONFIG_ENV_FILE: 2,
     IDM_E_CONFIG_RESOURCE_SERVER: 2,
     IDM_E_RUN_STATE: 2,
+    IDM_E_RUN_IN_PROGRESS: 2,
+    IDM_E_JOURNAL: 2,
     IDM_E_TARGET_UNREACHABLE: 3,
+    IDM_E_RESTORE_UNVERIFIED: 3,
     IDM_E_CREDENTIALS_REJECTED: 3,
     IDM_E_TARGET_UNUSABLE: 3,
   };

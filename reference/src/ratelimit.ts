@@ -1,12 +1,37 @@
 // §8 / §7.1: rate limiting with X-RateLimit-* headers. Token bucket per client and endpoint.
+// Keys come from the request (client ids, peer addresses), so the bucket map is bounded:
+// a bucket that has refilled completely is the same as no bucket and is dropped, and past
+// MAX_BUCKETS the least recently used go first.
 import type { RateLimitConfig, RateLimiter } from './types.ts';
 
-export function tokenBucketLimiter(config: RateLimitConfig): RateLimiter {
+/** Far above any honest tenant's client count; a flood of invented client ids stops here. */
+export const MAX_BUCKETS = 10_000;
+
+export interface BoundedRateLimiter extends RateLimiter {
+  /** Buckets held now (for the fuzz test's memory bound). */
+  size(): number;
+}
+
+export function tokenBucketLimiter(config: RateLimitConfig, maxBuckets = MAX_BUCKETS): BoundedRateLimiter {
+  // Map order is insertion order: a bucket is re-inserted on use, so the first is the least recently used.
   const buckets = new Map<string, { tokens: number; at: number }>();
   const { capacity, refillPerSecond } = config;
+  const refilled = (b: { tokens: number; at: number }, nowMs: number) =>
+    b.tokens + (Math.max(0, nowMs - b.at) / 1000) * refillPerSecond >= capacity;
+  const prune = (nowMs: number) => {
+    for (const [k, b] of buckets) if (refilled(b, nowMs)) buckets.delete(k);
+    // Still too many (all busy): evict the least recently used down to three quarters, so
+    // the sweep runs once per quarter of the bound, not on every request.
+    const target = Math.floor(maxBuckets * 0.75);
+    for (const k of buckets.keys()) {
+      if (buckets.size <= target) break;
+      buckets.delete(k);
+    }
+  };
   return {
     take(key, nowMs) {
       const b = buckets.get(key) ?? { tokens: capacity, at: nowMs };
+      buckets.delete(key);
       // A clock that steps back refills nothing (and takes nothing away).
       const elapsedMs = Math.max(0, nowMs - b.at);
       b.tokens = Math.min(capacity, b.tokens + (elapsedMs / 1000) * refillPerSecond);
@@ -14,6 +39,7 @@ export function tokenBucketLimiter(config: RateLimitConfig): RateLimiter {
       const allowed = b.tokens >= 1;
       if (allowed) b.tokens -= 1;
       buckets.set(key, b);
+      if (buckets.size > maxBuckets) prune(nowMs);
       const fullInSeconds = refillPerSecond > 0 ? (capacity - b.tokens) / refillPerSecond : 0;
       const oneInSeconds = allowed || refillPerSecond <= 0 ? 0 : (1 - b.tokens) / refillPerSecond;
       return {
@@ -24,6 +50,7 @@ export function tokenBucketLimiter(config: RateLimitConfig): RateLimiter {
         retryAfter: Math.max(1, Math.ceil(oneInSeconds)),
       };
     },
+    size: () => buckets.size,
   };
 }
 

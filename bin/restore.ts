@@ -1,0 +1,34 @@
+// `npm run restore`: puts the configured resource server back to the snapshot an interrupted
+// run left in its restore journal (lib/journal.ts), reads it back, and removes the journal
+// only when the read-back equals the snapshot. The next run does the same by itself; this
+// is for doing it now. Exit 0: restored (or nothing to restore) · 3: not verified, journal
+// kept · 2: configuration, or a run is using the resource server right now.
+import { loadConfig } from '../lib/config.ts';
+import { exitWith, IdmError, isIdmError } from '../lib/errors.ts';
+import { honourJournal, lockRun, readJournal, recoveredLine, removeJournal, unlockRun } from '../lib/journal.ts';
+import { obtainToken } from '../lib/tokens.ts';
+
+try {
+  const cfg = loadConfig();
+  lockRun(cfg);
+  try {
+    const j = readJournal(cfg);
+    if (j && cfg.embedded) {
+      // The embedded tenant lives only as long as its run: its state is gone, nothing to put back.
+      removeJournal(cfg);
+      process.stderr.write(`idm-conformance: nothing to restore: the embedded tenant of run ${j.runTag} ended with it (its journal is removed)\n`);
+    } else if (!j) {
+      process.stderr.write(`idm-conformance: nothing to restore for ${cfg.resourceServerId} at ${cfg.baseUrl} (no journal of an interrupted run)\n`);
+    } else {
+      const token = await obtainToken(cfg, cfg.client, cfg.embedded && !process.env.IDM_CLIENT_ID ? 'the embedded dev client' : 'IDM_CLIENT_ID');
+      const done = await honourJournal(cfg, token);
+      if (!done) throw new IdmError('IDM_E_JOURNAL', 'the journal disappeared during the restore');
+      process.stderr.write(`idm-conformance: ${recoveredLine(done)} (${cfg.resourceServerId} at ${cfg.baseUrl}, read back and verified)\n`);
+    }
+  } finally {
+    unlockRun(cfg);
+  }
+} catch (e) {
+  if (isIdmError(e)) exitWith(e);
+  throw e;
+}

@@ -1,0 +1,270 @@
+// A staging tenant is left as found even when the run is killed (lib/journal.ts). A
+// separately started reference tenant (the harness's, in this process) watches the run's
+// requests; at chosen points — during the setup, during a write, in a property run, during
+// the teardown — the whole run (runner and workers) is SIGKILLed, as a CI job timeout does.
+// Then `npm run restore`, or the next run, must bring the resource server back to its
+// pre-run state, field by field, read through the management API as the suite reads it.
+// The signal cases: one SIGTERM restores before exiting; a second exits at once and
+// leaves the journal for the next run.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { expect, test } from '@playwright/test';
+import { requestDevToken, startHarnessTenant, type HarnessTenant } from '../mutation/tenant.ts';
+import type { Variant } from '../mutation/variant.ts';
+import type { TenantRequest } from '../reference/src/types.ts';
+import { parseConfig } from '../lib/config.ts';
+import { writeJournal } from '../lib/journal.ts';
+import { removeWorkspaces, runCli, spawnCli, tenantSettings, workspace, type CliRun, type Workspace } from './cli-run.ts';
+
+/** The run the points interrupt: the valid-update tests (a property run and single writes). */
+const RUN_GREP = ['--grep', 'resource server: valid bodies'];
+/**
+ * Everything but `lifetime`: lowering token_lifetime clamps token_lifetime_for_web, which
+ * §2.2 gives no way to write back (the loss that opt-in accepts); without it every change
+ * the suite makes can be undone, so "as found" is exact.
+ */
+const ALLOW = { IDM_ALLOW: 'burst,experiments,irreversible' };
+/** The next run: one short test; its global setup is what honours the journal. */
+const NEXT_GREP = ['--grep', 'an empty body'];
+
+interface Seen {
+  /** PATCHes of the resource server, in order of arrival. */
+  rsReads: number;
+  rsWrites: number;
+  /** Reads sent by the runtime (setup, teardown), not by a test: Node's fetch. */
+  runtimeReads: number;
+}
+
+type Trigger = (req: TenantRequest, seen: Seen) => boolean;
+
+interface Point {
+  name: string;
+  trigger: Trigger;
+  recover: 'restore' | 'next run';
+}
+
+const isRsPatch = (r: TenantRequest) => r.method === 'PATCH' && r.url.startsWith('/api/v2/resource-servers/');
+const isEmpty = (r: TenantRequest) => r.body.toString('utf8').trim() === '{}';
+const fromRuntime = (r: TenantRequest) => (r.headers['user-agent'] ?? '') === 'node';
+
+const POINTS: Point[] = [
+  { name: 'setup: the snapshot read', trigger: (r, s) => isRsPatch(r) && fromRuntime(r) && s.runtimeReads === 1, recover: 'restore' },
+  { name: 'the first write, applied after the kill', trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 1, recover: 'next run' },
+  { name: 'a property run, its 4th write', trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 4, recover: 'restore' },
+  { name: 'a later write (the 9th)', trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 9, recover: 'next run' },
+  { name: 'teardown: the final read', trigger: (r, s) => isRsPatch(r) && fromRuntime(r) && s.runtimeReads === 2, recover: 'restore' },
+];
+
+test.describe.configure({ mode: 'serial' });
+test.setTimeout(420_000);
+
+let harness: HarnessTenant;
+let origin: string;
+const watch: { arm: ((req: TenantRequest) => void | Promise<void>) | null; inFlight: number } = { arm: null, inFlight: 0 };
+
+test.beforeAll(async () => {
+  const watcher: Variant = {
+    id: 'kill-watch',
+    kind: 'benign',
+    clause: null,
+    fault: 'spec-silent',
+    description: 'the reference tenant, with a hook that sees every request first',
+    options: () => ({
+      wrap: (next) => async (req) => {
+        watch.inFlight++;
+        try {
+          await watch.arm?.(req);
+          return await next(req);
+        } finally {
+          watch.inFlight--;
+        }
+      },
+    }),
+  };
+  harness = await startHarnessTenant(watcher, { port: 0 });
+  origin = harness.tenant.url;
+});
+
+test.afterAll(async () => {
+  await harness?.tenant.close();
+  removeWorkspaces();
+});
+
+async function readRs(): Promise<Record<string, unknown>> {
+  const { token } = await requestDevToken(harness.tenant.url, harness.tenant.publicUrl);
+  const res = await fetch(`${origin}/api/v2/resource-servers/rs_conformance`, {
+    method: 'PATCH',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: '{}',
+  });
+  expect(res.ok).toBe(true);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+/** Fields (by name) where `b` differs from `a`: the field-by-field comparison. */
+function differing(a: Record<string, unknown>, b: Record<string, unknown>): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k])).sort();
+}
+
+/** Starts the run and kills its process group when `trigger` first holds; resolves when it is gone. */
+async function killAt(ws: Workspace, trigger: Trigger, sig: NodeJS.Signals = 'SIGKILL', group = true): Promise<{ fired: boolean; run: CliRun }> {
+  const seen: Seen = { rsReads: 0, rsWrites: 0, runtimeReads: 0 };
+  let fired = false;
+  const run = spawnCli('conformance', ws, tenantSettings(origin, ALLOW), RUN_GREP);
+  watch.arm = (req) => {
+    if (fired) return;
+    if (isRsPatch(req)) {
+      if (isEmpty(req)) seen.rsReads++;
+      else seen.rsWrites++;
+      if (isEmpty(req) && fromRuntime(req)) seen.runtimeReads++;
+    }
+    if (trigger(req, seen)) {
+      fired = true;
+      if (group) run.killGroup(sig);
+      else run.child.kill(sig);
+    }
+  };
+  const hang = setTimeout(() => run.killGroup('SIGKILL'), 180_000);
+  await run.done;
+  clearTimeout(hang);
+  watch.arm = null;
+  while (watch.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+  return { fired, run };
+}
+
+function journals(ws: Workspace): string[] {
+  return existsSync(ws.stateDir) ? readdirSync(ws.stateDir).filter((f) => f.startsWith('journal-')) : [];
+}
+
+test('SIGKILL at each point, then `npm run restore` or the next run: the resource server is back to its pre-run state', async () => {
+  const pre = await readRs();
+  const tally = { tried: 0, damaged: 0, restored: 0, lost: 0 };
+  const lines: string[] = [];
+  for (const point of POINTS) {
+    const ws = workspace();
+    const { fired, run } = await killAt(ws, point.trigger);
+    expect(fired, `${point.name}: the run reached the point (output: ${run.output().slice(-400)})`).toBe(true);
+    tally.tried++;
+    const damage = differing(pre, await readRs());
+    if (damage.length > 0) tally.damaged++;
+    const leftJournal = journals(ws);
+    if (point.name.startsWith('setup')) expect(leftJournal, 'killed before the snapshot was taken: no journal yet').toEqual([]);
+    else expect(leftJournal, `${point.name}: the journal survives the kill`).toHaveLength(1);
+    for (const f of leftJournal) {
+      expect(statSync(join(ws.stateDir, f)).mode & 0o777, 'the journal is owner-only').toBe(0o600);
+      expect(statSync(ws.stateDir).mode & 0o777, 'its folder is owner-only').toBe(0o700);
+    }
+    const r = point.recover === 'restore' ? await runCli('restore', ws, tenantSettings(origin, ALLOW)) : await runCli('conformance', ws, tenantSettings(origin, ALLOW), NEXT_GREP);
+    expect(r.code, `${point.name}: ${point.recover} ends well (${(r.stdout + r.stderr).slice(-600)})`).toBe(0);
+    if (leftJournal.length > 0) expect(r.stderr).toMatch(/restored the changes of an interrupted run idmc-[a-z0-9-]+ from \d{4}-/);
+    if (point.recover === 'next run' && leftJournal.length > 0) {
+      const report = JSON.parse(readFileSync(join(ws.reportsDir, 'conformance.json'), 'utf8')) as { run: { notes?: string[] } };
+      expect(report.run.notes?.join('\n') ?? '', 'the run facts say so').toMatch(/restored the changes of an interrupted run/);
+    }
+    // The journal holds signing_secret: it is never printed.
+    expect(run.output() + r.stdout + r.stderr).not.toContain(String(pre.signing_secret));
+    const after = differing(pre, await readRs());
+    if (after.length === 0) tally.restored++;
+    else tally.lost++;
+    expect(journals(ws), `${point.name}: the journal is removed once the restore is verified`).toEqual([]);
+    lines.push(`${point.name}: damaged ${damage.join(', ') || '(nothing)'} → ${point.recover} → ${after.length === 0 ? 'equal' : `still different: ${after.join(', ')}`}`);
+  }
+  test.info().annotations.push({ type: 'kill points', description: `${tally.tried} tried, ${tally.damaged} damaged by the kill, ${tally.restored} restored, ${tally.lost} lost` });
+  console.log(`kill test: ${tally.tried} tried, ${tally.damaged} damaged, ${tally.restored} restored, ${tally.lost} lost\n  ${lines.join('\n  ')}`);
+  expect(tally.damaged, 'at least one point left damage to undo (else the test could not fail)').toBeGreaterThan(0);
+  expect(tally.lost).toBe(0);
+});
+
+test('one SIGTERM: the tests stop, the resource server is restored, exit 130; a second: exit at once, the journal stays', async () => {
+  const pre = await readRs();
+  // Once, to the command only (as `kill <pid>` or a CI cancel that signals the job's command).
+  const once = workspace();
+  const first = await killAt(once, (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 3, 'SIGTERM', false);
+  expect(first.fired).toBe(true);
+  const res = await first.run.done;
+  expect(res.code, res.stderr.slice(-600)).toBe(130);
+  expect(res.stderr).toMatch(/SIGTERM: stopping the tests and restoring/);
+  expect(differing(pre, await readRs())).toEqual([]);
+  expect(journals(once)).toEqual([]);
+
+  // Twice: the second signal exits at once; the journal is left for the next run.
+  const twice = workspace();
+  const run = spawnCli('conformance', twice, tenantSettings(origin, ALLOW), RUN_GREP);
+  let writes = 0;
+  watch.arm = (req) => {
+    if (isRsPatch(req) && !isEmpty(req) && ++writes === 3) {
+      run.child.kill('SIGTERM');
+      setTimeout(() => run.child.kill('SIGTERM'), 100);
+      watch.arm = null;
+    }
+  };
+  const r2 = await run.done;
+  run.killGroup('SIGKILL'); // the runner, orphaned by the immediate exit
+  expect(r2.code).toBe(130);
+  expect(r2.stderr).toMatch(/SIGTERM again: exiting now/);
+  expect(journals(twice)).toHaveLength(1);
+  await new Promise((r) => setTimeout(r, 500));
+  const restore = await runCli('restore', twice, tenantSettings(origin, ALLOW));
+  expect(restore.code, restore.stderr).toBe(0);
+  expect(differing(pre, await readRs())).toEqual([]);
+  expect(journals(twice)).toEqual([]);
+});
+
+test('two runs against the same resource server at once: the second is refused in one line', async () => {
+  const ws = workspace();
+  const first = spawnCli('conformance', ws, tenantSettings(origin, ALLOW), RUN_GREP);
+  let started!: () => void;
+  let resume!: () => void;
+  const writing = new Promise<void>((r) => (started = r));
+  const held = new Promise<void>((r) => (resume = r));
+  // The first run's first write is held open: that run is certainly still going.
+  watch.arm = (req) => {
+    if (!(isRsPatch(req) && !isEmpty(req))) return;
+    watch.arm = null;
+    started();
+    return held;
+  };
+  await writing;
+  const second = await runCli('restore', ws, tenantSettings(origin, ALLOW));
+  const third = await runCli('conformance', ws, tenantSettings(origin, ALLOW), NEXT_GREP);
+  resume();
+  first.killGroup('SIGKILL');
+  await first.done;
+  for (const r of [second, third]) {
+    expect(r.code, r.stderr).toBe(2);
+    const lines = r.stderr.split('\n').filter((l) => l.includes('idm-conformance:'));
+    expect(lines).toEqual([expect.stringMatching(/^idm-conformance: IDM_E_RUN_IN_PROGRESS: another run \(pid \d+\) is using resource server rs_conformance/)]);
+  }
+  const done = await runCli('restore', ws, tenantSettings(origin, ALLOW));
+  expect(done.code, done.stderr).toBe(0);
+});
+
+test('a restore that cannot be verified: exit 3 in one line, the journal stays, and the next run refuses to snapshot over it', async () => {
+  const ws = workspace();
+  const settings = tenantSettings(origin, ALLOW);
+  const cfg = parseConfig(settings);
+  const pre = await readRs();
+  // A snapshot no update can reach: its id differs (ids are not writable, §2.2).
+  const saved = process.env.IDM_STATE_DIR;
+  process.env.IDM_STATE_DIR = ws.stateDir;
+  try {
+    writeJournal(cfg, { runTag: 'idmc-test-zz', startedAt: new Date(0).toISOString(), snapshot: { ...pre, id: 'rs_elsewhere' } });
+  } finally {
+    if (saved === undefined) delete process.env.IDM_STATE_DIR;
+    else process.env.IDM_STATE_DIR = saved;
+  }
+  for (const r of [await runCli('restore', ws, settings), await runCli('conformance', ws, settings, NEXT_GREP)]) {
+    expect(r.code, r.stderr.slice(-600)).toBe(3);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('idm-conformance:'));
+    expect(lines).toEqual([expect.stringMatching(/^idm-conformance: IDM_E_RESTORE_UNVERIFIED: the changes of the interrupted run idmc-test-zz .*still different: id\b/)]);
+    expect(r.stderr).not.toContain(String(pre.signing_secret));
+    expect(journals(ws)).toHaveLength(1);
+  }
+});
+
+test('the journal folder is git-ignored', () => {
+  const out = execFileSync('git', ['check-ignore', '.idm-state/journal-0123456789abcdef.json'], { encoding: 'utf8' });
+  expect(out.trim()).toBe('.idm-state/journal-0123456789abcdef.json');
+});
