@@ -3,8 +3,7 @@
 // as JSON; `-- --section 2.2` limits the listing to a section.
 import { allClauses, specHeading } from '../contract/clauses.ts';
 import type { Clause, ClauseKind } from '../contract/clauses.ts';
-
-const KINDS: ClauseKind[] = ['must', 'observe', 'not-exercisable'];
+import { CLAUSE_KINDS as KINDS } from '../contract/grammar.ts';
 
 const args = process.argv.slice(2);
 const sectionFilter = valueOf('--section');

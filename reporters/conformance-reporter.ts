@@ -7,6 +7,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { loadConfig, secretValues } from '../lib/config.ts';
 import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
+import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
 import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
@@ -29,7 +30,6 @@ export interface ConformanceReporterOptions {
   runMeta?: boolean;
 }
 
-const CLAUSE_TAG = /^@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/;
 
 export default class ConformanceReporter implements Reporter {
   private readonly opts: Required<Omit<ConformanceReporterOptions, 'catalogue'>> & { catalogue?: string };
@@ -184,7 +184,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   const annotations = result?.annotations?.length ? result.annotations : test.annotations;
   const clauses = new Set<string>();
   for (const tag of test.tags) {
-    const m = CLAUSE_TAG.exec(tag);
+    const m = CLAUSE_TAG_PATTERN.exec(tag);
     if (m) clauses.add(m[1]!);
   }
   const checks: CheckRecord[] = [];
