@@ -20,8 +20,6 @@ export interface Clause {
   reason: string | null;
   /** Other sections that state the same rule (e.g. §8 repeats the §2 limits). */
   restated_in?: string[];
-  /** Test files that check the clause, when a grep for the id is not enough (checked to exist). */
-  tests?: string[];
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url));
