@@ -141,8 +141,11 @@ function push<T>(m: Map<string, T[]>, k: string, v: T): void {
 function schemaLabels(): Map<string, SchemaLabel[]> {
   const out = new Map<string, SchemaLabel[]>();
   const walk = (node: unknown, file: string, pointer: string): void => {
-    if (Array.isArray(node)) return node.forEach((n, i) => walk(n, file, `${pointer}/${i}`));
     if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const [i, n] of node.entries()) walk(n, file, `${pointer}/${i}`);
+      return;
+    }
     for (const [k, v] of Object.entries(node)) {
       if (k === 'x-clause') {
         const at = `schemas/${file}#${pointer}`;

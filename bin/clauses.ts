@@ -8,7 +8,7 @@ import type { Clause, ClauseKind } from '../contract/clauses.ts';
 import { CLAUSE_KINDS as KINDS } from '../contract/grammar.ts';
 
 const args = process.argv.slice(2);
-const sectionFilter = valueOf('--section');
+const sectionFilter = flagValue('--section');
 const clauses = allClauses().filter((c) => !sectionFilter || c.section === sectionFilter || c.section.startsWith(`${sectionFilter}.`));
 const sections = [...new Set(clauses.map((c) => c.section))].sort(compareSections);
 
@@ -18,7 +18,7 @@ const counts = sections.map((s) => {
 });
 const totals = { total: clauses.length, ...Object.fromEntries(KINDS.map((k) => [k, clauses.filter((c) => c.kind === k).length])) } as Omit<Row, 'section' | 'title'>;
 
-const traceId = valueOf('--trace');
+const traceId = flagValue('--trace');
 if (args.includes('--trace')) {
   if (!traceId) {
     console.error('idm-conformance: IDM_E_CONFIG_USAGE: --trace needs a clause id, e.g. --trace rs.update.name.max-length');
@@ -105,7 +105,7 @@ function compareSections(a: string, b: string): number {
   return 0;
 }
 
-function valueOf(flag: string): string | undefined {
+function flagValue(flag: string): string | undefined {
   const i = args.indexOf(flag);
   return i >= 0 ? args[i + 1] : undefined;
 }

@@ -124,7 +124,7 @@ function headings(): Heading[] {
   headingCache = [];
   specLines().forEach((text, line) => {
     const m = /^(#{2,6})\s+((\d+(?:\.\d+)*)\.?\s+.*)$/.exec(text);
-    if (m && m[1] && m[2] && m[3]) {
+    if (m?.[1] && m[2] && m[3]) {
       headingCache!.push({ section: m[3], title: m[2].trim(), anchor: githubAnchor(m[2]), level: m[1].length, line });
     }
   });

@@ -1,7 +1,7 @@
 // Playwright global setup of the conformance project: configuration, reachability, one
 // token per client, the snapshot, seed and run tag, handed to workers via the environment.
 // For the embedded target Playwright has started the webServer before this runs.
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';

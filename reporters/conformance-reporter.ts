@@ -68,7 +68,7 @@ export default class ConformanceReporter implements Reporter {
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const root = this.root;
     // Runs without the conformance project (self-tests, reference tests) are not ours to judge.
-    if (!root || !root.suites.some((s) => s.project()?.name === this.opts.project)) return undefined;
+    if (!root?.suites.some((s) => s.project()?.name === this.opts.project)) return undefined;
 
     const problems: string[] = [];
     const tests: TestOutcome[] = [];

@@ -126,10 +126,13 @@ export function clausesOfType(typeName: TypeName, opts: { followRefs?: boolean }
     walk(files[file]);
   };
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
     if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
     for (const [k, v] of Object.entries(node)) {
-      if (k === 'x-clause') (typeof v === 'string' ? [v] : Object.values(v as Record<string, string>)).forEach((id) => ids.add(id));
+      if (k === 'x-clause') for (const id of typeof v === 'string' ? [v] : Object.values(v as Record<string, string>)) ids.add(id);
       else if (k === '$ref' && typeof v === 'string') opts.followRefs && visitFile(v);
       else walk(v);
     }
@@ -186,7 +189,7 @@ function clauseAlongInstancePath(typeName: TypeName, instancePath: string, keywo
     if (!node) break;
     const props = node['properties'] as Record<string, SchemaNode> | undefined;
     if (/^\d+$/.test(seg) && node['items'] !== undefined) node = node['items'] as SchemaNode;
-    else if (props && props[seg]) node = props[seg];
+    else if (props?.[seg]) node = props[seg];
     else break; // an unknown member: the object's own clause (already found) applies
     visitNode();
   }

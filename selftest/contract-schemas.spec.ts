@@ -148,7 +148,10 @@ test.describe('schema files are consistent', () => {
     const problems: string[] = [];
     const visit = (node: unknown, path: string): void => {
       if (!node || typeof node !== 'object') return;
-      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${path}/${i}`));
+      if (Array.isArray(node)) {
+        for (const [i, n] of node.entries()) visit(n, `${path}/${i}`);
+        return;
+      }
       const o = node as Record<string, unknown>;
       const x = o['x-clause'];
       if (x && typeof x === 'object') for (const k of Object.keys(x)) if (!(k in o)) problems.push(`${path}: x-clause maps "${k}" but the subschema has no ${k}`);

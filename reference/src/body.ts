@@ -69,7 +69,7 @@ export function decodeForm(text: string, kinds: FormKinds, limits: Limits): Deco
   const params = new URLSearchParams(text);
   const out: Record<string, unknown> = {};
   for (const [key, raw] of params) {
-    if (Object.prototype.hasOwnProperty.call(out, key)) {
+    if (Object.hasOwn(out, key)) {
       return { ok: false, status: 400, message: `Form field ${key} is repeated` };
     }
     const kind = kinds[key] ?? 'string';

@@ -115,7 +115,7 @@ export function objectType(table: ValidatorTable, key: string, type: ObjectType,
     if (!isPlainObject(value)) return issue(at, `Expected type object but found type ${typeName(value)}`);
     const found: Issue[] = [...check(`${key}:required`, value, at), ...check(`${key}:closed`, value, at)];
     for (const [member, memberKey] of Object.entries({ ...type.fields, ...type.delegated })) {
-      if (Object.prototype.hasOwnProperty.call(value, member)) {
+      if (Object.hasOwn(value, member)) {
         found.push(...check(memberKey, value[member], join(at, member)));
       }
     }
@@ -124,7 +124,7 @@ export function objectType(table: ValidatorTable, key: string, type: ObjectType,
   table[`${key}:required`] = (value, at) => {
     if (!isPlainObject(value)) return [];
     return (type.required ?? [])
-      .filter((m) => !Object.prototype.hasOwnProperty.call(value, m))
+      .filter((m) => !Object.hasOwn(value, m))
       .flatMap((m) => issue(join(at, m), 'Missing required property'));
   };
   table[`${key}:closed`] = closed
