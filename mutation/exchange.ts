@@ -1,7 +1,7 @@
 // The HTTP exchange as parsed data, as the fault wrappers see it, adapted onto the reference
 // tenant's exported `wrap(next)` injection point (raw bodies as Buffers). A wrapper that
 // leaves a body untouched leaves its bytes untouched.
-import type { Handler as TenantHandler, TenantRequest, TenantResponse } from '../reference/src/types.ts';
+import type { Handler as TenantHandler, TenantRequest, TenantResponse } from '../reference/src/index.ts';
 
 export interface Req {
   method: string;

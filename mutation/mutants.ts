@@ -3,7 +3,7 @@
 // reference only where the spec is silent. Every variant is built from the tenant's exported
 // injection points (named parts, HTTP-level wrap); reference/ itself is never edited.
 import { decodeJwt } from 'jose';
-import type { RateLimiter, ResourceServerRecord, TenantParts } from '../reference/src/types.ts';
+import type { RateLimiter, ResourceServerRecord, TenantParts } from '../reference/src/index.ts';
 import {
   clone, cpLength, isExpCreate, isManagement, isObject, isRsPatch, type Req, type Wrap,
 } from './exchange.ts';

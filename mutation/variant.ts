@@ -1,10 +1,16 @@
 // What a variant of the reference tenant is, and the builders the catalogue uses to make
 // one from the tenant's exported injection points (named parts, HTTP-level wrap).
 import { decodeJwt } from 'jose';
-import { defaultLimits } from '../reference/src/limits.ts';
-import type { AccessTokenClaims, Limits, TenantOptions, TenantParts, TokenVerdict } from '../reference/src/types.ts';
-import { makeCheck } from '../reference/src/validation/engine.ts';
-import { resourceServerValidators } from '../reference/src/validation/resource-server.ts';
+import {
+  type AccessTokenClaims,
+  defaultLimits,
+  type Limits,
+  makeCheck,
+  resourceServerValidators,
+  type TenantOptions,
+  type TenantParts,
+  type TokenVerdict,
+} from '../reference/src/index.ts';
 import { toTenantWrap, type Wrap } from './exchange.ts';
 import type { Probe } from './probes.ts';
 
