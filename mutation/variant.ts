@@ -62,8 +62,7 @@ export interface Variant {
   options(ctx: VariantContext): VariantOptions;
   /**
    * Mutants: a few requests whose observation differs from the reference tenant's (the
-   * self-test proves the mutant alive with it). Kept beside the mutant; older entries still
-   * have theirs in PROBES (mutation/probes.ts), keyed by id.
+   * self-test proves the mutant alive with it). Every mutant has one; builders in probes.ts.
    */
   probe?: Probe;
 }
