@@ -3,7 +3,8 @@
 // individual assertion names its own clause.
 import type { Checks } from './checks.ts';
 import type { Exchange } from './http.ts';
-import { deepEqual, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
+import { UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
+import { deepEqual, isObject, short } from './values.ts';
 
 /** Clauses checkUpdateAnswer can record, for the tests' declarations. */
 export const UPDATE_ANSWER_CLAUSES = [
@@ -151,13 +152,4 @@ export function carries(got: unknown, sent: unknown): boolean {
   if (Array.isArray(sent)) return Array.isArray(got) && got.length === sent.length && sent.every((s, i) => carries(got[i], s));
   if (isObject(sent)) return isObject(got) && Object.entries(sent).every(([k, v]) => k in got && carries(got[k], v));
   return deepEqual(got, sent);
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function short(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 120 ? `${s.slice(0, 120)}… (${s.length} chars)` : s;
 }

@@ -2,6 +2,7 @@
 // put back after every test that wrote to it and once more at the end of the run, also when
 // tests fail. The spec shows no read operation, so the state is read with an empty partial
 // update (PATCH {}), which §4.1 answers with the full object.
+import { deepEqual } from './values.ts';
 
 /** The request-body fields of §2.2: the only fields a restore can write. */
 export const UPDATABLE_FIELDS = [
@@ -75,17 +76,3 @@ export function makeSafe(body: Record<string, unknown>, snapshot: ResourceServer
   return out;
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao);
-  if (ak.length !== Object.keys(bo).length) return false;
-  return ak.every((k) => k in bo && deepEqual(ao[k], bo[k]));
-}

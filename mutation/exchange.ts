@@ -1,6 +1,7 @@
 // The HTTP exchange as parsed data, as the fault wrappers see it, adapted onto the reference
 // tenant's exported `wrap(next)` injection point (raw bodies as Buffers). A wrapper that
 // leaves a body untouched leaves its bytes untouched.
+import { isObject } from '../lib/values.ts';
 import type { Handler as TenantHandler, TenantRequest, TenantResponse } from '../reference/src/index.ts';
 
 export interface Req {
@@ -118,10 +119,6 @@ export function rsPathId(r: Req): string {
   } catch {
     return m[1]!;
   }
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 export function clone<T>(v: T): T {

@@ -1,6 +1,7 @@
 // Fault combinators: each returns a Wrap that changes the tenant's behaviour in one narrow
 // way, at the HTTP layer, leaving every other exchange untouched.
-import { clone, isObject, jsonRes, objectsAt, type Handler, type Req, type Res, type Wrap } from './exchange.ts';
+import { isObject } from '../lib/values.ts';
+import { clone, jsonRes, objectsAt, type Handler, type Req, type Res, type Wrap } from './exchange.ts';
 
 type Pred = (req: Req) => boolean;
 

@@ -5,8 +5,9 @@
 import { decodeJwt } from 'jose';
 import type { RateLimiter, ResourceServerRecord, TenantParts } from '../reference/src/index.ts';
 import {
-  clone, cpLength, isExpCreate, isManagement, isObject, isRsPatch, type Req, type Wrap,
+  clone, cpLength, isExpCreate, isManagement, isRsPatch, type Req, type Wrap,
 } from './exchange.ts';
+import { isObject } from '../lib/values.ts';
 import { errorBody, mapResponse } from './faults.ts';
 import { chars, experimentWith, ISO_DATE_TIME, statusOf, VALID_EXPERIMENT, withEncryption } from './probes.ts';
 import {
