@@ -1,6 +1,7 @@
 // Valid request bodies for PATCH {base_url}/resource-servers/{id} (spec §2.2,
 // §2.3, §8): small arbitraries per nested type, composed into the body.
 import fc from 'fast-check';
+import { fieldsOf } from '../schemas/index.ts';
 import { text } from './text.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -11,13 +12,10 @@ export const TOKEN_DIALECTS = ['access_token', 'access_token_authz', 'rfc9068_pr
 export const KEY_ALGS = ['RSA-OAEP-256', 'RSA-OAEP-384', 'RSA-OAEP-512'] as const;
 export const USER_POLICIES = ['allow_all', 'deny_all', 'require_client_grant'] as const;
 export const CLIENT_POLICIES = ['deny_all', 'require_client_grant'] as const;
-export const FLAG_FIELDS = [
-  'skip_consent_for_verifiable_first_party_clients',
-  'allow_offline_access',
-  'allow_online_access',
-  'allow_online_access_with_ephemeral_sessions',
-  'enforce_policies',
-] as const;
+/** The §2.2 boolean flags, in schema order (from the update schema). */
+export const FLAG_FIELDS: readonly string[] = fieldsOf('ResourceServerUpdate')
+  .filter((f) => f.types.length === 1 && f.types[0] === 'boolean')
+  .map((f) => f.name);
 export const TOKEN_LIFETIME_MAX = 2592000;
 
 /** A real RSA-2048 public key (SPKI), CRLF line endings as the spec's documented default. */

@@ -8,6 +8,7 @@ import {
   clone, cpLength, isExpCreate, isManagement, isRsPatch, type Req, type Wrap,
 } from './exchange.ts';
 import { isObject } from '../lib/values.ts';
+import { fieldsOf } from '../schemas/index.ts';
 import { errorBody, mapResponse } from './faults.ts';
 import { chars, experimentWith, ISO_DATE_TIME, statusOf, VALID_EXPERIMENT, withEncryption } from './probes.ts';
 import {
@@ -765,12 +766,7 @@ export function variantById(id: string): Variant | undefined {
 
 // Helpers
 
-const RS_UPDATE_FIELDS: string[] = [
-  'name', 'scopes', 'signing_alg', 'signing_secret', 'skip_consent_for_verifiable_first_party_clients',
-  'allow_offline_access', 'allow_online_access', 'allow_online_access_with_ephemeral_sessions',
-  'token_lifetime', 'token_dialect', 'enforce_policies', 'token_encryption', 'consent_policy',
-  'authorization_details', 'proof_of_possession', 'subject_type_authorization', 'authorization_policy',
-];
+const RS_UPDATE_FIELDS: readonly string[] = fieldsOf('ResourceServerUpdate').map((f) => f.name);
 
 const ANONYMOUS = 'mutation-anonymous-caller';
 

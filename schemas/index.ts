@@ -141,12 +141,30 @@ export function clausesOfType(typeName: TypeName, opts: { followRefs?: boolean }
   return [...ids];
 }
 
+/**
+ * The fields of an object type in schema order, with the JSON types each admits (through its
+ * `$ref`). A property the schema forbids (`not: {}`, e.g. identifier in the update body) is no field.
+ */
+export function fieldsOf(typeName: TypeName): Array<{ name: string; types: string[] }> {
+  const props = (schemaOf(typeName).properties ?? {}) as Record<string, SchemaNode>;
+  return Object.entries(props)
+    .filter(([, node]) => !('not' in node))
+    .map(([name, node]) => ({ name, types: jsonTypes(node) }));
+}
+
 /** Every clause id any schema names (self-tests check they exist in the catalogue). */
 export function clausesInSchemas(): string[] {
   return [...new Set(typeNames.flatMap((t) => clausesOfType(t)))].sort();
 }
 
 // Helpers
+
+function jsonTypes(node: SchemaNode): string[] {
+  const target = typeof node.$ref === 'string' ? (files[node.$ref] ?? {}) : node;
+  const types = new Set<string>([target.type ?? []].flat() as string[]);
+  if (Array.isArray(target.enum)) for (const v of target.enum) types.add(v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  return [...types];
+}
 
 function toClauseError(typeName: TypeName, e: ErrorObject): ClauseError {
   const clause =
