@@ -20,7 +20,7 @@ export function isClauseId(s: unknown): s is string {
   return typeof s === 'string' && CLAUSE_ID_PATTERN.test(s);
 }
 
-export function isClauseKind(s: unknown): s is ClauseKind {
+function isClauseKind(s: unknown): s is ClauseKind {
   return (CLAUSE_KINDS as readonly unknown[]).includes(s);
 }
 

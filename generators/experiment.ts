@@ -5,7 +5,7 @@
 // in the name so a staging tenant's experiments can be traced to the run.
 import fc from 'fast-check';
 import { text, exactText } from './text.ts';
-import type { Json, UpdateBody } from './resource-server.ts';
+import type { UpdateBody } from './resource-server.ts';
 
 export type ExperimentBody = UpdateBody;
 
@@ -23,7 +23,7 @@ export interface ExperimentOptions {
   assignmentSubject?: string;
 }
 
-export const DEFAULT_STRATEGY_FIELD = 'allocation_strategy';
+const DEFAULT_STRATEGY_FIELD = 'allocation_strategy';
 
 /** A deterministic valid payload: control 50 / treatment 50. */
 export function experimentPayload(opts: ExperimentOptions, control = 50): ExperimentBody {
@@ -84,11 +84,6 @@ export function experimentWithDescriptionLength(opts: ExperimentOptions, length:
   const tagLen = [...tag].length + 1;
   const description = length >= tagLen + 1 ? `${tag} ${exactText(length - tagLen, salt)}` : exactText(length, salt);
   return { ...base, description };
-}
-
-/** The strategy attribute's value as sent (for echo checks under a configured name). */
-export function strategyOf(body: ExperimentBody, strategyField = DEFAULT_STRATEGY_FIELD): Json | undefined {
-  return body[strategyField];
 }
 
 // Helpers

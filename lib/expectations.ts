@@ -69,7 +69,7 @@ export async function checkUpdateAnswer(check: Checks, ex: Exchange, ctx: Update
 }
 
 /** What §2.1 leaves open: which fields are present, the client_id format, authorization_details items. */
-export function observeAnswer(check: Checks, body: ResourceServer): void {
+function observeAnswer(check: Checks, body: ResourceServer): void {
   check.observe('rs.response.fields-present', `fields present: ${Object.keys(body).sort().join(', ')}`);
   if ('client_id' in body) {
     const v = body.client_id;
@@ -148,7 +148,7 @@ export async function checkCreatedExperiment(check: Checks, ex: Exchange, sent: 
 // Helpers
 
 /** `got` carries `sent`: equal scalars; objects with every sent member carried; arrays item by item. */
-export function carries(got: unknown, sent: unknown): boolean {
+function carries(got: unknown, sent: unknown): boolean {
   if (Array.isArray(sent)) return Array.isArray(got) && got.length === sent.length && sent.every((s, i) => carries(got[i], s));
   if (isObject(sent)) return isObject(got) && Object.entries(sent).every(([k, v]) => k in got && carries(got[k], v));
   return deepEqual(got, sent);

@@ -275,8 +275,6 @@ export const test = base.extend<
   },
 });
 
-export { expect };
-
 // Helpers
 
 function clip(s: string): string {

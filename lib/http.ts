@@ -154,7 +154,7 @@ export function resourceServerPath(idOrIdentifier: string): string {
 export const EXPERIMENTS_PATH = '/experimentation/experiments';
 
 /** Flat form encoding: scalars as text; nested values as JSON text (the spec defines no nesting rule). */
-export function formEncode(data: unknown): string {
+function formEncode(data: unknown): string {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries((data ?? {}) as Record<string, unknown>)) {
     p.append(k, v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));

@@ -13,7 +13,7 @@ export interface TokenResult {
 }
 
 /** Requests a token; network failures become IDM_E_TARGET_UNREACHABLE. */
-export async function requestToken(cfg: Config, client: ClientCredentials, audience = cfg.audience, timeoutMs = Math.min(cfg.timeoutMs, 5000)): Promise<TokenResult> {
+async function requestToken(cfg: Config, client: ClientCredentials, audience = cfg.audience, timeoutMs = Math.min(cfg.timeoutMs, 5000)): Promise<TokenResult> {
   const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, audience });
   let res: Response;
   try {

@@ -141,7 +141,7 @@ export function verifierBypass(
 }
 
 /** Claims of a bypassed token: its own where it decodes, the full client's otherwise. */
-export function claimsOf(token: string, ctx: VariantContext): AccessTokenClaims {
+function claimsOf(token: string, ctx: VariantContext): AccessTokenClaims {
   try {
     return decodeJwt(token) as AccessTokenClaims;
   } catch {

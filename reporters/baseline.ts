@@ -69,7 +69,7 @@ export function loadBaseline(path: string): BaselineEntry[] {
 }
 
 /** Entries that apply to a run against `target` (entries without target apply everywhere). */
-export function entriesFor(entries: readonly BaselineEntry[], target: string | null): BaselineEntry[] {
+function entriesFor(entries: readonly BaselineEntry[], target: string | null): BaselineEntry[] {
   const t = target ? normaliseTarget(target) : null;
   // a target-specific entry wins over a general one for the same clause
   const scoped = entries.filter((e) => e.target !== undefined && t !== null && normaliseTarget(e.target) === t);
@@ -128,7 +128,7 @@ function isUrl(s: string): boolean {
   }
 }
 
-export function normaliseTarget(url: string): string {
+function normaliseTarget(url: string): string {
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase();

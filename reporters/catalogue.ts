@@ -11,7 +11,7 @@ export class CatalogueError extends Error {
 }
 
 /** Checks the fields the reporter relies on; throws CatalogueError naming the first fault. */
-export function parseCatalogue(doc: unknown, source: string): CatalogueEntry[] {
+function parseCatalogue(doc: unknown, source: string): CatalogueEntry[] {
   if (!Array.isArray(doc)) throw new CatalogueError(`${source}: the catalogue must be a JSON array`);
   const seen = new Set<string>();
   return doc.map((raw, i) => {

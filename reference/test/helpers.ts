@@ -11,7 +11,7 @@ export const PKJWT = { id: 'conformance-pkjwt' };
 export const RS_CONFORMANCE_IDENTIFIER = 'https://api.conformance.test/';
 
 /** Generous limiter so tests that are not about rate limiting never meet a 429. */
-export const NO_THROTTLE = { capacity: 100000, refillPerSecond: 100000 };
+const NO_THROTTLE = { capacity: 100000, refillPerSecond: 100000 };
 
 export interface Reply {
   status: number;

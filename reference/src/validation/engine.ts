@@ -19,17 +19,17 @@ export function issue(at: string, message: string): Issue[] {
 }
 
 /** Length in code points, as JSON Schema counts it. */
-export function length(s: string): number {
+function length(s: string): number {
   let n = 0;
   for (const _ of s) n++;
   return n;
 }
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
+function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-export function typeName(v: unknown): string {
+function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
