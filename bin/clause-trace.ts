@@ -47,7 +47,7 @@ export interface MutantRef {
 /** Everything the suite holds about the clauses, indexed by clause id. */
 export interface TraceData {
   schema: Map<string, SchemaLabel[]>;
-  /** Clauses of the schema types the specs or the runtime validate against by name. */
+  /** Clauses of the schema types the specs or the runtime validate against (expectSchema/validate with the type's name). */
   validated: Map<string, string[]>;
   cases: Map<string, CaseRef[]>;
   tests: Map<string, TestRef[]>;
@@ -163,7 +163,8 @@ function schemaLabels(): Map<string, SchemaLabel[]> {
 function validatedSchemaClauses(runtimeSrc: string): Map<string, string[]> {
   const out = new Map<string, string[]>();
   for (const t of typeNames) {
-    if (!new RegExp(`['"]${t}['"]`).test(runtimeSrc)) continue;
+    // A type counts where a check validates against it by name, not where its name merely appears.
+    if (!new RegExp(`\\b(?:expectSchema|validate)\\([^)]*['"]${t}['"]`).test(runtimeSrc)) continue;
     for (const id of clausesOfType(t, { followRefs: true })) push(out, id, t);
   }
   return out;
