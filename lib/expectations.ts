@@ -1,6 +1,7 @@
 // Compound checks shared by several specs: what every answer to an accepted update must
 // satisfy (§2.1, §4.1), and what a created experiment must carry (§2.4, §4.2). Each
 // individual assertion names its own clause.
+import { fieldsOf } from '../schemas/index.ts';
 import type { Checks } from './checks.ts';
 import type { Exchange } from './http.ts';
 import { UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
@@ -113,7 +114,7 @@ export const EXPERIMENT_ANSWER_CLAUSES = [
   'exp.create.strategy',
 ] as const;
 
-const EXPERIMENT_FIELDS = ['id', 'name', 'feature_flag_id', 'authentication_flow', 'assignment_config', 'allocations', 'description', 'is_valid', 'created_at', 'updated_at', 'started_at', 'ended_at'];
+const EXPERIMENT_FIELDS = fieldsOf('Experiment').map((f) => f.name);
 const STATUS_VALUES = ['draft', 'active', 'paused', 'completed', 'archived'];
 
 /** Checks the answer to a creation that must succeed. */
