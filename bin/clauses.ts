@@ -1,13 +1,14 @@
 // `npm run clauses`: the clause catalogue at a glance — counts by spec section
 // and kind. `-- --list` also prints every clause; `-- --json` prints the counts
-// as JSON; `-- --section 2.2` limits the listing to a section.
-import { allClauses, specHeading } from '../contract/clauses.ts';
+// as JSON; `-- --section 2.2` limits the listing to a section; `-- --trace <id>`
+// prints where one clause lives in the suite (bin/clause-trace.ts).
+import { allClauses, clause, specHeading, specText } from '../contract/clauses.ts';
+import { exercisedBy, traceData } from './clause-trace.ts';
 import type { Clause, ClauseKind } from '../contract/clauses.ts';
-
-const KINDS: ClauseKind[] = ['must', 'observe', 'not-exercisable'];
+import { CLAUSE_KINDS as KINDS } from '../contract/grammar.ts';
 
 const args = process.argv.slice(2);
-const sectionFilter = valueOf('--section');
+const sectionFilter = flagValue('--section');
 const clauses = allClauses().filter((c) => !sectionFilter || c.section === sectionFilter || c.section.startsWith(`${sectionFilter}.`));
 const sections = [...new Set(clauses.map((c) => c.section))].sort(compareSections);
 
@@ -17,7 +18,14 @@ const counts = sections.map((s) => {
 });
 const totals = { total: clauses.length, ...Object.fromEntries(KINDS.map((k) => [k, clauses.filter((c) => c.kind === k).length])) } as Omit<Row, 'section' | 'title'>;
 
-if (args.includes('--json')) {
+const traceId = flagValue('--trace');
+if (args.includes('--trace')) {
+  if (!traceId) {
+    console.error('idm-conformance: IDM_E_CONFIG_USAGE: --trace needs a clause id, e.g. --trace rs.update.name.max-length');
+    process.exit(2);
+  }
+  printTrace(traceId);
+} else if (args.includes('--json')) {
   console.log(JSON.stringify({ sections: counts, totals }, null, 2));
 } else {
   printTable();
@@ -50,6 +58,39 @@ function printList(): void {
   }
 }
 
+function printTrace(id: string): void {
+  let c: Clause;
+  try {
+    c = clause(id);
+  } catch (e) {
+    console.error(`idm-conformance: IDM_E_CONFIG_CLAUSE: ${(e as Error).message}`);
+    process.exit(2);
+  }
+  const d = traceData();
+  const section = (title: string, lines: string[]): void => {
+    console.log(`\n${title} (${lines.length})`);
+    for (const l of lines.length ? lines : ['none']) console.log(`  ${l}`);
+  };
+  console.log(`${c.id}  ${c.kind} · ${c.severity} · §${c.section}${c.restated_in?.length ? ` (restated in §${c.restated_in.join(', §')})` : ''}`);
+  console.log(`  ${c.text}${c.reason ? `\n  reason: ${c.reason}` : ''}`);
+  console.log(`\nspec §${specHeading(c.section)}`);
+  console.log(specText(c.section, { ownOnly: true }).split('\n').slice(1).filter(Boolean).map((l) => `    ${l}`).join('\n'));
+  section('schema keywords (x-clause)', (d.schema.get(id) ?? []).map((s) => `${s.at}  ${s.keyword}`));
+  section('validated as part of', d.validated.get(id) ?? []);
+  section('generator cases', (d.cases.get(id) ?? []).map((k) => `${k.list}: ${k.id} — ${k.description}${k.consumed ? '' : ' (no spec consumes this list)'}`));
+  section('tests declaring it', (d.tests.get(id) ?? []).map((t) => `${t.file}:${t.line}  ${t.title}`));
+  section('named in lib/ and specs/', (d.named.get(id) ?? []).map((r) => `${r.file}:${r.line}`));
+  section('mutants', (d.mutants.get(id) ?? []).map((m) => `${m.id} (${m.kind}, ${m.fault}) — ${m.description}`));
+  const v = d.report?.clauses.get(id);
+  console.log(`\nlast run: ${d.report ? `${d.report.path}, ${d.report.endedAt}, ${d.report.target ?? 'unknown target'}` : 'no report'}`);
+  if (v) console.log(`  ${v.status}${v.reason ? ` — ${v.reason}` : ''} (checks: ${v.checks.passed} passed, ${v.checks.failed} failed, ${v.checks.observed} observed)`);
+  else if (d.report) console.log('  not in that report');
+  if (c.kind === 'must') {
+    const why = exercisedBy(id, d);
+    console.log(`\nexercised: ${why.length ? why.join('; ') : 'NO — an orphan (selftest/contract-coverage.spec.ts fails)'}`);
+  }
+}
+
 function pad(n: number, w: number): string {
   return String(n).padStart(w);
 }
@@ -64,7 +105,7 @@ function compareSections(a: string, b: string): number {
   return 0;
 }
 
-function valueOf(flag: string): string | undefined {
+function flagValue(flag: string): string | undefined {
   const i = args.indexOf(flag);
   return i >= 0 ? args[i + 1] : undefined;
 }

@@ -3,9 +3,9 @@
 // throws, so a renamed clause cannot silently drop out of a report.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { catalogueEntryProblem, type ClauseKind, type Severity } from './grammar.ts';
 
-export type ClauseKind = 'must' | 'observe' | 'not-exercisable';
-export type Severity = 'critical' | 'major' | 'minor';
+export { CLAUSE_ID_PATTERN, CLAUSE_KINDS, type ClauseKind, type Severity } from './grammar.ts';
 
 export interface Clause {
   /** `<area>.<subject>.<rule>`, lowercase, dotted. */
@@ -20,13 +20,7 @@ export interface Clause {
   reason: string | null;
   /** Other sections that state the same rule (e.g. §8 repeats the §2 limits). */
   restated_in?: string[];
-  /** Test files that check the clause, when a grep for the id is not enough (checked to exist). */
-  tests?: string[];
 }
-
-export const CLAUSE_ID_PATTERN = /^[a-z][a-z0-9_-]*(\.[a-z0-9_][a-z0-9_-]*)+$/;
-const KINDS: readonly ClauseKind[] = ['must', 'observe', 'not-exercisable'];
-const SEVERITIES: readonly Severity[] = ['critical', 'major', 'minor'];
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 export const CATALOGUE_PATH = here + 'clauses.json';
@@ -39,7 +33,7 @@ function load(): { list: Clause[]; byId: Map<string, Clause> } {
   const list = JSON.parse(readFileSync(CATALOGUE_PATH, 'utf8')) as Clause[];
   const byId = new Map<string, Clause>();
   for (const c of list) {
-    const problem = entryProblem(c);
+    const problem = catalogueEntryProblem(c, { strict: true });
     if (problem) throw new Error(`contract/clauses.json: ${c.id ?? '(no id)'}: ${problem}`);
     if (byId.has(c.id)) throw new Error(`contract/clauses.json: duplicate id ${c.id}`);
     byId.set(c.id, c);
@@ -130,7 +124,7 @@ function headings(): Heading[] {
   headingCache = [];
   specLines().forEach((text, line) => {
     const m = /^(#{2,6})\s+((\d+(?:\.\d+)*)\.?\s+.*)$/.exec(text);
-    if (m && m[1] && m[2] && m[3]) {
+    if (m?.[1] && m[2] && m[3]) {
       headingCache!.push({ section: m[3], title: m[2].trim(), anchor: githubAnchor(m[2]), level: m[1].length, line });
     }
   });
@@ -141,14 +135,4 @@ function headingOf(section: string): Heading {
   const h = headings().find((x) => x.section === section);
   if (!h) throw new Error(`contract/spec.md has no section "${section}"`);
   return h;
-}
-
-function entryProblem(c: Clause): string | null {
-  if (typeof c.id !== 'string' || !CLAUSE_ID_PATTERN.test(c.id)) return 'id does not match <area>.<subject>.<rule>';
-  if (!KINDS.includes(c.kind)) return `kind "${String(c.kind)}" is not one of ${KINDS.join(', ')}`;
-  if (!SEVERITIES.includes(c.severity)) return `severity "${String(c.severity)}" is not one of ${SEVERITIES.join(', ')}`;
-  if (typeof c.text !== 'string' || c.text.length === 0) return 'text is empty';
-  if (c.kind === 'must' && c.reason !== null) return 'a must clause has reason null';
-  if (c.kind !== 'must' && (typeof c.reason !== 'string' || c.reason.length === 0)) return `a ${c.kind} clause needs a reason`;
-  return null;
 }

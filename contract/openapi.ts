@@ -140,7 +140,7 @@ export function declaredScopes(): Record<string, string> {
   const out: Record<string, string> = {};
   for (const line of specText('5.1').split('\n')) {
     const m = /^\|\s*([a-z_]+)\s*\|\s*([CRUD](?:\s+[CRUD])*)\s*\|$/.exec(line.trim());
-    if (!m || !m[1] || !m[2]) continue;
+    if (!m?.[1] || !m[2]) continue;
     for (const letter of m[2].split(/\s+/)) out[`${verbs[letter]}:${m[1]}`] = `${verbs[letter]} ${m[1].replace(/_/g, ' ')}`;
   }
   return out;

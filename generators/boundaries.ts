@@ -4,7 +4,7 @@
 // the spec leaves acceptance open, `observe` (the clause is then an observe one).
 import type { Json, UpdateBody, UpdateOptions } from './resource-server.ts';
 import { PUBLIC_KEY_PEM, pemOfLength, TOKEN_LIFETIME_MAX } from './resource-server.ts';
-import type { ExperimentBody, ExperimentOptions } from './experiment.ts';
+import type { ExperimentOptions } from './experiment.ts';
 import { experimentPayload, experimentWithNameLength, experimentWithDescriptionLength } from './experiment.ts';
 import { exactText, exactAstralText } from './text.ts';
 import type { Target } from './violations.ts';
@@ -30,8 +30,7 @@ const withKey = (k: UpdateBody): UpdateBody => ({ token_encryption: { format: 'c
  */
 export function updateBoundaryCases(opts: UpdateOptions = {}): BoundaryCase[] {
   const out: BoundaryCase[] = [];
-  const add = (id: string, clause: string, side: BoundaryCase['side'], description: string, body: UpdateBody, expect?: BoundaryCase['expect']) =>
-    out.push({ id: `update/${id}`, clause, target: 'update', side, expect: expect ?? (side === 'valid' ? 'accept' : 'reject'), description, body });
+  const add = adder(out, 'update');
 
   add('empty-body', 'rs.update.optional', 'valid', 'empty body {} (every field optional)', {});
   // name: max 200, pattern needs one character
@@ -92,8 +91,7 @@ export function updateBoundaryCases(opts: UpdateOptions = {}): BoundaryCase[] {
 /** Limits of the experiment payload, both sides, around a valid payload. */
 export function experimentBoundaryCases(opts: ExperimentOptions): BoundaryCase[] {
   const out: BoundaryCase[] = [];
-  const add = (id: string, clause: string, side: BoundaryCase['side'], description: string, body: ExperimentBody, expect?: BoundaryCase['expect']) =>
-    out.push({ id: `experiment/${id}`, clause, target: 'experiment', side, expect: expect ?? (side === 'valid' ? 'accept' : 'reject'), description, body });
+  const add = adder(out, 'experiment');
 
   add('name.3', 'exp.create.name.length', 'valid', 'name of 3 characters (run tag moved to the description)', experimentWithNameLength(opts, 3));
   add('name.255', 'exp.create.name.length', 'valid', 'name of 255 characters', experimentWithNameLength(opts, 255, 1));
@@ -116,4 +114,13 @@ export function experimentBoundaryCases(opts: ExperimentOptions): BoundaryCase[]
 /** Every boundary case; experiment cases only when experiment options are given. */
 export function boundaryCases(opts: UpdateOptions & { experiment?: ExperimentOptions } = {}): BoundaryCase[] {
   return [...updateBoundaryCases(opts), ...(opts.experiment ? experimentBoundaryCases(opts.experiment) : [])];
+}
+
+// Helpers
+
+/** Appends cases for one target; `expect` defaults to what the side implies. */
+function adder(out: BoundaryCase[], target: Target) {
+  return (id: string, clause: string, side: BoundaryCase['side'], description: string, body: Json, expect?: BoundaryCase['expect']): void => {
+    out.push({ id: `${target}/${id}`, clause, target, side, expect: expect ?? (side === 'valid' ? 'accept' : 'reject'), description, body });
+  };
 }

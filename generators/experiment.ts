@@ -5,7 +5,7 @@
 // in the name so a staging tenant's experiments can be traced to the run.
 import fc from 'fast-check';
 import { text, exactText } from './text.ts';
-import type { Json, UpdateBody } from './resource-server.ts';
+import type { UpdateBody } from './resource-server.ts';
 
 export type ExperimentBody = UpdateBody;
 
@@ -96,11 +96,6 @@ export function segmentExperimentPayload(base: ExperimentBody, segmentIds: reado
   const list = Array.isArray(base['allocations']) ? base['allocations'] : [];
   const allocations = list.map((a, i) => ({ ...(a as UpdateBody), segment_id: segmentIds[Math.min(i, segmentIds.length - 1)]! }));
   return { ...base, [strategyField]: 'segment', allocations };
-}
-
-/** The strategy attribute's value as sent (for echo checks under a configured name). */
-export function strategyOf(body: ExperimentBody, strategyField = DEFAULT_STRATEGY_FIELD): Json | undefined {
-  return body[strategyField];
 }
 
 // Helpers

@@ -1,6 +1,7 @@
 // Valid request bodies for PATCH {base_url}/resource-servers/{id} (spec §2.2,
 // §2.3, §8): small arbitraries per nested type, composed into the body.
 import fc from 'fast-check';
+import { fieldsOf } from '../schemas/index.ts';
 import { text } from './text.ts';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -8,16 +9,13 @@ export type UpdateBody = { [field: string]: Json };
 
 export const SIGNING_ALGS = ['HS256', 'RS256', 'RS512', 'PS256'] as const;
 export const TOKEN_DIALECTS = ['access_token', 'access_token_authz', 'rfc9068_profile', 'rfc9068_profile_authz'] as const;
-export const KEY_ALGS = ['RSA-OAEP-256', 'RSA-OAEP-384', 'RSA-OAEP-512'] as const;
-export const USER_POLICIES = ['allow_all', 'deny_all', 'require_client_grant'] as const;
-export const CLIENT_POLICIES = ['deny_all', 'require_client_grant'] as const;
-export const FLAG_FIELDS = [
-  'skip_consent_for_verifiable_first_party_clients',
-  'allow_offline_access',
-  'allow_online_access',
-  'allow_online_access_with_ephemeral_sessions',
-  'enforce_policies',
-] as const;
+const KEY_ALGS = ['RSA-OAEP-256', 'RSA-OAEP-384', 'RSA-OAEP-512'] as const;
+const USER_POLICIES = ['allow_all', 'deny_all', 'require_client_grant'] as const;
+const CLIENT_POLICIES = ['deny_all', 'require_client_grant'] as const;
+/** The §2.2 boolean flags, in schema order (from the update schema). */
+export const FLAG_FIELDS: readonly string[] = fieldsOf('ResourceServerUpdate')
+  .filter((f) => f.types.length === 1 && f.types[0] === 'boolean')
+  .map((f) => f.name);
 export const TOKEN_LIFETIME_MAX = 2592000;
 
 /** A real RSA-2048 public key (SPKI), CRLF line endings as the spec's documented default. */
@@ -54,7 +52,7 @@ export interface UpdateOptions {
   earlyAccess?: boolean;
 }
 
-export const rsName = (): fc.Arbitrary<string> => text({ min: 1, max: 200, trimmed: true });
+const rsName = (): fc.Arbitrary<string> => text({ min: 1, max: 200, trimmed: true });
 
 export const scope = (): fc.Arbitrary<UpdateBody> =>
   fc.record(
@@ -63,7 +61,7 @@ export const scope = (): fc.Arbitrary<UpdateBody> =>
   );
 
 /** Distinct scope values: a tenant may merge duplicates, which the spec neither allows nor forbids. */
-export const scopes = (): fc.Arbitrary<UpdateBody[]> =>
+const scopes = (): fc.Arbitrary<UpdateBody[]> =>
   fc.uniqueArray(scope(), { maxLength: 4, selector: (s) => s['value'] });
 
 export const encryptionKey = (): fc.Arbitrary<UpdateBody> =>
@@ -111,7 +109,7 @@ export const authorizationPolicy = (): fc.Arbitrary<UpdateBody> =>
   fc.record({ policy_id: text({ min: 1, max: 1024, trimmed: true }) });
 
 /** Items of unconstrained type (§2.1): rich-authorization-request-like objects and plain values. */
-export const authorizationDetails = (): fc.Arbitrary<Json[]> =>
+const authorizationDetails = (): fc.Arbitrary<Json[]> =>
   fc.array(
     fc.oneof(
       fc.record({ type: text({ min: 1, max: 30, trimmed: true, astral: false }), locations: fc.array(text({ min: 1, max: 20, trimmed: true }), { maxLength: 2 }) }, { requiredKeys: ['type'] }),
@@ -125,7 +123,7 @@ export const authorizationDetails = (): fc.Arbitrary<Json[]> =>
 export const tokenLifetime = (): fc.Arbitrary<number> =>
   fc.oneof(fc.constantFrom(0, TOKEN_LIFETIME_MAX), fc.integer({ min: 0, max: TOKEN_LIFETIME_MAX }));
 
-export const signingSecret = (): fc.Arbitrary<string> => text({ min: 16, max: 64, trimmed: true });
+const signingSecret = (): fc.Arbitrary<string> => text({ min: 16, max: 64, trimmed: true });
 
 /** Every field of §2.2 as an arbitrary, `null` included where the spec allows it. */
 export function updateFields(opts: UpdateOptions = {}): Record<string, fc.Arbitrary<Json>> {
@@ -172,7 +170,7 @@ export function minimalUpdateBase(): UpdateBody {
 }
 
 /** Probe lifetimes sit high in the range: should one leak, it clamps token_lifetime_for_web (not writable) only if that was above 2,000,000 s. */
-export const PROBE_LIFETIME_MIN = 2_000_000;
+const PROBE_LIFETIME_MIN = 2_000_000;
 
 /**
  * Valid values that are unlikely to be the target's current state, derived from
@@ -191,7 +189,7 @@ function member(policy: string | undefined, extra: UpdateBody): UpdateBody {
 }
 
 /** FNV-1a, 32 bit: a stable spread of tags over the token_lifetime range. */
-export function hash(s: string): number {
+function hash(s: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < s.length; i++) {
     h ^= s.charCodeAt(i);

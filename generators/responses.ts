@@ -8,10 +8,10 @@ import { experimentPayloadArb } from './experiment.ts';
 import type { ExperimentOptions } from './experiment.ts';
 
 /** Base58 as the spec's id patterns have it: no 0, O, I, l. */
-export const BASE58 = [...'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'];
-export const EXPERIMENT_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
+const BASE58 = [...'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'];
+const EXPERIMENT_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
 
-export const base58 = (min = 1, max = 16): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...BASE58), minLength: min, maxLength: max });
+const base58 = (min = 1, max = 16): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...BASE58), minLength: min, maxLength: max });
 
 /** A resource server as an update could return it: id and the flags always, any subset of the other 2.1 fields. */
 export function resourceServerResponse(): fc.Arbitrary<UpdateBody> {
@@ -36,7 +36,7 @@ export function resourceServerResponse(): fc.Arbitrary<UpdateBody> {
 }
 
 /** ISO 8601 date-times as tenants write them: with Z, with an offset, with or without fraction. */
-export function isoDateTime(): fc.Arbitrary<string> {
+function isoDateTime(): fc.Arbitrary<string> {
   return fc
     .tuple(fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }), fc.constantFrom('Z', 'ms', '+02:00', 'none'))
     .map(([d, style]) => {

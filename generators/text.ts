@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 
 /** Printable ASCII without `<` and `>` (the resource-server name pattern's excluded pair). */
-export const ASCII = [...' !"#$%&\'()*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~'];
+const ASCII = [...' !"#$%&\'()*+,-./0123456789:;=?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~'];
 /** Multi-byte in UTF-8, one UTF-16 unit, one grapheme each. */
 export const MULTIBYTE = ['é', 'ß', 'ø', 'ж', 'λ', 'ع', '漢', '字', 'ア', '한', '€', '✓'];
 /** Astral: one code point, two UTF-16 units, one grapheme each. */

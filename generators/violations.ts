@@ -40,16 +40,6 @@ const TOKEN_ENCRYPTION: UpdateBody = { format: 'compact-nested-jwe', encryption_
 const POP: UpdateBody = { mechanism: 'dpop', required: true };
 const AUTHZ_POLICY: UpdateBody = { policy_id: 'pol_idm_conformance' };
 
-/** Every update mutation (spec §2.2, §2.3, §8). */
-export function updateMutations(): readonly Mutation[] {
-  return UPDATE_MUTATIONS;
-}
-
-/** Every experiment mutation (spec §2.4, §8). The base must be a valid payload. */
-export function experimentMutations(): readonly Mutation[] {
-  return EXPERIMENT_MUTATIONS;
-}
-
 export function allMutations(): readonly Mutation[] {
   return [...UPDATE_MUTATIONS, ...EXPERIMENT_MUTATIONS];
 }

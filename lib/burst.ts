@@ -35,7 +35,7 @@ export interface BurstResult {
   elapsedMs: number;
 }
 
-export async function burst(o: BurstOptions): Promise<BurstResult> {
+async function burst(o: BurstOptions): Promise<BurstResult> {
   const url = new URL(o.url);
   const concurrency = Math.max(1, o.concurrency ?? 4);
   const pool = new Pool(url.origin, { connections: concurrency, pipelining: 1 });

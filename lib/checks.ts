@@ -8,7 +8,7 @@ import { renderCurl, shellQuote } from './curl.ts';
 import { assertKnownClause, clauseEntry } from './catalogue.ts';
 import { clausesOfType, validateAgainst } from './schema-bridge.ts';
 
-export type { CheckRecord, Evidence, Outcome } from './check-record.ts';
+export type { CheckRecord, Evidence } from './check-record.ts';
 import type { CheckRecord, Evidence } from './check-record.ts';
 
 /** What a property run adds to the evidence of its failing checks. */
@@ -175,7 +175,7 @@ export class Checks {
   }
 }
 
-export function describe(ex: Exchange): string {
+function describe(ex: Exchange): string {
   const u = new URL(ex.request.url);
   return `${ex.request.method} ${decodeURIComponent(u.pathname)}`;
 }

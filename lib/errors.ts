@@ -1,7 +1,7 @@
 // The suite's own errors: a stable code, one line of prose, and the exit code it maps to.
 // Tests and scripts assert the code, never the prose (as jose does with ERR_JWT_EXPIRED).
 
-export const ExitCode = {
+const ExitCode = {
   conformant: 0,
   mustFailed: 1,
   config: 2,

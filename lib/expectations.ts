@@ -1,10 +1,12 @@
 // Compound checks shared by several specs: what every answer to an accepted update must
 // satisfy (§2.1, §4.1), and what a created experiment must carry (§2.4, §4.2). Each
 // individual assertion names its own clause.
+import { fieldsOf } from '../schemas/index.ts';
 import type { Checks } from './checks.ts';
 import type { Exchange } from './http.ts';
-import { deepEqual, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
+import { UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
 import { strategyConfirmation } from './strategy.ts';
+import { deepEqual, isObject, short } from './values.ts';
 
 /** Clauses checkUpdateAnswer can record, for the tests' declarations. */
 export const UPDATE_ANSWER_CLAUSES = [
@@ -69,7 +71,7 @@ export async function checkUpdateAnswer(check: Checks, ex: Exchange, ctx: Update
 }
 
 /** What §2.1 leaves open: which fields are present, the client_id format, authorization_details items. */
-export function observeAnswer(check: Checks, body: ResourceServer): void {
+function observeAnswer(check: Checks, body: ResourceServer): void {
   check.observe('rs.response.fields-present', `fields present: ${Object.keys(body).sort().join(', ')}`);
   if ('client_id' in body) {
     const v = body.client_id;
@@ -113,7 +115,7 @@ export const EXPERIMENT_ANSWER_CLAUSES = [
   'exp.create.strategy.name',
 ] as const;
 
-const EXPERIMENT_FIELDS = ['id', 'name', 'feature_flag_id', 'authentication_flow', 'assignment_config', 'allocations', 'description', 'is_valid', 'created_at', 'updated_at', 'started_at', 'ended_at'];
+const EXPERIMENT_FIELDS = fieldsOf('Experiment').map((f) => f.name);
 const STATUS_VALUES = ['draft', 'active', 'paused', 'completed', 'archived'];
 
 /** Checks the answer to a creation that must succeed. */
@@ -149,17 +151,8 @@ export async function checkCreatedExperiment(check: Checks, ex: Exchange, sent: 
 // Helpers
 
 /** `got` carries `sent`: equal scalars; objects with every sent member carried; arrays item by item. */
-export function carries(got: unknown, sent: unknown): boolean {
+function carries(got: unknown, sent: unknown): boolean {
   if (Array.isArray(sent)) return Array.isArray(got) && got.length === sent.length && sent.every((s, i) => carries(got[i], s));
   if (isObject(sent)) return isObject(got) && Object.entries(sent).every(([k, v]) => k in got && carries(got[k], v));
   return deepEqual(got, sent);
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-export function short(v: unknown): string {
-  const s = JSON.stringify(v) ?? String(v);
-  return s.length > 120 ? `${s.slice(0, 120)}… (${s.length} chars)` : s;
 }

@@ -24,6 +24,7 @@ import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import type { CredentialContext } from './credentials.ts';
 import { experimentPayload } from '../generators/index.ts';
 import { checkInvariants } from './expectations.ts';
+import { isObject } from './values.ts';
 
 export interface Suite {
   cfg: Config;
@@ -274,13 +275,7 @@ export const test = base.extend<
   },
 });
 
-export { expect };
-
 // Helpers
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function clip(s: string): string {
   return s.length > 4000 ? `${s.slice(0, 4000)}… (${s.length} chars)` : s;

@@ -65,7 +65,7 @@ export interface ClientOptions {
 
 const MAX_429_RETRIES = 3;
 /** Evidence kept of one response body; a tenant answering hundreds of MB is cut here. */
-export const MAX_STORED_BODY_BYTES = 1024 * 1024;
+const MAX_STORED_BODY_BYTES = 1024 * 1024;
 
 /** The target did not answer a request (timeout, reset, refused): not a finding about an answer. */
 export class TargetTransportError extends Error {
@@ -161,7 +161,7 @@ export function resourceServerPath(idOrIdentifier: string): string {
 export const EXPERIMENTS_PATH = '/experimentation/experiments';
 
 /** Flat form encoding: scalars as text; nested values as JSON text (the spec defines no nesting rule). */
-export function formEncode(data: unknown): string {
+function formEncode(data: unknown): string {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries((data ?? {}) as Record<string, unknown>)) {
     p.append(k, v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));

@@ -28,17 +28,17 @@ export interface Journal {
 }
 
 /** `.idm-state/` in the checkout, unless IDM_STATE_DIR moves it (self-tests, read-only checkouts). */
-export function stateDir(env: NodeJS.ProcessEnv = process.env): string {
+function stateDir(env: NodeJS.ProcessEnv = process.env): string {
   const own = env.IDM_STATE_DIR?.trim();
   return own ? resolve(own) : fileURLToPath(new URL('../.idm-state', import.meta.url));
 }
 
 /** Target and resource server name one journal; the file name carries only a hash of them. */
-export function journalKey(cfg: Pick<Config, 'apiBase' | 'resourceServerId'>): string {
+function journalKey(cfg: Pick<Config, 'apiBase' | 'resourceServerId'>): string {
   return createHash('sha256').update(`${cfg.apiBase}\n${cfg.resourceServerId}`).digest('hex').slice(0, 16);
 }
 
-export function journalPath(cfg: Pick<Config, 'apiBase' | 'resourceServerId'>): string {
+function journalPath(cfg: Pick<Config, 'apiBase' | 'resourceServerId'>): string {
   return join(stateDir(), `journal-${journalKey(cfg)}.json`);
 }
 
@@ -155,7 +155,7 @@ export function recoveredLine(r: { runTag: string; startedAt: string }): string 
 }
 
 /** Path of the run lock for this target + resource server. */
-export function runLockPath(cfg: Config): string {
+function runLockPath(cfg: Config): string {
   return join(stateDir(), `run-${journalKey(cfg)}.lock`);
 }
 

@@ -20,7 +20,7 @@ export interface RunMeta {
 }
 
 /** Next to the other reports (IDM_REPORTS_DIR moves them all, default reports/). */
-export const RUN_META_PATH = resolve(process.env.IDM_REPORTS_DIR ?? 'reports', 'run-meta.json');
+const RUN_META_PATH = resolve(process.env.IDM_REPORTS_DIR ?? 'reports', 'run-meta.json');
 
 /**
  * Also kept in this process's environment: the global setup, teardown and the reporters all

@@ -2,30 +2,18 @@
 // put back after every test that wrote to it and once more at the end of the run, also when
 // tests fail. The spec shows no read operation, so the state is read with an empty partial
 // update (PATCH {}), which §4.1 answers with the full object.
+import { fieldsOf } from '../schemas/index.ts';
+import { deepEqual } from './values.ts';
 
-/** The request-body fields of §2.2: the only fields a restore can write. */
-export const UPDATABLE_FIELDS = [
-  'name',
-  'scopes',
-  'signing_alg',
-  'signing_secret',
-  'skip_consent_for_verifiable_first_party_clients',
-  'allow_offline_access',
-  'allow_online_access',
-  'allow_online_access_with_ephemeral_sessions',
-  'token_lifetime',
-  'token_dialect',
-  'enforce_policies',
-  'token_encryption',
-  'consent_policy',
-  'authorization_details',
-  'proof_of_possession',
-  'subject_type_authorization',
-  'authorization_policy',
-] as const;
+/** The request-body fields of §2.2 (from the update schema): the only fields a restore can write. */
+export const UPDATABLE_FIELDS: readonly string[] = fieldsOf('ResourceServerUpdate').map((f) => f.name);
 
 /** Fields whose "unset" can be written back as null (§2.2 "or null"). */
-const NULLABLE = new Set(['token_encryption', 'consent_policy', 'authorization_details', 'proof_of_possession', 'authorization_policy']);
+const NULLABLE = new Set(
+  fieldsOf('ResourceServerUpdate')
+    .filter((f) => f.types.includes('null'))
+    .map((f) => f.name),
+);
 
 export type ResourceServer = Record<string, unknown>;
 
@@ -75,17 +63,3 @@ export function makeSafe(body: Record<string, unknown>, snapshot: ResourceServer
   return out;
 }
 
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== typeof b || a === null || b === null || typeof a !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const bb = b as unknown[];
-    return a.length === bb.length && a.every((x, i) => deepEqual(x, bb[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao);
-  if (ak.length !== Object.keys(bo).length) return false;
-  return ak.every((k) => k in bo && deepEqual(ao[k], bo[k]));
-}

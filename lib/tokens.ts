@@ -15,7 +15,7 @@ export interface TokenResult {
 }
 
 /** Requests a token; network failures become IDM_E_TARGET_UNREACHABLE. */
-export async function requestToken(cfg: Config, client: ClientCredentials, audience = cfg.audience, timeoutMs = Math.min(cfg.timeoutMs, 5000)): Promise<TokenResult> {
+async function requestToken(cfg: Config, client: ClientCredentials, audience = cfg.audience, timeoutMs = Math.min(cfg.timeoutMs, 5000)): Promise<TokenResult> {
   const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, audience });
   let res: Response;
   try {
@@ -61,7 +61,7 @@ export function describeNetworkError(e: unknown): string {
 }
 
 /** Bodies the runtime reads (token, snapshot) are small; a hostile answer is cut, not buffered whole. */
-export const MAX_RUNTIME_BODY_BYTES = 1024 * 1024;
+const MAX_RUNTIME_BODY_BYTES = 1024 * 1024;
 
 export async function readCappedText(res: Response, max = MAX_RUNTIME_BODY_BYTES): Promise<string> {
   if (!res.body) return '';

@@ -1,7 +1,7 @@
 // The HTTP exchange as parsed data, as the fault wrappers see it, adapted onto the reference
 // tenant's exported `wrap(next)` injection point (raw bodies as Buffers). A wrapper that
 // leaves a body untouched leaves its bytes untouched.
-import type { Handler as TenantHandler, TenantRequest, TenantResponse } from '../reference/src/types.ts';
+import type { Handler as TenantHandler, TenantRequest, TenantResponse } from '../reference/src/index.ts';
 
 export interface Req {
   method: string;
@@ -26,13 +26,12 @@ export interface Res {
 export type Handler = (req: Req) => Promise<Res>;
 export type Wrap = (next: Handler) => Handler;
 
-export const RS_PATH = /^\/api\/v2\/resource-servers\/([^/]+)\/?$/;
-export const EXP_PATH = /^\/api\/v2\/experimentation\/experiments\/?$/;
+const RS_PATH = /^\/api\/v2\/resource-servers\/([^/]+)\/?$/;
+const EXP_PATH = /^\/api\/v2\/experimentation\/experiments\/?$/;
 
 export const isRsPatch = (r: Req): boolean => r.method === 'PATCH' && RS_PATH.test(r.path);
 export const isExpCreate = (r: Req): boolean => r.method === 'POST' && EXP_PATH.test(r.path);
 export const isManagement = (r: Req): boolean => r.path.startsWith('/api/v2/');
-export const isTokenRequest = (r: Req): boolean => r.method === 'POST' && /^\/oauth\/token\/?$/.test(r.path);
 
 /** Adapts a parsed-exchange Wrap onto the tenant's raw `wrap(next)`. */
 export function toTenantWrap(w: Wrap): (next: TenantHandler) => TenantHandler {
@@ -109,45 +108,8 @@ function serializeRes(res: Res): TenantResponse {
   return { status: res.status, headers, body };
 }
 
-/** The `{id}` path segment, percent-decoded. */
-export function rsPathId(r: Req): string {
-  const m = RS_PATH.exec(r.path);
-  if (!m) return '';
-  try {
-    return decodeURIComponent(m[1]!);
-  } catch {
-    return m[1]!;
-  }
-}
-
-export function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
 export function clone<T>(v: T): T {
   return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
-
-/**
- * Every object reached by a dotted path; `*` fans out over array items.
- * `scopes.*` visits every scope, `` (empty) the root.
- */
-export function objectsAt(v: unknown, path: string): Record<string, unknown>[] {
-  let cur: unknown[] = [v];
-  if (path !== '') {
-    for (const key of path.split('.')) {
-      const next: unknown[] = [];
-      for (const c of cur) {
-        if (key === '*') {
-          if (Array.isArray(c)) next.push(...c);
-        } else if (isObject(c) && key in c) {
-          next.push(c[key]);
-        }
-      }
-      cur = next;
-    }
-  }
-  return cur.filter(isObject);
 }
 
 export function jsonRes(status: number, body: unknown, headers: Record<string, string> = {}): Res {

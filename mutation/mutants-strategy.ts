@@ -3,7 +3,8 @@
 // benign variants name the field differently (and the suite is configured to match) or leave
 // it out of the answer (the suite then reports the enum as not asserted, never failed).
 import { VALID_EXPERIMENT, type Probe } from './probes.ts';
-import { isExpCreate, isObject, type Req, type Wrap } from './exchange.ts';
+import { isExpCreate, type Req, type Wrap } from './exchange.ts';
+import { isObject } from '../lib/values.ts';
 import { mapResponse } from './faults.ts';
 import { loosen, tighten, viaParts, viaWrap, type Variant } from './variant.ts';
 

@@ -8,7 +8,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
-export const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
+const TSX = resolve(ROOT, 'node_modules/.bin/tsx');
 
 export interface Started {
   child: ChildProcess;
@@ -81,7 +81,7 @@ export async function runLogged(cmd: string, args: string[], env: NodeJS.Process
 }
 
 /** SIGTERM to the child's own process group, SIGKILL after 3 s if it is still there. */
-export async function stopGroup(child: ChildProcess): Promise<void> {
+async function stopGroup(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const pid = child.pid;
   const exited = new Promise<void>((ok) => child.once('exit', () => ok()));

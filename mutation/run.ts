@@ -9,7 +9,7 @@ import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { VARIANTS } from './mutants.ts';
-import { ROOT, pool, startVariant } from './proc.ts';
+import { ROOT, pool, startVariant, type Started } from './proc.ts';
 import { clauseGrep, clauseGrepAll, runSuite } from './suite.ts';
 import type { Variant } from './variant.ts';
 
@@ -174,7 +174,7 @@ async function attempt(v: Variant, port: number, outDir: string, grep: string | 
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   const tokenFile = join(tmpdir(), `idm-mutation-${process.pid}-${port}.jwt`);
-  let tenant;
+  let tenant: Started | undefined;
   try {
     tenant = await startVariant(v.id, port, join(outDir, 'tenant.log'), ['--expired-token-file', tokenFile]);
   } catch (e) {

@@ -46,7 +46,7 @@ export interface SuiteOutcome extends RunResult {
   logFile: string;
 }
 
-export function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
+function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...DEV_CREDENTIALS,

@@ -2,8 +2,7 @@
 // additions: a request counter per rate-limit bucket (client and endpoint) and a clock the
 // harness can set back to mint a tenant-signed, already expired management token.
 import { decodeJwt } from 'jose';
-import { startTenant } from '../reference/src/index.ts';
-import type { RunningTenant, TenantOptions, TenantParts } from '../reference/src/types.ts';
+import { type RunningTenant, startTenant, type TenantOptions, type TenantParts } from '../reference/src/index.ts';
 import { variantById } from './mutants.ts';
 import { DEV_CREDENTIALS } from './suite.ts';
 import type { Variant, VariantContext } from './variant.ts';

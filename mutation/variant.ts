@@ -1,10 +1,16 @@
 // What a variant of the reference tenant is, and the builders the catalogue uses to make
 // one from the tenant's exported injection points (named parts, HTTP-level wrap).
 import { decodeJwt } from 'jose';
-import { defaultLimits } from '../reference/src/limits.ts';
-import type { AccessTokenClaims, Limits, TenantOptions, TenantParts, TokenVerdict } from '../reference/src/types.ts';
-import { makeCheck } from '../reference/src/validation/engine.ts';
-import { resourceServerValidators } from '../reference/src/validation/resource-server.ts';
+import {
+  type AccessTokenClaims,
+  defaultLimits,
+  type Limits,
+  makeCheck,
+  resourceServerValidators,
+  type TenantOptions,
+  type TenantParts,
+  type TokenVerdict,
+} from '../reference/src/index.ts';
 import { toTenantWrap, type Wrap } from './exchange.ts';
 import type { Probe } from './probes.ts';
 
@@ -61,8 +67,7 @@ export interface Variant {
   options(ctx: VariantContext): VariantOptions;
   /**
    * Mutants: a few requests whose observation differs from the reference tenant's (the
-   * self-test proves the mutant alive with it). Kept beside the mutant; older entries still
-   * have theirs in PROBES (mutation/probes.ts), keyed by id.
+   * self-test proves the mutant alive with it). Every mutant has one; builders in probes.ts.
    */
   probe?: Probe;
 }
@@ -141,7 +146,7 @@ export function verifierBypass(
 }
 
 /** Claims of a bypassed token: its own where it decodes, the full client's otherwise. */
-export function claimsOf(token: string, ctx: VariantContext): AccessTokenClaims {
+function claimsOf(token: string, ctx: VariantContext): AccessTokenClaims {
   try {
     return decodeJwt(token) as AccessTokenClaims;
   } catch {

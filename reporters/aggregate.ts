@@ -152,7 +152,7 @@ function failureExplained(test: TestOutcome, known: Map<string, CatalogueEntry>)
 
 // Helpers
 
-export function testName(t: Pick<TestOutcome, 'title' | 'file'>): string {
+function testName(t: Pick<TestOutcome, 'title' | 'file'>): string {
   return `${t.file} › ${t.title}`;
 }
 

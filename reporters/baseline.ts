@@ -2,6 +2,7 @@
 // tenant breaks. Listed failures become `expected-failure`; a listed clause that passes,
 // cannot fail, or is not in the catalogue is stale and fails the run (exit 2).
 import { readFileSync } from 'node:fs';
+import { CLAUSE_ID_EXAMPLE, isClauseId } from '../contract/grammar.ts';
 import type { BaselineEntry, CatalogueEntry, ClauseResult } from './model.ts';
 
 export const BASELINE_ERROR = 'IDM_E_BASELINE_INVALID';
@@ -35,7 +36,7 @@ export function parseBaseline(doc: unknown, source = 'baseline'): BaselineEntry[
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(`${at} must be an object`);
     const e = raw as Record<string, unknown>;
     for (const k of Object.keys(e)) if (!FIELDS.has(k)) fail(`${at} has unknown field "${k}" (allowed: clause, reason, link, target)`);
-    if (typeof e.clause !== 'string' || !/^[a-z0-9-]+(\.[a-z0-9-]+)+$/.test(e.clause)) fail(`${at}: "clause" must be a clause id like rs.update.name.max-length`);
+    if (!isClauseId(e.clause)) fail(`${at}: "clause" must be a clause id like ${CLAUSE_ID_EXAMPLE}`);
     if (typeof e.reason !== 'string' || e.reason.trim() === '') fail(`${at} (${e.clause}): "reason" must be a non-empty string`);
     if (e.link !== undefined && (typeof e.link !== 'string' || !isUrl(e.link))) fail(`${at} (${e.clause}): "link" must be an absolute URL`);
     if (e.target !== undefined && (typeof e.target !== 'string' || !isUrl(e.target))) fail(`${at} (${e.clause}): "target" must be the target's base URL`);
@@ -68,7 +69,7 @@ export function loadBaseline(path: string): BaselineEntry[] {
 }
 
 /** Entries that apply to a run against `target` (entries without target apply everywhere). */
-export function entriesFor(entries: readonly BaselineEntry[], target: string | null): BaselineEntry[] {
+function entriesFor(entries: readonly BaselineEntry[], target: string | null): BaselineEntry[] {
   const t = target ? normaliseTarget(target) : null;
   // a target-specific entry wins over a general one for the same clause
   const scoped = entries.filter((e) => e.target !== undefined && t !== null && normaliseTarget(e.target) === t);
@@ -127,7 +128,7 @@ function isUrl(s: string): boolean {
   }
 }
 
-export function normaliseTarget(url: string): string {
+function normaliseTarget(url: string): string {
   try {
     const u = new URL(url);
     return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`.toLowerCase();

@@ -1,9 +1,8 @@
 // Loads the clause catalogue for the reporter: the contract's typed loader by default
 // (with section anchors and spec text), or a plain JSON file (fixture suites, old runs).
 import { readFileSync } from 'node:fs';
-import type { CatalogueEntry, ClauseKind } from './model.ts';
-
-const KINDS = new Set<ClauseKind>(['must', 'observe', 'not-exercisable']);
+import { catalogueEntryProblem } from '../contract/grammar.ts';
+import type { CatalogueEntry } from './model.ts';
 
 export class CatalogueError extends Error {
   line(): string {
@@ -12,14 +11,13 @@ export class CatalogueError extends Error {
 }
 
 /** Checks the fields the reporter relies on; throws CatalogueError naming the first fault. */
-export function parseCatalogue(doc: unknown, source: string): CatalogueEntry[] {
+function parseCatalogue(doc: unknown, source: string): CatalogueEntry[] {
   if (!Array.isArray(doc)) throw new CatalogueError(`${source}: the catalogue must be a JSON array`);
   const seen = new Set<string>();
   return doc.map((raw, i) => {
-    const e = raw as Partial<CatalogueEntry> | null;
-    if (!e || typeof e.id !== 'string' || typeof e.section !== 'string' || typeof e.text !== 'string' || !KINDS.has(e.kind as ClauseKind)) {
-      throw new CatalogueError(`${source}: entry ${i} lacks id, section, text or a kind of must/observe/not-exercisable`);
-    }
+    const problem = catalogueEntryProblem(raw);
+    if (problem) throw new CatalogueError(`${source}: entry ${i}: ${problem}`);
+    const e = raw as CatalogueEntry;
     if (seen.has(e.id)) throw new CatalogueError(`${source}: clause id ${e.id} appears twice`);
     seen.add(e.id);
     return e as CatalogueEntry;

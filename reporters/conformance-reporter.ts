@@ -7,6 +7,7 @@ import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, Test
 import { loadConfig, secretValues } from '../lib/config.ts';
 import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
+import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
 import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
@@ -29,7 +30,6 @@ export interface ConformanceReporterOptions {
   runMeta?: boolean;
 }
 
-const CLAUSE_TAG = /^@([a-z0-9-]+(?:\.[a-z0-9-]+)+)$/;
 
 export default class ConformanceReporter implements Reporter {
   private readonly opts: Required<Omit<ConformanceReporterOptions, 'catalogue'>> & { catalogue?: string };
@@ -68,7 +68,7 @@ export default class ConformanceReporter implements Reporter {
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
     const root = this.root;
     // Runs without the conformance project (self-tests, reference tests) are not ours to judge.
-    if (!root || !root.suites.some((s) => s.project()?.name === this.opts.project)) return undefined;
+    if (!root?.suites.some((s) => s.project()?.name === this.opts.project)) return undefined;
 
     const problems: string[] = [];
     const tests: TestOutcome[] = [];
@@ -185,7 +185,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   const annotations = result?.annotations?.length ? result.annotations : test.annotations;
   const clauses = new Set<string>();
   for (const tag of test.tags) {
-    const m = CLAUSE_TAG.exec(tag);
+    const m = CLAUSE_TAG_PATTERN.exec(tag);
     if (m) clauses.add(m[1]!);
   }
   const checks: CheckRecord[] = [];

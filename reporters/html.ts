@@ -247,12 +247,12 @@ function slug(s: string): string {
   return s.replace(/[^a-zA-Z0-9]+/g, '-');
 }
 
-export function esc(s: string): string {
+function esc(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[ch]!);
 }
 
 /** Just enough Markdown for the spec's sections: headings, tables, lists, bold and code. */
-export function markdown(src: string): string {
+function markdown(src: string): string {
   const inline = (s: string) =>
     esc(s)
       .replace(/`([^`]+)`/g, '<code>$1</code>')

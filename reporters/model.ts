@@ -12,7 +12,9 @@ export const CLAUSE_STATUSES = [
 ] as const;
 export type ClauseStatus = (typeof CLAUSE_STATUSES)[number];
 
-export type ClauseKind = 'must' | 'observe' | 'not-exercisable';
+// Clause kinds are the catalogue grammar's (contract/grammar.ts); one definition for both sides.
+import type { ClauseKind } from '../contract/grammar.ts';
+export type { ClauseKind };
 
 /** One entry of contract/clauses.json (see docs/ARCHITECTURE.md). */
 export interface CatalogueEntry {

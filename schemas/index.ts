@@ -127,10 +127,13 @@ export function clausesOfType(typeName: TypeName, opts: { followRefs?: boolean }
     walk(files[file]);
   };
   const walk = (node: unknown): void => {
-    if (Array.isArray(node)) return node.forEach(walk);
     if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      node.forEach(walk);
+      return;
+    }
     for (const [k, v] of Object.entries(node)) {
-      if (k === 'x-clause') (typeof v === 'string' ? [v] : Object.values(v as Record<string, string>)).forEach((id) => ids.add(id));
+      if (k === 'x-clause') for (const id of typeof v === 'string' ? [v] : Object.values(v as Record<string, string>)) ids.add(id);
       else if (k === '$ref' && typeof v === 'string') opts.followRefs && visitFile(v);
       else walk(v);
     }
@@ -139,12 +142,30 @@ export function clausesOfType(typeName: TypeName, opts: { followRefs?: boolean }
   return [...ids];
 }
 
+/**
+ * The fields of an object type in schema order, with the JSON types each admits (through its
+ * `$ref`). A property the schema forbids (`not: {}`, e.g. identifier in the update body) is no field.
+ */
+export function fieldsOf(typeName: TypeName): Array<{ name: string; types: string[] }> {
+  const props = (schemaOf(typeName).properties ?? {}) as Record<string, SchemaNode>;
+  return Object.entries(props)
+    .filter(([, node]) => !('not' in node))
+    .map(([name, node]) => ({ name, types: jsonTypes(node) }));
+}
+
 /** Every clause id any schema names (self-tests check they exist in the catalogue). */
 export function clausesInSchemas(): string[] {
   return [...new Set(typeNames.flatMap((t) => clausesOfType(t)))].sort();
 }
 
 // Helpers
+
+function jsonTypes(node: SchemaNode): string[] {
+  const target = typeof node.$ref === 'string' ? (files[node.$ref] ?? {}) : node;
+  const types = new Set<string>([target.type ?? []].flat() as string[]);
+  if (Array.isArray(target.enum)) for (const v of target.enum) types.add(v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  return [...types];
+}
 
 function toClauseError(typeName: TypeName, e: ErrorObject): ClauseError {
   const clause =
@@ -187,7 +208,7 @@ function clauseAlongInstancePath(typeName: TypeName, instancePath: string, keywo
     if (!node) break;
     const props = node['properties'] as Record<string, SchemaNode> | undefined;
     if (/^\d+$/.test(seg) && node['items'] !== undefined) node = node['items'] as SchemaNode;
-    else if (props && props[seg]) node = props[seg];
+    else if (props?.[seg]) node = props[seg];
     else break; // an unknown member: the object's own clause (already found) applies
     visitNode();
   }

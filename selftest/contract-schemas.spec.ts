@@ -3,7 +3,8 @@
 // other; response-side breaks map to the response clauses.
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
-import { validate, schemaOf, loadSchemaFiles, typeNames } from '../schemas/index.ts';
+import { fieldsOf, validate, schemaOf, loadSchemaFiles, typeNames } from '../schemas/index.ts';
+import { specText } from '../contract/clauses.ts';
 import type { TypeName } from '../schemas/index.ts';
 import * as g from '../generators/index.ts';
 
@@ -163,7 +164,10 @@ test.describe('schema files are consistent', () => {
     const problems: string[] = [];
     const visit = (node: unknown, path: string): void => {
       if (!node || typeof node !== 'object') return;
-      if (Array.isArray(node)) return node.forEach((n, i) => visit(n, `${path}/${i}`));
+      if (Array.isArray(node)) {
+        for (const [i, n] of node.entries()) visit(n, `${path}/${i}`);
+        return;
+      }
       const o = node as Record<string, unknown>;
       const x = o['x-clause'];
       if (x && typeof x === 'object') for (const k of Object.keys(x)) if (!(k in o)) problems.push(`${path}: x-clause maps "${k}" but the subschema has no ${k}`);
@@ -200,3 +204,17 @@ function note(line: string): void {
   test.info().annotations.push({ type: 'timing', description: line });
   console.log(`[contract-schemas] ${line}`);
 }
+
+test('the update schema holds exactly the fields of the §2.2 table, nullable where the table says "or null"', () => {
+  // The runtime (lib/staging.ts), the generators and the mutation harness take the field list from here.
+  const rows = specText('2.2')
+    .split('\n')
+    .map((l) => /^\| ([a-z_]+) \| ([^|]+) \|/.exec(l))
+    .filter((m): m is RegExpExecArray => m !== null && m[1] !== 'Field');
+  const fields = fieldsOf('ResourceServerUpdate');
+  expect(fields.map((f) => f.name)).toEqual(rows.map((m) => m[1]));
+  // "or null" in the row, or in the definition of the row's type (ConsentPolicy: "string or null", §2.3)
+  const section2 = specText('2');
+  const nullable = rows.filter(([, , type = '']) => /or null/.test(type) || new RegExp(`\\*\\*${type.trim()}\\*\\*: [^\\n]*or null`).test(section2));
+  expect(fields.filter((f) => f.types.includes('null')).map((f) => f.name)).toEqual(nullable.map((m) => m[1]));
+});

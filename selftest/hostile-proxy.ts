@@ -16,7 +16,7 @@ export interface HostileProxy {
 }
 
 /** Size of the enormous body: hundreds of MB, streamed, never held here. */
-export const HUGE_BYTES = 300 * 1024 * 1024;
+const HUGE_BYTES = 300 * 1024 * 1024;
 
 export async function startHostileProxy(upstream: string, how: Misbehaviour): Promise<HostileProxy> {
   const up = new URL(upstream);

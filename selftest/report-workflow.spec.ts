@@ -56,6 +56,9 @@ test('pull requests: the quick profile against the embedded reference tenant, se
   const conformance = runs.findIndex((r) => /^npm run conformance$/.test(r));
   expect(selftest).toBeGreaterThan(-1);
   expect(conformance).toBeGreaterThan(selftest);
+  // formatter, linter and the unused-export check gate before any test runs
+  expect(runs.indexOf('npm run lint')).toBeGreaterThan(-1);
+  expect(runs.indexOf('npm run lint')).toBeLessThan(selftest);
   expect(runs).toContain('npm run report');
   expect(uploads(job)).toContain('reports/conformance.html');
 });

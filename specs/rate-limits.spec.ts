@@ -4,7 +4,7 @@
 import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../lib/declare.ts';
 import { allowed, optInReason } from '../lib/config.ts';
-import { bucketKey, EXPERIMENTS_PATH, resourceServerPath } from '../lib/http.ts';
+import { bucketKey, resourceServerPath } from '../lib/http.ts';
 import { burstOnBlockedBucket } from '../lib/burst.ts';
 import { parseRateLimit } from '../lib/pacer.ts';
 

@@ -65,11 +65,11 @@ export function decodeObject(
 }
 
 /** Flat form fields typed by the operation's schema; non-flat fields carry JSON text. */
-export function decodeForm(text: string, kinds: FormKinds, limits: Limits): Decoded<Record<string, unknown>> {
+function decodeForm(text: string, kinds: FormKinds, limits: Limits): Decoded<Record<string, unknown>> {
   const params = new URLSearchParams(text);
   const out: Record<string, unknown> = {};
   for (const [key, raw] of params) {
-    if (Object.prototype.hasOwnProperty.call(out, key)) {
+    if (Object.hasOwn(out, key)) {
       return { ok: false, status: 400, message: `Form field ${key} is repeated` };
     }
     const kind = kinds[key] ?? 'string';
@@ -102,7 +102,7 @@ export function decodeForm(text: string, kinds: FormKinds, limits: Limits): Deco
 }
 
 /** JSON.parse behind an iterative nesting-depth check, so no input can exhaust the stack. */
-export function parseJson(text: string, limits: Limits): Decoded<unknown> {
+function parseJson(text: string, limits: Limits): Decoded<unknown> {
   if (jsonDepth(text) > limits.maxJsonDepth) {
     return { ok: false, status: 400, message: `JSON nesting deeper than ${limits.maxJsonDepth}` };
   }

@@ -9,7 +9,7 @@ export const DEFAULT_PORT = 4810;
 /** Burst of 50, then 25 requests per second per client and endpoint. */
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { capacity: 50, refillPerSecond: 25 };
 
-export const DEV_PKJWT_PUBLIC_KEY_PATH = fileURLToPath(new URL('../dev-keys/conformance-pkjwt.public.pem', import.meta.url));
+const DEV_PKJWT_PUBLIC_KEY_PATH = fileURLToPath(new URL('../dev-keys/conformance-pkjwt.public.pem', import.meta.url));
 export const DEV_PKJWT_PRIVATE_KEY_PATH = fileURLToPath(new URL('../dev-keys/conformance-pkjwt.private.pem', import.meta.url));
 
 const FULL_SCOPES = [
@@ -41,7 +41,7 @@ export function defaultClients(env: Env = process.env): ClientConfig[] {
   ];
 }
 
-export function parseRateLimit(text: string): RateLimitConfig {
+function parseRateLimit(text: string): RateLimitConfig {
   const m = /^\s*(\d+)\s*\/\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
   if (!m) throw new Error(`rate limit must be <capacity>/<refillPerSecond>, e.g. 50/25; got ${JSON.stringify(text)}`);
   const capacity = Number(m[1]);

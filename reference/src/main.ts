@@ -1,6 +1,6 @@
 // CLI: `npm run reference -- --host 127.0.0.1 --port 4810 --public-url http://127.0.0.1:4810`
 import { startTenant } from './index.ts';
-import { parseCli } from './config.ts';
+import { parseCli, type CliOptions } from './config.ts';
 import type { RunningTenant } from './types.ts';
 
 const t0 = performance.now();
@@ -19,7 +19,7 @@ const stop = () => {
 process.on('SIGTERM', stop);
 process.on('SIGINT', stop);
 
-let cli;
+let cli: CliOptions | { help: string };
 try {
   cli = parseCli(process.argv.slice(2));
 } catch (e) {

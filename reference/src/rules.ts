@@ -33,7 +33,7 @@ export function defaultRules(lim: LimitsRef): Rules {
     applyResourceServerPatch(rs, body) {
       const next: Record<string, unknown> = { ...rs };
       for (const field of UPDATE_FIELDS) {
-        if (Object.prototype.hasOwnProperty.call(body, field)) next[field] = body[field];
+        if (Object.hasOwn(body, field)) next[field] = body[field];
       }
       return next as unknown as ResourceServerRecord;
     },

@@ -79,6 +79,7 @@ const invalid: Array<[string, Record<string, unknown>]> = [
   ['signing_alg in lower case', { signing_alg: 'hs256' }],
   ['signing_alg null', { signing_alg: null }],
   ['signing_secret of 15 characters', { signing_secret: s(15) }],
+  // biome-ignore lint/correctness/noPrecisionLoss: any number will do; only its type matters
   ['signing_secret as a number', { signing_secret: 1234567890123456789 }],
   ['boolean as a string', { allow_offline_access: 'true' }],
   ['boolean as a number', { enforce_policies: 1 }],

@@ -5,7 +5,7 @@ import { importPKCS8, SignJWT } from 'jose';
 import { randomUUID } from 'node:crypto';
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
-import { isObject, short } from '../../lib/expectations.ts';
+import { isObject, short } from '../../lib/values.ts';
 import { peekClaims } from '../../lib/forge.ts';
 
 test.describe('client-credentials token endpoint', () => {

@@ -5,7 +5,7 @@ import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { INVALID_CREDENTIALS } from '../../lib/credentials.ts';
 import { resourceServerPath } from '../../lib/http.ts';
-import { short } from '../../lib/expectations.ts';
+import { short } from '../../lib/values.ts';
 
 test.describe('update a resource server: authorization', () => {
   for (const c of INVALID_CREDENTIALS) {

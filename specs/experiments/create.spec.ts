@@ -7,7 +7,8 @@ import { test } from '../../lib/fixtures.ts';
 import type { RunInfo } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { forAll } from '../../lib/property.ts';
-import { checkCreatedExperiment, EXPERIMENT_ANSWER_CLAUSES, short } from '../../lib/expectations.ts';
+import { checkCreatedExperiment, EXPERIMENT_ANSWER_CLAUSES } from '../../lib/expectations.ts';
+import { short } from '../../lib/values.ts';
 import {
   experimentPayload,
   experimentPayloadArb,

@@ -8,7 +8,7 @@ import { test } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/checks.ts';
 import type { ExperimentsHelper, RunInfo } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
-import { short } from '../../lib/expectations.ts';
+import { short } from '../../lib/values.ts';
 import type { Exchange } from '../../lib/http.ts';
 import { isOutsider, notAssertedReason, strategyConfirmation } from '../../lib/strategy.ts';
 import { segmentExperimentPayload, strategyViolationCases, type ExperimentBody } from '../../generators/index.ts';

@@ -4,8 +4,9 @@
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { forAll } from '../../lib/property.ts';
-import { checkUpdateAnswer, UPDATE_ANSWER_CLAUSES, isObject, short } from '../../lib/expectations.ts';
-import { deepEqual, type ResourceServer } from '../../lib/staging.ts';
+import { checkUpdateAnswer, UPDATE_ANSWER_CLAUSES } from '../../lib/expectations.ts';
+import { deepEqual, isObject, short } from '../../lib/values.ts';
+import type { ResourceServer } from '../../lib/staging.ts';
 import { updateBody } from '../../generators/index.ts';
 
 test.describe('update a resource server: valid bodies', () => {

@@ -2,8 +2,7 @@
 // application/x-www-form-urlencoded; the same flat update gives the same result either way.
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
-import { isObject, short } from '../../lib/expectations.ts';
-import { deepEqual } from '../../lib/staging.ts';
+import { deepEqual, isObject, short } from '../../lib/values.ts';
 
 test.describe('update a resource server: body encodings', () => {
   test('the same flat update sent as JSON and as a form gives the same resource server', clauses(OPERATIONS.update, 'mgmt.request.json', 'mgmt.request.form'), async ({ run, rs, check }) => {

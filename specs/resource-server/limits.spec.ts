@@ -2,8 +2,7 @@
 // where allowed, open members), as data from generators/boundaries.ts: one test per clause.
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
-import { isObject, short } from '../../lib/expectations.ts';
-import { deepEqual } from '../../lib/staging.ts';
+import { deepEqual, isObject, short } from '../../lib/values.ts';
 import { updateBoundaryCases, type BoundaryCase } from '../../generators/index.ts';
 
 const OUTCOME = { accept: 'accepted with 201', reject: 'refused with 400', observe: 'answer recorded' } as const;

@@ -3,7 +3,7 @@
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { resourceServerPath } from '../../lib/http.ts';
-import { isObject, short } from '../../lib/expectations.ts';
+import { isObject, short } from '../../lib/values.ts';
 
 test.describe('update a resource server: the path parameter', () => {
   test('the resource server is updated when named by its id', clauses(OPERATIONS.update, 'rs.update.path.by-id', 'version.mgmt.path-prefix'), async ({ run, rs, check }) => {

@@ -8,8 +8,8 @@ import type { ResourceServerUnderTest } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/checks.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { allowed, type Config } from '../../lib/config.ts';
-import { isObject, short } from '../../lib/expectations.ts';
-import { deepEqual, restoreBody, UPDATABLE_FIELDS, type ResourceServer } from '../../lib/staging.ts';
+import { deepEqual, isObject, short } from '../../lib/values.ts';
+import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from '../../lib/staging.ts';
 import { updateViolationCases, findLeak, type ViolationCase } from '../../generators/index.ts';
 
 // Grouped at collection time (titles must not depend on the run); rebuilt per run with the run tag.

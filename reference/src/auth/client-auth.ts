@@ -4,7 +4,7 @@ import { decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { timingSafeEqual, createHash } from 'node:crypto';
 import type { ClientConfig, JtiCache, Limits } from '../types.ts';
 
-export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 const ASSERTION_ALGS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'];
 
 export type ClientAuthResult =

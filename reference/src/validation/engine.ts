@@ -19,17 +19,17 @@ export function issue(at: string, message: string): Issue[] {
 }
 
 /** Length in code points, as JSON Schema counts it. */
-export function length(s: string): number {
+function length(s: string): number {
   let n = 0;
   for (const _ of s) n++;
   return n;
 }
 
-export function isPlainObject(v: unknown): v is Record<string, unknown> {
+function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-export function typeName(v: unknown): string {
+function typeName(v: unknown): string {
   if (v === null) return 'null';
   if (Array.isArray(v)) return 'array';
   if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
@@ -115,7 +115,7 @@ export function objectType(table: ValidatorTable, key: string, type: ObjectType,
     if (!isPlainObject(value)) return issue(at, `Expected type object but found type ${typeName(value)}`);
     const found: Issue[] = [...check(`${key}:required`, value, at), ...check(`${key}:closed`, value, at)];
     for (const [member, memberKey] of Object.entries({ ...type.fields, ...type.delegated })) {
-      if (Object.prototype.hasOwnProperty.call(value, member)) {
+      if (Object.hasOwn(value, member)) {
         found.push(...check(memberKey, value[member], join(at, member)));
       }
     }
@@ -124,7 +124,7 @@ export function objectType(table: ValidatorTable, key: string, type: ObjectType,
   table[`${key}:required`] = (value, at) => {
     if (!isPlainObject(value)) return [];
     return (type.required ?? [])
-      .filter((m) => !Object.prototype.hasOwnProperty.call(value, m))
+      .filter((m) => !Object.hasOwn(value, m))
       .flatMap((m) => issue(join(at, m), 'Missing required property'));
   };
   table[`${key}:closed`] = closed

@@ -7,7 +7,7 @@ import { arrayField, booleanField, enumField, integerField, objectType, stringFi
 // §2.4 name/description pattern; the spec writes it JSON-escaped (`\\x00`, `\\S`).
 const TEXT_PATTERN = /^(?!.*\x00)\S(.*\S)?$/u;
 const TEXT_PATTERN_TEXT = '^(?!.*\\x00)\\S(.*\\S)?$';
-export const ALLOCATION_STRATEGIES = ['percentage', 'segment'] as const; // §2.4
+const ALLOCATION_STRATEGIES = ['percentage', 'segment'] as const; // §2.4
 
 export const EXPERIMENT_FORM_KINDS: FormKinds = {
   name: 'string',

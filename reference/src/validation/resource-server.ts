@@ -5,8 +5,8 @@ import {
   arrayField, booleanField, enumField, integerField, issue, objectType, stringField, type LimitsRef,
 } from './engine.ts';
 
-export const SIGNING_ALGORITHMS = ['HS256', 'RS256', 'RS512', 'PS256'] as const; // §2.3
-export const TOKEN_DIALECTS = ['access_token', 'access_token_authz', 'rfc9068_profile', 'rfc9068_profile_authz'] as const; // §2.3
+const SIGNING_ALGORITHMS = ['HS256', 'RS256', 'RS512', 'PS256'] as const; // §2.3
+const TOKEN_DIALECTS = ['access_token', 'access_token_authz', 'rfc9068_profile', 'rfc9068_profile_authz'] as const; // §2.3
 
 /** §2.2: the fields of the request body (all optional; no other fields allowed). */
 export const UPDATE_FIELDS = [

@@ -1,0 +1,226 @@
+// Where each clause lives in the suite, computed once: the schema keywords labelled with it
+// (x-clause), the generated cases that carry it, the conformance tests that declare it (from
+// Playwright's own listing of the `conformance` project), the runtime and spec sources that
+// name it, the mutants labelled with it, and the last run's verdict. `npm run clauses --
+// --trace <id>` prints it and selftest/contract-coverage.spec.ts judges it, so the trace
+// and the coverage check read the same data and cannot disagree.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { allClauses } from '../contract/clauses.ts';
+import * as g from '../generators/index.ts';
+import { BENIGN, MUTANTS } from '../mutation/mutants.ts';
+import type { ConformanceReport } from '../reporters/model.ts';
+import { clausesOfType, loadSchemaFiles, TYPES, typeNames } from '../schemas/index.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const EXP: g.ExperimentOptions = { featureFlagId: 'flg_7Hq2kPzR', variationIds: ['var_control', 'var_treatment'], runTag: 'idm-trace' };
+
+export interface SourceRef {
+  file: string;
+  line: number;
+}
+export interface TestRef extends SourceRef {
+  title: string;
+}
+export interface SchemaLabel {
+  /** `schemas/<file>#<JSON pointer>` of the node carrying the x-clause. */
+  at: string;
+  /** The keyword the label applies to, or `*` for a label on the whole node. */
+  keyword: string;
+}
+export interface CaseRef {
+  list: 'updateViolationCases' | 'experimentViolationCases' | 'updateBoundaryCases' | 'experimentBoundaryCases';
+  id: string;
+  description: string;
+  /** Whether a spec consumes the list (calls the function that produces it). */
+  consumed: boolean;
+}
+export interface MutantRef {
+  id: string;
+  kind: 'mutant' | 'benign';
+  fault: string;
+  description: string;
+}
+
+/** Everything the suite holds about the clauses, indexed by clause id. */
+export interface TraceData {
+  schema: Map<string, SchemaLabel[]>;
+  /** Clauses of the schema types the specs or the runtime validate against (expectSchema/validate with the type's name). */
+  validated: Map<string, string[]>;
+  cases: Map<string, CaseRef[]>;
+  tests: Map<string, TestRef[]>;
+  /** Quoted literal mentions in lib/ and specs/ (checks recorded outside a declaring test). */
+  named: Map<string, SourceRef[]>;
+  mutants: Map<string, MutantRef[]>;
+  /** The last run's conformance.json, if there is one. */
+  report: { path: string; endedAt: string; target: string | null; clauses: Map<string, ConformanceReport['clauses'][number]> } | null;
+}
+
+/** What of the data counts as exercising a `must` clause (the coverage rule). */
+export function exercisedBy(id: string, d: TraceData): string[] {
+  const why: string[] = [];
+  if (d.tests.get(id)?.length) why.push('declared by a test');
+  if (d.named.get(id)?.length) why.push('named in lib/ or specs/');
+  if (d.cases.get(id)?.some((c) => c.consumed)) why.push('carried by a consumed case list');
+  if (d.validated.get(id)?.length) why.push('in a validated schema');
+  return why;
+}
+
+/** Must clauses nothing exercises, as `id (§section)`. */
+export function orphans(d: TraceData): string[] {
+  return allClauses()
+    .filter((c) => c.kind === 'must' && exercisedBy(c.id, d).length === 0)
+    .map((c) => `${c.id} (§${c.section})`);
+}
+
+/** An empty trace (nothing exercises anything): the coverage self-test shows its rule can fail. */
+export function emptyTrace(): TraceData {
+  return { schema: new Map(), validated: new Map(), cases: new Map(), tests: new Map(), named: new Map(), mutants: new Map(), report: null };
+}
+
+export function traceData(opts: { tests?: Map<string, TestRef[]>; reportsDir?: string } = {}): TraceData {
+  const specFiles = sourceFiles('specs').filter((f) => f.endsWith('.spec.ts'));
+  const specSrc = specFiles.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+  const runtimeSrc = `${specSrc}\n${sourceFiles('lib')
+    .map((f) => readFileSync(join(ROOT, f), 'utf8'))
+    .join('\n')}`;
+  return {
+    schema: schemaLabels(),
+    validated: validatedSchemaClauses(runtimeSrc),
+    cases: caseRefs(specSrc),
+    tests: opts.tests ?? listedTests(),
+    named: namedIn([...specFiles, ...sourceFiles('lib')]),
+    mutants: mutantRefs(),
+    report: lastReport(opts.reportsDir ?? process.env.IDM_REPORTS_DIR ?? 'reports'),
+  };
+}
+
+/**
+ * The conformance tests and the clauses they declare, as Playwright lists them (so tests built
+ * from case lists count with their real titles and lines). The listing reads the embedded
+ * defaults, never the user's .env: the catalogue of tests does not depend on the target.
+ */
+export function listedTests(): Map<string, TestRef[]> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('IDM_') && !k.startsWith('TEST_') && k !== 'PW_TS_ESM_LOADER_ON') env[k] = v;
+  env.IDM_ENV_FILE = '/dev/null';
+  if (process.env.IDM_EMBEDDED_PORT) env.IDM_EMBEDDED_PORT = process.env.IDM_EMBEDDED_PORT;
+  const cli = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
+  const out = spawnSync(process.execPath, [cli, 'test', '--project=conformance', '--list', '--reporter=json'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (out.status !== 0) throw new Error(`playwright --list failed (${out.status}): ${(out.stderr || out.stdout).slice(0, 500)}`);
+  const byClause = new Map<string, TestRef[]>();
+  const walk = (suite: ListedSuite, path: string[]): void => {
+    const here = suite.title && !suite.title.endsWith('.ts') ? [...path, suite.title] : path;
+    for (const spec of suite.specs ?? []) {
+      const ref: TestRef = { file: spec.file, line: spec.line, title: [...here, spec.title].join(' › ') };
+      const ids = new Set((spec.tests ?? []).flatMap((t) => (t.annotations ?? []).filter((a) => a.type === 'clause' && a.description).map((a) => a.description as string)));
+      for (const id of ids) push(byClause, id, ref);
+    }
+    for (const child of suite.suites ?? []) walk(child, here);
+  };
+  for (const s of (JSON.parse(out.stdout) as { suites: ListedSuite[] }).suites) walk(s, []);
+  return byClause;
+}
+
+// Helpers
+
+interface ListedSuite {
+  title: string;
+  specs?: Array<{ title: string; file: string; line: number; tests?: Array<{ annotations?: Array<{ type: string; description?: string }> }> }>;
+  suites?: ListedSuite[];
+}
+
+function push<T>(m: Map<string, T[]>, k: string, v: T): void {
+  const list = m.get(k);
+  if (list) list.push(v);
+  else m.set(k, [v]);
+}
+
+function schemaLabels(): Map<string, SchemaLabel[]> {
+  const out = new Map<string, SchemaLabel[]>();
+  const walk = (node: unknown, file: string, pointer: string): void => {
+    if (!node || typeof node !== 'object') return;
+    if (Array.isArray(node)) {
+      for (const [i, n] of node.entries()) walk(n, file, `${pointer}/${i}`);
+      return;
+    }
+    for (const [k, v] of Object.entries(node)) {
+      if (k === 'x-clause') {
+        const at = `schemas/${file}#${pointer}`;
+        if (typeof v === 'string') push(out, v, { at, keyword: '*' });
+        else for (const [keyword, id] of Object.entries(v as Record<string, string>)) push(out, id, { at, keyword });
+      } else walk(v, file, `${pointer}/${k.replace(/~/g, '~0').replace(/\//g, '~1')}`);
+    }
+  };
+  for (const [file, doc] of Object.entries(loadSchemaFiles())) walk(doc, file, '');
+  // The default clause of a type applies when nothing more specific does.
+  for (const t of typeNames) push(out, TYPES[t].defaultClause, { at: `schemas/${TYPES[t].file}#`, keyword: `default of ${t}` });
+  return out;
+}
+
+function validatedSchemaClauses(runtimeSrc: string): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const t of typeNames) {
+    // A type counts where a check validates against it by name, not where its name merely appears.
+    if (!new RegExp(`\\b(?:expectSchema|validate)\\([^)]*['"]${t}['"]`).test(runtimeSrc)) continue;
+    for (const id of clausesOfType(t, { followRefs: true })) push(out, id, t);
+  }
+  return out;
+}
+
+function caseRefs(specSrc: string): Map<string, CaseRef[]> {
+  // A list counts only if a spec calls the function that produces it (or the combined one).
+  const calls = (...fns: string[]): boolean => fns.some((fn) => new RegExp(`\\b${fn}\\(`).test(specSrc));
+  const out = new Map<string, CaseRef[]>();
+  const add = (list: CaseRef['list'], consumed: boolean, cases: ReadonlyArray<{ id: string; clause: string; description: string }>): void => {
+    for (const c of cases) push(out, c.clause, { list, id: c.id, description: c.description, consumed });
+  };
+  add('updateViolationCases', calls('updateViolationCases', 'violationCases', 'updateViolation'), g.updateViolationCases());
+  add('experimentViolationCases', calls('experimentViolationCases', 'violationCases', 'experimentViolation'), g.experimentViolationCases(g.experimentPayload(EXP)));
+  add('updateBoundaryCases', calls('updateBoundaryCases', 'boundaryCases'), g.updateBoundaryCases());
+  add('experimentBoundaryCases', calls('experimentBoundaryCases', 'boundaryCases'), g.experimentBoundaryCases(EXP));
+  return out;
+}
+
+function namedIn(files: string[]): Map<string, SourceRef[]> {
+  const ids = new Set(allClauses().map((c) => c.id));
+  const literal = /(?<=['"`@])([a-z][a-z0-9_-]*(?:\.[a-z0-9_][a-z0-9_-]*)+)(?=['"`])/g;
+  const out = new Map<string, SourceRef[]>();
+  for (const file of files) {
+    readFileSync(join(ROOT, file), 'utf8')
+      .split('\n')
+      .forEach((text, i) => {
+        for (const m of text.matchAll(literal)) if (ids.has(m[1] ?? '')) push(out, m[1] as string, { file, line: i + 1 });
+      });
+  }
+  return out;
+}
+
+function mutantRefs(): Map<string, MutantRef[]> {
+  const out = new Map<string, MutantRef[]>();
+  for (const v of [...MUTANTS, ...BENIGN]) if (v.clause) push(out, v.clause, { id: v.id, kind: v.kind, fault: v.fault, description: v.description });
+  return out;
+}
+
+function lastReport(dir: string): TraceData['report'] {
+  const path = join(dir, 'conformance.json');
+  if (!existsSync(path)) return null;
+  try {
+    const r = JSON.parse(readFileSync(path, 'utf8')) as ConformanceReport;
+    return { path, endedAt: r.endedAt, target: r.target, clauses: new Map(r.clauses.map((c) => [c.id, c])) };
+  } catch {
+    return null;
+  }
+}
+
+/** `.ts` files under a top-level folder, relative to the repository root. */
+function sourceFiles(dir: string): string[] {
+  const abs = join(ROOT, dir);
+  if (!existsSync(abs)) return [];
+  return readdirSync(abs).flatMap((name) => {
+    const p = join(dir, name);
+    return statSync(join(ROOT, p)).isDirectory() ? sourceFiles(p) : p.endsWith('.ts') ? [p] : [];
+  });
+}
