@@ -12,6 +12,7 @@ import { publishRunState } from './run-state.ts';
 import { writeRunMeta } from './run-meta.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<void> {
+  const setupStartedAt = Date.now();
   try {
     const cfg = loadConfig();
     const pre = await preflight(cfg);
@@ -31,6 +32,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
       allow: [...cfg.allow],
       startedAt,
       requestsOutsideTests: { setup: pre.requests, teardown: 0 },
+      timings: { setupStartedAt, setupEndedAt: Date.now() },
     });
     // stderr: stdout may carry a machine-readable reporter (--reporter=json).
     process.stderr.write(

@@ -9,6 +9,7 @@ import { readRunMeta, writeRunMeta } from './run-meta.ts';
 
 export default async function globalTeardown(): Promise<void> {
   if (!hasRunState()) return;
+  const teardownStartedAt = Date.now();
   const state = readRunState();
   const cfg = loadConfig();
   let requests = 0;
@@ -41,6 +42,7 @@ export default async function globalTeardown(): Promise<void> {
   if (meta) {
     meta.requestsOutsideTests.teardown = requests;
     meta.restore = { ok: left.length === 0, unrestored: left };
+    if (meta.timings) meta.timings = { ...meta.timings, teardownStartedAt, teardownEndedAt: Date.now() };
     writeRunMeta(meta);
   }
   rmSync(state.runDir, { recursive: true, force: true });

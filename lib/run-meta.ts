@@ -15,6 +15,8 @@ export interface RunMeta {
   requestsOutsideTests: { setup: number; teardown: number };
   /** Set by the teardown when the resource server could not be put back exactly. */
   restore?: { ok: boolean; unrestored: string[] };
+  /** Epoch ms at which the global setup and teardown started and ended (the bench splits the wall time by them). */
+  timings?: { setupStartedAt: number; setupEndedAt: number; teardownStartedAt?: number; teardownEndedAt?: number };
 }
 
 /** Next to the other reports (IDM_REPORTS_DIR moves them all, default reports/). */
