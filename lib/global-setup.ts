@@ -2,7 +2,6 @@
 // token per client, the snapshot, seed and run tag, handed to workers via the environment.
 // For the embedded target Playwright has started the webServer before this runs.
 import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { loadConfig } from './config.ts';
@@ -10,6 +9,7 @@ import { exitWith, isIdmError } from './errors.ts';
 import { preflight, newRunTag, newSeed } from './preflight.ts';
 import { publishRunState } from './run-state.ts';
 import { writeRunMeta } from './run-meta.ts';
+import { stateDir } from './lock.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<void> {
   const setupStartedAt = Date.now();
@@ -18,7 +18,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     const pre = await preflight(cfg);
     const seed = cfg.seed ?? newSeed();
     const runTag = newRunTag();
-    const runDir = mkdtempSync(join(tmpdir(), 'idm-conformance-'));
+    const runDir = mkdtempSync(join(stateDir(), 'idm-conformance-'));
     mkdirSync(join(runDir, 'locks'), { recursive: true });
     const startedAt = new Date().toISOString();
     publishRunState({ seed, runTag, runDir, tokens: pre.tokens, snapshot: pre.snapshot, startedAt });
