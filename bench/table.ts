@@ -146,7 +146,7 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
   if (r.rateLimited.length) {
     out.push('');
     out.push('Verdict under honest rate limits (per client and endpoint)');
-    const w4 = [38, 9, 9, 11, 8, 13, 9, 10, 20];
+    const w4 = [36, 9, 9, 11, 7, 20, 9, 11, 30];
     out.push(row(['  limit', 'requests', 'wall', 'req ÷ rate', 'ratio', 'goal', 'busiest', 'unint. 429', 'before'], w4));
     for (const l of r.rateLimited) {
       const ratio = l.seconds / l.theoreticalMinSeconds;
