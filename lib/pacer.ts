@@ -182,7 +182,7 @@ export function learn(prev: BucketState, o: Answer): BucketState {
     st.remaining = 0;
     st.resetAt = null;
     st.seenAt = now;
-    return stallCheck(st, now, o, false);
+    return stallCheck(st, now, o, false, prev.seenAt);
   }
   st.unmetered = false;
   st.limit = rl.limit ?? st.limit;
@@ -193,7 +193,7 @@ export function learn(prev: BucketState, o: Answer): BucketState {
     st.remaining = 0;
     st.resetAt = rl.resetAt;
     st.seenAt = now;
-    return stallCheck(st, now, o, false);
+    return stallCheck(st, now, o, false, prev.seenAt);
   }
   const remaining = rl.remaining;
   st.served += 1;
@@ -237,17 +237,19 @@ export function learn(prev: BucketState, o: Answer): BucketState {
   st.remaining = remaining;
   st.resetAt = rl.resetAt;
   st.seenAt = now;
-  return stallCheck(st, now, o, true); // served: progress
+  return stallCheck(st, now, o, true, prev.seenAt); // served: progress
 }
 
 /** Tracks how long the bucket has refused (or been empty) without serving, and gives it up past the limit. */
-function stallCheck(st: BucketState, now: number, o: Answer, progress: boolean): BucketState {
+function stallCheck(st: BucketState, now: number, o: Answer, progress: boolean, prevSeenAt: number): BucketState {
   if (progress) {
     st.stalledSince = 0;
     st.blindProbes = 0;
     return st;
   }
-  if (st.stalledSince === 0) st.stalledSince = now;
+  // Probes on an empty bucket come at most 8 s apart: a longer gap since the previous answer
+  // was idleness, not a stall, and starts the count anew.
+  if (st.stalledSince === 0 || now - prevSeenAt > 2 * BLIND_BACKOFF_MS[BLIND_BACKOFF_MS.length - 1]!) st.stalledSince = now;
   else if (now - st.stalledSince > (o.stallLimitMs ?? STALL_LIMIT_MS)) {
     const why = st.resetAt === null ? 'without a usable X-RateLimit-Reset' : 'and did not refill by its X-RateLimit-Reset';
     st.failed = `the rate-limit bucket "${o.key}" has reported no request left ${why} for ${Math.round((now - st.stalledSince) / 1000)} s; the suite stops sending on it`;
@@ -323,7 +325,8 @@ export class Pacer {
       if (headers) {
         // The burst's answers say nothing about refill between ours: learn only the state.
         const learned = learn({ ...st, anchors: [] }, { headers, status: status ?? 0, sentAt: Date.now(), receivedAt: Date.now(), inflightAfter: total(liveOnly(st.inflight)), key, reserve: this.reserve, ...this.opts });
-        st = { ...learned, anchors: [], served: st.served, kind: st.kind, rate: st.rate, guess: st.guess || learned.guess, misses: st.misses };
+        // The burst's own 429 is no stall of the paced requests.
+        st = { ...learned, anchors: [], served: st.served, kind: st.kind, rate: st.rate, guess: st.guess || learned.guess, misses: st.misses, stalledSince: 0, blindProbes: 0 };
       }
       all[key] = st;
       this.write(all);
