@@ -1,4 +1,5 @@
 // npm run bench [-- --skip-rate] [--skip-peer] [--peer-only] [--peer-mutants all|fast|none] [--seed n] [--before <bench.json>]
+//                 [--compare <checkout> [--compare-rounds n]]
 // Measures, on this machine and in one run: the suite's default-depth verdict against the
 // reference tenant, the tenant's raw capacity (undici load generator), requests and time to
 // the first failing clause on three mutants, verdicts under 2 and 20 req/s limits, and
@@ -25,6 +26,8 @@ const { values } = parseArgs({
     'peer-only': { type: 'boolean', default: false },
     out: { type: 'string', default: 'reports/bench.json' },
     before: { type: 'string' },
+    compare: { type: 'string' },
+    'compare-rounds': { type: 'string', default: '2' },
   },
 });
 /** --before <bench.json>: an earlier run (e.g. of the code before a change) shown beside this one. */
@@ -72,6 +75,27 @@ const verdict = await suiteAgainst('reference', PORT.verdict, 'verdict');
 // default limit's busiest bucket (50 at once, 25 per second).
 log('bench: 1/5 the same verdict, limiter out of the way');
 const unlimited = await suiteAgainst('reference', PORT.unlimited, 'verdict-unlimited', { launcherArgs: ['--rate', '1000000000', '--capacity', '1000000000'] });
+
+// 1b. --compare <checkout>: the same two verdicts by another checkout of the suite (e.g. the
+// code before a change), interleaved with this one's (ABBA), so that the ratio comes from the
+// same minutes of a shared machine rather than from two bench runs under different load.
+let comparison: BenchReport['comparison'] = null;
+if (values.compare) {
+  const other = resolve(values.compare);
+  const rounds = Math.max(1, Number(values['compare-rounds']));
+  const samples: NonNullable<BenchReport['comparison']>['samples'] = [];
+  for (const [name, args] of [['default limit', [] as string[]], ['limiter out of the way', ['--rate', '1000000000', '--capacity', '1000000000']]] as const) {
+    for (let i = 0; i < rounds; i++) {
+      const order = i % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
+      for (const which of [...order, ...[...order].reverse()]) {
+        log(`bench: 1/5 comparison, ${name}, ${which} (round ${i + 1}/${rounds})`);
+        const r = await suiteAgainst('reference', PORT.verdict, `compare-${name.split(' ')[0]}-${which}-${samples.length}`, { launcherArgs: [...args], ...(which === 'before' ? { root: other } : {}) });
+        samples.push({ limit: name, which, seconds: r.wallSeconds, requests: r.tenant.total, exitCode: r.outcome.code, split: r.split });
+      }
+    }
+  }
+  comparison = { checkout: other, rounds, samples };
+}
 
 // 2. Raw capacity of the tenant on a cheap route, and on the update route, limiter out of the way.
 log('bench: 2/5 raw capacity (undici load generator)');
@@ -136,6 +160,7 @@ const report: BenchReport = {
   },
   unlimited: { seconds: unlimited.wallSeconds, requests: unlimited.tenant.total, exitCode: unlimited.outcome.code, split: unlimited.split },
   mutation: await mutationWallTime(),
+  comparison,
   capacity,
   harnessRatio: verdict.tenant.total / verdict.wallSeconds / capacity.cheap.requestsPerSecond,
   firstFailures,
@@ -151,6 +176,8 @@ log(`bench: wrote ${relative(ROOT, out)} (run outputs under ${relative(ROOT, dir
 // Helpers
 
 interface AgainstOptions {
+  /** Run another checkout of the suite (--compare). */
+  root?: string;
   launcherArgs?: string[];
   extraArgs?: string[];
   timeoutMs?: number;
@@ -187,6 +214,7 @@ async function suiteAgainst(variant: string, port: number, label: string, o: Aga
       origin: tenant.origin, outDir, seed: SEED, timeoutMs: o.timeoutMs ?? 15 * 60_000,
       ...(expiredToken ? { expiredToken } : {}),
       ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}),
+      ...(o.root ? { root: o.root } : {}),
     });
   } finally {
     await tenant.stop();

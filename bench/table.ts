@@ -99,6 +99,12 @@ export interface BenchReport {
   unlimited?: { seconds: number; requests: number; exitCode: number | null; split: WallSplit | null };
   /** The whole catalogue's wall time, from the last reports/mutation.json (null: none yet). */
   mutation?: { source: string; subset: string; generatedAt: string; wallSeconds: number; jobs: number; variants: number; killed: number; nonEquivalent: number } | null;
+  /** --compare: the two verdicts by another checkout and by this one, interleaved in this run. */
+  comparison?: {
+    checkout: string;
+    rounds: number;
+    samples: Array<{ limit: string; which: 'before' | 'after'; seconds: number; requests: number; exitCode: number | null; split: WallSplit | null }>;
+  } | null;
   peer: PeerReport;
 }
 
@@ -127,6 +133,22 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
     out.push(row(['  the same, limiter out of the way', `${f1(u.seconds)} s`, `${u.requests} requests${u.exitCode === 0 ? '' : `, exit ${u.exitCode}`}`], w1));
     out.push(...splitRows(u.split, before?.unlimited?.split ?? null, w1));
     if (before?.unlimited) out.push(row(['    before', `${f1(before.unlimited.seconds)} s`, `now ${(u.seconds / before.unlimited.seconds).toFixed(2)}× of it`], w1));
+  }
+  if (r.comparison) {
+    const c = r.comparison;
+    out.push(`  interleaved in this run with ${c.checkout} (the code before), ${c.rounds} round(s) of before/after/after/before:`);
+    for (const limit of [...new Set(c.samples.map((x) => x.limit))]) {
+      const of = (w: 'before' | 'after') => c.samples.filter((x) => x.limit === limit && x.which === w);
+      const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+      const b = of('before');
+      const a = of('after');
+      const ratio = mean(a.map((x) => x.seconds)) / mean(b.map((x) => x.seconds));
+      const parts = (xs: typeof b): string => xs[0]?.split ? (['startupSeconds', 'setupSeconds', 'testsSeconds', 'teardownSeconds'] as const).map((k) => f1(mean(xs.map((x) => x.split?.[k] ?? Number.NaN)))).join(' + ') : 'n/a';
+      out.push(row([`    ${limit}: before`, `${f1(mean(b.map((x) => x.seconds)))} s`, `${b.map((x) => f1(x.seconds)).join(', ')}; split ${parts(b)}`], w1));
+      out.push(row([`    ${limit}: after`, `${f1(mean(a.map((x) => x.seconds)))} s`, `${a.map((x) => f1(x.seconds)).join(', ')}; split ${parts(a)}`], w1));
+      out.push(row([`    ${limit}: after ÷ before`, `${ratio.toFixed(2)}×`, limit === 'default limit' ? `goal ≤ 0.5×: ${goal(ratio <= 0.5)}` : ''], w1));
+    }
+    out.push('    (split = start-up + global setup + tests + teardown, means in seconds)');
   }
   const busiest = Object.entries(v.buckets)[0];
   if (busiest) out.push(`  (default limit 50 at once, 25/s per client and endpoint: the busiest bucket, ${busiest[0]}, ${busiest[1]} requests, alone needs ${f1(Math.max(0, (busiest[1] - 50) / 25))} s)`);
