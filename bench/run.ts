@@ -1,4 +1,5 @@
-// npm run bench [-- --skip-rate] [--skip-peer] [--peer-only] [--peer-mutants all|fast|none] [--seed n]
+// npm run bench [-- --skip-rate] [--skip-peer] [--peer-only] [--peer-mutants all|fast|none] [--seed n] [--before <bench.json>]
+//                 [--compare <checkout> [--compare-rounds n]]
 // Measures, on this machine and in one run: the suite's default-depth verdict against the
 // reference tenant, the tenant's raw capacity (undici load generator), requests and time to
 // the first failing clause on three mutants, verdicts under 2 and 20 req/s limits, and
@@ -13,7 +14,8 @@ import { ROOT, pool, startVariant } from '../mutation/proc.ts';
 import { runSuite, type SuiteOutcome } from '../mutation/suite.ts';
 import { runLoad } from './load.ts';
 import { ensurePeer, PEER_FLAGS, PEER_VERSION, runPeer, type PeerRun } from './schemathesis.ts';
-import { renderTable, type BenchReport, type PeerConfiguration, type TenantStats } from './table.ts';
+import { renderTable, type BenchReport, type PeerConfiguration, type TenantStats, type WallSplit } from './table.ts';
+import type { RunMeta } from '../lib/run-meta.ts';
 
 const { values } = parseArgs({
   options: {
@@ -23,11 +25,25 @@ const { values } = parseArgs({
     'peer-mutants': { type: 'string', default: 'all' },
     'peer-only': { type: 'boolean', default: false },
     out: { type: 'string', default: 'reports/bench.json' },
+    before: { type: 'string' },
+    compare: { type: 'string' },
+    'compare-rounds': { type: 'string', default: '2' },
   },
 });
+/** --before <bench.json>: an earlier run (e.g. of the code before a change) shown beside this one. */
+const before = values.before ? (JSON.parse(await readFile(resolve(ROOT, values.before), 'utf8')) as BenchReport) : null;
 
 /** Ports 5090-5099 are the bench's (the mutation harness uses 5000-5089). */
-const PORT = { verdict: 5090, capacity: 5091, first: 5092, rate2: 5093, rate20: 5094, peer: 5095, peerLanes: [5096, 5097] } as const;
+const PORT = { verdict: 5090, capacity: 5091, first: 5092, rate2: 5093, rate20: 5094, peer: 5095, peerLanes: [5096, 5097], fixed2: 5098, unlimited: 5099 } as const;
+/**
+ * The rate-limited verdicts: token buckets (capacity = rate) at 20 and 2 req/s, and a fixed
+ * window at 2 req/s on average (10 requests per 5-second window, epoch-aligned).
+ */
+const RATE_LIMITS = [
+  { label: '20 req/s token bucket', kind: 'token-bucket', rate: 20, capacity: 20, port: PORT.rate20, goal: 1.1 },
+  { label: '2 req/s token bucket', kind: 'token-bucket', rate: 2, capacity: 2, port: PORT.rate2, goal: 1.1 },
+  { label: '2 req/s fixed window (10 per 5 s)', kind: 'fixed-window', rate: 2, capacity: 10, windowSeconds: 5, port: PORT.fixed2, goal: 1.3 },
+] as const;
 const FIRST_FAILURE_MUTANTS = ['rs-name-max-201-accepted', 'rs-write-not-persisted', 'auth-bad-signature-accepted'];
 const SEED = Number(values.seed);
 const dir = resolve(ROOT, 'reports/bench');
@@ -55,6 +71,31 @@ const startedAt = new Date();
 // 1. The full default-depth verdict against the reference tenant.
 log('bench: 1/5 default-depth verdict against the reference tenant');
 const verdict = await suiteAgainst('reference', PORT.verdict, 'verdict');
+// The same with the limiter out of the way: what the suite itself costs, apart from the
+// default limit's busiest bucket (50 at once, 25 per second).
+log('bench: 1/5 the same verdict, limiter out of the way');
+const unlimited = await suiteAgainst('reference', PORT.unlimited, 'verdict-unlimited', { launcherArgs: ['--rate', '1000000000', '--capacity', '1000000000'] });
+
+// 1b. --compare <checkout>: the same two verdicts by another checkout of the suite (e.g. the
+// code before a change), interleaved with this one's (ABBA), so that the ratio comes from the
+// same minutes of a shared machine rather than from two bench runs under different load.
+let comparison: BenchReport['comparison'] = null;
+if (values.compare) {
+  const other = resolve(values.compare);
+  const rounds = Math.max(1, Number(values['compare-rounds']));
+  const samples: NonNullable<BenchReport['comparison']>['samples'] = [];
+  for (const [name, args] of [['default limit', [] as string[]], ['limiter out of the way', ['--rate', '1000000000', '--capacity', '1000000000']]] as const) {
+    for (let i = 0; i < rounds; i++) {
+      const order = i % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
+      for (const which of [...order, ...[...order].reverse()]) {
+        log(`bench: 1/5 comparison, ${name}, ${which} (round ${i + 1}/${rounds})`);
+        const r = await suiteAgainst('reference', PORT.verdict, `compare-${name.split(' ')[0]}-${which}-${samples.length}`, { launcherArgs: [...args], ...(which === 'before' ? { root: other } : {}) });
+        samples.push({ limit: name, which, seconds: r.wallSeconds, requests: r.tenant.total, exitCode: r.outcome.code, split: r.split });
+      }
+    }
+  }
+  comparison = { checkout: other, rounds, samples };
+}
 
 // 2. Raw capacity of the tenant on a cheap route, and on the update route, limiter out of the way.
 log('bench: 2/5 raw capacity (undici load generator)');
@@ -69,21 +110,28 @@ for (const id of FIRST_FAILURE_MUTANTS) {
   firstFailures.push({ mutant: id, clause: MUTANTS.find((m) => m.id === id)?.clause ?? null, requests: r.tenant.total, seconds: r.wallSeconds, failedClauses: failed, exitCode: r.outcome.code });
 }
 
-// 4. The verdict under an honest rate limit of 2 and of 20 requests per second.
+// 4. The verdict under honest rate limits: token buckets at 20 and 2 req/s, a fixed window at 2.
 const rateLimited = [];
 if (!values['skip-rate']) {
-  for (const [rate, port] of [[20, PORT.rate20], [2, PORT.rate2]] as const) {
-    log(`bench: 4/5 verdict under ${rate} req/s`);
-    const r = await suiteAgainst('reference', port, `rate-${rate}`, { launcherArgs: ['--rate', String(rate), '--capacity', String(rate)], timeoutMs: 40 * 60_000 });
+  for (const l of RATE_LIMITS) {
+    log(`bench: 4/5 verdict under ${l.label}`);
+    const window = 'windowSeconds' in l ? ['--fixed-window', String(l.windowSeconds)] : [];
+    const r = await suiteAgainst('reference', l.port, `rate-${l.kind}-${l.rate}`, { launcherArgs: ['--rate', String(l.rate), '--capacity', String(l.capacity), ...window], timeoutMs: 40 * 60_000 });
     rateLimited.push({
-      rate,
-      capacity: rate,
+      label: l.label,
+      kind: l.kind,
+      rate: l.rate,
+      capacity: l.capacity,
+      ...('windowSeconds' in l ? { windowSeconds: l.windowSeconds } : {}),
+      goalRatio: l.goal,
       requests: r.tenant.total,
       seconds: r.wallSeconds,
-      theoreticalMinSeconds: r.tenant.total / rate,
-      perBucketMinSeconds: perBucketMinimum(r.tenant, rate, rate),
+      theoreticalMinSeconds: r.tenant.total / l.rate,
+      perBucketMinSeconds: perBucketMinimum(r.tenant, l.rate, l.capacity),
       exitCode: r.outcome.code,
       throttled: r.throttled,
+      unintended429: r.unintended429,
+      split: r.split,
     });
   }
 }
@@ -107,7 +155,12 @@ const report: BenchReport = {
     exitCode: verdict.outcome.code,
     tests: verdict.outcome.report?.run.tests ?? null,
     buckets: verdict.tenant.buckets,
+    split: verdict.split,
+    unintended429: verdict.unintended429,
   },
+  unlimited: { seconds: unlimited.wallSeconds, requests: unlimited.tenant.total, exitCode: unlimited.outcome.code, split: unlimited.split },
+  mutation: await mutationWallTime(),
+  comparison,
   capacity,
   harnessRatio: verdict.tenant.total / verdict.wallSeconds / capacity.cheap.requestsPerSecond,
   firstFailures,
@@ -117,18 +170,31 @@ const report: BenchReport = {
 const out = resolve(ROOT, values.out!);
 await writeFile(out, JSON.stringify(report, null, 2) + '\n');
 log('');
-log(renderTable(report));
+log(renderTable(report, before));
 log(`bench: wrote ${relative(ROOT, out)} (run outputs under ${relative(ROOT, dir)}/)`);
 
 // Helpers
 
 interface AgainstOptions {
+  /** Run another checkout of the suite (--compare). */
+  root?: string;
   launcherArgs?: string[];
   extraArgs?: string[];
   timeoutMs?: number;
 }
 
-async function suiteAgainst(variant: string, port: number, label: string, o: AgainstOptions = {}): Promise<{ outcome: SuiteOutcome; tenant: TenantStats; wallSeconds: number; throttled: number }> {
+interface Against {
+  outcome: SuiteOutcome;
+  tenant: TenantStats;
+  wallSeconds: number;
+  /** 429s served, the bursts' own included. */
+  throttled: number;
+  /** 429s served to anything but the suite's bursts (which alone send no User-Agent). */
+  unintended429: number;
+  split: WallSplit | null;
+}
+
+async function suiteAgainst(variant: string, port: number, label: string, o: AgainstOptions = {}): Promise<Against> {
   const outDir = join(dir, label);
   const statsFile = join(outDir, 'tenant-stats.json');
   const tokenFile = join(outDir, '.expired.jwt');
@@ -142,11 +208,13 @@ async function suiteAgainst(variant: string, port: number, label: string, o: Aga
   }
   await rm(tokenFile, { force: true });
   let outcome: SuiteOutcome;
+  const spawnedAt = Date.now();
   try {
     outcome = await runSuite({
       origin: tenant.origin, outDir, seed: SEED, timeoutMs: o.timeoutMs ?? 15 * 60_000,
       ...(expiredToken ? { expiredToken } : {}),
       ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}),
+      ...(o.root ? { root: o.root } : {}),
     });
   } finally {
     await tenant.stop();
@@ -154,7 +222,36 @@ async function suiteAgainst(variant: string, port: number, label: string, o: Aga
   const stats = JSON.parse(await readFile(statsFile, 'utf8')) as TenantStats;
   // 429s served, the burst test's own included (the tenant cannot tell them apart).
   const throttled = stats.statuses['429'] ?? 0;
-  return { outcome, tenant: stats, wallSeconds: outcome.seconds, throttled };
+  const unintended429 = throttled - (stats.statusesWithoutUserAgent?.['429'] ?? 0);
+  return { outcome, tenant: stats, wallSeconds: outcome.seconds, throttled, unintended429, split: await wallSplit(outDir, spawnedAt, outcome.seconds) };
+}
+
+/** Start-up (process start to global setup), setup, tests, teardown and reports, from run-meta.json's timings. */
+async function wallSplit(outDir: string, spawnedAt: number, seconds: number): Promise<WallSplit | null> {
+  try {
+    const meta = JSON.parse(await readFile(join(outDir, 'run-meta.json'), 'utf8')) as RunMeta;
+    const t = meta.timings;
+    if (!t?.teardownStartedAt) return null;
+    const exitAt = spawnedAt + seconds * 1000;
+    return {
+      startupSeconds: (t.setupStartedAt - spawnedAt) / 1000,
+      setupSeconds: (t.setupEndedAt - t.setupStartedAt) / 1000,
+      testsSeconds: (t.teardownStartedAt - t.setupEndedAt) / 1000,
+      teardownSeconds: (exitAt - t.teardownStartedAt) / 1000,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** The whole catalogue's wall time from the last `npm run mutation` (the bench never reruns it). */
+async function mutationWallTime(): Promise<BenchReport['mutation']> {
+  try {
+    const m = JSON.parse(await readFile(resolve(ROOT, 'reports/mutation.json'), 'utf8')) as { subset: string; generatedAt: string; wallSeconds: number; jobs: number; variants: unknown[]; summary: { killed: number; mutants: number; equivalent: number } };
+    return { source: 'reports/mutation.json', subset: m.subset, generatedAt: m.generatedAt, wallSeconds: m.wallSeconds, jobs: m.jobs, variants: m.variants.length, killed: m.summary.killed, nonEquivalent: m.summary.mutants - m.summary.equivalent };
+  } catch {
+    return null;
+  }
 }
 
 async function measureCapacity(): Promise<BenchReport['capacity']> {
@@ -178,7 +275,7 @@ async function measureCapacity(): Promise<BenchReport['capacity']> {
   }
 }
 
-/** Under a per-(client, endpoint) token bucket, only the busiest bucket bounds the run. */
+/** Under a per-(client, endpoint) limit, only the busiest bucket bounds the run: its first `capacity` at once, the rest at `rate`. */
 function perBucketMinimum(t: TenantStats, rate: number, capacity: number): number {
   const counts = Object.values(t.buckets);
   return Math.max(0, ...counts.map((n) => (n - capacity) / rate));

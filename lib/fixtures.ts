@@ -10,7 +10,7 @@
 //   suite    – (worker) config, run state, redactor, pacer: for the burst test only
 // Every request is paced and counted; the count lands in the `requests` annotation.
 import { test as base, expect, type APIRequestContext } from '@playwright/test';
-import * as allure from 'allure-js-commons';
+import { recordMetadata } from './allure-meta.ts';
 import { join } from 'node:path';
 import { allowed, DEPTH_RUNS, loadConfig, optInReason, secretValues, type Config } from './config.ts';
 import { readRunState, type RunState } from './run-state.ts';
@@ -109,18 +109,13 @@ export const test = base.extend<
     async ({ suite, counter, transcript }, use, testInfo) => {
       const ids = testInfo.annotations.filter((a) => a.type === 'clause').map((a) => a.description ?? '');
       const operation = testInfo.annotations.find((a) => a.type === 'operation')?.description ?? 'Management API';
-      // Batched: each allure call is one message attachment on the test.
-      await allure.labels(
-        { name: 'epic', value: 'API' },
-        { name: 'feature', value: operation },
-        ...ids.map((id) => ({ name: 'story', value: id })),
-        { name: 'severity', value: highestSeverity(ids) },
-      );
+      // One message: each allure call is one message attachment (a step) on the test.
       const sections = [...new Set(ids.map((id) => clauseEntry(id)?.section).filter((s): s is string => !!s))];
-      if (sections.length > 0) await allure.links(...sections.map((s) => ({ url: sectionLink(s), name: `spec §${s}` })));
-      await allure.parameter('seed', String(suite.state.seed));
-      await allure.parameter('depth', suite.cfg.depth);
-      await allure.parameter('target', suite.cfg.baseUrl);
+      await recordMetadata({
+        labels: [{ name: 'epic', value: 'API' }, { name: 'feature', value: operation }, ...ids.map((id) => ({ name: 'story', value: id })), { name: 'severity', value: highestSeverity(ids) }],
+        links: sections.map((s) => ({ url: sectionLink(s), name: `spec §${s}` })),
+        parameters: [{ name: 'seed', value: String(suite.state.seed) }, { name: 'depth', value: suite.cfg.depth }, { name: 'target', value: suite.cfg.baseUrl }],
+      });
       await use();
       testInfo.annotations.push({ type: 'requests', description: String(counter.sent) });
       if (counter.throttled > 0) testInfo.annotations.push({ type: 'throttled', description: String(counter.throttled) });
@@ -197,7 +192,7 @@ export const test = base.extend<
     const { cfg, state } = suite;
     // One test at a time writes the shared resource server, whatever worker it runs in.
     const lock = join(state.runDir, 'locks', 'resource-server');
-    await acquire(lock, 50);
+    await acquire(lock, 5);
     let known: ResourceServer | null = state.snapshot;
     let dirty = false;
     const track = (ex: Exchange, wrote: boolean): Exchange => {

@@ -4,7 +4,6 @@
 // tag, handed to workers via the environment.
 // For the embedded target Playwright has started the webServer before this runs.
 import { mkdtempSync, mkdirSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
 import { loadConfig, type Config } from './config.ts';
@@ -13,8 +12,10 @@ import { preflight, newRunTag, newSeed, readResourceServer } from './preflight.t
 import { publishRunState } from './run-state.ts';
 import { writeRunMeta } from './run-meta.ts';
 import { honourJournal, lockRun, recoveredLine, removeJournal, unlockRun, writeJournal } from './journal.ts';
+import { stateDir } from './lock.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<void> {
+  const setupStartedAt = Date.now();
   let cfg: Config | null = null;
   let locked = false;
   try {
@@ -34,7 +35,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     }
     const seed = cfg.seed ?? newSeed();
     const runTag = newRunTag();
-    const runDir = mkdtempSync(join(tmpdir(), 'idm-conformance-'));
+    const runDir = mkdtempSync(join(stateDir(), 'idm-conformance-'));
     mkdirSync(join(runDir, 'locks'), { recursive: true });
     const startedAt = new Date().toISOString();
     writeJournal(cfg, { runTag, startedAt, snapshot: pre.snapshot });
@@ -50,6 +51,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
       startedAt,
       requestsOutsideTests: { setup: pre.requests, teardown: 0 },
       ...(recovered ? { recovered: { runTag: recovered.runTag, startedAt: recovered.startedAt } } : {}),
+      timings: { setupStartedAt, setupEndedAt: Date.now() },
     });
     // stderr: stdout may carry a machine-readable reporter (--reporter=json).
     process.stderr.write(

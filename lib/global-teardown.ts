@@ -10,6 +10,7 @@ import { obtainToken } from './tokens.ts';
 
 export default async function globalTeardown(): Promise<void> {
   if (!hasRunState()) return;
+  const teardownStartedAt = Date.now();
   const state = readRunState();
   const cfg = loadConfig();
   try {
@@ -26,6 +27,7 @@ export default async function globalTeardown(): Promise<void> {
     if (meta) {
       meta.requestsOutsideTests.teardown = requests;
       meta.restore = { ok: left.length === 0, unrestored: left };
+      if (meta.timings) meta.timings = { ...meta.timings, teardownStartedAt, teardownEndedAt: Date.now() };
       writeRunMeta(meta);
     }
   } finally {

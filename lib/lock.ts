@@ -1,8 +1,23 @@
 // A cross-process mutex on a directory (mkdir is atomic). Playwright runs tests in several
 // worker processes; the pacer state and the resource server under test are shared by all.
 // The holder's pid is written inside, so a lock left by a killed worker is taken over.
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { accessSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+/**
+ * Where cross-process state and locks go: a memory-backed /dev/shm when there is one (every
+ * request takes the pacer lock and rewrites its state; on a disk-backed /tmp each such
+ * round costs milliseconds), else the system's temporary directory.
+ */
+export function stateDir(): string {
+  try {
+    accessSync('/dev/shm', constants.W_OK);
+    return '/dev/shm';
+  } catch {
+    return tmpdir();
+  }
+}
 
 export async function withLock<T>(path: string, fn: () => Promise<T> | T, opts: { pollMs?: number } = {}): Promise<T> {
   await acquire(path, opts.pollMs ?? 5);

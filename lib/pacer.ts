@@ -1,25 +1,72 @@
 // Pacing from X-RateLimit-*: before each request the pacer reserves one request from the
-// bucket's last reported Remaining, minus requests in flight from every worker; when
-// nothing is left it waits until Reset. State lives in one file shared by all workers, so
-// two workers against a tenant allowing 2 requests per second still never meet a 429.
+// bucket's last reported Remaining, minus requests in flight from every worker, plus what
+// the bucket is known to have refilled since; when nothing is left it waits for the refill,
+// or for Reset. State lives in one file shared by all workers, so two workers against a
+// tenant allowing 2 requests per second still never meet a 429.
 // The spec does not say how buckets are keyed; the key is client + method + route, which
 // is the finest the headers can describe, and pacingReserve absorbs a coarser keying.
+//
+// The spec does not say how a bucket refills either (§8: values "not shown"), so the pacer
+// learns it from the headers as they change:
+// - refill rate: from any two answers a and j, a token bucket refilled at least
+//   (Remaining_j − Remaining_a + requests served in between − 1) ÷ (j received − a sent)
+//   (the −1 covers Remaining being rounded down). The best such bound over the run's
+//   anchors is a rate the bucket is known to reach, never one it may not.
+// - kind: a token bucket shows Remaining rising before its Reset; a fixed window never
+//   does. Two answers less than a second before the first one's Reset (so in the same window,
+//   whatever the window) tell them apart: a rise confirms a refilling bucket; no rise where
+//   the learned rate promised one marks a fixed window, which is then paced by Reset only.
+// Until a bucket is confirmed, the learned rate only lets a request go while a token is
+// really left (Remaining − in flight ≥ 1): such a request cannot meet a 429, and its answer
+// is the evidence. Confirmed, the rate also spends the refill as it accrues.
+// A bucket that says it is empty without a usable Reset is probed with a growing back-off;
+// one that makes no progress for STALL_LIMIT_MS fails every later request at once, with the
+// finding in one line (the run ends in bounded time).
 import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock, sleep } from './lock.ts';
+import { IdmError } from './errors.ts';
+
+export interface Anchor {
+  /** Epoch ms at or before which the answer's request was sent. */
+  sentAt: number;
+  remaining: number;
+  /** `served` after this answer, and requests still in flight then (may have been served before it). */
+  served: number;
+  inflight: number;
+}
 
 export interface BucketState {
   /** Remaining as last reported; null when unknown (never seen, or past Reset). */
   remaining: number | null;
-  /** Epoch ms at which the bucket refills, as reported. */
+  /** Epoch ms at which the bucket refills, as reported; null when absent or unparseable. */
   resetAt: number | null;
   limit: number | null;
+  /** Epoch ms at which the last report was received. */
+  seenAt: number;
   /** Requests in flight per worker pid (a killed worker's count is dropped). */
   inflight: Record<string, number>;
   /** The tenant sent no rate-limit headers on this route: nothing to pace by. */
   unmetered: boolean;
   /** A burst test owns the bucket until then (epoch ms). */
   blockedUntil: number;
+  /** Answers other than 429 recorded on this bucket. */
+  served: number;
+  /** Earlier answers the refill rate is measured from (a few, spread over the run). */
+  anchors: Anchor[];
+  /** Refill per ms the bucket is known to reach if it refills at all (a lower bound; 0: none seen). */
+  rate: number;
+  /** A first guess from Reset (Limit − Remaining over the time to Reset), for requests that spend a real token only. */
+  guess: number;
+  kind: 'unknown' | 'refill' | 'fixed';
+  /** Answers where the guessed refill did not show (a second one marks the bucket fixed). */
+  misses: number;
+  /** Epoch ms since which the bucket has been empty without a usable Reset or progress; 0 when not. */
+  stalledSince: number;
+  /** Requests let through blind (empty, no Reset) since the last progress: the back-off grows with them. */
+  blindProbes: number;
+  /** Set once the bucket is given up on: every later request fails with it. */
+  failed: string | null;
 }
 
 export interface RateLimitHeaders {
@@ -43,14 +90,179 @@ export function parseRateLimit(headers: Record<string, string>, now = Date.now()
   return { limit: num('x-ratelimit-limit'), remaining: num('x-ratelimit-remaining'), resetAt };
 }
 
-const EMPTY: BucketState = { remaining: null, resetAt: null, limit: null, inflight: {}, unmetered: false, blockedUntil: 0 };
+export function emptyBucket(): BucketState {
+  return {
+    remaining: null, resetAt: null, limit: null, seenAt: 0, inflight: {}, unmetered: false, blockedUntil: 0,
+    served: 0, anchors: [], rate: 0, guess: 0, kind: 'unknown', misses: 0, stalledSince: 0, blindProbes: 0, failed: null,
+  };
+}
+
 /** Reset is reported in whole seconds; wait a little past it. */
 const RESET_SLACK_MS = 150;
+/** A bucket empty without progress (no usable Reset, or a Reset that refills nothing) for this long is given up on. */
+const STALL_LIMIT_MS = 60_000;
+/** Back-off of the blind probes on an empty bucket without a usable Reset: 1 s, 2 s, 4 s, then 8 s. */
+const BLIND_BACKOFF_MS = [1000, 2000, 4000, 8000];
+const MAX_ANCHORS = 12;
+/** The guess creeps up while the refill keeps its promise and backs off when it does not. */
+const GUESS_UP = 1.01;
+const GUESS_DOWN = 0.9;
+const ANCHOR_SPACING_MS = 500;
+
+export type Decision = { go: true; blind?: boolean } | { go: false; waitMs: number; reason: string };
+
+/**
+ * Whether one more request may go now on this bucket (pure: the state as read, the time,
+ * the reserve, requests in flight in every worker). Never mutates `st`.
+ */
+export function decide(st: BucketState, now: number, reserve: number, inflight: number): Decision {
+  if (st.failed) throw new IdmError('IDM_E_TARGET_UNUSABLE', st.failed);
+  if (st.blockedUntil > now) return { go: false, waitMs: st.blockedUntil - now, reason: 'a burst test holds the bucket' };
+  if (st.unmetered) return { go: true };
+  let remaining = st.remaining;
+  let seenAt = st.seenAt;
+  if (st.resetAt !== null && now >= st.resetAt + RESET_SLACK_MS) {
+    // Past Reset: a refilling bucket is full, and otherwise a new window of unknown size.
+    if (st.kind === 'refill' && st.limit !== null) {
+      remaining = st.limit;
+      seenAt = now;
+    } else remaining = null;
+  }
+  if (remaining === null) return inflight === 0 ? { go: true } : { go: false, waitMs: 20, reason: 'one probe at a time on an unknown bucket' };
+  const left = remaining - inflight;
+  if (left > reserve) return { go: true };
+  // The refill since the last report, where the bucket is known (or, spending a real token, guessed) to refill.
+  const spendsRealToken = left >= 1;
+  const rate = st.kind === 'fixed' ? 0 : st.kind === 'refill' ? Math.max(st.rate, spendsRealToken ? st.guess : 0) : spendsRealToken ? Math.max(st.rate, st.guess) : 0;
+  let waitMs = Number.POSITIVE_INFINITY;
+  if (rate > 0) {
+    const accrued = Math.floor(rate * Math.max(0, now - seenAt));
+    const cap = st.limit ?? Number.POSITIVE_INFINITY;
+    if (Math.min(cap, remaining + accrued) - inflight > reserve) return { go: true };
+    const need = reserve + inflight + 1 - remaining;
+    if (remaining + need <= cap) waitMs = Math.max(5, Math.ceil(need / rate - (now - seenAt)));
+  }
+  if (st.resetAt !== null && st.resetAt + RESET_SLACK_MS > now) {
+    return { go: false, waitMs: Math.min(waitMs, st.resetAt + RESET_SLACK_MS - now), reason: Number.isFinite(waitMs) ? 'waiting for the refill' : 'waiting for Reset' };
+  }
+  if (Number.isFinite(waitMs)) return { go: false, waitMs, reason: 'waiting for the refill' };
+  // Empty, and no usable Reset: the target does not say when it refills. Probe one request
+  // at a time with a growing back-off (a 429 then is the target's doing, and is waited out).
+  if (inflight > 0) return { go: false, waitMs: 50, reason: 'empty without Reset: a probe is in flight' };
+  const backoff = BLIND_BACKOFF_MS[Math.min(st.blindProbes, BLIND_BACKOFF_MS.length - 1)]!;
+  const due = st.seenAt + backoff;
+  return due <= now ? { go: true, blind: true } : { go: false, waitMs: due - now, reason: 'empty without a usable X-RateLimit-Reset: back-off before a probe' };
+}
+
+/** What one answer teaches about the bucket (pure apart from returning the new state). */
+export interface Answer {
+  headers: Record<string, string>;
+  status: number;
+  /** Epoch ms at or before which the request was sent, and at which its answer arrived. */
+  sentAt: number;
+  receivedAt: number;
+  /** Requests on the bucket still in flight, in every worker, once this one is counted out. */
+  inflightAfter: number;
+  key: string;
+  reserve: number;
+  /** Default STALL_LIMIT_MS. */
+  stallLimitMs?: number;
+}
+
+export function learn(prev: BucketState, o: Answer): BucketState {
+  const st: BucketState = { ...prev, anchors: [...prev.anchors] };
+  const rl = parseRateLimit(o.headers, o.receivedAt);
+  const now = o.receivedAt;
+  if (rl.remaining === null && rl.resetAt === null) {
+    if (o.status !== 429) {
+      st.unmetered = st.remaining === null;
+      return st;
+    }
+    // A 429 without the headers: empty for an unknown while.
+    st.remaining = 0;
+    st.resetAt = null;
+    st.seenAt = now;
+    return stallCheck(st, now, o, false, prev.seenAt);
+  }
+  st.unmetered = false;
+  st.limit = rl.limit ?? st.limit;
+  if (o.status === 429) {
+    // Refused: whatever the model said, the bucket is empty; a learned refill that let this
+    // request go was wrong, so the bucket is paced by Reset from now on.
+    if (st.remaining !== null && st.remaining - (o.inflightAfter + 1) <= 0 && st.kind !== 'fixed' && (st.rate > 0 || st.guess > 0)) st.kind = 'fixed';
+    st.remaining = 0;
+    st.resetAt = rl.resetAt;
+    st.seenAt = now;
+    return stallCheck(st, now, o, false, prev.seenAt);
+  }
+  const remaining = rl.remaining;
+  st.served += 1;
+  if (remaining !== null && prev.remaining !== null && prev.seenAt > 0 && o.inflightAfter === 0 && o.sentAt >= prev.seenAt && st.served - prev.served === 1) {
+    // This answer alone since the previous one: did the bucket refill in between?
+    const rose = remaining > prev.remaining - 1;
+    // Sent on the learned refill (the reported Remaining alone would have held it back)?
+    const onRefill = prev.remaining <= o.reserve && (prev.resetAt === null || o.sentAt < prev.resetAt + RESET_SLACK_MS);
+    const promised = onRefill && (prev.kind === 'fixed' ? 0 : Math.max(prev.rate, prev.guess)) * (o.sentAt - prev.seenAt) >= 1;
+    // Same window whatever the window: received before the previous answer's Reset minus its rounding.
+    const sameWindow = prev.resetAt !== null && now < prev.resetAt - 1000;
+    if (rose && sameWindow) {
+      st.kind = 'refill';
+      st.misses = 0;
+    } else if (!rose && promised && sameWindow && st.kind !== 'refill') {
+      // The learned refill promised at least one request and none came: a fixed window
+      // (at once when the proven rate promised it, else at the second miss).
+      st.misses += 1;
+      if (prev.rate * (o.sentAt - prev.seenAt) >= 1 || st.misses >= 2) st.kind = 'fixed';
+    }
+    // The guess probes a little beyond what is proven, backing off when the refill did not show.
+    if (rose && promised) st.guess = Math.max(st.guess, st.rate) * GUESS_UP;
+    else if (!rose && promised) st.guess = Math.max(st.rate, st.guess * GUESS_DOWN);
+  }
+  if (remaining !== null) {
+    // Refill rate: the best lower bound over the anchors.
+    for (const a of st.anchors) {
+      const span = now - a.sentAt;
+      const rise = remaining - a.remaining + (st.served - a.served - a.inflight) - 1;
+      if (span > 0 && rise > 0) st.rate = Math.max(st.rate, rise / span);
+    }
+    const last = st.anchors[st.anchors.length - 1];
+    if (!last || o.sentAt - last.sentAt >= ANCHOR_SPACING_MS) {
+      st.anchors.push({ sentAt: o.sentAt, remaining, served: st.served, inflight: o.inflightAfter });
+      if (st.anchors.length > MAX_ANCHORS) st.anchors.splice(1, 1); // keep the oldest: the longest span
+    }
+    if (st.limit !== null && rl.resetAt !== null && rl.resetAt > now && remaining < st.limit && st.guess === 0) {
+      st.guess = (st.limit - remaining) / (rl.resetAt - now);
+    }
+  }
+  st.remaining = remaining;
+  st.resetAt = rl.resetAt;
+  st.seenAt = now;
+  return stallCheck(st, now, o, true, prev.seenAt); // served: progress
+}
+
+/** Tracks how long the bucket has refused (or been empty) without serving, and gives it up past the limit. */
+function stallCheck(st: BucketState, now: number, o: Answer, progress: boolean, prevSeenAt: number): BucketState {
+  if (progress) {
+    st.stalledSince = 0;
+    st.blindProbes = 0;
+    return st;
+  }
+  // Probes on an empty bucket come at most 8 s apart: a longer gap since the previous answer
+  // was idleness, not a stall, and starts the count anew.
+  if (st.stalledSince === 0 || now - prevSeenAt > 2 * BLIND_BACKOFF_MS[BLIND_BACKOFF_MS.length - 1]!) st.stalledSince = now;
+  else if (now - st.stalledSince > (o.stallLimitMs ?? STALL_LIMIT_MS)) {
+    const why = st.resetAt === null ? 'without a usable X-RateLimit-Reset' : 'and did not refill by its X-RateLimit-Reset';
+    st.failed = `the rate-limit bucket "${o.key}" has reported no request left ${why} for ${Math.round((now - st.stalledSince) / 1000)} s; the suite stops sending on it`;
+  }
+  return st;
+}
 
 export class Pacer {
   private readonly file: string;
   private readonly lock: string;
-  constructor(runDir: string, private readonly reserve: number) {
+  /** Acquire times of this process's requests in flight, per bucket (oldest first). */
+  private readonly sent = new Map<string, number[]>();
+  constructor(runDir: string, private readonly reserve: number, private readonly opts: { stallLimitMs?: number } = {}) {
     this.file = join(runDir, 'pacer.json');
     this.lock = join(runDir, 'pacer.lock');
   }
@@ -61,41 +273,36 @@ export class Pacer {
     for (;;) {
       const waitMs = await withLock(this.lock, () => {
         const all = this.read();
-        const st = { ...EMPTY, ...all[key] };
+        const st = { ...emptyBucket(), ...all[key] };
         st.inflight = liveOnly(st.inflight);
-        const inflight = total(st.inflight);
         const now = Date.now();
-        let wait = 0;
-        if (st.blockedUntil > now) wait = st.blockedUntil - now;
-        else if (st.unmetered) wait = 0;
-        else {
-          if (st.resetAt !== null && now >= st.resetAt + RESET_SLACK_MS) {
-            st.remaining = null; // a new window: its size is unknown until a response says
-            st.resetAt = null;
-          }
-          if (st.remaining === null) wait = inflight === 0 ? 0 : 20; // probe one at a time
-          else if (st.remaining - inflight > this.reserve) wait = 0;
-          else wait = st.resetAt !== null ? Math.max(20, st.resetAt + RESET_SLACK_MS - now) : 250;
-        }
-        if (wait === 0) {
-          st.inflight[PID] = (st.inflight[PID] ?? 0) + 1;
-          all[key] = st;
-          this.write(all);
-        }
-        return wait;
+        const d = decide(st, now, this.reserve, total(st.inflight));
+        if (!d.go) return d.waitMs;
+        if (d.blind) st.blindProbes += 1;
+        st.inflight[PID] = (st.inflight[PID] ?? 0) + 1;
+        all[key] = st;
+        this.write(all);
+        return 0;
       });
-      if (waitMs === 0) return Date.now() - started;
+      if (waitMs === 0) {
+        const q = this.sent.get(key) ?? [];
+        q.push(Date.now());
+        this.sent.set(key, q);
+        return Date.now() - started;
+      }
       await sleep(Math.min(waitMs, 1000));
     }
   }
 
   /** Records what the response said about the bucket (null headers: the request failed). */
   async release(key: string, headers: Record<string, string> | null, status: number | null): Promise<void> {
+    // The oldest of this process's requests in flight: at or before this one was sent.
+    const sentAt = this.sent.get(key)?.shift() ?? Date.now();
     await withLock(this.lock, () => {
       const all = this.read();
-      const st = { ...EMPTY, ...all[key] };
-      st.inflight = { ...st.inflight, [PID]: Math.max(0, (st.inflight[PID] ?? 0) - 1) };
-      if (headers) this.apply(st, headers, status);
+      let st: BucketState = { ...emptyBucket(), ...all[key] };
+      st.inflight = { ...liveOnly(st.inflight), [PID]: Math.max(0, (st.inflight[PID] ?? 0) - 1) };
+      if (headers) st = learn(st, { headers, status: status ?? 0, sentAt, receivedAt: Date.now(), inflightAfter: total(st.inflight), key, reserve: this.reserve, ...this.opts });
       all[key] = st;
       this.write(all);
     });
@@ -105,7 +312,7 @@ export class Pacer {
   async block(key: string, until: number): Promise<void> {
     await withLock(this.lock, () => {
       const all = this.read();
-      all[key] = { ...EMPTY, ...all[key], blockedUntil: until };
+      all[key] = { ...emptyBucket(), ...all[key], blockedUntil: until };
       this.write(all);
     });
   }
@@ -114,31 +321,25 @@ export class Pacer {
   async unblock(key: string, headers: Record<string, string> | null, status: number | null): Promise<void> {
     await withLock(this.lock, () => {
       const all = this.read();
-      const st = { ...EMPTY, ...all[key], blockedUntil: 0 };
-      if (headers) this.apply(st, headers, status);
+      let st: BucketState = { ...emptyBucket(), ...all[key], blockedUntil: 0 };
+      if (headers) {
+        // The burst's answers say nothing about refill between ours: learn only the state.
+        const learned = learn({ ...st, anchors: [] }, { headers, status: status ?? 0, sentAt: Date.now(), receivedAt: Date.now(), inflightAfter: total(liveOnly(st.inflight)), key, reserve: this.reserve, ...this.opts });
+        // The burst's own 429 is no stall of the paced requests.
+        st = { ...learned, anchors: [], served: st.served, kind: st.kind, rate: st.rate, guess: st.guess || learned.guess, misses: st.misses, stalledSince: 0, blindProbes: 0 };
+      }
       all[key] = st;
       this.write(all);
     });
   }
 
-  private apply(st: BucketState, headers: Record<string, string>, status: number | null): void {
-    const rl = parseRateLimit(headers);
-    if (rl.remaining === null && rl.resetAt === null) {
-      if (status !== 429) st.unmetered = st.remaining === null;
-      else {
-        st.remaining = 0;
-        st.resetAt = Date.now() + 1000;
-      }
-      return;
-    }
-    st.unmetered = false;
-    st.remaining = status === 429 ? 0 : rl.remaining;
-    st.resetAt = rl.resetAt;
-    st.limit = rl.limit;
+  /** The state of one bucket as last written (for self-tests and diagnostics). */
+  peek(key: string): BucketState | null {
+    const st = this.read()[key];
+    return st ? { ...emptyBucket(), ...st } : null;
   }
 
   private read(): Record<string, BucketState> {
-    // Buckets written by an older layout (a number) read as empty in-flight maps.
     if (!existsSync(this.file)) return {};
     try {
       return JSON.parse(readFileSync(this.file, 'utf8')) as Record<string, BucketState>;

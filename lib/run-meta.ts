@@ -17,6 +17,8 @@ export interface RunMeta {
   restore?: { ok: boolean; unrestored: string[] };
   /** Set by the setup when it restored the changes of an interrupted run first (lib/journal.ts). */
   recovered?: { runTag: string; startedAt: string };
+  /** Epoch ms at which the global setup and teardown started and ended (the bench splits the wall time by them). */
+  timings?: { setupStartedAt: number; setupEndedAt: number; teardownStartedAt?: number; teardownEndedAt?: number };
 }
 
 /** Next to the other reports (IDM_REPORTS_DIR moves them all, default reports/). */

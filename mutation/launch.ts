@@ -1,7 +1,9 @@
 // Starts one variant of the reference tenant (a mutant, a benign variant, or `reference`
 // itself) on a loopback port and prints `ready <origin>` once it listens.
 //   tsx mutation/launch.ts --variant <id> --port 5000 [--rate <req/s>] [--capacity <n>]
-//                          [--expired-token-file <path>] [--stats-file <path>]
+//                          [--fixed-window <seconds>] [--expired-token-file <path>] [--stats-file <path>]
+// --fixed-window: the limiter is a fixed window of --capacity requests per that many seconds
+// (epoch-aligned) instead of a token bucket refilled at --rate.
 // --expired-token-file: also mint a tenant-signed management token that has already expired
 // and write it there (mode 0600), so the suite's expired-token case (IDM_EXPIRED_TOKEN)
 // differs from a valid token only by its expiry, as a staging user would configure it.
@@ -17,6 +19,7 @@ const { values } = parseArgs({
     port: { type: 'string' },
     rate: { type: 'string' },
     capacity: { type: 'string' },
+    'fixed-window': { type: 'string' },
     'expired-token-file': { type: 'string' },
     'stats-file': { type: 'string' },
   },
@@ -36,7 +39,7 @@ const rate = values.rate ? Number(values.rate) : undefined;
 
 const h = await startHarnessTenant(variant, {
   port,
-  ...(rate ? { rate: { refillPerSecond: rate, capacity: Number(values.capacity ?? rate) } } : {}),
+  ...(rate ? { rate: { refillPerSecond: rate, capacity: Number(values.capacity ?? rate), ...(values['fixed-window'] ? { fixedWindowSeconds: Number(values['fixed-window']) } : {}) } } : {}),
 });
 
 if (values['expired-token-file']) {

@@ -62,11 +62,11 @@ export interface RunResult {
 }
 
 /** Runs a command to completion (output to a log file), killing its group after `timeoutMs`. */
-export async function runLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, logFile: string, timeoutMs: number): Promise<RunResult> {
+export async function runLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, logFile: string, timeoutMs: number, cwd = ROOT): Promise<RunResult> {
   await mkdir(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile);
   const t0 = performance.now();
-  const child = spawn(cmd, args, { cwd: ROOT, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(cmd, args, { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout!.pipe(log, { end: false });
   child.stderr!.pipe(log, { end: false });
   let timedOut = false;

@@ -38,6 +38,8 @@ export interface SuiteRun {
   extraEnv?: Record<string, string>;
   /** More Playwright arguments, e.g. --max-failures=1. */
   extraArgs?: string[];
+  /** Another checkout of the suite to run instead of this one (the bench's before/after comparison). */
+  root?: string;
 }
 
 export interface SuiteOutcome extends RunResult {
@@ -70,15 +72,16 @@ function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
 }
 
 export async function runSuite(run: SuiteRun): Promise<SuiteOutcome> {
+  const root = run.root ?? ROOT;
   const args = [
     'test', '--project=conformance', `--output=${resolve(run.outDir, 'test-results')}`,
-    `--reporter=${resolve(ROOT, 'mutation/reporter.ts')}`,
+    `--reporter=${resolve(root, 'mutation/reporter.ts')}`,
   ];
   if (run.grep) args.push(`--grep=${run.grep}`);
   if (run.workers) args.push(`--workers=${run.workers}`);
   if (run.extraArgs) args.push(...run.extraArgs);
   const logFile = resolve(run.outDir, 'suite.log');
-  const res = await runLogged(resolve(ROOT, 'node_modules/.bin/playwright'), args, suiteEnv(run), logFile, run.timeoutMs);
+  const res = await runLogged(resolve(root, 'node_modules/.bin/playwright'), args, suiteEnv(run), logFile, run.timeoutMs, root);
   try {
     const report = JSON.parse(await readFile(resolve(run.outDir, 'conformance.json'), 'utf8')) as ConformanceReport;
     return { ...res, report, logFile };

@@ -2,7 +2,7 @@
 // additions: a request counter per rate-limit bucket (client and endpoint) and a clock the
 // harness can set back to mint a tenant-signed, already expired management token.
 import { decodeJwt } from 'jose';
-import { type RunningTenant, startTenant, type TenantOptions, type TenantParts } from '../reference/src/index.ts';
+import { type RateLimiter, type RunningTenant, startTenant, type TenantOptions, type TenantParts } from '../reference/src/index.ts';
 import { variantById } from './mutants.ts';
 import { DEV_CREDENTIALS } from './suite.ts';
 import type { Variant, VariantContext } from './variant.ts';
@@ -21,14 +21,20 @@ export interface TenantStats {
   firstAt: number;
   lastAt: number;
   statuses: Record<string, number>;
+  /** Statuses of the requests that carried no User-Agent: only the suite's bursts (undici) send none. */
+  statusesWithoutUserAgent: Record<string, number>;
   buckets: Record<string, number>;
 }
 
 export interface HarnessOptions {
   /** 0 picks a free port (the public URL then follows it). */
   port: number;
-  /** An honest token bucket replacing the variant's own: refill per second and capacity. */
-  rate?: { refillPerSecond: number; capacity: number };
+  /**
+   * An honest limiter replacing the variant's own: a token bucket (refill per second,
+   * capacity), or with `fixedWindowSeconds` a fixed window of `capacity` requests per window
+   * aligned to the epoch (Reset = the window's end, Remaining never rises before it).
+   */
+  rate?: { refillPerSecond: number; capacity: number; fixedWindowSeconds?: number };
 }
 
 export async function startHarnessTenant(variant: Variant | 'reference', o: HarnessOptions): Promise<HarnessTenant> {
@@ -42,18 +48,20 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
   };
   const options: TenantOptions = { host: '127.0.0.1', port: o.port, ...(o.port ? { publicUrl } : {}) };
   if (v) Object.assign(options, v.options(ctx));
-  if (o.rate) options.rateLimit = { ...o.rate };
+  if (o.rate) options.rateLimit = { capacity: o.rate.capacity, refillPerSecond: o.rate.refillPerSecond };
+  const fixedWindow = o.rate?.fixedWindowSeconds ? fixedWindowLimiter(o.rate.capacity, o.rate.fixedWindowSeconds) : null;
 
   let clockOffsetMs = 0;
   const variantParts = options.parts;
   options.parts = (d: TenantParts) => {
     const own = typeof variantParts === 'function' ? variantParts(d) : (variantParts ?? {});
     const clock = own.now ?? d.now;
-    return { ...own, now: () => clock() + clockOffsetMs };
+    return { ...own, ...(fixedWindow ? { rateLimiter: fixedWindow } : {}), now: () => clock() + clockOffsetMs };
   };
 
   const counts = new Map<string, number>();
   const statuses = new Map<number, number>();
+  const statusesNoAgent = new Map<number, number>();
   let total = 0;
   let firstAt = 0;
   let lastAt = 0;
@@ -68,6 +76,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       counts.set(key, (counts.get(key) ?? 0) + 1);
       const res = await handler(req);
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      if (!req.headers['user-agent']) statusesNoAgent.set(res.status, (statusesNoAgent.get(res.status) ?? 0) + 1);
       return res;
     };
   };
@@ -88,11 +97,13 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
     stats: () => ({
       total, firstAt, lastAt,
       statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
+      statusesWithoutUserAgent: Object.fromEntries([...statusesNoAgent].sort((a, b) => a[0] - b[0])),
       buckets: Object.fromEntries([...counts].sort((a, b) => b[1] - a[1])),
     }),
     resetStats() {
       counts.clear();
       statuses.clear();
+      statusesNoAgent.clear();
       total = 0;
       firstAt = 0;
       lastAt = 0;
@@ -121,6 +132,24 @@ export function resolveVariant(id: string): Variant | 'reference' | undefined {
 }
 
 // Helpers
+
+/** `capacity` requests per window of `seconds`, windows aligned to the epoch; keyed like the tenant's own. */
+function fixedWindowLimiter(capacity: number, seconds: number): RateLimiter {
+  const windows = new Map<string, { start: number; used: number }>();
+  const ms = seconds * 1000;
+  return {
+    take(key, nowMs) {
+      const start = Math.floor(nowMs / ms) * ms;
+      const w = windows.get(key);
+      const cur = w && w.start === start ? w : { start, used: 0 };
+      const allowed = cur.used < capacity;
+      if (allowed) cur.used++;
+      windows.set(key, cur);
+      const reset = Math.ceil((start + ms) / 1000);
+      return { allowed, limit: capacity, remaining: capacity - cur.used, reset, retryAfter: Math.max(1, Math.ceil((start + ms - nowMs) / 1000)) };
+    },
+  };
+}
 
 /** `<client> <endpoint>`: the client from the bearer token's azp or the token request, else anon. */
 function bucketOf(method: string, url: string, headers: Record<string, string>, body: Buffer): string {

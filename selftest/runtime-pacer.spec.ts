@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { bucketKey } from '../lib/http.ts';
-import { Pacer, parseRateLimit } from '../lib/pacer.ts';
+import { decide, emptyBucket, learn, Pacer, parseRateLimit, type BucketState } from '../lib/pacer.ts';
+import { isIdmError } from '../lib/errors.ts';
 
 const KEY = 'full PATCH /resource-servers/*';
 /** Long enough that an acquire allowed to proceed has returned (it only takes a lock). */
@@ -214,4 +215,223 @@ test.describe('end to end: a bucket of 3 refilled at 3/s, 2 concurrent callers, 
       await new Promise((r) => bucket.server.close(r));
     }
   });
+});
+
+// --- the learned refill, on a virtual clock ------------------------------------------------
+// decide() and learn() are pure: a simulated tenant answers at virtual times, so what the
+// pacer decides is replayed exactly, and nothing depends on this machine's speed.
+
+type Limiter = (t: number) => { status: number; headers: Record<string, string> };
+
+/** The reference tenant's token bucket: Remaining rounded down, Reset = when full (whole seconds). */
+function tokenBucket(capacity: number, perSecond: number, t0: number): Limiter {
+  let tokens = capacity;
+  let at = t0;
+  return (now) => {
+    tokens = Math.min(capacity, tokens + ((now - at) / 1000) * perSecond);
+    at = now;
+    const ok = tokens >= 1;
+    if (ok) tokens -= 1;
+    return { status: ok ? 200 : 429, headers: { 'x-ratelimit-limit': String(capacity), 'x-ratelimit-remaining': String(Math.floor(tokens)), 'x-ratelimit-reset': String(Math.ceil(now / 1000 + (capacity - tokens) / perSecond)) } };
+  };
+}
+
+/** `capacity` per window of `seconds`, windows aligned to the epoch; Remaining never rises before Reset. */
+function fixedWindow(capacity: number, seconds: number): Limiter {
+  let start = -1;
+  let used = 0;
+  return (now) => {
+    const s = Math.floor(now / (seconds * 1000)) * seconds * 1000;
+    if (s !== start) {
+      start = s;
+      used = 0;
+    }
+    const ok = used < capacity;
+    if (ok) used++;
+    return { status: ok ? 200 : 429, headers: { 'x-ratelimit-limit': String(capacity), 'x-ratelimit-remaining': String(capacity - used), 'x-ratelimit-reset': String(Math.ceil((start + seconds * 1000) / 1000)) } };
+  };
+}
+
+/** One caller, `n` requests, a fixed latency; the pacer's waits advance the virtual clock. */
+function simulate(limiter: Limiter, n: number, o: { reserve: number; latencyMs: number; t0: number }): { refused: number; virtualSeconds: number; st: BucketState; rateSeen: number[] } {
+  let st = emptyBucket();
+  let t = o.t0;
+  let sent = 0;
+  let refused = 0;
+  const rateSeen: number[] = [];
+  while (sent < n) {
+    const d = decide(st, t, o.reserve, 0);
+    if (!d.go) {
+      t += Math.min(d.waitMs, 1000);
+      continue;
+    }
+    const r = limiter(t + o.latencyMs / 2);
+    sent++;
+    if (r.status === 429) refused++;
+    st = learn(st, { headers: r.headers, status: r.status, sentAt: t, receivedAt: t + o.latencyMs, inflightAfter: 0, key: KEY, reserve: o.reserve });
+    rateSeen.push(st.rate * 1000);
+    t += o.latencyMs;
+  }
+  return { refused, virtualSeconds: (t - o.t0) / 1000, st, rateSeen };
+}
+
+test.describe('the learned refill (virtual clock)', () => {
+  // Two phases of the whole second, two latencies: the Reset rounding falls differently.
+  const RUNS = [
+    { t0: 1_795_000_000_000, latencyMs: 3 },
+    { t0: 1_795_000_000_437, latencyMs: 30 },
+  ];
+  for (const r of RUNS) {
+    const at = `(phase ${r.t0 % 1000} ms, latency ${r.latencyMs} ms)`;
+    test(`token bucket 20 at 20/s ${at}: never refused, confirmed as refilling, the learned rate never above 20/s and soon near it`, () => {
+      const out = simulate(tokenBucket(20, 20, r.t0), 300, { reserve: 1, ...r });
+      expect(out.refused).toBe(0);
+      expect(out.st.kind).toBe('refill');
+      expect(Math.max(...out.rateSeen)).toBeLessThanOrEqual(20);
+      expect(out.st.rate * 1000).toBeGreaterThan(18);
+      // Spending the refill as it accrues: 300 requests in fewer virtual seconds than 1.1 × 300 ÷ 20.
+      expect(out.virtualSeconds).toBeLessThan(1.1 * (300 / 20));
+    });
+    test(`token bucket 2 at 2/s ${at}: never refused, and faster than waiting for each Reset`, () => {
+      const out = simulate(tokenBucket(2, 2, r.t0), 200, { reserve: 1, ...r });
+      expect(out.refused).toBe(0);
+      expect(Math.max(...out.rateSeen)).toBeLessThanOrEqual(2);
+      // Waiting for Reset after each request (the old pacer) takes ≥ 1 s per request here.
+      expect(out.virtualSeconds).toBeLessThan(0.8 * 200);
+    });
+    test(`fixed window of 10 per 5 s ${at}: never refused, recognised as fixed, paced by Reset`, () => {
+      const out = simulate(fixedWindow(10, 5), 200, { reserve: 1, ...r });
+      expect(out.refused).toBe(0);
+      expect(out.st.kind).toBe('fixed');
+    });
+    test(`fixed window of 2 per second ${at}, reserve 0: never refused`, () => {
+      const out = simulate(fixedWindow(2, 1), 100, { reserve: 0, ...r });
+      expect(out.refused).toBe(0);
+    });
+    test(`fixed window of 10 per 5 s ${at}, reserve 0: never refused`, () => {
+      const out = simulate(fixedWindow(10, 5), 200, { reserve: 0, ...r });
+      expect(out.refused).toBe(0);
+    });
+  }
+
+  test('an unconfirmed bucket lets a request go on the learned refill only while a token is really left', () => {
+    const now = 1_795_000_000_000;
+    const st: BucketState = { ...emptyBucket(), limit: 10, remaining: 1, resetAt: now + 4000, seenAt: now - 2000, rate: 0.002, guess: 0.002 };
+    // 1 left = the reserve; the refill since says 4 more: go (it spends a real token).
+    expect(decide(st, now, 1, 0).go).toBe(true);
+    // Nothing really left (one in flight): unconfirmed, so no spending of a refill not yet seen.
+    expect(decide(st, now, 1, 1)).toMatchObject({ go: false, reason: 'waiting for Reset' });
+    // Confirmed as refilling: the refill is spent even so.
+    expect(decide({ ...st, kind: 'refill' }, now, 1, 1).go).toBe(true);
+    // Fixed: Reset only.
+    expect(decide({ ...st, kind: 'fixed' }, now, 1, 0)).toMatchObject({ go: false, reason: 'waiting for Reset' });
+  });
+
+  test('Remaining that did not rise before Reset where the proven rate promised a request marks the bucket fixed', () => {
+    const t = 1_795_000_000_000;
+    const prev: BucketState = { ...emptyBucket(), limit: 10, remaining: 1, resetAt: t + 4000, seenAt: t, served: 5, rate: 0.002 };
+    const next = learn(prev, { headers: reported10(0, t + 4000), status: 200, sentAt: t + 600, receivedAt: t + 610, inflightAfter: 0, key: KEY, reserve: 1 });
+    expect(next.kind).toBe('fixed');
+    // The same answer with Remaining risen confirms a refilling bucket.
+    const rose = learn(prev, { headers: reported10(1, t + 5000), status: 200, sentAt: t + 600, receivedAt: t + 610, inflightAfter: 0, key: KEY, reserve: 1 });
+    expect(rose.kind).toBe('refill');
+  });
+
+  test('a 429 met on the learned refill marks the bucket fixed; a burst test\'s own 429 does not', async () => {
+    const t = 1_795_000_000_000;
+    const prev: BucketState = { ...emptyBucket(), limit: 10, remaining: 0, resetAt: t + 4000, seenAt: t, served: 5, rate: 0.002, kind: 'refill' };
+    expect(learn(prev, { headers: reported10(0, t + 4000), status: 429, sentAt: t + 600, receivedAt: t + 610, inflightAfter: 0, key: KEY, reserve: 1 }).kind).toBe('fixed');
+    const dir = runDir();
+    const p = new Pacer(dir, 1);
+    await reportOnce(p, reported(5));
+    await reportOnce(p, reported(4, 2));
+    const kind = p.peek(KEY)!.kind;
+    await p.block(KEY, Date.now() + 60_000);
+    await p.unblock(KEY, reported(0), 429);
+    expect(p.peek(KEY)!.kind).toBe(kind);
+  });
+});
+
+function reported10(remaining: number, resetAtMs: number): Record<string, string> {
+  return { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(Math.ceil(resetAtMs / 1000)) };
+}
+
+// --- a tenant without a usable X-RateLimit-Reset ----------------------------------------------
+// Issue 10: after a bucket runs dry, every request used to wait for a Reset that never came.
+
+/** Capacity 3; refills at `perSecond` (0: never); sends Remaining but no usable Reset. */
+async function noResetServer(perSecond: number, reset: 'absent' | 'unparseable'): Promise<Bucket> {
+  let tokens = 3;
+  let at = Date.now();
+  const counts = { total: 0, refused: 0 };
+  const server = createServer((req, res) => {
+    const now = Date.now();
+    tokens = Math.min(3, tokens + ((now - at) / 1000) * perSecond);
+    at = now;
+    counts.total++;
+    const allowed = tokens >= 1;
+    if (allowed) tokens -= 1;
+    else counts.refused++;
+    const headers: Record<string, string> = { 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': String(Math.floor(tokens)), 'content-type': 'application/json' };
+    if (reset === 'unparseable') headers['x-ratelimit-reset'] = 'soon';
+    req.resume();
+    req.on('end', () => res.writeHead(allowed ? 200 : 429, headers).end('{}'));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2/resource-servers/rs_1`, counts };
+}
+
+test.describe('a bucket without a usable X-RateLimit-Reset', () => {
+  test.describe.configure({ mode: 'parallel' });
+  for (const reset of ['absent', 'unparseable'] as const) {
+    test(`Reset ${reset}, the bucket refills: every request is answered (probed with a back-off)`, async () => {
+      test.setTimeout(60_000);
+      const bucket = await noResetServer(3, reset);
+      try {
+        const pacer = new Pacer(runDir(), 1, { stallLimitMs: 20_000 });
+        let ok = 0;
+        while (ok < 8) {
+          await pacer.acquire(KEY);
+          let r: { status: number; headers: Record<string, string> } | null = null;
+          try {
+            r = await send(bucket.url);
+            if (r.status !== 429) ok++;
+          } finally {
+            await pacer.release(KEY, r?.headers ?? null, r?.status ?? null);
+          }
+        }
+        test.info().annotations.push({ type: 'requests', description: `${bucket.counts.total} sent, ${bucket.counts.refused} refused` });
+        expect(ok).toBe(8);
+      } finally {
+        await new Promise((r) => bucket.server.close(r));
+      }
+    });
+
+    test(`Reset ${reset}, the bucket never refills: the pacer gives up with one clear line, and later requests fail at once`, async () => {
+      test.setTimeout(60_000);
+      const bucket = await noResetServer(0, reset);
+      try {
+        const pacer = new Pacer(runDir(), 1, { stallLimitMs: 3_000 });
+        let failure: unknown = null;
+        for (let i = 0; i < 100 && !failure; i++) {
+          try {
+            await pacer.acquire(KEY);
+          } catch (e) {
+            failure = e;
+            break;
+          }
+          const r = await send(bucket.url);
+          await pacer.release(KEY, r.headers, r.status);
+        }
+        expect(isIdmError(failure) && failure.code).toBe('IDM_E_TARGET_UNUSABLE');
+        expect((failure as Error).message).toContain('without a usable X-RateLimit-Reset');
+        expect((failure as Error).message).not.toContain('\n');
+        const sent = bucket.counts.total;
+        await expect(pacer.acquire(KEY)).rejects.toThrow(/X-RateLimit-Reset/);
+        expect(bucket.counts.total, 'nothing more is sent on a bucket given up').toBe(sent);
+      } finally {
+        await new Promise((r) => bucket.server.close(r));
+      }
+    });
+  }
 });

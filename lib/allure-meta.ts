@@ -1,0 +1,25 @@
+// A test's Allure labels, links and parameters in one runtime message. Each call of the
+// allure facade (labels, links, parameter) is one attachment on the Playwright test, i.e.
+// one test step with its stack captured and one message to the runner; five of them per
+// test were a measurable share of a run's CPU time (bench/README.md). One metadata message
+// carries them all; the reporter applies its fields exactly as it applies them one by one.
+import * as allure from 'allure-js-commons';
+import { getGlobalTestRuntime } from 'allure-js-commons/sdk/runtime';
+import type { Label, Link } from 'allure-js-commons';
+
+export interface TestMetadata {
+  labels: Label[];
+  links: Link[];
+  parameters: Array<{ name: string; value: string }>;
+}
+
+export async function recordMetadata(m: TestMetadata): Promise<void> {
+  const runtime = getGlobalTestRuntime() as { sendMessage?: (message: { type: 'metadata'; data: Partial<TestMetadata> }) => PromiseLike<void> };
+  if (typeof runtime.sendMessage === 'function') {
+    await runtime.sendMessage({ type: 'metadata', data: { labels: m.labels, ...(m.links.length ? { links: m.links } : {}), parameters: m.parameters } });
+    return;
+  }
+  await allure.labels(...m.labels);
+  if (m.links.length) await allure.links(...m.links);
+  for (const p of m.parameters) await allure.parameter(p.name, p.value);
+}
