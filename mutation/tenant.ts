@@ -3,6 +3,9 @@
 // harness can set back to mint a tenant-signed, already expired management token.
 import { decodeJwt } from 'jose';
 import { type RateLimiter, type RunningTenant, startTenant, type TenantOptions, type TenantParts } from '../reference/src/index.ts';
+
+/** The tenant's view of a request, for tests that watch what a run sends (selftest/runtime-kill.spec.ts). */
+export type { TenantRequest } from '../reference/src/index.ts';
 import { variantById } from './mutants.ts';
 import { DEV_CREDENTIALS } from './suite.ts';
 import type { Variant, VariantContext } from './variant.ts';

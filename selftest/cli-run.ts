@@ -9,7 +9,9 @@ import { join } from 'node:path';
 import { DEV_CREDENTIALS, DEV_RESOURCES } from '../mutation/suite.ts';
 
 const ROOT = process.cwd();
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
+// `node --import tsx`, as package.json runs them: the tsx CLI relays a signal to its child and
+// SIGKILLs it when the child does not answer within 30 ms, which a loaded machine misses.
+const NODE_TSX = [process.execPath, '--import', 'tsx'] as const;
 
 export interface CliResult {
   code: number | null;
@@ -66,7 +68,7 @@ export function spawnCli(script: 'conformance' | 'restore', ws: Workspace, setti
   };
   const extra = script === 'conformance' ? ['--output', join(ws.dir, 'test-output'), '--workers=1', ...args] : args;
   const started = Date.now();
-  const child = spawn(TSX, [`bin/${script}.ts`, ...extra], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `bin/${script}.ts`, ...extra], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
