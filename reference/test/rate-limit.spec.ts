@@ -62,7 +62,7 @@ test.describe('a tight limit (capacity 5, refill 1/s)', () => {
 });
 
 test('defaults: a burst reaches 429 within 100 requests (clock frozen)', async () => {
-  expect(DEFAULT_RATE_LIMIT).toEqual({ capacity: 50, refillPerSecond: 25 });
+  expect(DEFAULT_RATE_LIMIT).toEqual({ capacity: 50, refillPerSecond: 100 });
   const { t, c } = await tenant({ ...frozen, rateLimit: DEFAULT_RATE_LIMIT });
   try {
     const statuses: number[] = [];
