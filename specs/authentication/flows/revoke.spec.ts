@@ -1,0 +1,30 @@
+// Revoke refresh token (§4.3: "client ID and secret"): a refresh token the suite obtained
+// itself works (RFC 6749 §6), is revoked (RFC 7009 §2.2: 200), and then no longer works
+// (RFC 7009 §2.1). Nothing is left behind: the token was the suite's own.
+import { test } from '../../../lib/flow-fixtures.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { describeEndpoint } from '../../../lib/auth-endpoints.ts';
+import { describeRefusal, refused, tokenIssued } from './flow-checks.ts';
+
+test('a refresh token the suite obtained works, is revoked, and then no longer works', clauses(OPERATIONS.authFlow, 'auth.flow.refresh', 'auth.flow.revoke', 'auth.flow.revoke.effective', 'auth.flow.refusals', 'auth.api.named-flows'), async ({ run, flows, check }) => {
+  const first = await flows.passwordGrant('openid offline_access');
+  test.skip(!first.accessToken, `the password grant gave no access token (answered ${first.ex.status}); auth.flow.password says why`);
+  test.skip(!first.refreshToken, 'the password grant with scope offline_access returned no refresh_token: allow offline access for the Post client (IDM_POST_CLIENT_ID) on the tenant');
+  const client = run.cfg.auth.post!;
+  const refresh = (token: string) => flows.token({ grant_type: 'refresh_token', client_id: client.id, client_secret: client.secret, refresh_token: token });
+
+  const before = await refresh(first.refreshToken!);
+  check.that('auth.flow.refresh', tokenIssued(before), `refresh_token grant answered ${before.ex.status}${before.accessToken ? '' : ' without an access_token'}`, before.ex);
+  // With rotation the answer carries the refresh token now current; that is the one revoked.
+  const current = before.refreshToken ?? first.refreshToken!;
+
+  const e = await flows.endpoint('revoke');
+  const revoked = await flows.post(e.url, { client_id: client.id, client_secret: client.secret, token: current, token_type_hint: 'refresh_token' });
+  flows.skipIfAbsent(e, revoked);
+  check.that('auth.flow.revoke', revoked.status === 200, `revocation with the client ID and secret answered ${revoked.status}, expected 200`, revoked);
+  check.observe('auth.api.named-flows', `revoke refresh token: ${describeEndpoint(e)}`);
+
+  const after = await refresh(current);
+  check.that('auth.flow.revoke.effective', refused(after), `the revoked refresh token answered ${after.ex.status}${after.accessToken ? ' with a new access_token' : ''}`, after.ex);
+  check.observe('auth.flow.refusals', `revoked refresh token: ${describeRefusal(after.ex)}`, after.ex);
+});

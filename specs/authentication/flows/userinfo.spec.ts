@@ -1,0 +1,18 @@
+// Get user info (§4.3, §5.2 "OAuth2 access token … for example get user info"): the test
+// user's access token as a Bearer token (RFC 6750 §2.1) answers the user's claims, sub among
+// them (OIDC Core §5.3.2). The refusals of bad Bearer tokens are the §5.2 method's clauses.
+import { test } from '../../../lib/flow-fixtures.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { describeEndpoint } from '../../../lib/auth-endpoints.ts';
+import { isObject } from '../../../lib/expectations.ts';
+
+test('get user info with the user\'s access token as Bearer', clauses(OPERATIONS.authFlow, 'auth.flow.userinfo', 'auth.api.named-flows'), async ({ flows, check }) => {
+  const t = await flows.passwordGrant('openid profile email');
+  test.skip(!t.accessToken, `the password grant gave no access token (answered ${t.ex.status}); auth.flow.password says why`);
+  const e = await flows.endpoint('userinfo');
+  const ex = await flows.get(e.url, {}, { authorization: `Bearer ${t.accessToken}` });
+  flows.skipIfAbsent(e, ex);
+  const sub = isObject(ex.body) ? ex.body.sub : undefined;
+  check.that('auth.flow.userinfo', ex.status === 200 && typeof sub === 'string' && sub !== '', `user info with the user's Bearer token answered ${ex.status}${isObject(ex.body) ? (typeof sub === 'string' ? ' with sub' : ' without a sub string') : ' without a JSON object'}`, ex);
+  check.observe('auth.api.named-flows', `get user info: ${describeEndpoint(e)}`);
+});
