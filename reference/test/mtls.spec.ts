@@ -2,6 +2,7 @@
 // client-certificate-ca-verified. Self-signed client: the registered certificate; CA client:
 // SUCCESS and the registered subject.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { createHash, X509Certificate } from 'node:crypto';
 import { test, expect } from '@playwright/test';
 import { decodeJwt } from 'jose';
@@ -16,7 +17,7 @@ test.afterAll(async () => t.close());
 const pem = (p: string) => readFileSync(p, 'utf8');
 const SELF = pem(DEV_MTLS_CERT_PATH);
 const CA = pem(DEV_MTLS_CA_CERT_PATH);
-const OTHER = pem(new URL('../dev-keys/unregistered.cert.pem', import.meta.url));
+const OTHER = pem(fileURLToPath(new URL('../dev-keys/unregistered.cert.pem', import.meta.url)));
 const cc = (clientId: string) => ({ grant_type: 'client_credentials', client_id: clientId, audience: `${t.publicUrl}/api/v2/` });
 const edge = (cert: string, extra: Record<string, string> = {}) => ({
   'cname-api-key': EDGE_API_KEY,
