@@ -22,7 +22,15 @@ export interface Clause {
   restated_in?: string[];
   /** Test files that check the clause, when a grep for the id is not enough (checked to exist). */
   tests?: string[];
+  /**
+   * Set when the rule comes from a standard the spec names rather than from the spec's own
+   * words: "RFC 6749 §2.3.1", "OIDC Core §5.3.2". Reports show these clauses apart.
+   */
+  source?: string;
 }
+
+/** A standard and a section: RFC number or an OpenID Connect document, then §n(.n)*. */
+export const CLAUSE_SOURCE_PATTERN = /^(RFC \d{3,5}|OIDC (Core|Discovery|RP-Initiated Logout|Front-Channel Logout)) §\d+(\.\d+)*$/;
 
 export const CLAUSE_ID_PATTERN = /^[a-z][a-z0-9_-]*(\.[a-z0-9_][a-z0-9_-]*)+$/;
 const KINDS: readonly ClauseKind[] = ['must', 'observe', 'not-exercisable'];
@@ -150,5 +158,8 @@ function entryProblem(c: Clause): string | null {
   if (typeof c.text !== 'string' || c.text.length === 0) return 'text is empty';
   if (c.kind === 'must' && c.reason !== null) return 'a must clause has reason null';
   if (c.kind !== 'must' && (typeof c.reason !== 'string' || c.reason.length === 0)) return `a ${c.kind} clause needs a reason`;
+  if (c.source !== undefined && (typeof c.source !== 'string' || !CLAUSE_SOURCE_PATTERN.test(c.source))) {
+    return `source "${String(c.source)}" is not a standard and section such as "RFC 6749 §2.3.1" or "OIDC Core §5.3.2"`;
+  }
   return null;
 }
