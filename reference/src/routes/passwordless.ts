@@ -22,6 +22,10 @@ export async function passwordlessStart(req: TenantRequest, ctx: AppContext): Pr
   const auth = await ctx.parts.authenticateClient({ params: p, headers: req.headers });
   if (!auth.ok) return reply.error(auth.status, auth.error, auth.description);
 
+  // authParams (extra authorization parameters for a link): an object in JSON, its JSON text in a form.
+  if (p.authParams !== undefined && !isObjectText(p.authParams)) {
+    return reply.error(400, 'invalid_request', 'authParams must be an object');
+  }
   const connection = p.connection;
   if (connection !== 'email' && connection !== 'sms') {
     return reply.error(400, 'invalid_request', 'connection must be "email" or "sms"');
@@ -62,4 +66,13 @@ export function outbox(req: TenantRequest, ctx: AppContext): TenantResponse {
   const to = q.params.to;
   const messages = ctx.parts.authStore.listOutbox().filter((m) => to === undefined || m.to === to);
   return reply.json(200, { messages });
+}
+
+function isObjectText(text: string): boolean {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v !== null && typeof v === 'object' && !Array.isArray(v);
+  } catch {
+    return false;
+  }
 }

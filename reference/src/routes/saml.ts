@@ -25,10 +25,10 @@ export function samlCallback(req: TenantRequest, ctx: AppContext): TenantRespons
   if (encoded === undefined || encoded === '') return reply.error(400, 'invalid_request', 'Missing required parameter: SAMLResponse');
   if (!BASE64.test(encoded)) return reply.error(400, 'invalid_saml_response', 'SAMLResponse is not base64');
   const xml = Buffer.from(encoded, 'base64').toString('utf8');
-  if (!/^\s*(<\?xml[^>]*>\s*)?<([A-Za-z_][\w.-]*:)?Response[\s>]/.test(xml)) {
+  if (!/^\s*(<\?xml[^>]*>\s*)?<([A-Za-z_][\w.-]*:)?Response[\s/>]/.test(xml)) {
     return reply.error(400, 'invalid_saml_response', 'SAMLResponse is not a SAML 2.0 Response document');
   }
-  if (!/<([A-Za-z_][\w.-]*:)?Signature[\s>]/.test(xml)) {
+  if (!/<([A-Za-z_][\w.-]*:)?Signature[\s/>]/.test(xml)) {
     return reply.error(400, 'invalid_saml_response', 'SAMLResponse is not signed');
   }
   return reply.error(400, 'invalid_saml_response', `The signature cannot be verified: no identity-provider certificate is configured for ${connection}`);
