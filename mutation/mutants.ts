@@ -11,6 +11,7 @@ import { errorBody, mapResponse } from './faults.ts';
 import {
   loosen, rsAcceptsInvalid, tighten, verifierBypass, viaParts, viaWrap, withLimits, type Variant,
 } from './variant.ts';
+import { FLOW_BENIGN, FLOW_MUTANTS } from './mutants-flows.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -562,6 +563,7 @@ export const MUTANTS: Variant[] = [
       },
     })),
   },
+  ...FLOW_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -654,6 +656,7 @@ export const BENIGN: Variant[] = [
     description: 'an honest token bucket of 2 requests per second (capacity 2) with correct headers',
     options: () => ({ rateLimit: { capacity: 2, refillPerSecond: 2 } }),
   },
+  ...FLOW_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];
