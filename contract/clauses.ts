@@ -151,7 +151,8 @@ function headingOf(section: string): Heading {
   return h;
 }
 
-function entryProblem(c: Clause): string | null {
+/** What is wrong with a catalogue entry, or null (exported for the self-tests). */
+export function entryProblem(c: Clause): string | null {
   if (typeof c.id !== 'string' || !CLAUSE_ID_PATTERN.test(c.id)) return 'id does not match <area>.<subject>.<rule>';
   if (!KINDS.includes(c.kind)) return `kind "${String(c.kind)}" is not one of ${KINDS.join(', ')}`;
   if (!SEVERITIES.includes(c.severity)) return `severity "${String(c.severity)}" is not one of ${SEVERITIES.join(', ')}`;
