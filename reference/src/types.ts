@@ -182,7 +182,7 @@ export interface ClientAuthInput {
 export type ClientAuthVerdict =
   | { ok: true; client: ClientConfig; method: ClientAuthMethod; /** mTLS: base64url SHA-256 of the certificate */ x5tS256?: string }
   /** `client`: the client the request named, when it is known (lets a variant "accept anyway"). */
-  | { ok: false; status: 400 | 401; error: string; description: string; client?: ClientConfig };
+  | { ok: false; status: number; error: string; description: string; client?: ClientConfig };
 
 /** §5.2 client authentication, all methods: the tenant's default uses the parts below. */
 export type ClientAuthenticator = (input: ClientAuthInput) => Promise<ClientAuthVerdict>;

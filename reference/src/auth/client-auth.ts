@@ -148,6 +148,6 @@ function formDecode(s: string): string {
   }
 }
 
-function fail(status: 400 | 401, error: string, description: string, client?: ClientConfig): ClientAuthVerdict {
+function fail(status: number, error: string, description: string, client?: ClientConfig): ClientAuthVerdict {
   return client === undefined ? { ok: false, status, error, description } : { ok: false, status, error, description, client };
 }
