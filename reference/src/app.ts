@@ -98,7 +98,7 @@ function matchRoute(method: string, path: string): { route: Route } | { status: 
   }
   // Authentication API (§4.3): one method per path; a trailing slash is tolerated.
   const auth = AUTH_ROUTES[path.length > 1 ? path.replace(/\/$/, '') : path] ?? (/^\/wsfed(\/[^/]+)?\/?$/.test(path) ? AUTH_ROUTES['/wsfed'] : undefined);
-  if (auth) return method === auth.method ? { route: { id: auth.id } } : { status: 405, allow: auth.method, auth: true };
+  if (auth) return auth.methods.includes(method) ? { route: { id: auth.id } } : { status: 405, allow: auth.methods.join(', '), auth: true };
   if (path === '/.well-known/jwks.json') return method === 'GET' ? { route: { id: 'jwks' } } : { status: 405, allow: 'GET' };
   if (path === '/.well-known/openid-configuration') {
     return method === 'GET' ? { route: { id: 'openid-configuration' } } : { status: 405, allow: 'GET' };
@@ -106,15 +106,15 @@ function matchRoute(method: string, path: string): { route: Route } | { status: 
   return { status: 404 };
 }
 
-const AUTH_ROUTES: Record<string, { id: AuthRoute; method: 'GET' | 'POST' }> = {
-  '/userinfo': { id: 'userinfo', method: 'GET' },
-  '/oauth/revoke': { id: 'revoke', method: 'POST' },
-  '/authorize': { id: 'authorize', method: 'GET' },
-  '/u/login': { id: 'login', method: 'POST' },
-  '/passwordless/start': { id: 'passwordless', method: 'POST' },
-  '/dev/outbox': { id: 'outbox', method: 'GET' },
-  '/v2/logout': { id: 'logout', method: 'GET' },
-  '/login/callback': { id: 'saml', method: 'POST' },
-  '/wsfed': { id: 'wsfed', method: 'GET' },
-  '/delegation': { id: 'delegation', method: 'POST' },
+const AUTH_ROUTES: Record<string, { id: AuthRoute; methods: string[] }> = {
+  '/userinfo': { id: 'userinfo', methods: ['GET', 'POST'] }, // OIDC Core §5.3.1: GET and POST
+  '/oauth/revoke': { id: 'revoke', methods: ['POST'] },
+  '/authorize': { id: 'authorize', methods: ['GET'] },
+  '/u/login': { id: 'login', methods: ['POST'] },
+  '/passwordless/start': { id: 'passwordless', methods: ['POST'] },
+  '/dev/outbox': { id: 'outbox', methods: ['GET'] },
+  '/v2/logout': { id: 'logout', methods: ['GET'] },
+  '/login/callback': { id: 'saml', methods: ['POST'] },
+  '/wsfed': { id: 'wsfed', methods: ['GET'] },
+  '/delegation': { id: 'delegation', methods: ['POST'] },
 };

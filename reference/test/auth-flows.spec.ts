@@ -91,6 +91,7 @@ test.describe('user info (Bearer)', () => {
     const r = await c.send('GET', '/userinfo', { headers: { authorization: `Bearer ${token}` } });
     expect(r.status).toBe(200);
     expect(r.body).toEqual({ sub: 'db|conformance-user', email: USER.username, email_verified: true });
+    expect((await c.send('POST', '/userinfo', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
   });
   const refusals: Array<[string, () => Promise<string | undefined>]> = [
     ['no token', async () => undefined],

@@ -1,4 +1,4 @@
-// GET /userinfo (OIDC Core §5.3; §5.2 "OAuth2 access token": Bearer in Authorization).
+// GET (or POST) /userinfo (OIDC Core §5.3; §5.2 "OAuth2 access token": Bearer in Authorization).
 // Every refusal is 401 with WWW-Authenticate: Bearer error="invalid_token" (RFC 6750 §3)
 // and the error object.
 import type { TenantRequest, TenantResponse } from '../types.ts';
