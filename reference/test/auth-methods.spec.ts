@@ -1,6 +1,7 @@
 // §5.2 the five ways to authenticate at the authentication API, each wrong variant refused
 // with a 4xx and the error object; §4.3 JSON and form bodies; §7.3 error objects and 429.
 import { test, expect } from '@playwright/test';
+import fc from 'fast-check';
 import { SignJWT, generateKeyPair, decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
 import type { RunningTenant } from '../src/index.ts';
@@ -227,4 +228,41 @@ test('429 on the authentication API: the three X-RateLimit-* headers and a messa
   } finally {
     await own.close();
   }
+});
+
+test('no parameter values on any authentication endpoint yield a 5xx, and every 4xx is the error object (property test)', async () => {
+  const names = ['grant_type', 'client_id', 'client_secret', 'client_assertion_type', 'client_assertion', 'audience', 'scope', 'code',
+    'redirect_uri', 'code_verifier', 'username', 'password', 'realm', 'refresh_token', 'token', 'connection', 'email', 'phone_number',
+    'send', 'authParams', 'state', 'SAMLResponse', 'response_type', 'code_challenge', 'code_challenge_method', 'nonce', 'returnTo', 'federated'];
+  const known = fc.constantFrom(POST.id, SPA.id, BASIC.id, PKJWT.id, 'password', 'authorization_code', 'refresh_token', 'client_credentials',
+    'email', 'sms', 'code', 'link', 'S256', 'plain', 'https://app.conformance.test/callback', 'id_token token', 'token', 'conformance-saml');
+  const value = fc.oneof(known, fc.string({ maxLength: 40 }), fc.jsonValue({ maxDepth: 2 }));
+  const params = fc.dictionary(fc.constantFrom(...names), value, { maxKeys: 6 });
+  const posts = ['/oauth/token', '/oauth/revoke', '/passwordless/start', '/u/login', '/login/callback?connection=conformance-saml', '/userinfo'];
+  const gets = ['/authorize', '/v2/logout', '/userinfo', '/dev/outbox'];
+  const ok = (r: { status: number; body: unknown; headers: Headers }) =>
+    r.status < 500 && (r.status < 400 || !(r.headers.get('content-type') ?? '').includes('json') || isAuthError(r.body));
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...posts), params, fc.boolean(), async (path, p, asJson) => {
+      const strings = Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+      const r = await c.send('POST', path, asJson ? jsonBody(p) : form(strings));
+      return ok(r);
+    }),
+    { numRuns: 300, seed: 4813 },
+  );
+  await fc.assert(
+    fc.asyncProperty(fc.constantFrom(...gets), params, async (path, p) => {
+      const strings = Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+      const res = await fetch(`${t.url}${path}?${new URLSearchParams(strings)}`, { redirect: 'manual' });
+      const text = await res.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        body = undefined;
+      }
+      return ok({ status: res.status, body, headers: res.headers });
+    }),
+    { numRuns: 200, seed: 4814 },
+  );
 });
