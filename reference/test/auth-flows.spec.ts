@@ -206,6 +206,7 @@ test.describe('authorization code and implicit (login page)', () => {
       [{ response_type: 'code', code_challenge: pkcePair().challenge, code_challenge_method: 'plain' }, 'invalid_request'],
       [{ response_type: 'device' }, 'unsupported_response_type'],
       [{ response_type: 'id_token' }, 'invalid_request'], // no nonce
+      [{ response_type: 'token', prompt: 'none' }, 'login_required'],
     ];
     for (const [q, error] of cases) {
       const r = await raw('GET', `/authorize?${new URLSearchParams({ client_id: SPA.id, redirect_uri: REDIRECT_URI, state: 's', ...q })}`);

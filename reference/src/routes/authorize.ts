@@ -61,6 +61,8 @@ export async function authorize(req: TenantRequest, ctx: AppContext): Promise<Te
   if (responseType?.includes('id_token') && !p.nonce) return fail('invalid_request', 'nonce is required when an ID token is asked for');
   const scope = userScope(ctx, p.scope, p.audience);
   if (scope === undefined) return fail('access_denied', `Service not found: ${p.audience}`);
+  // OIDC Core §3.1.2.6: without a session (none is kept) a silent request needs a login.
+  if (p.prompt === 'none') return fail('login_required', 'prompt=none: no session, the user must log in');
 
   let pkce: LoginTransaction['pkce'];
   if (!implicit) {
