@@ -12,6 +12,7 @@ import {
   loosen, rsAcceptsInvalid, tighten, verifierBypass, viaParts, viaWrap, withLimits, type Variant,
 } from './variant.ts';
 import { FLOW_BENIGN, FLOW_MUTANTS } from './mutants-flows.ts';
+import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -564,6 +565,7 @@ export const MUTANTS: Variant[] = [
     })),
   },
   ...FLOW_MUTANTS,
+  ...AUTH_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -657,6 +659,7 @@ export const BENIGN: Variant[] = [
     options: () => ({ rateLimit: { capacity: 2, refillPerSecond: 2 } }),
   },
   ...FLOW_BENIGN,
+  ...AUTH_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

@@ -18,6 +18,8 @@ export interface ProbeClient {
   create(body: unknown, o?: { auth?: Auth }): Promise<Seen>;
   /** Sequential PATCH {} with the full client until a 429 or `max` requests. */
   burst(max: number): Promise<Seen[]>;
+  /** The tenant's origin (its public URL): audiences of client assertions. */
+  origin: string;
   /** Any request, no credentials added, redirects not followed (authentication-API probes). */
   request(method: string, path: string, o?: { query?: Record<string, string>; body?: unknown; form?: boolean; headers?: Record<string, string> }): Promise<Seen>;
 }
@@ -198,6 +200,7 @@ export function probeClient(origin: string, expired: () => Promise<string | null
       return send('PATCH', rsPath(o.id), JSON.stringify(body), 'application/json', o.auth ?? 'full');
     },
     create: (body, o = {}) => send('POST', '/api/v2/experimentation/experiments', JSON.stringify(body), 'application/json', o.auth ?? 'full'),
+    origin,
     async request(method, path, o = {}) {
       const headers: Record<string, string> = { ...(o.headers ?? {}) };
       let body: string | undefined;
