@@ -137,7 +137,7 @@ export const AUTH_MUTANTS: Variant[] = [
     options: viaParts((d) => ({
       authenticateClient: async (input) => {
         const v = await d.authenticateClient(input);
-        return v.ok && v.method === 'client_secret_post' ? { ok: false, status: 401, error: 'invalid_client', description: 'Client authentication failed' } : v;
+        return v.ok && v.client.clientId === A.IDM_POST_CLIENT_ID ? { ok: false, status: 401, error: 'invalid_client', description: 'Client authentication failed' } : v;
       },
     })),
     probe: (c) => status(tokenReq(c, post())),
@@ -227,6 +227,17 @@ export const AUTH_MUTANTS: Variant[] = [
     description: 'another certificate than the registered one is accepted',
     options: mtlsBypass('certificate-mismatch'),
     probe: (c) => status(tokenReq(c, cc({ client_id: A.IDM_MTLS_CLIENT_ID }), mtlsHeaders({ cert: pem(A.IDM_MTLS_CA_CERT_FILE) }))),
+  },
+  {
+    id: 'auth-token-answer-without-type', kind: 'mutant', clause: 'auth.token.answer', fault: 'response-schema',
+    description: 'token answers of the authentication-API clients lose token_type (RFC 6749 §5.1 requires it)',
+    options: viaWrap(mapResponse((r) => isToken(r) && isObject(r.body) && r.body.client_id !== undefined && r.body.client_id !== 'conformance-full', (res) => {
+      if (res.status === 200 && isObject(res.body)) delete res.body.token_type;
+    })),
+    probe: async (c) => {
+      const s = await tokenReq(c, post());
+      return isObject(s.body) ? Object.keys(s.body).sort() : s.status;
+    },
   },
   // §5.2 bearer
   {

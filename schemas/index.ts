@@ -35,6 +35,7 @@ export const TYPES = {
   ExperimentCreate: { file: 'experiment-create.json', defaultClause: 'exp.create.types' },
   Experiment: { file: 'experiment.json', defaultClause: 'exp.response.types' },
   AuthError: { file: 'auth-error.json', defaultClause: 'auth.error.object' },
+  TokenResponse: { file: 'token-response.json', defaultClause: 'auth.token.answer' },
 } as const;
 
 export type TypeName = keyof typeof TYPES;

@@ -12,12 +12,13 @@ import { recordAuthError } from '../../../lib/auth-errors.ts';
 const SKIP = 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE';
 
 test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
-  test('a valid assertion obtains a token; a replayed jti is recorded', clauses(OPERATIONS.authMethod, 'auth.method.client-assertion', 'auth.method.client-assertion.replay', 'auth.method.param-names'), async ({ run, anon, check }, info) => {
+  test('a valid assertion obtains a token; a replayed jti is recorded', clauses(OPERATIONS.authMethod, 'auth.method.client-assertion', 'auth.token.answer', 'auth.method.client-assertion.replay', 'auth.method.param-names'), async ({ run, anon, check }, info) => {
     const { cfg } = run;
     test.skip(!cfg.pkjwt, SKIP);
     const jti = randomUUID();
     const ok = await anon.send('POST', cfg.auth.tokenUrl, { data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti)) });
     check.that('auth.method.client-assertion', issuedToken(ok) !== null, `a signed client assertion (aud ${cfg.auth.tokenUrl}) answered ${ok.status}`, ok);
+    if (issuedToken(ok)) await check.expectSchema('auth.token.answer', 'TokenResponse', ok.body, ok);
     check.observe('auth.method.param-names', `client_id, client_assertion_type and client_assertion in a JSON body answered ${ok.status}`);
     const again = await anon.send('POST', cfg.auth.tokenUrl, { data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti)) });
     recordAuthError(info, again);

@@ -10,13 +10,14 @@ import type { MtlsClient } from '../../../lib/config.ts';
 const STATUS = 'auth.method.client-auth-status';
 
 test.describe('mTLS through the edge (§5.2)', () => {
-  test('the right edge headers obtain a token for each mTLS client', clauses(OPERATIONS.authMethod, 'auth.method.mtls'), async ({ run, anon, check }) => {
+  test('the right edge headers obtain a token for each mTLS client', clauses(OPERATIONS.authMethod, 'auth.method.mtls', 'auth.token.answer'), async ({ run, anon, check }) => {
     const { cfg } = run;
     const clients = [cfg.auth.mtls, cfg.auth.mtlsCa].filter((c): c is MtlsClient => c !== null);
     test.skip(clients.length === 0, 'needs an mTLS client: set IDM_MTLS_CLIENT_ID, IDM_MTLS_API_KEY and IDM_MTLS_CERT_FILE (and IDM_MTLS_CA_CLIENT_ID, IDM_MTLS_CA_CERT_FILE for CA verification)');
     for (const c of clients) {
       const ex = await anon.send('POST', cfg.auth.tokenUrl, { headers: mtlsHeaders(c), data: { grant_type: 'client_credentials', client_id: c.id, audience: cfg.audience } });
       check.that('auth.method.mtls', issuedToken(ex) !== null, `${c.id} with the registered certificate, its API key and SUCCESS answered ${ex.status}`, ex);
+      if (issuedToken(ex)) await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
     }
   });
 
