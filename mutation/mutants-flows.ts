@@ -27,8 +27,8 @@ export const FLOW_MUTANTS: Variant[] = [
   },
   {
     id: 'flow-password-grant-refused', kind: 'mutant', clause: 'auth.flow.password', fault: 'over-strict',
-    description: 'the resource-owner password grant is refused for a client allowed it (403 unauthorized_client)',
-    options: viaWrap(refuseWhen((r) => grant(r, 'password'), 403, 'unauthorized_client', 'Grant type password not allowed for the client.')),
+    description: "the resource-owner password grant refuses the test user's right credentials (403 unauthorized_client)",
+    options: viaWrap(refuseWhen((r) => grant(r, 'password') && isObject(r.body) && r.body.username === A.IDM_TEST_USERNAME, 403, 'unauthorized_client', 'Grant type password not allowed for the client.')),
     probe: async (c) => (await passwordTokens(c, 'openid')).status,
   },
   {
@@ -163,14 +163,18 @@ function refuseWhen(pred: (r: Req) => boolean, status: number, error: string, de
   return (next) => async (req) => (pred(req) ? oauthError(status, error, description) : next(req));
 }
 
-/** Rewrites the Location of redirects; `fn` returns null to leave one alone. */
+/**
+ * Rewrites the Location of redirects; `fn` returns null to leave one alone. Every other part of
+ * the answer is passed on as it came (mapResponse would re-serialise bodies, and HTML is not JSON).
+ */
 function mapLocation(fn: (loc: URL) => URL | null): Wrap {
-  return mapResponse(() => true, (res) => {
+  return (next) => async (req) => {
+    const res = await next(req);
     const raw = res.headers.location;
-    if (res.status < 300 || res.status >= 400 || !raw) return;
+    if (res.status < 300 || res.status >= 400 || !raw) return res;
     const loc = fn(new URL(raw));
-    if (loc) res.headers.location = loc.toString();
-  });
+    return loc ? { ...res, headers: { ...res.headers, location: loc.toString() } } : res;
+  };
 }
 
 /**
