@@ -2,7 +2,8 @@
 //   loginBrowser – (worker) one Chromium per worker, launched the first time a test needs it
 //   flows        – endpoints (setting > discovery > default), token-endpoint and plain
 //                  requests that register every credential they obtain with the redactor,
-//                  and authorization requests through the login page (skips without Chromium)
+//                  authorization requests through the login page (skips without Chromium),
+//                  and the one judgement of a refused grant (lib/auth-checks.ts)
 // Requests follow the §4.3 conventions: POST parameters as JSON, GET parameters in the query.
 import type { Browser } from '@playwright/test';
 import { test as base } from './fixtures.ts';
@@ -10,6 +11,7 @@ import { findChromium, launchChromium, noChromiumReason, type ChromiumLookup } f
 import { absentReason, endpoint, type Endpoint } from './auth-endpoints.ts';
 import { authorizeThroughLogin, type AuthorizeOutcome } from './login-page.ts';
 import { recordAuthError } from './auth-errors.ts';
+import { expectAuthRefusal } from './auth-checks.ts';
 import type { AuthPath } from './config.ts';
 import type { Exchange } from './http.ts';
 
@@ -47,6 +49,11 @@ export interface Flows {
    * Skips the test (with the reason) when there is no Chromium or no test user.
    */
   authorize(e: Endpoint, params: Record<string, string>, redirectUris: string[]): Promise<AuthorizeOutcome>;
+  /**
+   * A grant the standard says must be refused: a 4xx with the error object (§7.3, RFC 6749
+   * §5.2) and no access token, under `clause`; status and error code go to auth.flow.refusals.
+   */
+  refusal(clause: string, t: TokenAnswer, what: string): boolean;
   /** Masks a value in every report from now on (codes, tokens met outside a token answer). */
   secret(value: string | null | undefined): void;
 }
@@ -65,15 +72,18 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
     { scope: 'worker' },
   ],
 
-  flows: async ({ suite, anon, counter, loginBrowser }, use, testInfo) => {
+  flows: async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
     const { cfg, redactor } = suite;
     const secret = (v: string | null | undefined): void => {
       if (typeof v === 'string' && v.length >= 4) redactor.add(v);
     };
     const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-    // Every error answer feeds the run-wide §7.3 judgement (lib/auth-errors.ts).
+    // Every error answer feeds the run-wide §7.3 judgement (lib/auth-errors.ts) once: those
+    // judged by refusal() are recorded there, the others when the test ends.
+    const errors: Exchange[] = [];
+    const judged = new WeakSet<Exchange>();
     const seen = (ex: Exchange): Exchange => {
-      if (ex.status >= 400) recordAuthError(testInfo, ex);
+      if (ex.status >= 400) errors.push(ex);
       return ex;
     };
     const flows: Flows = {
@@ -89,6 +99,7 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         secret(answer.accessToken);
         secret(answer.refreshToken);
         secret(str(body.id_token));
+        if (ex.status >= 200 && ex.status < 300) await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
         return answer;
       },
       async passwordGrant(scope) {
@@ -123,9 +134,16 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         for (const k of ['code', 'access_token', 'id_token', 'refresh_token']) secret(outcome.params[k]);
         return outcome;
       },
+      refusal(clause, t, what) {
+        judged.add(t.ex);
+        const ok = expectAuthRefusal(check, testInfo, clause, t.ex, what, { tokenEndpoint: true, statusClause: 'auth.flow.refusals' });
+        if (ok && t.accessToken) check.that(clause, false, `${what}: ${t.ex.status}, yet with an access_token`, t.ex);
+        return ok && !t.accessToken;
+      },
       secret,
     };
     await use(flows);
+    for (const ex of errors) if (!judged.has(ex)) recordAuthError(testInfo, ex);
   },
 });
 

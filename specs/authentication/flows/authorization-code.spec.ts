@@ -7,7 +7,7 @@ import { describeEndpoint } from '../../../lib/auth-endpoints.ts';
 import { newState, pkcePair, type PkcePair } from '../../../lib/pkce.ts';
 import type { Flows } from '../../../lib/flow-fixtures.ts';
 import type { Checks } from '../../../lib/checks.ts';
-import { describeRefusal, publicClient, refused, tokenIssued } from './flow-checks.ts';
+import { publicClient, tokenIssued } from './flow-checks.ts';
 
 test.describe('authorization code through the login page', () => {
   test('with PKCE (public client): code and state come back, the code and its verifier give a token', clauses(OPERATIONS.authFlow, 'auth.flow.code.pkce', 'auth.method.client-id-only', 'auth.api.named-flows'), async ({ run, flows, check }) => {
@@ -31,8 +31,7 @@ test.describe('authorization code through the login page', () => {
       if (code === null) return;
       const v = verifier();
       const t = await flows.token({ grant_type: 'authorization_code', client_id: clientId, code, redirect_uri: redirectUri, ...(v ? { code_verifier: v } : {}) });
-      check.that(clause, refused(t), `code exchange with ${what} answered ${t.ex.status}${t.accessToken ? ' with an access_token' : ''}`, t.ex);
-      check.observe('auth.flow.refusals', `${what}: ${describeRefusal(t.ex)}`, t.ex);
+      flows.refusal(clause, t, `code exchange with ${what}`);
     });
   }
 
@@ -46,8 +45,7 @@ test.describe('authorization code through the login page', () => {
     const t = await flows.token(exchange);
     check.that('auth.flow.code.confidential', tokenIssued(t), `code exchange with the client secret (no PKCE) answered ${t.ex.status}${t.accessToken ? '' : ' without an access_token'}`, t.ex);
     const again = await flows.token(exchange);
-    check.that('auth.flow.code.single-use', refused(again), `the same code exchanged a second time answered ${again.ex.status}${again.accessToken ? ' with an access_token' : ''}`, again.ex);
-    check.observe('auth.flow.refusals', `code used twice: ${describeRefusal(again.ex)}`, again.ex);
+    flows.refusal('auth.flow.code.single-use', again, 'the same code exchanged a second time');
   });
 });
 
