@@ -322,9 +322,13 @@ export const AUTH_BENIGN: Variant[] = [
   {
     id: 'auth-extra-members', kind: 'benign', clause: 'auth.error.fields', fault: 'spec-silent',
     description: 'error objects and token answers carry extra members (error_uri, request_id)',
-    options: viaWrap(mapResponse(isAuthApi, (res) => {
-      if (isObject(res.body)) Object.assign(res.body, res.status >= 400 ? { error_uri: 'https://docs.example.test/errors', request_id: 'req-1' } : { request_id: 'req-1' });
-    })),
+    // Only JSON objects are touched; HTML pages and redirects pass through byte for byte.
+    options: viaWrap((next) => async (req) => {
+      const res = await next(req);
+      if (!isAuthApi(req) || !isObject(res.body)) return res;
+      const extra = res.status >= 400 ? { error_uri: 'https://docs.example.test/errors', request_id: 'req-1' } : { request_id: 'req-1' };
+      return { status: res.status, headers: { ...res.headers }, body: { ...res.body, ...extra } };
+    }),
   },
   {
     id: 'auth-assertion-replay-accepted', kind: 'benign', clause: 'auth.method.client-assertion.replay', fault: 'spec-silent',
