@@ -121,7 +121,7 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         const u = new URL(e.url);
         for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
         // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
-        if (e.source === 'default') flows.skipIfAbsent(e, await anon.send('GET', u.toString()));
+        if (e.source === 'default') flows.skipIfAbsent(e, seen(await anon.send('GET', u.toString())));
         const outcome = await authorizeThroughLogin(await loginBrowser.get(), {
           url: u.toString(),
           redirectUris,
