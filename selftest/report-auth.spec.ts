@@ -37,6 +37,15 @@ test.describe('§7.3 "most carry an error code and a description", judged over t
   test('none carry both: failed', () => {
     expect(statusOf([outcome('a', [err(null, true), err(null, true)])], CODE_AND_DESCRIPTION).status).toBe('failed');
   });
+  test('every 4xx of the run must carry an error object (auth.error.object, judged over the run)', () => {
+    const cat: CatalogueEntry[] = [...catalogue, { id: 'auth.error.object', section: '7.3', text: 'error object', kind: 'must' }];
+    const noObject: AuthErrorRecord = { at: 'GET /userinfo', status: 401, object: false, members: [], code: null, description: false };
+    const failed = aggregate(cat, [outcome('a', [err('invalid_client', true), err('invalid_client', true), noObject])]).clauses.find((c) => c.id === 'auth.error.object')!;
+    expect(failed.status).toBe('failed');
+    expect(failed.failures[0]?.message).toContain('401 GET /userinfo');
+    const passed = aggregate(cat, [outcome('a', [err('invalid_client', true), { ...noObject, status: 500 }])]).clauses.find((c) => c.id === 'auth.error.object')!;
+    expect(passed.status, 'a 5xx is not a 4xx: not counted').toBe('passed');
+  });
   test('no authentication-API error met: the clause is not judged (skipped)', () => {
     expect(judgeAuthErrors([outcome('a', [])], catalogue)).toBeNull();
     expect(statusOf([outcome('a', [])], CODE_AND_DESCRIPTION).status).toBe('skipped');
