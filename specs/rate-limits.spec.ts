@@ -70,12 +70,13 @@ test.describe('rate limits', () => {
   test('a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them', clauses(OPERATIONS.rateLimit, 'auth.error.429'), async ({ suite, counter, check }) => {
     const { cfg } = suite;
     test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
-    const key = bucketKey('anonymous', 'POST', cfg.tokenUrl, cfg.apiBase);
+    // The authentication API's token endpoint, with a JSON body as §4.3 has it.
+    const key = bucketKey('anonymous', 'POST', cfg.auth.tokenUrl, cfg.apiBase);
     const result = await burstOnBlockedBucket(suite.pacer, key, {
-      url: cfg.tokenUrl,
+      url: cfg.auth.tokenUrl,
       method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: cfg.client.id, client_secret: cfg.client.secret, audience: cfg.audience }).toString(),
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify({ grant_type: 'client_credentials', client_id: cfg.client.id, client_secret: cfg.client.secret, audience: cfg.audience }),
       max: 1000,
       boundByLimit: true,
       timeoutMs: cfg.timeoutMs,
