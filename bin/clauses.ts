@@ -47,13 +47,19 @@ function printTable(): void {
   }
   console.log('-'.repeat(head.length));
   console.log(`${'all'.padEnd(titleWidth)}  ${pad(totals.must, 5)} ${pad(totals.observe, 8)} ${pad(totals['not-exercisable'], 8)} ${pad(totals.total, 6)}`);
+  // Rules taken from a standard the spec names (catalogue `source`), counted apart.
+  const std = clauses.filter((c) => c.source !== undefined);
+  if (std.length > 0) {
+    const m = std.filter((c) => c.kind === 'must').length;
+    console.log(`of which from standards the spec names (source RFC/OIDC): ${std.length} (${m} must, ${std.length - m} observe)`);
+  }
 }
 
 function printList(): void {
   for (const s of sections) {
     console.log(`\n§${specHeading(s)}`);
     for (const c of clauses.filter((x: Clause) => x.section === s)) {
-      console.log(`  ${c.kind.padEnd(15)} ${c.severity.padEnd(8)} ${c.id}\n${' '.repeat(27)}${c.text}${c.reason && c.kind !== 'must' ? `\n${' '.repeat(27)}(${c.reason})` : ''}`);
+      console.log(`  ${c.kind.padEnd(15)} ${c.severity.padEnd(8)} ${c.id}${c.source ? `  [${c.source}]` : ''}\n${' '.repeat(27)}${c.text}${c.reason && c.kind !== 'must' ? `\n${' '.repeat(27)}(${c.reason})` : ''}`);
     }
   }
 }

@@ -20,6 +20,11 @@ export interface Clause {
   reason: string | null;
   /** Other sections that state the same rule (e.g. §8 repeats the §2 limits). */
   restated_in?: string[];
+  /**
+   * Set when the rule comes from a standard the spec names rather than from the spec's own
+   * words: "RFC 6749 §2.3.1", "OIDC Core §5.3.2". Reports show these clauses apart.
+   */
+  source?: string;
 }
 
 const here = fileURLToPath(new URL('.', import.meta.url));

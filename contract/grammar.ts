@@ -20,6 +20,9 @@ export function isClauseId(s: unknown): s is string {
   return typeof s === 'string' && CLAUSE_ID_PATTERN.test(s);
 }
 
+/** A standard and a section: an RFC or an OpenID Connect document, then §n(.n)*. */
+const CLAUSE_SOURCE_PATTERN = /^(RFC \d{3,5}|OIDC (Core|Discovery|RP-Initiated Logout|Front-Channel Logout)) §\d+(\.\d+)*$/;
+
 function isClauseKind(s: unknown): s is ClauseKind {
   return (CLAUSE_KINDS as readonly unknown[]).includes(s);
 }
@@ -36,6 +39,9 @@ export function catalogueEntryProblem(raw: unknown, opts: { strict?: boolean } =
   if (typeof c.section !== 'string' || c.section.length === 0) return 'section is empty';
   if (typeof c.text !== 'string' || c.text.length === 0) return 'text is empty';
   if (!isClauseKind(c.kind)) return `kind "${String(c.kind)}" is not one of ${CLAUSE_KINDS.join(', ')}`;
+  if (c.source !== undefined && (typeof c.source !== 'string' || !CLAUSE_SOURCE_PATTERN.test(c.source))) {
+    return `source "${String(c.source)}" is not a standard and section such as "RFC 6749 §2.3.1" or "OIDC Core §5.3.2"`;
+  }
   if (!opts.strict) return null;
   if (!(SEVERITIES as readonly unknown[]).includes(c.severity)) return `severity "${String(c.severity)}" is not one of ${SEVERITIES.join(', ')}`;
   if (c.kind === 'must' && c.reason !== null) return 'a must clause has reason null';

@@ -37,7 +37,7 @@ export function buildOpenApi(): Node {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
-      title: 'Identity Management Service — resource server update and experiment creation',
+      title: 'Identity Management Service — resource server update, experiment creation and the authentication endpoints exercised',
       version: '2.0',
       description:
         'Assembled by idm-conformance from contract/spec.md and schemas/. Every schema constraint carries `x-clause`, ' +
@@ -79,6 +79,7 @@ export function buildOpenApi(): Node {
           security: [{ bearerAuth: [] }, { clientCredentials: ['update:resource_servers'] }],
         },
       },
+      ...authenticationPaths(ref),
       '/experimentation/experiments': {
         post: {
           operationId: 'createExperiment',
@@ -106,6 +107,18 @@ export function buildOpenApi(): Node {
       schemas,
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Authorization: Bearer <ACCESS_TOKEN> (spec 4, 5.1).' },
+        userBearer: { type: 'http', scheme: 'bearer', description: 'Spec 5.2 "OAuth2 access token": a user\'s access token for endpoints acting for a user (get user info).' },
+        clientSecretBasic: {
+          type: 'http',
+          scheme: 'basic',
+          description: 'Spec 5.2 Basic: Base64 of <client_id>:<client_secret>, each form-encoded first (RFC 6749 §2.3.1).',
+        },
+        mutualTLS: {
+          type: 'mutualTLS',
+          description:
+            'Spec 5.2 mTLS: the edge performs the handshake and forwards cname-api-key (custom domain API key), client-certificate (URL-encoded PEM) and ' +
+            'client-certificate-ca-verified (SUCCESS or FAILED: <reason>).',
+        },
         clientCredentials: {
           type: 'oauth2',
           description:
@@ -113,6 +126,98 @@ export function buildOpenApi(): Node {
             'form parameter audience with the value /api/v2/, i.e. the management API identifier <tenant origin>/api/v2/.',
           flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes } },
         },
+      },
+    },
+  };
+}
+
+/**
+ * The authentication-API endpoints the suite exercises (§4.3, §5.2, §7.3), served at
+ * {auth_url}. Their paths are not shown by the spec: these are the defaults the suite uses
+ * (discovery and IDM_*_PATH settings move them). Client ID/secret in the body (Post) and the
+ * client assertion are body parameters, which OpenAPI has no security scheme for.
+ */
+function authenticationPaths(ref: (t: TypeName) => Node): Node {
+  const servers = [{ url: '{auth_url}', description: 'The authentication API base (spec 4.3).', variables: { auth_url: { default: 'http://127.0.0.1:4810', description: 'IDM_AUTH_URL; the default is the embedded reference tenant.' } } }];
+  const authError = (description: string) => ({ description, content: { 'application/json': { schema: ref('AuthError') } } });
+  const tooMany = { description: 'Rate limit breach (spec 7.3): the message asks the caller to check the X-RateLimit-* headers.', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref('AuthError') } } };
+  const tokenParams = {
+    type: 'object',
+    description: 'OAuth 2.0 token request parameters (the spec does not show their names): grant_type, client_id, client_secret, client_assertion_type, client_assertion, audience, scope, username, password, realm, code, code_verifier, redirect_uri, refresh_token.',
+    properties: { grant_type: { type: 'string' }, client_id: { type: 'string' } },
+    required: ['grant_type'],
+  };
+  return {
+    '/oauth/token': {
+      servers,
+      post: {
+        operationId: 'requestToken',
+        summary: 'Token endpoint of the authentication API (spec 4.3, 5.2)',
+        description: 'Client authentication by any of the five ways of spec 5.2. Parameters as JSON (spec 4.3); the form encoding of OAuth 2.0 is accepted as well.',
+        'x-clauses': ['auth.api.post-json', 'auth.method.client-secret-post', 'auth.method.client-secret-basic', 'auth.method.client-assertion', 'auth.method.mtls', 'auth.token.answer', 'auth.error.oauth-error'],
+        parameters: [
+          { name: 'cname-api-key', in: 'header', required: false, description: 'mTLS: the custom domain API key (spec 5.2).', schema: { type: 'string' } },
+          { name: 'client-certificate', in: 'header', required: false, description: 'mTLS: the client certificate, URL-encoded PEM.', schema: { type: 'string' } },
+          { name: 'client-certificate-ca-verified', in: 'header', required: false, description: 'mTLS: SUCCESS or FAILED: <reason>.', schema: { type: 'string' } },
+        ],
+        requestBody: { required: true, content: { 'application/json': { schema: tokenParams }, 'application/x-www-form-urlencoded': { schema: tokenParams } } },
+        responses: {
+          '200': { description: 'A token (RFC 6749 §5.1).', content: { 'application/json': { schema: ref('TokenResponse') } } },
+          '4XX': authError('A faulty request (spec 7.3): wrong or missing client credentials, an invalid grant. 400, 401 and 403 are all seen for client-authentication errors.'),
+          '429': tooMany,
+        },
+        security: [{}, { clientSecretBasic: [] }, { mutualTLS: [] }],
+      },
+    },
+    '/userinfo': {
+      servers,
+      get: {
+        operationId: 'getUserInfo',
+        summary: 'Get user info (spec 4.3), with a user access token (spec 5.2)',
+        'x-clauses': ['auth.method.bearer'],
+        responses: {
+          '200': { description: 'The user\'s claims (OpenID Connect Core §5.3.2).', content: { 'application/json': { schema: { type: 'object', required: ['sub'], properties: { sub: { type: 'string' } } } } } },
+          '4XX': authError('No, a malformed, an expired or another audience\'s token (RFC 6750 §3.1 names 401 invalid_token).'),
+        },
+        security: [{ userBearer: [] }],
+      },
+    },
+    '/authorize': {
+      servers,
+      get: {
+        operationId: 'authorize',
+        summary: 'Authorization request (spec 4.3: implicit grant, authorization code with or without PKCE); parameters in the query string',
+        'x-clauses': ['auth.api.get-query'],
+        parameters: ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'audience', 'nonce', 'code_challenge', 'code_challenge_method'].map((name) => ({
+          name,
+          in: 'query',
+          required: ['response_type', 'client_id'].includes(name),
+          schema: { type: 'string' },
+        })),
+        responses: {
+          '200': { description: 'The login page.', content: { 'text/html': { schema: { type: 'string' } } } },
+          '302': { description: 'A redirect to the login page or back to the redirect URI.' },
+          '4XX': authError('A faulty authorization request.'),
+        },
+        security: [],
+      },
+    },
+    '/login/callback': {
+      servers,
+      post: {
+        operationId: 'samlIdpInitiated',
+        summary: 'SAML IdP-initiated single sign-on (spec 4.3): the one exception to JSON bodies',
+        'x-clauses': ['auth.api.saml-exception'],
+        parameters: [{ name: 'connection', in: 'query', required: true, description: 'The SAML connection.', schema: { type: 'string' } }],
+        requestBody: {
+          required: true,
+          content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['SAMLResponse'], properties: { SAMLResponse: { type: 'string', description: 'Base64 SAML response.' }, RelayState: { type: 'string' } } } } },
+        },
+        responses: {
+          '302': { description: 'A valid response: the login continues.' },
+          '4XX': authError('An invalid SAML response (never a 5xx).'),
+        },
+        security: [],
       },
     },
   };

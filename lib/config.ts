@@ -14,6 +14,8 @@ export const ALLOWANCES = {
   experiments: 'create experiments (the spec shows no way to delete them)',
   lifetime: 'lower token_lifetime below the original token_lifetime_for_web (the clamp cannot be undone)',
   irreversible: 'write resource-server fields the snapshot does not show (they cannot be restored)',
+  passwordless: 'start passwordless logins (the target sends a real e-mail and SMS)',
+  lockout: 'repeat failed logins of the lockout user until the §8 limit blocks it (it stays locked for a while)',
 } as const;
 export type Allowance = keyof typeof ALLOWANCES;
 
@@ -35,7 +37,88 @@ export const EMBEDDED = {
   segmentIds: ['seg_conformance_a', 'seg_conformance_b'],
   pkjwtClientId: 'conformance-pkjwt',
   pkjwtKeyFile: fileURLToPath(new URL('../reference/dev-keys/conformance-pkjwt.private.pem', import.meta.url)),
+  // Authentication-API dev credentials of the reference tenant (documented, not secret).
+  post: { id: 'conformance-post', secret: 'dev-secret-post-0123456789' },
+  basic: { id: 'conformance-basic', secret: 'dev-secret:basic+0123456789 %&=' },
+  publicClientId: 'conformance-spa',
+  mtls: {
+    id: 'conformance-mtls',
+    apiKey: 'dev-cname-api-key-0123456789',
+    certFile: fileURLToPath(new URL('../reference/dev-keys/conformance-mtls.cert.pem', import.meta.url)),
+  },
+  mtlsCa: {
+    id: 'conformance-mtls-ca',
+    certFile: fileURLToPath(new URL('../reference/dev-keys/conformance-mtls-ca.cert.pem', import.meta.url)),
+  },
+  user: { username: 'conformance-user@example.test', password: 'dev-password-0123456789!', connection: 'Username-Password-Authentication' },
+  lockout: { username: 'conformance-lockout@example.test', password: 'dev-password-lockout-0123!' },
+  redirectUri: 'https://app.conformance.test/callback',
+  logoutReturnTo: 'https://app.conformance.test/logged-out',
+  passwordlessEmail: 'conformance-user@example.test',
+  passwordlessPhone: '+15555550100',
+  samlConnection: 'conformance-saml',
 } as const;
+
+/** Authentication-API paths used when discovery does not list the endpoint and no IDM_*_PATH is set. */
+export const AUTH_PATH_DEFAULTS = {
+  authorize: '/authorize',
+  userinfo: '/userinfo',
+  revoke: '/oauth/revoke',
+  passwordless: '/passwordless/start',
+  logout: '/v2/logout',
+  samlCallback: '/login/callback',
+} as const;
+export type AuthPath = keyof typeof AUTH_PATH_DEFAULTS;
+const AUTH_PATH_SETTINGS: Record<AuthPath, string> = {
+  authorize: 'IDM_AUTHORIZE_PATH',
+  userinfo: 'IDM_USERINFO_PATH',
+  revoke: 'IDM_REVOKE_PATH',
+  passwordless: 'IDM_PASSWORDLESS_PATH',
+  logout: 'IDM_LOGOUT_PATH',
+  samlCallback: 'IDM_SAML_CALLBACK_PATH',
+};
+
+/** An mTLS client behind the edge (§5.2): the custom-domain API key and its certificate (PEM file). */
+export interface MtlsClient {
+  id: string;
+  apiKey: string;
+  certFile: string;
+}
+
+export interface UserCredentials {
+  username: string;
+  password: string;
+}
+
+/**
+ * The authentication API side (§4.3, §5.2, §8): one optional entry per way to authenticate.
+ * null = not configured; the tests that need it are skipped naming the setting.
+ */
+export interface AuthConfig {
+  /** `{auth_url}` of the spec (IDM_AUTH_URL, default the base URL). */
+  url: string;
+  /** Token endpoint of the authentication API: `<auth url><IDM_TOKEN_PATH>`. */
+  tokenUrl: string;
+  post: ClientCredentials | null;
+  basic: ClientCredentials | null;
+  publicClientId: string | null;
+  mtls: MtlsClient | null;
+  /** The mTLS client that needs client-certificate-ca-verified: SUCCESS (shares IDM_MTLS_API_KEY). */
+  mtlsCa: MtlsClient | null;
+  user: (UserCredentials & { connection: string | null }) | null;
+  /** A user the §8 repeat-login test may lock (never the test user). */
+  lockout: UserCredentials | null;
+  redirectUri: string | null;
+  logoutReturnTo: string | null;
+  passwordlessEmail: string | null;
+  passwordlessPhone: string | null;
+  samlConnection: string | null;
+  /** Explicit path overrides (IDM_*_PATH); null = discovery, else AUTH_PATH_DEFAULTS. */
+  paths: Record<AuthPath, string | null>;
+  loginSelectors: { username: string; password: string; submit: string };
+  /** Chromium binary for the browser flows (a missing one skips them, it is not a config error). */
+  chromium: string;
+}
 
 export interface ClientCredentials {
   id: string;
@@ -77,6 +160,8 @@ export interface Config {
   earlyAccess: boolean;
   /** A private_key_jwt client (§5.2 client assertion), optional. */
   pkjwt: { id: string; keyFile: string } | null;
+  /** Authentication API: clients of each §5.2 method, test users, flow settings. */
+  auth: AuthConfig;
   /** Where the optional .env was read from, if it was. */
   envFile: string | null;
 }
@@ -100,6 +185,12 @@ export function secretValues(cfg: Config): string[] {
   const out = [cfg.client.secret];
   if (cfg.limited) out.push(cfg.limited.secret);
   if (cfg.expiredToken) out.push(cfg.expiredToken);
+  const a = cfg.auth;
+  for (const c of [a.post, a.basic]) if (c) out.push(c.secret);
+  if (a.mtls) out.push(a.mtls.apiKey);
+  if (a.mtlsCa) out.push(a.mtlsCa.apiKey);
+  if (a.user) out.push(a.user.password);
+  if (a.lockout) out.push(a.lockout.password);
   return out.filter((s) => s.length >= 4);
 }
 
@@ -203,6 +294,8 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
   // The embedded tenant's documented dev key (data, not code, from reference/dev-keys/).
   if (!pkjwt && embedded && existsSync(EMBEDDED.pkjwtKeyFile)) pkjwt = { id: EMBEDDED.pkjwtClientId, keyFile: EMBEDDED.pkjwtKeyFile };
 
+  const auth = parseAuth(get, embedded, baseUrl, tokenPath);
+
   const timeoutMs = intSetting(get, 'IDM_TIMEOUT_MS', 8000, 100, 120000);
   const pacingReserve = intSetting(get, 'IDM_PACING_RESERVE', 1, 0, 1000);
 
@@ -230,8 +323,137 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
     expiredToken: get('IDM_EXPIRED_TOKEN') ?? null,
     earlyAccess,
     pkjwt,
+    auth,
     envFile,
   };
+}
+
+/** The authentication-API settings; against the embedded tenant every unset one takes its dev value. */
+function parseAuth(get: (n: string) => string | undefined, embedded: boolean, baseUrl: string, tokenPath: string): AuthConfig {
+  const rawAuthUrl = get('IDM_AUTH_URL');
+  const url = rawAuthUrl === undefined ? baseUrl : parseUrlSetting('IDM_AUTH_URL', rawAuthUrl, true);
+
+  const pair = (idName: string, secretName: string, dflt: ClientCredentials | null): ClientCredentials | null => {
+    const id = get(idName);
+    const secret = get(secretName);
+    if ((id === undefined) !== (secret === undefined)) {
+      throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${id ? idName : secretName} is set without ${id ? secretName : idName}`);
+    }
+    if (id && secret) return { id, secret };
+    return embedded && dflt ? { ...dflt } : null;
+  };
+  const post = pair('IDM_POST_CLIENT_ID', 'IDM_POST_CLIENT_SECRET', EMBEDDED.post);
+  const basic = pair('IDM_BASIC_CLIENT_ID', 'IDM_BASIC_CLIENT_SECRET', EMBEDDED.basic);
+  const publicClientId = get('IDM_PUBLIC_CLIENT_ID') ?? (embedded ? EMBEDDED.publicClientId : null);
+  for (const [name, c] of [['IDM_POST_CLIENT_ID', post], ['IDM_BASIC_CLIENT_ID', basic]] as const) {
+    if (publicClientId && c && c.id === publicClientId) {
+      throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`);
+    }
+  }
+
+  // mTLS: id, API key and certificate belong together; the CA-verified client shares the key.
+  const mtlsId = get('IDM_MTLS_CLIENT_ID');
+  const apiKey = get('IDM_MTLS_API_KEY');
+  const certFile = get('IDM_MTLS_CERT_FILE');
+  const mtlsSet = [['IDM_MTLS_CLIENT_ID', mtlsId], ['IDM_MTLS_API_KEY', apiKey], ['IDM_MTLS_CERT_FILE', certFile]] as const;
+  const caId = get('IDM_MTLS_CA_CLIENT_ID');
+  const caCert = get('IDM_MTLS_CA_CERT_FILE');
+  if (mtlsSet.some(([, v]) => v !== undefined) && mtlsSet.some(([, v]) => v === undefined)) {
+    const set = mtlsSet.filter(([, v]) => v !== undefined).map(([n]) => n);
+    const unset = mtlsSet.filter(([, v]) => v === undefined).map(([n]) => n);
+    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${set.join(', ')} set without ${unset.join(', ')} (an mTLS client needs all three)`);
+  }
+  if ((caId === undefined) !== (caCert === undefined)) {
+    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${caId ? 'IDM_MTLS_CA_CLIENT_ID' : 'IDM_MTLS_CA_CERT_FILE'} is set without ${caId ? 'IDM_MTLS_CA_CERT_FILE' : 'IDM_MTLS_CA_CLIENT_ID'}`);
+  }
+  if (caId && !apiKey && !embedded) throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_MTLS_CA_CLIENT_ID is set but IDM_MTLS_API_KEY is not');
+  for (const [name, file] of [['IDM_MTLS_CERT_FILE', certFile], ['IDM_MTLS_CA_CERT_FILE', caCert]] as const) {
+    if (file !== undefined && !existsSync(file)) throw new IdmError('IDM_E_CONFIG_INVALID', `${name} names ${file}, which does not exist`);
+  }
+  const key = apiKey ?? (embedded ? EMBEDDED.mtls.apiKey : undefined);
+  let mtls: MtlsClient | null = mtlsId && apiKey && certFile ? { id: mtlsId, apiKey, certFile } : null;
+  // The embedded dev certificates are data from reference/dev-keys/ (absent until the tenant ships them).
+  if (!mtls && embedded && !mtlsId && existsSync(EMBEDDED.mtls.certFile)) mtls = { ...EMBEDDED.mtls };
+  let mtlsCa: MtlsClient | null = caId && caCert && key ? { id: caId, apiKey: key, certFile: caCert } : null;
+  if (!mtlsCa && embedded && !caId && existsSync(EMBEDDED.mtlsCa.certFile)) mtlsCa = { ...EMBEDDED.mtlsCa, apiKey: key ?? EMBEDDED.mtls.apiKey };
+  if (mtls && mtlsCa && mtls.id === mtlsCa.id) {
+    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_MTLS_CA_CLIENT_ID names the same client as IDM_MTLS_CLIENT_ID');
+  }
+
+  const userPair = (uName: string, pName: string, dflt: UserCredentials): UserCredentials | null => {
+    const username = get(uName);
+    const password = get(pName);
+    if ((username === undefined) !== (password === undefined)) {
+      throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${username ? uName : pName} is set without ${username ? pName : uName}`);
+    }
+    if (username && password) return { username, password };
+    return embedded ? { ...dflt } : null;
+  };
+  const testUser = userPair('IDM_TEST_USERNAME', 'IDM_TEST_PASSWORD', EMBEDDED.user);
+  const connection = get('IDM_TEST_CONNECTION') ?? (embedded ? EMBEDDED.user.connection : null);
+  const user = testUser ? { ...testUser, connection } : null;
+  const lockout = userPair('IDM_LOCKOUT_USERNAME', 'IDM_LOCKOUT_PASSWORD', EMBEDDED.lockout);
+  if (user && lockout && user.username.toLowerCase() === lockout.username.toLowerCase()) {
+    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_LOCKOUT_USERNAME names the test user (IDM_TEST_USERNAME); the §8 test would lock it');
+  }
+
+  const urlOr = (name: string, dflt: string): string | null => {
+    const raw = get(name);
+    if (raw !== undefined) return parseUrlSetting(name, raw, false);
+    return embedded ? dflt : null;
+  };
+  const paths = {} as Record<AuthPath, string | null>;
+  for (const [k, name] of Object.entries(AUTH_PATH_SETTINGS) as Array<[AuthPath, string]>) {
+    const raw = get(name);
+    if (raw !== undefined && !raw.startsWith('/')) throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must start with "/" (got ${JSON.stringify(raw)})`);
+    paths[k] = raw ?? null;
+  }
+  const phone = get('IDM_PASSWORDLESS_PHONE');
+  if (phone !== undefined && !/^\+[1-9]\d{6,14}$/.test(phone)) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_PASSWORDLESS_PHONE must be an E.164 number such as +15555550100 (got ${JSON.stringify(phone)})`);
+  }
+  const email = get('IDM_PASSWORDLESS_EMAIL');
+  if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) {
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_PASSWORDLESS_EMAIL must be an e-mail address (got ${JSON.stringify(email)})`);
+  }
+
+  return {
+    url,
+    tokenUrl: `${url}${tokenPath}`,
+    post,
+    basic,
+    publicClientId,
+    mtls,
+    mtlsCa,
+    user,
+    lockout,
+    redirectUri: urlOr('IDM_REDIRECT_URI', EMBEDDED.redirectUri),
+    logoutReturnTo: urlOr('IDM_LOGOUT_RETURN_TO', EMBEDDED.logoutReturnTo),
+    passwordlessEmail: email ?? (embedded ? EMBEDDED.passwordlessEmail : null),
+    passwordlessPhone: phone ?? (embedded ? EMBEDDED.passwordlessPhone : null),
+    samlConnection: get('IDM_SAML_CONNECTION') ?? (embedded ? EMBEDDED.samlConnection : null),
+    paths,
+    loginSelectors: {
+      username: get('IDM_LOGIN_USERNAME_SELECTOR') ?? 'input[name=username]',
+      password: get('IDM_LOGIN_PASSWORD_SELECTOR') ?? 'input[name=password]',
+      submit: get('IDM_LOGIN_SUBMIT_SELECTOR') ?? 'button[type=submit]',
+    },
+    chromium: get('IDM_CHROMIUM') ?? '/usr/bin/chromium',
+  };
+}
+
+/** An absolute http(s) URL setting; `origin` = a base (no query/fragment, no trailing slash). */
+function parseUrlSetting(name: string, raw: string, origin: boolean): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new IdmError('IDM_E_CONFIG_INVALID', `${name} is not an absolute URL (got ${JSON.stringify(raw)})`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must be http(s) (got "${u.protocol}")`);
+  if (!origin) return raw;
+  if (u.search || u.hash || u.username || u.password) throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must not carry a query, fragment or credentials`);
+  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
 /** Whether a guarded kind of test may run: always against the embedded tenant, else by opt-in. */

@@ -10,6 +10,9 @@ export const OPERATIONS = {
   experiment: 'Create an experiment',
   token: 'Client-credentials token',
   rateLimit: 'Rate limiting',
+  authMethod: 'Authentication methods',
+  authApi: 'Authentication API conventions',
+  authFlow: 'Authentication flows',
 } as const;
 export type Operation = (typeof OPERATIONS)[keyof typeof OPERATIONS];
 

@@ -33,6 +33,8 @@ export const isRsPatch = (r: Req): boolean => r.method === 'PATCH' && RS_PATH.te
 export const isExpCreate = (r: Req): boolean => r.method === 'POST' && EXP_PATH.test(r.path);
 export const isManagement = (r: Req): boolean => r.path.startsWith('/api/v2/');
 
+export const isTokenRequest = (r: Req): boolean => r.method === 'POST' && /^\/oauth\/token\/?$/.test(r.path);
+
 /** Adapts a parsed-exchange Wrap onto the tenant's raw `wrap(next)`. */
 export function toTenantWrap(w: Wrap): (next: TenantHandler) => TenantHandler {
   return (nextRaw) => {

@@ -1,6 +1,6 @@
 // Fault combinators: each returns a Wrap that changes the tenant's behaviour in one narrow
 // way, at the HTTP layer, leaving every other exchange untouched.
-import { clone, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
+import { clone, type Handler, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
 
 type Pred = (req: Req) => boolean;
 
@@ -17,3 +17,6 @@ export const mapResponse = (pred: Pred, fn: (res: Res, req: Req) => Res | void):
   const copy: Res = { status: res.status, headers: { ...res.headers }, body: clone(res.body) };
   return fn(copy, req) ?? copy;
 };
+
+/** Chains wraps left to right (the first is outermost). */
+export const compose = (...wraps: Wrap[]): Wrap => (next) => wraps.reduceRight<Handler>((h, w) => w(h), next);

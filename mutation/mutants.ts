@@ -15,6 +15,8 @@ import { chars, experimentWith, ISO_DATE_TIME, statusOf, VALID_EXPERIMENT, withE
 import {
   loosen, rsAcceptsInvalid, tighten, verifierBypass, viaParts, viaWrap, withLimits, type Variant,
 } from './variant.ts';
+import { FLOW_BENIGN, FLOW_MUTANTS } from './mutants-flows.ts';
+import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -666,6 +668,8 @@ export const MUTANTS: Variant[] = [
     })),
   },
   ...STRATEGY_MUTANTS,
+  ...FLOW_MUTANTS,
+  ...AUTH_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -759,6 +763,8 @@ export const BENIGN: Variant[] = [
     options: () => ({ rateLimit: { capacity: 2, refillPerSecond: 2 } }),
   },
   ...STRATEGY_BENIGN,
+  ...FLOW_BENIGN,
+  ...AUTH_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

@@ -20,6 +20,10 @@ export interface ProbeClient {
   create(body: unknown, o?: { auth?: Auth }): Promise<Seen>;
   /** Sequential PATCH {} with the full client until a 429 or `max` requests. */
   burst(max: number): Promise<Seen[]>;
+  /** The tenant's origin (its public URL): audiences of client assertions. */
+  origin: string;
+  /** Any request, no credentials added, redirects not followed (authentication-API probes). */
+  request(method: string, path: string, o?: { query?: Record<string, string>; body?: unknown; form?: boolean; headers?: Record<string, string> }): Promise<Seen>;
 }
 
 export type Probe = (c: ProbeClient) => Promise<unknown>;
@@ -88,6 +92,25 @@ export function probeClient(origin: string, expired: () => Promise<string | null
       return send('PATCH', rsPath(o.id), JSON.stringify(body), 'application/json', o.auth ?? 'full');
     },
     create: (body, o = {}) => send('POST', '/api/v2/experimentation/experiments', JSON.stringify(body), 'application/json', o.auth ?? 'full'),
+    origin,
+    async request(method, path, o = {}) {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      let body: string | undefined;
+      if (o.body !== undefined) {
+        body = typeof o.body === 'string' ? o.body : o.form ? new URLSearchParams(o.body as Record<string, string>).toString() : JSON.stringify(o.body);
+        headers['content-type'] ??= o.form ? 'application/x-www-form-urlencoded' : 'application/json';
+      }
+      const q = o.query ? `?${new URLSearchParams(o.query).toString()}` : '';
+      const res = await fetch(`${origin}${path}${q}`, { method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) });
+      const text = await res.text();
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = text;
+      }
+      return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed };
+    },
     async burst(max) {
       const seen: Seen[] = [];
       for (let i = 0; i < max; i++) {

@@ -1,6 +1,7 @@
 // Runs the real conformance suite against a target, through configuration only (the same
 // environment a user would set for a staging tenant), into an output directory of its own,
 // and reads back the verdict from the conformance reporter's JSON.
+import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { ConformanceReport } from '../reporters/model.ts';
@@ -12,6 +13,32 @@ export const DEV_CREDENTIALS = {
   IDM_CLIENT_SECRET: 'dev-secret-full-0123456789',
   IDM_LIMITED_CLIENT_ID: 'conformance-limited',
   IDM_LIMITED_CLIENT_SECRET: 'dev-secret-limited-0123456789',
+} as const;
+
+/** The authentication-API dev settings of the reference tenant (AUTH-CONTRACT), for non-embedded runs. */
+export const DEV_AUTH = {
+  IDM_POST_CLIENT_ID: 'conformance-post',
+  IDM_POST_CLIENT_SECRET: 'dev-secret-post-0123456789',
+  IDM_BASIC_CLIENT_ID: 'conformance-basic',
+  IDM_BASIC_CLIENT_SECRET: 'dev-secret:basic+0123456789 %&=',
+  IDM_PKJWT_CLIENT_ID: 'conformance-pkjwt',
+  IDM_PKJWT_KEY_FILE: fileURLToPath(new URL('../reference/dev-keys/conformance-pkjwt.private.pem', import.meta.url)),
+  IDM_PUBLIC_CLIENT_ID: 'conformance-spa',
+  IDM_MTLS_CLIENT_ID: 'conformance-mtls',
+  IDM_MTLS_API_KEY: 'dev-cname-api-key-0123456789',
+  IDM_MTLS_CERT_FILE: fileURLToPath(new URL('../reference/dev-keys/conformance-mtls.cert.pem', import.meta.url)),
+  IDM_MTLS_CA_CLIENT_ID: 'conformance-mtls-ca',
+  IDM_MTLS_CA_CERT_FILE: fileURLToPath(new URL('../reference/dev-keys/conformance-mtls-ca.cert.pem', import.meta.url)),
+  IDM_TEST_USERNAME: 'conformance-user@example.test',
+  IDM_TEST_PASSWORD: 'dev-password-0123456789!',
+  IDM_TEST_CONNECTION: 'Username-Password-Authentication',
+  IDM_LOCKOUT_USERNAME: 'conformance-lockout@example.test',
+  IDM_LOCKOUT_PASSWORD: 'dev-password-lockout-0123!',
+  IDM_REDIRECT_URI: 'https://app.conformance.test/callback',
+  IDM_LOGOUT_RETURN_TO: 'https://app.conformance.test/logged-out',
+  IDM_PASSWORDLESS_EMAIL: 'conformance-user@example.test',
+  IDM_PASSWORDLESS_PHONE: '+15555550100',
+  IDM_SAML_CONNECTION: 'conformance-saml',
 } as const;
 
 /** The seeded resources of the reference tenant that a non-embedded run must name. */
@@ -52,6 +79,7 @@ function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     ...DEV_CREDENTIALS,
+    ...DEV_AUTH,
     ...DEV_RESOURCES,
     IDM_BASE_URL: run.origin,
     IDM_MUTATION_REPORT_DIR: run.outDir,

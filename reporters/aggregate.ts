@@ -1,5 +1,6 @@
 // Per-clause verdicts from the conformance tests' check records (docs/ARCHITECTURE.md,
 // "How a test reports clause verdicts"). Pure: no Playwright, no file system.
+import { judgeAuthErrors } from './auth-errors.ts';
 import type {
   CatalogueEntry,
   CheckRecord,
@@ -22,7 +23,9 @@ export interface Aggregation {
 
 const ERRORED = new Set<TestOutcome['status']>(['failed', 'timedOut']);
 
-export function aggregate(catalogue: readonly CatalogueEntry[], tests: readonly TestOutcome[]): Aggregation {
+export function aggregate(catalogue: readonly CatalogueEntry[], testsOfRun: readonly TestOutcome[]): Aggregation {
+  const judged = judgeAuthErrors(testsOfRun, catalogue);
+  const tests = judged ? [...testsOfRun, judged] : testsOfRun;
   const known = new Map(catalogue.map((c) => [c.id, c]));
   const problems: string[] = [];
   const warnings: string[] = [];
@@ -75,6 +78,7 @@ function deriveClause(
   };
   if (entry.severity !== undefined) result.severity = entry.severity;
   if (entry.specAnchor !== undefined) result.specAnchor = entry.specAnchor;
+  if (entry.source !== undefined) result.source = entry.source;
 
   const failures: ClauseFailure[] = [];
   const observations: ClauseObservation[] = [];

@@ -12,7 +12,8 @@ import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
 import { renderHtml } from './html.ts';
-import type { BaselineEntry, CatalogueEntry, CheckRecord, ConformanceReport, TestOutcome } from './model.ts';
+import type { AuthErrorRecord, BaselineEntry, CatalogueEntry, CheckRecord, ConformanceReport, TestOutcome } from './model.ts';
+import { parseAuthError } from './auth-errors.ts';
 import { renderSummary } from './summary.ts';
 
 export interface ConformanceReporterOptions {
@@ -191,6 +192,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   const checks: CheckRecord[] = [];
   let skipReason: string | undefined;
   let requests: number | undefined;
+  let authErrors: AuthErrorRecord[] | undefined;
   const title = test.titlePath().slice(3).join(' › ');
   const file = relative(process.cwd(), test.location.file);
   for (const a of annotations) {
@@ -202,6 +204,10 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
       else problems.push(`test "${file} › ${title}" recorded a malformed check annotation: ${d.slice(0, 120)}`);
     } else if ((a.type === 'skip' || a.type === 'fixme') && d) skipReason = d;
     else if (a.type === 'requests' && /^\d+$/.test(d)) requests = (requests ?? 0) + Number(d);
+    else if (a.type === 'auth-error' && d) {
+      const rec = parseAuthError(d);
+      if (rec) (authErrors ??= []).push(rec);
+    }
     else if (a.type === 'seed' && d) hints.seed ??= d;
     else if (a.type === 'depth' && d) hints.depth ??= d;
     else if (a.type === 'target' && d) hints.target ??= d;
@@ -218,6 +224,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   if (test.outcome() === 'flaky') outcome.flaky = true;
   if (skipReason !== undefined) outcome.skipReason = skipReason;
   if (requests !== undefined) outcome.requests = requests;
+  if (authErrors !== undefined) outcome.authErrors = authErrors;
   const err = result?.error ?? result?.errors?.[0];
   if ((status === 'failed' || status === 'timedOut') && err) outcome.error = oneLine(err.message ?? err.value ?? status);
   return outcome;

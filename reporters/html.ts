@@ -1,6 +1,7 @@
 // reports/conformance.html: one self-contained page for a QA lead. Headline figure, a
 // matrix of spec sections × clauses coloured by status, failures expandable to their
 // evidence, observations apart from verdicts, every clause linked to its spec text.
+import { methodViews, standardDerived, type MethodView } from './auth-methods.ts';
 import { CLAUSE_STATUSES, compareSections, type ClauseResult, type ClauseStatus, type ConformanceReport, type SectionInfo } from './model.ts';
 
 const LABEL: Record<ClauseStatus, string> = {
@@ -90,6 +91,8 @@ ${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected 
   </table>`}
 </section>
 
+${authMethodsSection(r.clauses)}
+${standardsSection(r.clauses)}
 <section class="card" id="clauses">
   <h2>All clauses by section</h2>
   ${sections.map(([sec, list]) => sectionBlock(sec, list, r.sections[sec])).join('\n')}
@@ -184,6 +187,29 @@ function countsLine(list: ClauseResult[]): string {
     .filter(([, n]) => n > 0)
     .map(([s, n]) => `<span class="t-${s}">${n} ${LABEL[s]}</span>`)
     .join(' · ');
+}
+
+/** §5.2: one row per way to authenticate, saying whether the run had it configured. */
+function authMethodsSection(clauses: readonly ClauseResult[]): string {
+  const views = methodViews(clauses);
+  if (!views.some((v) => v.clauses.length > 0)) return '';
+  const row = (v: MethodView) => `<tr><td>${esc(v.name)}</td><td>${v.configured ? 'configured' : `<span class="muted">not configured${v.reason ? `: ${esc(v.reason)}` : ''}</span>`}</td><td>${v.clauses.map((x) => `<a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a> ${esc(x.status)}`).join('<br>')}</td></tr>`;
+  return `<section class="card" id="auth-methods">
+  <h2>Authentication methods (§5.2) <span class="hint">each way to authenticate, exercised when its client is configured</span></h2>
+  <table class="list"><tr><th>Method</th><th>This run</th><th>Clauses</th></tr>${views.map(row).join('\n')}</table>
+</section>`;
+}
+
+/** Clauses taken from a standard the spec names, apart from the spec's own. */
+function standardsSection(clauses: readonly ClauseResult[]): string {
+  const std = standardDerived(clauses);
+  if (std.length === 0) return '';
+  return `<section class="card" id="standards">
+  <h2>From standards the spec names <span class="count">${std.length}</span> <span class="hint">rules of OAuth 2.0, OpenID Connect, PKCE, revocation… checked where the spec relies on them</span></h2>
+  <table class="list"><tr><th>Clause</th><th>Source</th><th>Kind</th><th>Status</th></tr>
+  ${std.map((x) => `<tr><td><a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a><div class="muted">${esc(x.text)}</div></td><td>${esc(x.source ?? '')}</td><td>${esc(x.kind)}</td><td>${esc(x.status)}</td></tr>`).join('\n')}
+  </table>
+</section>`;
 }
 
 function uniqueObservations(x: ClauseResult): { observation: string; test: string; count: number }[] {

@@ -30,6 +30,8 @@ export interface CatalogueEntry {
   specAnchor?: string;
   /** Heading of the clause's section, e.g. "7.1 Resource server update". */
   sectionTitle?: string;
+  /** The standard a clause derives from ("RFC 6749 §2.3.1"); absent for the spec's own. */
+  source?: string;
 }
 
 // The check record is the runtime's (lib/check-record.ts); one definition for both sides.
@@ -53,6 +55,18 @@ export interface TestOutcome {
   error?: string;
   /** Requests the test sent, when the runtime records them. */
   requests?: number;
+  /** Authentication-API errors the test met (lib/auth-errors.ts), for the run-wide §7.3 judgement. */
+  authErrors?: AuthErrorRecord[];
+}
+
+/** One authentication-API error answer as the runtime recorded it (`auth-error` annotation). */
+export interface AuthErrorRecord {
+  at: string;
+  status: number;
+  object: boolean;
+  members: string[];
+  code: string | null;
+  description: boolean;
 }
 
 export interface TestRef {
@@ -98,6 +112,8 @@ export interface ClauseResult {
   baseline?: BaselineEntry;
   /** Link into contract/spec.md, e.g. `spec.md#22-request-body-of-the-update-operation`. */
   specAnchor?: string;
+  /** Set when the clause derives from a standard the spec names (shown apart). */
+  source?: string;
 }
 
 /** Spec text per section, kept once in the report rather than on every clause. */

@@ -1,5 +1,6 @@
 // The terminal summary printed at the end of a run: headline, counts by status and by
 // section, the failing clauses with their reproduction, the gate's verdict.
+import { methodViews, standardDerived } from './auth-methods.ts';
 import { CLAUSE_STATUSES, compareSections, type ClauseStatus, type ConformanceReport } from './model.ts';
 
 const SHORT: Record<ClauseStatus, string> = {
@@ -44,6 +45,15 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
       (c.percent === null ? '' : ` (${c.percent}%)`) +
       ` · ${r.totals.must.total} must clauses in the catalogue, ${r.totals.must.skipped} not exercised`,
   );
+  const std = standardDerived(r.clauses).filter((x) => x.kind === 'must');
+  if (std.length > 0) {
+    const ran = std.filter((x) => x.status === 'passed' || x.status === 'failed' || x.status === 'expected-failure');
+    out.push(`  of which from standards the spec names (RFC/OIDC): ${ran.filter((x) => x.status === 'passed').length}/${ran.length} passed · ${std.length} in the catalogue`);
+  }
+  const methods = methodViews(r.clauses);
+  if (methods.some((m) => m.clauses.length > 0)) {
+    out.push(`Authentication methods (§5.2): ${methods.map((m) => `${m.name} ${m.configured ? (m.clauses.some((x) => x.status === 'failed') ? 'FAILED' : 'ok') : 'not configured'}`).join(' · ')}`);
+  }
   const secs = (r.durationMs / 1000).toFixed(1);
   out.push(`${r.run.tests.total} tests in ${secs} s` + (r.requests === null ? '' : ` · ${r.requests} requests`));
   for (const note of r.run.notes ?? []) out.push(`Note: ${note}`);

@@ -36,6 +36,7 @@ export const TYPES = {
   Experiment: { file: 'experiment.json', defaultClause: 'exp.response.types' },
   AllocationStrategy: { file: 'allocation-strategy.json', defaultClause: 'exp.create.strategy.enum' },
   AuthError: { file: 'auth-error.json', defaultClause: 'auth.error.object' },
+  TokenResponse: { file: 'token-response.json', defaultClause: 'auth.token.answer' },
 } as const;
 
 export type TypeName = keyof typeof TYPES;

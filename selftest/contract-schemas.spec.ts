@@ -31,6 +31,7 @@ const VALID: Array<[TypeName, fc.Arbitrary<unknown>, string?]> = [
   ['Experiment', g.experimentResponse(EXP)],
   ['AllocationStrategy', fc.constantFrom('percentage', 'segment')],
   ['AuthError', fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 }))],
+  ['TokenResponse', fc.record({ access_token: fc.string({ minLength: 1 }), token_type: fc.constantFrom('Bearer', 'bearer', 'DPoP'), expires_in: fc.nat(), scope: fc.string(), id_token: fc.string() }, { requiredKeys: ['access_token', 'token_type'] })],
 ];
 
 test.describe('valid samples validate', () => {
@@ -136,6 +137,8 @@ const RESPONSE_BREAKS: Array<{ description: string; type: TypeName; data: unknow
   { description: 'started_at as epoch seconds', type: 'Experiment', data: { ...EXPERIMENT, started_at: '1790000000' }, clause: 'exp.response.timestamps.format' },
   { description: 'allocations item weight as string', type: 'Experiment', data: { ...EXPERIMENT, allocations: [{ weight: '50' }] }, clause: 'exp.response.types' },
   { description: 'auth error not an object', type: 'AuthError', data: 'invalid_client', clause: 'auth.error.object' },
+  { description: 'token answer without token_type', type: 'TokenResponse', data: { access_token: 'x' }, clause: 'auth.token.answer' },
+  { description: 'token answer with a numeric access_token', type: 'TokenResponse', data: { access_token: 42, token_type: 'Bearer' }, clause: 'auth.token.answer' },
 ];
 
 test.describe('response breaks map to response clauses', () => {

@@ -5,18 +5,19 @@
 // evidence. Screenshots are kept under reports/.
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { chromium, expect, test, type Browser, type Page } from '@playwright/test';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { findChromium, launchChromium, noChromiumReason } from '../lib/browser.ts';
 import { buildReport } from '../reporters/build-report.ts';
 import { loadContractCatalogue } from '../reporters/catalogue.ts';
 import { renderHtml } from '../reporters/html.ts';
 import type { CatalogueEntry, CheckRecord, ConformanceReport, TestOutcome } from '../reporters/model.ts';
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter((p): p is string => !!p);
-const CHROMIUM = CANDIDATES.find((p) => existsSync(p));
+const LOOKUP = findChromium();
+const CHROMIUM = LOOKUP.path;
 const REPORTS = process.env.IDM_REPORTS_DIR ?? 'reports';
 
 test.describe('conformance.html in Chromium', () => {
-  test.skip(!CHROMIUM && !process.env.CI, `no Chromium binary at ${CANDIDATES.join(' or ')} (install Debian's chromium: apt-get install -y chromium, or set CHROMIUM_PATH)`);
+  test.skip(!CHROMIUM && !process.env.CI, noChromiumReason(LOOKUP));
 
   let browser: Browser;
   let report: ConformanceReport;
@@ -25,8 +26,8 @@ test.describe('conformance.html in Chromium', () => {
 
   test.beforeAll(async () => {
     // In CI the browser test must run: a missing binary is a failure there, not a skip.
-    if (!CHROMIUM) throw new Error(`no Chromium binary at ${CANDIDATES.join(' or ')} although CI is set; .ci/run installs Debian's chromium`);
-    browser = await chromium.launch({ executablePath: CHROMIUM });
+    if (!CHROMIUM) throw new Error(`${noChromiumReason(LOOKUP)} although CI is set; .ci/run installs Debian's chromium`);
+    browser = await launchChromium(CHROMIUM);
     ({ report, failing } = await sampleReport());
     mkdirSync(REPORTS, { recursive: true });
     file = join(process.cwd(), REPORTS, 'conformance-selftest.html');

@@ -13,6 +13,7 @@ import { join, relative } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../reporters/model.ts';
+import { DEV_AUTH } from '../mutation/suite.ts';
 
 const PORT = 4901; // from the reporter's self-test range 4900-4909
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -50,6 +51,9 @@ test('no client secret, access token or private key appears in any report or in 
       timeout: 400_000,
       env: {
         ...withoutIdmSettings(process.env),
+        // The authentication-API clients and users (their documented dev values): every one
+        // of them must be masked too. The canary settings below win where they overlap.
+        ...DEV_AUTH,
         FORCE_COLOR: '0',
         IDM_REPORTS_DIR: reportsDir,
         IDM_BASE_URL: BASE,
@@ -62,7 +66,7 @@ test('no client secret, access token or private key appears in any report or in 
         IDM_RESOURCE_SERVER_ID: 'rs_conformance',
         IDM_FEATURE_FLAG_ID: 'flg_7Hq2kPzR',
         IDM_VARIATION_IDS: 'var_control,var_treatment',
-        IDM_ALLOW: 'burst,experiments,lifetime,irreversible',
+        IDM_ALLOW: 'burst,experiments,lifetime,irreversible,lockout',
         IDM_DEPTH: 'quick',
       },
     });
@@ -89,6 +93,14 @@ test('no client secret, access token or private key appears in any report or in 
     ['full client Basic credential', Buffer.from(`conformance-full:${secrets.full}`).toString('base64')],
     ['limited client Basic credential', Buffer.from(`conformance-limited:${secrets.limited}`).toString('base64')],
     ...pemChunks(keys.privateKey).map((c, i): [string, string] => [`private key (part ${i + 1})`, c]),
+    ['post client secret', DEV_AUTH.IDM_POST_CLIENT_SECRET],
+    ['basic client secret', DEV_AUTH.IDM_BASIC_CLIENT_SECRET],
+    ['basic client Basic credential', basicOf(DEV_AUTH.IDM_BASIC_CLIENT_ID, DEV_AUTH.IDM_BASIC_CLIENT_SECRET)],
+    ['basic client secret, form-encoded', encodeURIComponent(DEV_AUTH.IDM_BASIC_CLIENT_SECRET)],
+    ['post client Basic credential', basicOf(DEV_AUTH.IDM_POST_CLIENT_ID, DEV_AUTH.IDM_POST_CLIENT_SECRET)],
+    ['mTLS API key', DEV_AUTH.IDM_MTLS_API_KEY],
+    ['test user password', DEV_AUTH.IDM_TEST_PASSWORD],
+    ['lockout user password', DEV_AUTH.IDM_LOCKOUT_PASSWORD],
   ];
   const texts: [string, string][] = [['stdout+stderr of the run', printed]];
   for (const dir of [reportsDir, outputDir]) for (const f of walk(dir)) texts.push(...readable(f, work));
@@ -110,6 +122,12 @@ test('no client secret, access token or private key appears in any report or in 
 });
 
 // Helpers
+
+/** The Basic credential as RFC 6749 §2.3.1 builds it (form-encoded id and secret). */
+function basicOf(id: string, secret: string): string {
+  const e = (x: string) => encodeURIComponent(x).replace(/%20/g, '+');
+  return Buffer.from(`${e(id)}:${e(secret)}`).toString('base64');
+}
 
 async function startTenant(env: Record<string, string>): Promise<{ process: ChildProcess; log: () => string }> {
   // The mutation harness's launcher starts the tenant with the fault wrapped around it; the

@@ -255,7 +255,7 @@ test.describe('valid values are taken as given', () => {
 
   test('IDM_ALLOW=all grants every opt-in; a list grants exactly its items', () => {
     const flag = { IDM_FEATURE_FLAG_ID: 'flg_x', IDM_VARIATION_IDS: 'var_a,var_b' };
-    expect([...parseConfig({ ...STAGING, ...flag, IDM_ALLOW: 'all' }).allow].sort()).toEqual(['burst', 'experiments', 'irreversible', 'lifetime']);
+    expect([...parseConfig({ ...STAGING, ...flag, IDM_ALLOW: 'all' }).allow].sort()).toEqual(['burst', 'experiments', 'irreversible', 'lifetime', 'lockout', 'passwordless']);
     expect([...parseConfig({ ...STAGING, IDM_ALLOW: ' burst , lifetime ' }).allow].sort()).toEqual(['burst', 'lifetime']);
   });
 });
@@ -328,4 +328,129 @@ test.describe('.env parsing', () => {
     writeFileSync(join(dir, '.env'), 'IDM_DEPTH=quick\nthis is not a setting\n');
     expectIdmError(idmErrorOf(() => loadConfig({}, dir)), 'IDM_E_CONFIG_ENV_FILE', ['.env:2']);
   });
+});
+
+// --- authentication-API settings (§4.3, §5.2, §8) ----------------------------------------------
+
+const PEM_FILE = EMBEDDED.pkjwtKeyFile; // any existing file stands in for a certificate file here
+const MTLS: Env = { IDM_MTLS_CLIENT_ID: 'm', IDM_MTLS_API_KEY: 'api-key-xyz', IDM_MTLS_CERT_FILE: PEM_FILE };
+
+test.describe('authentication-API settings', () => {
+  test('embedded: every way to authenticate takes its documented dev credentials', () => {
+    const a = parseConfig({}).auth;
+    expect(a).toMatchObject({
+      url: 'http://127.0.0.1:4810',
+      tokenUrl: 'http://127.0.0.1:4810/oauth/token',
+      post: EMBEDDED.post,
+      basic: EMBEDDED.basic,
+      publicClientId: 'conformance-spa',
+      user: { ...EMBEDDED.user },
+      lockout: EMBEDDED.lockout,
+      redirectUri: 'https://app.conformance.test/callback',
+      logoutReturnTo: 'https://app.conformance.test/logged-out',
+      samlConnection: 'conformance-saml',
+      paths: { authorize: null, userinfo: null, revoke: null, passwordless: null, logout: null, samlCallback: null },
+      loginSelectors: { username: 'input[name=username]', password: 'input[name=password]', submit: 'button[type=submit]' },
+      chromium: '/usr/bin/chromium',
+    });
+  });
+
+  test('embedded: every secret among them is masked by the redactor', () => {
+    const cfg = parseConfig({ ...MTLS });
+    const secrets = secretValues(cfg);
+    for (const s of [EMBEDDED.post.secret, EMBEDDED.basic.secret, 'api-key-xyz', EMBEDDED.user.password, EMBEDDED.lockout.password]) expect(secrets).toContain(s);
+  });
+
+  test('non-embedded: nothing falls back to dev values; each unset one is null', () => {
+    const a = parseConfig(STAGING).auth;
+    expect(a).toMatchObject({ url: 'https://staging.example.test', post: null, basic: null, publicClientId: null, mtls: null, mtlsCa: null, user: null, lockout: null, redirectUri: null, logoutReturnTo: null, passwordlessEmail: null, passwordlessPhone: null, samlConnection: null });
+  });
+
+  test('non-embedded: configured clients, users and paths are taken as given', () => {
+    const cfg = parseConfig({
+      ...STAGING,
+      ...MTLS,
+      IDM_AUTH_URL: 'https://login.example.test/',
+      IDM_TOKEN_PATH: '/oauth/token',
+      IDM_POST_CLIENT_ID: 'p',
+      IDM_POST_CLIENT_SECRET: 'post-secret',
+      IDM_BASIC_CLIENT_ID: 'b',
+      IDM_BASIC_CLIENT_SECRET: 'basic-secret',
+      IDM_PUBLIC_CLIENT_ID: 'spa',
+      IDM_MTLS_CA_CLIENT_ID: 'mca',
+      IDM_MTLS_CA_CERT_FILE: PEM_FILE,
+      IDM_TEST_USERNAME: 'u@example.test',
+      IDM_TEST_PASSWORD: 'user-pw',
+      IDM_LOCKOUT_USERNAME: 'l@example.test',
+      IDM_LOCKOUT_PASSWORD: 'lock-pw',
+      IDM_USERINFO_PATH: '/me',
+      IDM_PASSWORDLESS_PHONE: '+4915123456789',
+      IDM_ALLOW: 'lockout',
+    });
+    expect(cfg.auth).toMatchObject({
+      url: 'https://login.example.test',
+      tokenUrl: 'https://login.example.test/oauth/token',
+      post: { id: 'p', secret: 'post-secret' },
+      basic: { id: 'b', secret: 'basic-secret' },
+      publicClientId: 'spa',
+      mtls: { id: 'm', apiKey: 'api-key-xyz', certFile: PEM_FILE },
+      mtlsCa: { id: 'mca', apiKey: 'api-key-xyz', certFile: PEM_FILE },
+      user: { username: 'u@example.test', password: 'user-pw', connection: null },
+      lockout: { username: 'l@example.test', password: 'lock-pw' },
+      passwordlessPhone: '+4915123456789',
+    });
+    expect(cfg.auth.paths.userinfo).toBe('/me');
+    expect(cfg.tokenUrl, 'the management token endpoint stays on the base URL').toBe('https://staging.example.test/oauth/token');
+    expect([...cfg.allow]).toEqual(['lockout']);
+    expect(secretValues(cfg)).toEqual(expect.arrayContaining(['post-secret', 'basic-secret', 'api-key-xyz', 'user-pw', 'lock-pw']));
+  });
+
+  const AUTH_CONTRADICTORY: Array<{ title: string; env: Env; names: string[] }> = [
+    { title: 'post client id without its secret', env: { ...STAGING, IDM_POST_CLIENT_ID: 'p' }, names: ['IDM_POST_CLIENT_ID', 'IDM_POST_CLIENT_SECRET'] },
+    { title: 'basic client secret without its id', env: { ...STAGING, IDM_BASIC_CLIENT_SECRET: 'b-secret' }, names: ['IDM_BASIC_CLIENT_SECRET', 'IDM_BASIC_CLIENT_ID'] },
+    { title: 'mTLS client id without API key and certificate', env: { ...STAGING, IDM_MTLS_CLIENT_ID: 'm' }, names: ['IDM_MTLS_API_KEY', 'IDM_MTLS_CERT_FILE'] },
+    { title: 'mTLS API key without the client', env: { ...STAGING, IDM_MTLS_API_KEY: 'k-123' }, names: ['IDM_MTLS_CLIENT_ID', 'IDM_MTLS_CERT_FILE'] },
+    { title: 'CA-verified mTLS client without its certificate', env: { ...STAGING, IDM_MTLS_CA_CLIENT_ID: 'mca' }, names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CA_CERT_FILE'] },
+    { title: 'both mTLS clients the same', env: { ...STAGING, ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'm', IDM_MTLS_CA_CERT_FILE: PEM_FILE }, names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CLIENT_ID'] },
+    { title: 'test username without its password', env: { ...STAGING, IDM_TEST_USERNAME: 'u' }, names: ['IDM_TEST_USERNAME', 'IDM_TEST_PASSWORD'] },
+    { title: 'lockout password without its username', env: { ...STAGING, IDM_LOCKOUT_PASSWORD: 'pw-1' }, names: ['IDM_LOCKOUT_PASSWORD', 'IDM_LOCKOUT_USERNAME'] },
+    { title: 'the lockout user is the test user', env: { ...STAGING, IDM_TEST_USERNAME: 'U@x.test', IDM_TEST_PASSWORD: 'a', IDM_LOCKOUT_USERNAME: 'u@x.test', IDM_LOCKOUT_PASSWORD: 'b' }, names: ['IDM_LOCKOUT_USERNAME', 'IDM_TEST_USERNAME'] },
+    { title: 'embedded: the lockout user set to the test user', env: { IDM_LOCKOUT_USERNAME: EMBEDDED.user.username, IDM_LOCKOUT_PASSWORD: 'x' }, names: ['IDM_LOCKOUT_USERNAME'] },
+    { title: 'the public client is the post client', env: { ...STAGING, IDM_POST_CLIENT_ID: 'c', IDM_POST_CLIENT_SECRET: 's', IDM_PUBLIC_CLIENT_ID: 'c' }, names: ['IDM_PUBLIC_CLIENT_ID', 'IDM_POST_CLIENT_ID'] },
+  ];
+  for (const c of AUTH_CONTRADICTORY) {
+    test(`contradictory: ${c.title}`, () => {
+      expectIdmError(idmErrorOf(() => parseConfig(c.env)), 'IDM_E_CONFIG_CONTRADICTORY', c.names);
+    });
+  }
+
+  test('missing: a CA-verified mTLS client without IDM_MTLS_API_KEY', () => {
+    const env = { ...STAGING, IDM_MTLS_CA_CLIENT_ID: 'mca', IDM_MTLS_CA_CERT_FILE: PEM_FILE };
+    expectIdmError(idmErrorOf(() => parseConfig(env)), 'IDM_E_CONFIG_MISSING', ['IDM_MTLS_API_KEY']);
+  });
+
+  const AUTH_INVALID: Array<{ name: string; value: string; extra?: Env }> = [
+    { name: 'IDM_AUTH_URL', value: 'login.example.test' },
+    { name: 'IDM_AUTH_URL', value: 'ftp://login.example.test' },
+    { name: 'IDM_AUTH_URL', value: 'https://login.example.test/?x=1' },
+    { name: 'IDM_REDIRECT_URI', value: '/callback' },
+    { name: 'IDM_LOGOUT_RETURN_TO', value: 'javascript:alert(1)' },
+    { name: 'IDM_USERINFO_PATH', value: 'userinfo' },
+    { name: 'IDM_AUTHORIZE_PATH', value: 'https://x.test/authorize' },
+    { name: 'IDM_REVOKE_PATH', value: 'oauth/revoke' },
+    { name: 'IDM_PASSWORDLESS_PATH', value: 'start' },
+    { name: 'IDM_LOGOUT_PATH', value: 'v2/logout' },
+    { name: 'IDM_SAML_CALLBACK_PATH', value: 'login/callback' },
+    { name: 'IDM_PASSWORDLESS_PHONE', value: '5555550100' },
+    { name: 'IDM_PASSWORDLESS_EMAIL', value: 'not-an-address' },
+    { name: 'IDM_ALLOW', value: 'lockouts' },
+    { name: 'IDM_MTLS_CERT_FILE', value: '/nonexistent/idm-selftest/cert.pem', extra: { IDM_MTLS_CLIENT_ID: 'm', IDM_MTLS_API_KEY: 'k-123' } },
+    { name: 'IDM_MTLS_CA_CERT_FILE', value: '/nonexistent/idm-selftest/ca.pem', extra: { ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'mca' } },
+  ];
+  for (const c of AUTH_INVALID) {
+    test(`invalid: ${c.name}=${JSON.stringify(c.value)}`, () => {
+      const env: Env = { ...STAGING, ...c.extra, [c.name]: c.value };
+      expectIdmError(idmErrorOf(() => parseConfig(env)), 'IDM_E_CONFIG_INVALID', [c.name]);
+    });
+  }
 });

@@ -6,10 +6,19 @@ import { rateLimit, withHeaders, type AppContext } from './context.ts';
 import { management, type ManagementRoute } from './routes/management.ts';
 import { tokenEndpoint } from './routes/token.ts';
 import { jwks, openidConfiguration } from './routes/well-known.ts';
+import { userinfo } from './routes/userinfo.ts';
+import { revoke } from './routes/revoke.ts';
+import { authorize, login } from './routes/authorize.ts';
+import { outbox, passwordlessStart } from './routes/passwordless.ts';
+import { logout } from './routes/logout.ts';
+import { samlCallback } from './routes/saml.ts';
+import { disabledEndpoint } from './routes/disabled.ts';
 
 export type { AppContext } from './context.ts';
 
-type Route = ManagementRoute | { id: 'oauth.token' } | { id: 'jwks' } | { id: 'openid-configuration' };
+type AuthRoute =
+  | 'oauth.token' | 'userinfo' | 'revoke' | 'authorize' | 'login' | 'passwordless' | 'outbox' | 'logout' | 'saml' | 'wsfed' | 'delegation';
+type Route = ManagementRoute | { id: AuthRoute } | { id: 'jwks' } | { id: 'openid-configuration' };
 
 export function createApp(ctx: AppContext): Handler {
   return async (req) => {
@@ -33,7 +42,7 @@ async function dispatch(req: TenantRequest, ctx: AppContext): Promise<TenantResp
     const res =
       matched.status === 404
         ? apiError(404, 'not_found', `No route for ${req.method} ${path}`)
-        : apiError(405, 'method_not_allowed', `Method ${req.method} not allowed on ${path}`, { allow: matched.allow });
+        : (matched.auth ? ctx.parts.authError : apiError)(405, 'method_not_allowed', `Method ${req.method} not allowed on ${path}`, { allow: matched.allow });
     return withHeaders(res, limited.headers);
   }
   const route = matched.route;
@@ -43,6 +52,26 @@ async function dispatch(req: TenantRequest, ctx: AppContext): Promise<TenantResp
       return management(req, route, ctx);
     case 'oauth.token':
       return tokenEndpoint(req, ctx);
+    case 'userinfo':
+      return userinfo(req, ctx);
+    case 'revoke':
+      return revoke(req, ctx);
+    case 'authorize':
+      return authorize(req, ctx);
+    case 'login':
+      return login(req, ctx);
+    case 'passwordless':
+      return passwordlessStart(req, ctx);
+    case 'outbox':
+      return outbox(req, ctx);
+    case 'logout':
+      return logout(req, ctx);
+    case 'saml':
+      return samlCallback(req, ctx);
+    case 'wsfed':
+      return disabledEndpoint(req, ctx, 'WS-Federation');
+    case 'delegation':
+      return disabledEndpoint(req, ctx, 'Legacy delegation');
     case 'jwks':
     case 'openid-configuration': {
       const limited = rateLimit(ctx, `${route.id}|ip:${req.remoteAddress ?? '-'}`);
@@ -54,7 +83,7 @@ async function dispatch(req: TenantRequest, ctx: AppContext): Promise<TenantResp
 
 // Routing (§4.1, §4.2, §5.1 token endpoint path `/oauth/token/`)
 
-function matchRoute(method: string, path: string): { route: Route } | { status: 404 } | { status: 405; allow: string } {
+function matchRoute(method: string, path: string): { route: Route } | { status: 404 } | { status: 405; allow: string; auth?: boolean } {
   const rs = /^\/api\/v2\/resource-servers\/([^/]+)$/.exec(path);
   if (rs) {
     return method === 'PATCH'
@@ -65,11 +94,27 @@ function matchRoute(method: string, path: string): { route: Route } | { status: 
     return method === 'POST' ? { route: { id: 'exp.create', scope: 'create:experimentation' } } : { status: 405, allow: 'POST' };
   }
   if (path === '/oauth/token' || path === '/oauth/token/') {
-    return method === 'POST' ? { route: { id: 'oauth.token' } } : { status: 405, allow: 'POST' };
+    return method === 'POST' ? { route: { id: 'oauth.token' } } : { status: 405, allow: 'POST', auth: true };
   }
+  // Authentication API (§4.3): one method per path; a trailing slash is tolerated.
+  const auth = AUTH_ROUTES[path.length > 1 ? path.replace(/\/$/, '') : path] ?? (/^\/wsfed(\/[^/]+)?\/?$/.test(path) ? AUTH_ROUTES['/wsfed'] : undefined);
+  if (auth) return auth.methods.includes(method) ? { route: { id: auth.id } } : { status: 405, allow: auth.methods.join(', '), auth: true };
   if (path === '/.well-known/jwks.json') return method === 'GET' ? { route: { id: 'jwks' } } : { status: 405, allow: 'GET' };
   if (path === '/.well-known/openid-configuration') {
     return method === 'GET' ? { route: { id: 'openid-configuration' } } : { status: 405, allow: 'GET' };
   }
   return { status: 404 };
 }
+
+const AUTH_ROUTES: Record<string, { id: AuthRoute; methods: string[] }> = {
+  '/userinfo': { id: 'userinfo', methods: ['GET', 'POST'] }, // OIDC Core §5.3.1: GET and POST
+  '/oauth/revoke': { id: 'revoke', methods: ['POST'] },
+  '/authorize': { id: 'authorize', methods: ['GET'] },
+  '/u/login': { id: 'login', methods: ['POST'] },
+  '/passwordless/start': { id: 'passwordless', methods: ['POST'] },
+  '/dev/outbox': { id: 'outbox', methods: ['GET'] },
+  '/v2/logout': { id: 'logout', methods: ['GET'] },
+  '/login/callback': { id: 'saml', methods: ['POST'] },
+  '/wsfed': { id: 'wsfed', methods: ['GET'] },
+  '/delegation': { id: 'delegation', methods: ['POST'] },
+};

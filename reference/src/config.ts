@@ -2,7 +2,7 @@
 // their overrides from command-line flags and environment variables.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ClientConfig, RateLimitConfig } from './types.ts';
+import type { ClientConfig, RateLimitConfig, UserRecord } from './types.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4810;
@@ -16,6 +16,18 @@ export const DEFAULT_RATE_LIMIT: RateLimitConfig = { capacity: 50, refillPerSeco
 const DEV_PKJWT_PUBLIC_KEY_PATH = fileURLToPath(new URL('../dev-keys/conformance-pkjwt.public.pem', import.meta.url));
 export const DEV_PKJWT_PRIVATE_KEY_PATH = fileURLToPath(new URL('../dev-keys/conformance-pkjwt.private.pem', import.meta.url));
 
+const devKey = (name: string) => fileURLToPath(new URL(`../dev-keys/${name}`, import.meta.url));
+export const DEV_MTLS_CERT_PATH = devKey('conformance-mtls.cert.pem');
+export const DEV_MTLS_CA_CERT_PATH = devKey('conformance-mtls-ca.cert.pem');
+
+/** The custom-domain API key the mTLS edge forwards in `cname-api-key` (dev value). */
+export const DEV_EDGE_API_KEY = 'dev-cname-api-key-0123456789';
+export const DATABASE_CONNECTION = 'Username-Password-Authentication';
+export const SAML_CONNECTION = 'conformance-saml';
+const REDIRECT_URI = 'https://app.conformance.test/callback';
+const LOGOUT_URL = 'https://app.conformance.test/logged-out';
+const USER_GRANTS = ['client_credentials', 'authorization_code', 'password', 'refresh_token'];
+
 const FULL_SCOPES = [
   'read:resource_servers', 'create:resource_servers', 'update:resource_servers', 'delete:resource_servers',
   'read:experimentation', 'create:experimentation', 'update:experimentation', 'delete:experimentation',
@@ -23,7 +35,10 @@ const FULL_SCOPES = [
 
 type Env = Record<string, string | undefined>;
 
-/** The three dev clients; ids, secrets and the pkjwt public key overridable by env. */
+/**
+ * The dev clients: the three management clients (ids, secrets and the pkjwt public key
+ * overridable by env) and one authentication-API client per §5.2 method.
+ */
 export function defaultClients(env: Env = process.env): ClientConfig[] {
   const pkjwtKeyPath = env.REFERENCE_PKJWT_PUBLIC_KEY_FILE ?? DEV_PKJWT_PUBLIC_KEY_PATH;
   return [
@@ -41,6 +56,65 @@ export function defaultClients(env: Env = process.env): ClientConfig[] {
       clientId: env.REFERENCE_PKJWT_CLIENT_ID ?? 'conformance-pkjwt',
       publicKeyPem: readFileSync(pkjwtKeyPath, 'utf8'),
       scopes: FULL_SCOPES,
+    },
+    {
+      clientId: 'conformance-post',
+      secret: 'dev-secret-post-0123456789',
+      tokenEndpointAuthMethod: 'client_secret_post',
+      scopes: ['read:resource_servers'],
+      grantTypes: USER_GRANTS,
+      redirectUris: [REDIRECT_URI],
+      logoutUrls: [LOGOUT_URL],
+    },
+    {
+      clientId: 'conformance-basic',
+      // Characters that RFC 6749 §2.3.1 form-encoding changes (":", "+", " ", "%", "&", "=").
+      secret: 'dev-secret:basic+0123456789 %&=',
+      tokenEndpointAuthMethod: 'client_secret_basic',
+      scopes: ['read:resource_servers'],
+      grantTypes: ['client_credentials', 'password', 'refresh_token'],
+    },
+    {
+      clientId: 'conformance-spa',
+      tokenEndpointAuthMethod: 'none',
+      scopes: [],
+      grantTypes: ['authorization_code', 'implicit', 'refresh_token'],
+      redirectUris: [REDIRECT_URI],
+      logoutUrls: [LOGOUT_URL],
+    },
+    {
+      clientId: 'conformance-mtls',
+      tokenEndpointAuthMethod: 'self_signed_tls_client_auth',
+      certificatePem: readFileSync(DEV_MTLS_CERT_PATH, 'utf8'),
+      scopes: ['read:resource_servers'],
+    },
+    {
+      clientId: 'conformance-mtls-ca',
+      tokenEndpointAuthMethod: 'tls_client_auth',
+      certificatePem: readFileSync(DEV_MTLS_CA_CERT_PATH, 'utf8'),
+      scopes: ['read:resource_servers'],
+    },
+  ];
+}
+
+/** The dev users of the database connection: the test user and the one the §8 lockout test may block. */
+export function defaultUsers(): UserRecord[] {
+  return [
+    {
+      userId: 'db|conformance-user',
+      connection: DATABASE_CONNECTION,
+      username: 'conformance-user@example.test',
+      password: 'dev-password-0123456789!',
+      name: 'Conformance User',
+      emailVerified: true,
+    },
+    {
+      userId: 'db|conformance-lockout',
+      connection: DATABASE_CONNECTION,
+      username: 'conformance-lockout@example.test',
+      password: 'dev-password-lockout-0123!',
+      name: 'Conformance Lockout User',
+      emailVerified: true,
     },
   ];
 }

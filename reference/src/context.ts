@@ -1,25 +1,30 @@
 // What every route handler gets, and the step every route shares: the rate limit and its
 // headers (§7.1 429, §8: every response carries X-RateLimit-Limit/Remaining/Reset).
-import type { ClientConfig, TenantParts, TenantResponse } from './types.ts';
+import type { ClientConfig, TenantParts, TenantResponse, UserRecord } from './types.ts';
 import type { SigningKey } from './auth/access-token.ts';
-import { RATE_LIMIT_MESSAGE, apiError, oauthError } from './errors.ts';
+import { RATE_LIMIT_MESSAGE, apiError } from './errors.ts';
 import { rateLimitHeaders } from './ratelimit.ts';
 
 export interface AppContext {
   parts: TenantParts;
   publicUrl: string;
   clients: ClientConfig[];
+  users: UserRecord[];
   signingKey: SigningKey;
 }
 
-/** Takes one request from bucket `key`; when refused, also the ready 429 (OAuth-shaped at the token endpoint). */
+/**
+ * Takes one request from bucket `key`; when refused, also the ready 429: the
+ * authentication API's error object for its keys (`oauth.token|…`, `auth.…|…`), the
+ * management API's otherwise.
+ */
 export function rateLimit(ctx: AppContext, key: string): { headers: Record<string, string>; response?: TenantResponse } {
   const state = ctx.parts.rateLimiter.take(key, ctx.parts.now());
   const headers = rateLimitHeaders(state);
   if (state.allowed) return { headers };
   const retry = { ...headers, 'retry-after': String(state.retryAfter) };
-  const response = key.startsWith('oauth.token|')
-    ? oauthError(429, 'too_many_requests', RATE_LIMIT_MESSAGE, retry)
+  const response = key.startsWith('oauth.token|') || key.startsWith('auth.')
+    ? ctx.parts.authError(429, 'too_many_requests', RATE_LIMIT_MESSAGE, retry)
     : apiError(429, 'too_many_requests', RATE_LIMIT_MESSAGE, retry);
   return { headers, response };
 }

@@ -11,8 +11,15 @@ import { defaultRules } from './rules.ts';
 import { memoryStore, seedData } from './store.ts';
 import { tokenBucketLimiter } from './ratelimit.ts';
 import { accessTokenVerifier, newSigningKey } from './auth/access-token.ts';
-import { memoryJtiCache } from './auth/client-auth.ts';
-import { DEFAULT_HOST, DEFAULT_RATE_LIMIT, defaultClients } from './config.ts';
+import { clientAuthenticator, memoryJtiCache } from './auth/client-auth.ts';
+import { assertionVerifier } from './auth/assertion.ts';
+import { mtlsEdgeCheck } from './auth/mtls.ts';
+import { verifyPkce } from './auth/pkce.ts';
+import { passwordCheck } from './auth/users.ts';
+import { memoryLoginLimiter } from './auth/login-limit.ts';
+import { memoryAuthStore } from './auth/auth-store.ts';
+import { oauthError } from './errors.ts';
+import { DEFAULT_HOST, DEFAULT_RATE_LIMIT, DEV_EDGE_API_KEY, defaultClients, defaultUsers } from './config.ts';
 
 export type * from './types.ts';
 export { defaultLimits } from './limits.ts';
@@ -21,8 +28,18 @@ export { experimentValidators } from './validation/experiment.ts';
 export { defaultRules, RESOURCE_SERVER_FIELDS } from './rules.ts';
 export { memoryStore, seedData } from './store.ts';
 export { tokenBucketLimiter } from './ratelimit.ts';
-export { memoryJtiCache } from './auth/client-auth.ts';
-export { defaultClients, DEFAULT_RATE_LIMIT, DEFAULT_PORT, DEFAULT_HOST, DEV_PKJWT_PRIVATE_KEY_PATH } from './config.ts';
+export { memoryJtiCache, clientAuthenticator, ASSERTION_TYPE } from './auth/client-auth.ts';
+export { assertionVerifier, ASSERTION_ALGS } from './auth/assertion.ts';
+export { mtlsEdgeCheck } from './auth/mtls.ts';
+export { verifyPkce } from './auth/pkce.ts';
+export { passwordCheck } from './auth/users.ts';
+export { memoryLoginLimiter, loginKey } from './auth/login-limit.ts';
+export { memoryAuthStore } from './auth/auth-store.ts';
+export { oauthError } from './errors.ts';
+export {
+  defaultClients, defaultUsers, DEFAULT_RATE_LIMIT, DEFAULT_PORT, DEFAULT_HOST, DEV_PKJWT_PRIVATE_KEY_PATH,
+  DEV_MTLS_CERT_PATH, DEV_MTLS_CA_CERT_PATH, DEV_EDGE_API_KEY, DATABASE_CONNECTION, SAML_CONNECTION,
+} from './config.ts';
 export { makeCheck } from './validation/engine.ts';
 
 export async function startTenant(options: TenantOptions = {}): Promise<RunningTenant> {
@@ -35,8 +52,11 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
   // Defaults are fresh per tenant; validators and rules read the *final* limits, so
   // overriding `limits` alone moves every bound that uses it.
   let parts: TenantParts | undefined;
-  const limits = () => (parts as TenantParts).limits;
+  const final = () => parts as TenantParts;
+  const limits = () => final().limits;
   const now = () => Date.now();
+  const clients = options.clients ?? defaultClients();
+  const users = options.users ?? defaultUsers();
   const defaults: TenantParts = {
     limits: defaultLimits(),
     validators: { ...resourceServerValidators(limits), ...experimentValidators(limits) },
@@ -50,12 +70,26 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     rateLimiter: tokenBucketLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT),
     jtiCache: memoryJtiCache(),
     now,
+    authenticateClient: clientAuthenticator({
+      parts: final,
+      clients,
+      assertionAudiences: [`${publicUrl}/`, `${publicUrl}/oauth/token`, `${publicUrl}/oauth/token/`],
+      edgeApiKey: options.edgeApiKey ?? DEV_EDGE_API_KEY,
+    }),
+    verifyClientAssertion: assertionVerifier(limits),
+    checkMtlsEdge: mtlsEdgeCheck,
+    verifyPkce,
+    verifyUserToken: accessTokenVerifier(signingKey, { issuer: `${publicUrl}/`, audience: `${publicUrl}/userinfo` }, () => final().now()),
+    checkPassword: passwordCheck(users),
+    loginLimiter: memoryLoginLimiter(limits),
+    authStore: memoryAuthStore(() => final().now()),
+    authError: oauthError,
   };
   const overrides = typeof options.parts === 'function' ? options.parts(defaults) : (options.parts ?? {});
   parts = { ...defaults, ...overrides };
   const resolved = parts;
 
-  const app = createApp({ parts: resolved, publicUrl, clients: options.clients ?? defaultClients(), signingKey });
+  const app = createApp({ parts: resolved, publicUrl, clients, users, signingKey });
   transport.setHandler(options.wrap ? options.wrap(app) : app, () => resolved.limits.maxBodyBytes);
   return { url: listenUrl, publicUrl, port, close: () => transport.close() };
 }

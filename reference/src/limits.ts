@@ -39,5 +39,11 @@ export function defaultLimits(): Limits {
     accessTokenLifetimeSeconds: 86400,
     assertionMaxLifetimeSeconds: 300,
     clockSkewSeconds: 5,
+    loginAttemptsMax: 5,
+    loginBlockSeconds: 60,
+    loginFailureWindowSeconds: 900,
+    authorizationCodeLifetimeSeconds: 600,
+    loginTransactionLifetimeSeconds: 900,
+    userAccessTokenLifetimeSeconds: 7200,
   };
 }

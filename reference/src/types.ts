@@ -60,6 +60,13 @@ export interface Limits {
   accessTokenLifetimeSeconds: number;
   assertionMaxLifetimeSeconds: number; // private_key_jwt: exp at most 5 min ahead
   clockSkewSeconds: number;
+  // Authentication API (tenant choices; §8 states that repeat logins are limited, not how).
+  loginAttemptsMax: number; // failed logins per user+IP before the block
+  loginBlockSeconds: number;
+  loginFailureWindowSeconds: number; // failures older than this are forgotten
+  authorizationCodeLifetimeSeconds: number;
+  loginTransactionLifetimeSeconds: number;
+  userAccessTokenLifetimeSeconds: number;
 }
 
 /** Resource server as stored; presented as the §2.1 object. */
@@ -118,15 +125,182 @@ export interface Store {
   getExperiment(id: string): ExperimentRecord | undefined;
 }
 
+/** §5.2 token endpoint authentication methods (names as in OIDC / RFC 8705 discovery). */
+export type ClientAuthMethod =
+  | 'client_secret_post'
+  | 'client_secret_basic'
+  | 'private_key_jwt'
+  | 'none'
+  | 'tls_client_auth'
+  | 'self_signed_tls_client_auth';
+
 export interface ClientConfig {
   clientId: string;
   /** Authenticates with client_secret (post or basic) when set. */
   secret?: string;
   /** Authenticates with private_key_jwt when set: SPKI PEM of the client's public key. */
   publicKeyPem?: string;
+  /** Management API scopes of its client-credentials tokens. */
   scopes: string[];
   /** Grant types the client may use; default ["client_credentials"]. Others → 403 unauthorized_client. */
   grantTypes?: string[];
+  /**
+   * The one method the client is registered for. Unset (the management clients): a secret
+   * client may use post or Basic, a key client private_key_jwt.
+   */
+  tokenEndpointAuthMethod?: ClientAuthMethod;
+  /**
+   * mTLS: the registered certificate (PEM). `self_signed_tls_client_auth` needs exactly this
+   * certificate; `tls_client_auth` needs its subject DN and the edge's CA verification.
+   */
+  certificatePem?: string;
+  /** /authorize redirect URIs, compared exactly. */
+  redirectUris?: string[];
+  /** /v2/logout returnTo URLs, compared exactly. */
+  logoutUrls?: string[];
+}
+
+/** A user of a database connection (dev users: plain passwords, compared by digest). */
+export interface UserRecord {
+  userId: string;
+  connection: string;
+  /** Login name: the email address. */
+  username: string;
+  password: string;
+  name: string;
+  emailVerified: boolean;
+}
+
+/** What the token endpoint, /oauth/revoke and /passwordless/start hand to client authentication. */
+export interface ClientAuthInput {
+  /** Body parameters (JSON or form, strings only). */
+  params: Record<string, string>;
+  /** Request headers, lower-case names (authorization, cname-api-key, client-certificate, …). */
+  headers: Record<string, string>;
+}
+
+export type ClientAuthVerdict =
+  | { ok: true; client: ClientConfig; method: ClientAuthMethod; /** mTLS: base64url SHA-256 of the certificate */ x5tS256?: string }
+  /** `client`: the client the request named, when it is known (lets a variant "accept anyway"). */
+  | { ok: false; status: number; error: string; description: string; client?: ClientConfig };
+
+/** §5.2 client authentication, all methods: the tenant's default uses the parts below. */
+export type ClientAuthenticator = (input: ClientAuthInput) => Promise<ClientAuthVerdict>;
+
+export type AssertionFault =
+  | 'malformed' // not a JWS
+  | 'algorithm' // alg none or not an asymmetric signature alg
+  | 'signature' // not signed by the client's registered key
+  | 'expired'
+  | 'lifetime' // exp too far ahead
+  | 'audience'
+  | 'issuer' // iss is not the client id
+  | 'subject' // sub missing or not the client id
+  | 'claims'; // exp or jti missing, other claim checks
+
+export type AssertionVerdict =
+  | { ok: true; claims: { iss: string; sub: string; jti: string; exp: number; [claim: string]: unknown } }
+  | { ok: false; reason: AssertionFault; description: string };
+
+/** private_key_jwt: checks one assertion against the client it names (jti replay is the jtiCache's). */
+export type AssertionVerifier = (
+  assertion: string,
+  client: ClientConfig,
+  expected: { audiences: string[]; nowMs: number },
+) => Promise<AssertionVerdict>;
+
+export type MtlsFault = 'api-key' | 'no-certificate' | 'malformed-certificate' | 'certificate-mismatch' | 'ca-not-verified';
+
+export type MtlsVerdict = { ok: true; x5tS256: string } | { ok: false; reason: MtlsFault; description: string };
+
+/**
+ * mTLS through the edge: `headers` are the request's (cname-api-key, client-certificate =
+ * URL-encoded PEM, client-certificate-ca-verified = SUCCESS | FAILED: …), `apiKey` the
+ * tenant's custom-domain API key, `client` an mTLS client.
+ */
+export type MtlsEdgeCheck = (headers: Record<string, string>, client: ClientConfig, apiKey: string) => MtlsVerdict;
+
+/** RFC 7636: the challenge stored with the code (if any) against the verifier sent (if any). */
+export type PkceCheck = (
+  stored: { challenge: string; method: 'S256' | 'plain' } | undefined,
+  verifier: string | undefined,
+) => { ok: true } | { ok: false; description: string };
+
+/** §7.3 the authentication API's error answer: {error, error_description}. */
+export type AuthErrorBuilder = (
+  status: number,
+  error: string,
+  description: string,
+  headers?: Record<string, string>,
+) => TenantResponse;
+
+/** Checks a user's password on a connection; the user when it matches. */
+export type PasswordCheck = (connection: string, username: string, password: string) => UserRecord | undefined;
+
+/** §8 repeat login attempts, per user account and IP address (key: connection|user|ip). */
+export interface LoginLimiter {
+  /** Before the password is looked at: `allowed: false` while the key is blocked. */
+  check(key: string, nowMs: number): RateLimitState;
+  failed(key: string, nowMs: number): void;
+  succeeded(key: string): void;
+}
+
+export interface CodeGrant {
+  clientId: string;
+  userId: string;
+  redirectUri: string;
+  scope: string;
+  audience?: string;
+  nonce?: string;
+  pkce?: { challenge: string; method: 'S256' | 'plain' };
+  expiresAtMs: number;
+}
+
+export interface RefreshGrant {
+  clientId: string;
+  userId: string;
+  scope: string;
+  audience?: string;
+}
+
+/** /authorize parameters kept while the login page is shown. */
+export interface LoginTransaction {
+  clientId: string;
+  redirectUri: string;
+  responseType: string;
+  connection: string;
+  scope: string;
+  state?: string;
+  audience?: string;
+  nonce?: string;
+  pkce?: { challenge: string; method: 'S256' | 'plain' };
+  expiresAtMs: number;
+}
+
+export interface OutboxMessage {
+  id: string;
+  connection: 'email' | 'sms';
+  to: string;
+  send: 'code' | 'link';
+  code: string;
+  link?: string;
+  clientId: string;
+  at: string;
+}
+
+/** Authentication state: codes (single use), refresh tokens, login transactions, dev outbox. */
+export interface AuthStore {
+  saveCode(code: string, grant: CodeGrant): void;
+  getCode(code: string): CodeGrant | undefined;
+  deleteCode(code: string): void;
+  saveRefreshToken(token: string, grant: RefreshGrant): void;
+  getRefreshToken(token: string): RefreshGrant | undefined;
+  revokeRefreshToken(token: string): void;
+  saveLoginTransaction(id: string, tx: LoginTransaction): void;
+  getLoginTransaction(id: string): LoginTransaction | undefined;
+  deleteLoginTransaction(id: string): void;
+  addOutboxMessage(m: OutboxMessage): void;
+  listOutbox(): OutboxMessage[];
 }
 
 export interface RateLimitConfig {
@@ -218,6 +392,20 @@ export interface TenantParts {
   jtiCache: JtiCache;
   /** Milliseconds since the epoch. */
   now: () => number;
+  // Authentication API (§4.3, §5.2, §7.3, §8). The default authenticator calls the
+  // assertion verifier, the mTLS check and the jti cache *as replaced*, so a variant may
+  // replace one step or the whole decision.
+  authenticateClient: ClientAuthenticator;
+  verifyClientAssertion: AssertionVerifier;
+  checkMtlsEdge: MtlsEdgeCheck;
+  verifyPkce: PkceCheck;
+  /** GET /userinfo bearer check (audience `<public URL>/userinfo`). */
+  verifyUserToken: TokenVerifier;
+  checkPassword: PasswordCheck;
+  loginLimiter: LoginLimiter;
+  authStore: AuthStore;
+  /** Every authentication-API error answer (also its 429s) is built here. */
+  authError: AuthErrorBuilder;
 }
 
 export interface TenantOptions {
@@ -228,6 +416,10 @@ export interface TenantOptions {
   publicUrl?: string;
   rateLimit?: RateLimitConfig;
   clients?: ClientConfig[];
+  /** Users of the database connection; defaults: the dev users. */
+  users?: UserRecord[];
+  /** The custom-domain API key the mTLS edge sends in `cname-api-key`. */
+  edgeApiKey?: string;
   /**
    * Replace named parts. Either a partial table, or a function of the default parts
    * (which are fresh per tenant) returning a partial table.

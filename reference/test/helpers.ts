@@ -98,3 +98,35 @@ export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-b
 export function enc(s: string): string {
   return encodeURIComponent(s);
 }
+
+// Authentication-API dev clients and users (reference/README.md "Dev credentials").
+export const POST = { id: 'conformance-post', secret: 'dev-secret-post-0123456789' };
+export const BASIC = { id: 'conformance-basic', secret: 'dev-secret:basic+0123456789 %&=' };
+export const SPA = { id: 'conformance-spa' };
+export const MTLS = { id: 'conformance-mtls' };
+export const MTLS_CA = { id: 'conformance-mtls-ca' };
+export const EDGE_API_KEY = 'dev-cname-api-key-0123456789';
+export const USER = { username: 'conformance-user@example.test', password: 'dev-password-0123456789!' };
+export const LOCKOUT = { username: 'conformance-lockout@example.test', password: 'dev-password-lockout-0123!' };
+export const REDIRECT_URI = 'https://app.conformance.test/callback';
+export const LOGOUT_URL = 'https://app.conformance.test/logged-out';
+
+/** RFC 6749 §2.3.1: form-encode id and secret, then Base64 of `id:secret`. */
+export function basicAuth(id: string, secret: string): string {
+  const form = (s: string) => new URLSearchParams({ v: s }).toString().slice(2);
+  return `Basic ${Buffer.from(`${form(id)}:${form(secret)}`).toString('base64')}`;
+}
+
+export function form(params: Record<string, string>): { headers: Record<string, string>; body: string } {
+  return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() };
+}
+
+export function jsonBody(params: unknown): { headers: Record<string, string>; body: string } {
+  return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(params) };
+}
+
+/** Every authentication-API error: a JSON object with `error` and `error_description` strings. */
+export function isAuthError(body: unknown): boolean {
+  const b = body as Record<string, unknown> | undefined;
+  return typeof b?.error === 'string' && typeof b.error_description === 'string';
+}

@@ -22,10 +22,12 @@ export async function newSigningKey(): Promise<SigningKey> {
 
 export async function issueAccessToken(
   key: SigningKey,
-  claims: { issuer: string; audience: string; clientId: string; scope: string; lifetimeSeconds: number; nowMs: number },
+  claims: { issuer: string; audience: string; clientId: string; scope: string; lifetimeSeconds: number; nowMs: number; x5tS256?: string },
 ): Promise<string> {
   const iat = Math.floor(claims.nowMs / 1000);
-  return new SignJWT({ scope: claims.scope, azp: claims.clientId, gty: 'client-credentials' })
+  // RFC 8705 §3: a token obtained with mTLS is bound to the certificate (cnf.x5t#S256).
+  const cnf = claims.x5tS256 ? { cnf: { 'x5t#S256': claims.x5tS256 } } : {};
+  return new SignJWT({ scope: claims.scope, azp: claims.clientId, gty: 'client-credentials', ...cnf })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: key.kid })
     .setIssuer(claims.issuer)
     .setSubject(`${claims.clientId}@clients`)

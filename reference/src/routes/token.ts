@@ -1,74 +1,76 @@
-// Authentication API token endpoint: client credentials (§5.1), client authentication
-// (§5.2), errors as {error, error_description} (§7.3).
+// Authentication API token endpoint (§4.3, §5.1, §5.2, §7.3): grants client_credentials,
+// authorization_code (with or without PKCE), password and refresh_token; client
+// authentication through the `authenticateClient` part; errors {error, error_description}.
 import type { ClientConfig, TenantRequest, TenantResponse } from '../types.ts';
-import { json, oauthError } from '../errors.ts';
-import { rateLimit, type AppContext } from '../context.ts';
-import { bodyFormat, bodyTooLarge, decodeObject } from '../body.ts';
+import type { AppContext } from '../context.ts';
 import { issueAccessToken } from '../auth/access-token.ts';
-import { authenticateClient } from '../auth/client-auth.ts';
+import { begin, callerOf, readBody, type Params, type Reply } from '../auth/request.ts';
+import { issueUserTokens, userScope } from '../auth/user-tokens.ts';
+import { loginKey } from '../auth/login-limit.ts';
+import { rateLimitHeaders } from '../ratelimit.ts';
+import { DATABASE_CONNECTION } from '../config.ts';
+
+export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'password', 'refresh_token'];
+
+/** Login-limit answer (§8): 429 with the pair's own X-RateLimit-* state. */
+export const LOGIN_BLOCKED = 'Too many failed login attempts for this user from this IP address. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.';
+
+type Authenticated = { client: ClientConfig; x5tS256?: string };
 
 export async function tokenEndpoint(req: TenantRequest, ctx: AppContext): Promise<TenantResponse> {
-  const limits = ctx.parts.limits;
-  const tooLarge = bodyTooLarge(req, limits);
-  const format = tooLarge ? undefined : bodyFormat(req);
-  let params: Record<string, string> | undefined;
-  let paramsError: string | undefined;
-  if (format?.ok) {
-    const decoded = decodeObject(req, format.value, {}, limits);
-    if (!decoded.ok) paramsError = decoded.message;
-    else {
-      const bad = Object.entries(decoded.value).find(([, v]) => typeof v !== 'string');
-      if (bad) paramsError = `Parameter ${bad[0]} must be a string`;
-      else params = decoded.value as Record<string, string>;
-    }
-  }
-  const limited = rateLimit(ctx, `oauth.token|${callerOf(params, req)}`);
-  if (limited.response) return limited.response;
-  const h = limited.headers;
+  const read = readBody(req, ctx.parts.limits);
+  const started = begin(ctx, 'oauth.token', callerOf(read.ok ? read.params : undefined, req));
+  if ('limited' in started) return started.limited;
+  const reply = started.reply;
+  if (!read.ok) return reply.error(read.status, 'invalid_request', read.description);
+  const params = read.params;
 
-  if (tooLarge) return oauthError(413, 'invalid_request', `Request body is larger than ${limits.maxBodyBytes} bytes`, h);
-  if (format && !format.ok) return oauthError(415, 'invalid_request', format.message, h);
-  if (params === undefined) return oauthError(400, 'invalid_request', paramsError ?? 'Malformed request body', h);
+  const grantType = params.grant_type;
+  if (grantType === undefined) return reply.error(400, 'invalid_request', 'Missing required parameter: grant_type');
+  if (!GRANT_TYPES.includes(grantType)) return reply.error(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
 
-  if (params.grant_type === undefined) return oauthError(400, 'invalid_request', 'Missing required parameter: grant_type', h);
-  if (params.grant_type !== 'client_credentials') {
-    return oauthError(400, 'unsupported_grant_type', `Unsupported grant type: ${params.grant_type}`, h);
-  }
-  const auth = await authenticateClient(params, req.headers.authorization, {
-    clients: ctx.clients,
-    assertionAudiences: [`${ctx.publicUrl}/`, `${ctx.publicUrl}/oauth/token`, `${ctx.publicUrl}/oauth/token/`],
-    limits,
-    jti: ctx.parts.jtiCache,
-    nowMs: ctx.parts.now(),
-  });
+  const auth = await ctx.parts.authenticateClient({ params, headers: req.headers });
   if (!auth.ok) {
-    const extra: Record<string, string> =
-      auth.status === 401 && /^Basic/i.test(req.headers.authorization ?? '') ? { 'www-authenticate': 'Basic realm="token"' } : {};
-    return oauthError(auth.status, auth.error, auth.description, { ...h, ...extra });
+    const basic = auth.status === 401 && /^Basic/i.test(req.headers.authorization ?? '');
+    return reply.error(auth.status, auth.error, auth.description, basic ? { 'www-authenticate': 'Basic realm="token"' } : {});
   }
-  if (!(auth.client.grantTypes ?? ['client_credentials']).includes('client_credentials')) {
-    return oauthError(403, 'unauthorized_client', `Client ${auth.client.clientId} may not use the client_credentials grant`, h);
+  if (!(auth.client.grantTypes ?? ['client_credentials']).includes(grantType)) {
+    return reply.error(403, 'unauthorized_client', `Client ${auth.client.clientId} may not use the ${grantType} grant`);
   }
+  const who: Authenticated = { client: auth.client, ...(auth.x5tS256 ? { x5tS256: auth.x5tS256 } : {}) };
+  switch (grantType) {
+    case 'client_credentials':
+      return clientCredentials(params, who, ctx, reply);
+    case 'password':
+      return password(params, who, ctx, reply, req.remoteAddress);
+    case 'authorization_code':
+      return authorizationCode(params, who, ctx, reply);
+    default:
+      return refreshToken(params, who, ctx, reply);
+  }
+}
+
+const tokenAnswer = (reply: Reply, body: object) => reply.json(200, body);
+
+async function clientCredentials(params: Params, who: Authenticated, ctx: AppContext, reply: Reply): Promise<TenantResponse> {
+  const limits = ctx.parts.limits;
   if (params.audience === undefined || params.audience === '') {
-    return oauthError(400, 'invalid_request', 'Missing required parameter: audience', h);
+    return reply.error(400, 'invalid_request', 'Missing required parameter: audience');
   }
-  const granted = grantedScopes(params.audience, auth.client, ctx);
-  if (granted === undefined) return oauthError(403, 'access_denied', `Service not found: ${params.audience}`, h);
+  const granted = grantedScopes(params.audience, who.client, ctx);
+  if (granted === undefined) return reply.error(403, 'access_denied', `Service not found: ${params.audience}`);
   const requested = params.scope?.split(' ').filter((s) => s !== '');
   const scope = (requested ? granted.scopes.filter((s) => requested.includes(s)) : granted.scopes).join(' ');
   const accessToken = await issueAccessToken(ctx.signingKey, {
     issuer: `${ctx.publicUrl}/`,
     audience: granted.audience,
-    clientId: auth.client.clientId,
+    clientId: who.client.clientId,
     scope,
     lifetimeSeconds: limits.accessTokenLifetimeSeconds,
     nowMs: ctx.parts.now(),
+    ...(who.x5tS256 ? { x5tS256: who.x5tS256 } : {}),
   });
-  return json(
-    200,
-    { access_token: accessToken, token_type: 'Bearer', expires_in: limits.accessTokenLifetimeSeconds, scope },
-    { ...h, 'cache-control': 'no-store', pragma: 'no-cache' },
-  );
+  return tokenAnswer(reply, { access_token: accessToken, token_type: 'Bearer', expires_in: limits.accessTokenLifetimeSeconds, scope });
 }
 
 /** The management API (audience `<public URL>/api/v2/`, or `/api/v2/` as §5.1 writes it) or a custom resource server. */
@@ -80,20 +82,104 @@ function grantedScopes(audience: string, client: ClientConfig, ctx: AppContext):
   return { audience: rs.identifier, scopes: rs.scopes.map((s) => s.value) };
 }
 
-function callerOf(params: Record<string, string> | undefined, req: TenantRequest): string {
-  const basic = /^Basic\s+(\S+)/i.exec(req.headers.authorization ?? '');
-  if (basic?.[1]) {
-    const decoded = Buffer.from(basic[1], 'base64').toString('utf8');
-    return `client:${decoded.split(':')[0] ?? ''}`;
+/** Resource owner password (RFC 6749 §4.3), `realm` naming the database connection. */
+async function password(params: Params, who: Authenticated, ctx: AppContext, reply: Reply, ip: string | undefined): Promise<TenantResponse> {
+  const { username, password: pw } = params;
+  if (username === undefined || username === '') return reply.error(400, 'invalid_request', 'Missing required parameter: username');
+  if (pw === undefined || pw === '') return reply.error(400, 'invalid_request', 'Missing required parameter: password');
+  const connection = params.realm ?? DATABASE_CONNECTION;
+  if (connection !== DATABASE_CONNECTION) return reply.error(400, 'invalid_request', `Unknown realm (database connection): ${connection}`);
+  const scope = userScope(ctx, params.scope, params.audience);
+  if (scope === undefined) return reply.error(403, 'access_denied', `Service not found: ${params.audience}`);
+
+  const login = checkLogin(ctx, connection, username, pw, ip);
+  if (!login.ok) return login.blocked ? reply.error(429, 'too_many_attempts', LOGIN_BLOCKED, login.headers) : reply.error(400, 'invalid_grant', 'Wrong email or password.');
+  const tokens = await issueUserTokens(ctx, {
+    client: who.client,
+    user: login.user,
+    scope,
+    ...(params.audience ? { audience: params.audience } : {}),
+    refreshable: true,
+    gty: 'password',
+  });
+  return tokenAnswer(reply, tokens);
+}
+
+/** §8 repeat-login limit around one password check (also used by the login page). */
+export function checkLogin(
+  ctx: AppContext,
+  connection: string,
+  username: string,
+  pw: string,
+  ip: string | undefined,
+): { ok: true; user: NonNullable<ReturnType<AppContext['parts']['checkPassword']>> } | { ok: false; blocked: boolean; headers: Record<string, string> } {
+  const key = loginKey(connection, username, ip);
+  const nowMs = ctx.parts.now();
+  const state = ctx.parts.loginLimiter.check(key, nowMs);
+  if (!state.allowed) return { ok: false, blocked: true, headers: { ...rateLimitHeaders(state), 'retry-after': String(state.retryAfter) } };
+  const user = ctx.parts.checkPassword(connection, username, pw);
+  if (user === undefined) {
+    ctx.parts.loginLimiter.failed(key, nowMs);
+    return { ok: false, blocked: false, headers: {} };
   }
-  if (params?.client_id) return `client:${params.client_id}`;
-  if (params?.client_assertion) {
-    try {
-      const payload = JSON.parse(Buffer.from(params.client_assertion.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: unknown };
-      if (typeof payload.iss === 'string') return `client:${payload.iss}`;
-    } catch {
-      // fall through to the peer address
-    }
+  ctx.parts.loginLimiter.succeeded(key);
+  return { ok: true, user };
+}
+
+/** RFC 6749 §4.1.3, RFC 7636 §4.5: the code is single use and bound to client and redirect URI. */
+async function authorizationCode(params: Params, who: Authenticated, ctx: AppContext, reply: Reply): Promise<TenantResponse> {
+  const code = params.code;
+  if (code === undefined || code === '') return reply.error(400, 'invalid_request', 'Missing required parameter: code');
+  const grant = ctx.parts.authStore.getCode(code);
+  if (grant === undefined || grant.clientId !== who.client.clientId) {
+    return reply.error(400, 'invalid_grant', 'Invalid or expired authorization code');
   }
-  return `ip:${req.remoteAddress ?? '-'}`;
+  if (params.redirect_uri !== grant.redirectUri) {
+    return reply.error(400, 'invalid_grant', 'redirect_uri must be the one of the authorization request');
+  }
+  // A failed verifier leaves the code usable (it cannot be guessed); a success consumes it.
+  const pkce = ctx.parts.verifyPkce(grant.pkce, params.code_verifier);
+  if (!pkce.ok) return reply.error(400, 'invalid_grant', pkce.description);
+  const user = ctx.users.find((u) => u.userId === grant.userId);
+  if (user === undefined) return reply.error(400, 'invalid_grant', 'The user of this code no longer exists');
+  ctx.parts.authStore.deleteCode(code);
+  const tokens = await issueUserTokens(ctx, {
+    client: who.client,
+    user,
+    scope: grant.scope,
+    ...(grant.audience ? { audience: grant.audience } : {}),
+    ...(grant.nonce !== undefined ? { nonce: grant.nonce } : {}),
+    refreshable: true,
+    gty: 'authorization_code',
+  });
+  return tokenAnswer(reply, tokens);
+}
+
+/** RFC 6749 §6: no rotation (the refresh token stays valid until revoked); scope may narrow. */
+async function refreshToken(params: Params, who: Authenticated, ctx: AppContext, reply: Reply): Promise<TenantResponse> {
+  const token = params.refresh_token;
+  if (token === undefined || token === '') return reply.error(400, 'invalid_request', 'Missing required parameter: refresh_token');
+  const grant = ctx.parts.authStore.getRefreshToken(token);
+  if (grant === undefined || grant.clientId !== who.client.clientId) {
+    return reply.error(400, 'invalid_grant', 'Unknown or revoked refresh token');
+  }
+  const user = ctx.users.find((u) => u.userId === grant.userId);
+  if (user === undefined) return reply.error(400, 'invalid_grant', 'The user of this refresh token no longer exists');
+  const original = grant.scope.split(' ');
+  let scope = grant.scope;
+  if (params.scope !== undefined) {
+    const asked = params.scope.split(' ').filter((s) => s !== '');
+    const beyond = asked.filter((s) => !original.includes(s));
+    if (beyond.length > 0) return reply.error(400, 'invalid_scope', `Scope not granted to this refresh token: ${beyond.join(' ')}`);
+    scope = asked.join(' ');
+  }
+  const tokens = await issueUserTokens(ctx, {
+    client: who.client,
+    user,
+    scope,
+    ...(grant.audience ? { audience: grant.audience } : {}),
+    refreshable: false,
+    gty: 'refresh_token',
+  });
+  return tokenAnswer(reply, tokens);
 }

@@ -1,23 +1,41 @@
-// Discovery documents: the tenant's signing keys and its OpenID configuration; issuer and
-// endpoints follow the public URL.
+// Discovery documents: the tenant's signing keys and its OpenID configuration (OpenID
+// Connect Discovery 1.0 §3, RFC 8414, RFC 8705 §5); issuer and endpoints follow the public URL.
 import type { TenantResponse } from '../types.ts';
 import { json } from '../errors.ts';
 import type { AppContext } from '../context.ts';
+import { ASSERTION_ALGS } from '../auth/assertion.ts';
+import { GRANT_TYPES } from './token.ts';
 
 export function jwks(ctx: AppContext): TenantResponse {
   return json(200, { keys: [ctx.signingKey.publicJwk] });
 }
 
 export function openidConfiguration(ctx: AppContext): TenantResponse {
-  const publicUrl = ctx.publicUrl;
+  const u = ctx.publicUrl;
   return json(200, {
-    issuer: `${publicUrl}/`,
-    token_endpoint: `${publicUrl}/oauth/token`,
-    jwks_uri: `${publicUrl}/.well-known/jwks.json`,
-    grant_types_supported: ['client_credentials'],
-    response_types_supported: ['token'],
-    token_endpoint_auth_methods_supported: ['client_secret_post', 'client_secret_basic', 'private_key_jwt'],
-    token_endpoint_auth_signing_alg_values_supported: ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512'],
+    issuer: `${u}/`,
+    authorization_endpoint: `${u}/authorize`,
+    token_endpoint: `${u}/oauth/token`,
+    userinfo_endpoint: `${u}/userinfo`,
+    revocation_endpoint: `${u}/oauth/revoke`,
+    end_session_endpoint: `${u}/v2/logout`,
+    jwks_uri: `${u}/.well-known/jwks.json`,
+    // The edge terminates mTLS for the same host, so the aliases are the endpoints themselves.
+    mtls_endpoint_aliases: { token_endpoint: `${u}/oauth/token`, revocation_endpoint: `${u}/oauth/revoke`, userinfo_endpoint: `${u}/userinfo` },
+    grant_types_supported: [...GRANT_TYPES, 'implicit'],
+    response_types_supported: ['code', 'token', 'id_token', 'id_token token'],
+    response_modes_supported: ['query', 'fragment'],
+    scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
+    claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'nonce', 'name', 'nickname', 'email', 'email_verified'],
+    code_challenge_methods_supported: ['S256', 'plain'],
+    token_endpoint_auth_methods_supported: [
+      'client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none', 'tls_client_auth', 'self_signed_tls_client_auth',
+    ],
+    token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
+    revocation_endpoint_auth_methods_supported: [
+      'client_secret_post', 'client_secret_basic', 'private_key_jwt', 'none', 'tls_client_auth', 'self_signed_tls_client_auth',
+    ],
+    tls_client_certificate_bound_access_tokens: true,
     id_token_signing_alg_values_supported: ['RS256'],
     subject_types_supported: ['public'],
   });

@@ -1,0 +1,45 @@
+// §7.3 over a whole run: "on error the API returns an error object; most of these carry an
+// error code and an error description". Each authentication-API error a test meets is
+// recorded as an `auth-error` annotation; the reporter counts them all in one place
+// (reporters/auth-errors.ts) and judges the majority on auth.error.code-and-description.
+import type { TestInfo } from '@playwright/test';
+import type { Exchange } from './http.ts';
+import { isObject } from './values.ts';
+
+/** Member names that carry an error code / a description (the spec shows neither; these are the usual ones). */
+const CODE_MEMBERS = ['error', 'code', 'error_code', 'errorCode'] as const;
+const DESCRIPTION_MEMBERS = ['error_description', 'description', 'message', 'error_message', 'errorDescription'] as const;
+
+export interface AuthErrorSeen {
+  /** METHOD /path */
+  at: string;
+  status: number;
+  object: boolean;
+  members: string[];
+  /** The error code when a code member holds a non-empty string. */
+  code: string | null;
+  description: boolean;
+}
+
+export function describeAuthError(ex: Exchange): AuthErrorSeen {
+  const body = ex.body;
+  const obj = isObject(body);
+  const str = (k: string): string | null => (obj && typeof body[k] === 'string' && (body[k] as string).trim() !== '' ? (body[k] as string) : null);
+  const codeKey = CODE_MEMBERS.find((k) => str(k) !== null);
+  return {
+    at: `${ex.request.method} ${new URL(ex.request.url).pathname}`,
+    status: ex.status,
+    object: obj,
+    members: obj ? Object.keys(body).sort() : [],
+    code: codeKey ? str(codeKey) : null,
+    description: DESCRIPTION_MEMBERS.some((k) => str(k) !== null),
+  };
+}
+
+/** Records an authentication-API error answer (status >= 400) for the run-wide §7.3 judgement. */
+export function recordAuthError(info: TestInfo, ex: Exchange): AuthErrorSeen | null {
+  if (ex.status < 400) return null;
+  const seen = describeAuthError(ex);
+  info.annotations.push({ type: 'auth-error', description: JSON.stringify(seen) });
+  return seen;
+}

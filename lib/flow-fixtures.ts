@@ -1,0 +1,149 @@
+// The conformance `test` of the named flows (§4.3): the suite's fixtures plus
+//   loginBrowser – (worker) one Chromium per worker, launched the first time a test needs it
+//   flows        – endpoints (setting > discovery > default), token-endpoint and plain
+//                  requests that register every credential they obtain with the redactor,
+//                  authorization requests through the login page (skips without Chromium),
+//                  and the one judgement of a refused grant (lib/auth-checks.ts)
+// Requests follow the §4.3 conventions: POST parameters as JSON, GET parameters in the query.
+import type { Browser } from '@playwright/test';
+import { test as base } from './fixtures.ts';
+import { findChromium, launchChromium, noChromiumReason, type ChromiumLookup } from './browser.ts';
+import { absentReason, endpoint, type Endpoint } from './auth-endpoints.ts';
+import { authorizeThroughLogin, type AuthorizeOutcome } from './login-page.ts';
+import { recordAuthError } from './auth-errors.ts';
+import { expectAuthRefusal } from './auth-checks.ts';
+import type { AuthPath } from './config.ts';
+import type { Exchange } from './http.ts';
+
+export interface LoginBrowser {
+  lookup: ChromiumLookup;
+  /** The worker's browser, launched on first use. */
+  get(): Promise<Browser>;
+}
+
+export interface TokenAnswer {
+  ex: Exchange;
+  accessToken: string | null;
+  refreshToken: string | null;
+  tokenType: string | null;
+}
+
+export interface Flows {
+  /** Where an endpoint is; skips the test when a default path is not served (404/405). */
+  endpoint(which: AuthPath): Promise<Endpoint>;
+  /** Skips the test when `ex` shows that a default-path endpoint does not exist. */
+  skipIfAbsent(e: Endpoint, ex: Exchange): void;
+  /** POST to the token endpoint (JSON body); tokens in the answer are masked from then on. */
+  token(data: Record<string, unknown>): Promise<TokenAnswer>;
+  /**
+   * The test user's tokens through the password grant with the confidential (Post) client;
+   * skips the test, naming the settings, when either is not configured.
+   */
+  passwordGrant(scope: string): Promise<TokenAnswer>;
+  /** POST with a JSON body. */
+  post(url: string, data: Record<string, unknown>, headers?: Record<string, string>): Promise<Exchange>;
+  /** GET with parameters in the query string. */
+  get(url: string, query?: Record<string, string>, headers?: Record<string, string>): Promise<Exchange>;
+  /**
+   * An authorization request through the login page in Chromium, as the configured test user.
+   * Skips the test (with the reason) when there is no Chromium or no test user.
+   */
+  authorize(e: Endpoint, params: Record<string, string>, redirectUris: string[]): Promise<AuthorizeOutcome>;
+  /**
+   * A grant the standard says must be refused: a 4xx with the error object (§7.3, RFC 6749
+   * §5.2) and no access token, under `clause`; status and error code go to auth.flow.refusals.
+   */
+  refusal(clause: string, t: TokenAnswer, what: string): boolean;
+  /** Masks a value in every report from now on (codes, tokens met outside a token answer). */
+  secret(value: string | null | undefined): void;
+}
+
+export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }>({
+  loginBrowser: [
+    async ({ suite }, use) => {
+      const lookup = findChromium(suite.cfg.auth.chromium);
+      let browser: Promise<Browser> | null = null;
+      await use({
+        lookup,
+        get: () => (browser ??= launchChromium(lookup.path ?? '/nonexistent')),
+      });
+      if (browser) await (await (browser as Promise<Browser>).catch(() => null))?.close();
+    },
+    { scope: 'worker' },
+  ],
+
+  flows: async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
+    const { cfg, redactor } = suite;
+    const secret = (v: string | null | undefined): void => {
+      if (typeof v === 'string' && v.length >= 4) redactor.add(v);
+    };
+    const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
+    // Every error answer feeds the run-wide §7.3 judgement (lib/auth-errors.ts) once: those
+    // judged by refusal() are recorded there, the others when the test ends.
+    const errors: Exchange[] = [];
+    const judged = new WeakSet<Exchange>();
+    const seen = (ex: Exchange): Exchange => {
+      if (ex.status >= 400) errors.push(ex);
+      return ex;
+    };
+    const flows: Flows = {
+      endpoint: (which) => endpoint(cfg, anon, which),
+      skipIfAbsent(e, ex) {
+        const reason = absentReason(e, ex.status);
+        testInfo.skip(reason !== null, reason ?? '');
+      },
+      async token(data) {
+        const ex = seen(await anon.send('POST', cfg.auth.tokenUrl, { data }));
+        const body = typeof ex.body === 'object' && ex.body !== null ? (ex.body as Record<string, unknown>) : {};
+        const answer = { ex, accessToken: str(body.access_token), refreshToken: str(body.refresh_token), tokenType: str(body.token_type) };
+        secret(answer.accessToken);
+        secret(answer.refreshToken);
+        secret(str(body.id_token));
+        if (ex.status >= 200 && ex.status < 300) await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
+        return answer;
+      },
+      async passwordGrant(scope) {
+        const { post, user } = cfg.auth;
+        testInfo.skip(!post, 'needs a confidential client allowed the password grant: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
+        testInfo.skip(!user, 'needs a test user: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
+        return flows.token({ grant_type: 'password', client_id: post!.id, client_secret: post!.secret, username: user!.username, password: user!.password, scope });
+      },
+      post: async (url, data, headers) => seen(await anon.send('POST', url, { data, ...(headers ? { headers } : {}) })),
+      async get(url, query, headers) {
+        const u = new URL(url);
+        for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
+        return seen(await anon.send('GET', u.toString(), headers ? { headers } : {}));
+      },
+      async authorize(e, params, redirectUris) {
+        testInfo.skip(!loginBrowser.lookup.path, `browser flows: ${noChromiumReason(loginBrowser.lookup)}`);
+        const user = cfg.auth.user;
+        testInfo.skip(!user, 'needs a test user to log in with: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
+        const u = new URL(e.url);
+        for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+        // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
+        if (e.source === 'default') flows.skipIfAbsent(e, seen(await anon.send('GET', u.toString())));
+        const outcome = await authorizeThroughLogin(await loginBrowser.get(), {
+          url: u.toString(),
+          redirectUris,
+          login: { username: user!.username, password: user!.password, selectors: cfg.auth.loginSelectors },
+          timeoutMs: cfg.timeoutMs,
+          onTenantRequest: () => {
+            counter.sent += 1;
+          },
+        });
+        for (const k of ['code', 'access_token', 'id_token', 'refresh_token']) secret(outcome.params[k]);
+        return outcome;
+      },
+      refusal(clause, t, what) {
+        judged.add(t.ex);
+        const ok = expectAuthRefusal(check, testInfo, clause, t.ex, what, { tokenEndpoint: true, statusClause: 'auth.flow.refusals' });
+        if (ok && t.accessToken) check.that(clause, false, `${what}: ${t.ex.status}, yet with an access_token`, t.ex);
+        return ok && !t.accessToken;
+      },
+      secret,
+    };
+    await use(flows);
+    for (const ex of errors) if (!judged.has(ex)) recordAuthError(testInfo, ex);
+  },
+});
+

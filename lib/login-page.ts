@@ -1,0 +1,130 @@
+// An authorization request through the hosted login page, in a real browser (RFC 6749 §4.1.1,
+// §4.2.1): open the authorize URL, fill the login form with the configured selectors, submit,
+// and catch the redirect to the client's redirect URI with page.route — that URI is the
+// client's, not the tenant's, so nothing has to listen there (app.conformance.test is never
+// resolved). Each attempt has a fresh context: no session cookie carries over.
+import type { Browser, Page, Route } from '@playwright/test';
+
+export interface LoginForm {
+  username: string;
+  password: string;
+  selectors: { username: string; password: string; submit: string };
+}
+
+export interface AuthorizeAttempt {
+  /** The authorization endpoint with every request parameter in its query (§4.3 GET convention). */
+  url: string;
+  /** Every redirect the tenant might send the browser to; the first one reached is caught. */
+  redirectUris: string[];
+  login: LoginForm;
+  timeoutMs: number;
+  /** Called for every request the browser sends to the tenant (counted like API requests). */
+  onTenantRequest?: () => void;
+}
+
+export interface AuthorizeOutcome {
+  /** The redirect URI reached, with query and fragment, or null when none was. */
+  callback: URL | null;
+  /** Parameters of the callback: query and fragment merged (fragment wins, RFC 6749 §4.2.2). */
+  params: Record<string, string>;
+  /** Whether they came in the query, the fragment, or both. */
+  carriedIn: { query: string[]; fragment: string[] };
+  /** Whether the login form was shown and submitted. */
+  loggedIn: boolean;
+  /** Why no redirect was reached (one line), when none was. */
+  problem: string | null;
+  /** The page the browser ended on, when it was not a redirect URI. */
+  stoppedAt: string | null;
+}
+
+const CALLBACK_PAGE = '<!doctype html><title>callback</title><p>redirect caught by the conformance suite</p>';
+
+export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttempt): Promise<AuthorizeOutcome> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: false });
+  context.setDefaultTimeout(a.timeoutMs);
+  const reached = (u: string): string | undefined => a.redirectUris.find((r) => sameEndpoint(u, r));
+  let caught: string | null = null;
+  await context.route(
+    (u) => reached(u.href) !== undefined,
+    (route: Route) => {
+      caught ??= route.request().url();
+      return route.fulfill({ status: 200, contentType: 'text/html', body: CALLBACK_PAGE });
+    },
+  );
+  const tenant = new URL(a.url).origin;
+  context.on('request', (r) => {
+    if (r.url().startsWith(tenant)) a.onTenantRequest?.();
+  });
+  const page = await context.newPage();
+  let loggedIn = false;
+  let problem: string | null = null;
+  try {
+    const first = await page.goto(a.url, { waitUntil: 'domcontentloaded' });
+    if (!atRedirect(page, reached)) {
+      const form = page.locator(a.login.selectors.username);
+      // An error page (4xx/5xx) has no form to wait for; a login page may render it by script.
+      const errorPage = (first?.status() ?? 200) >= 400;
+      const shown = errorPage ? (await form.count()) > 0 : await form.first().waitFor({ state: 'visible', timeout: a.timeoutMs }).then(() => true, () => false);
+      if (!shown && !atRedirect(page, reached)) {
+        problem = errorPage
+          ? `the tenant answered ${first?.status()} at ${pathOf(page.url())} (no login form, no redirect)`
+          : `no login form at ${pathOf(page.url())}: nothing matches ${a.login.selectors.username} (IDM_LOGIN_USERNAME_SELECTOR)`;
+      } else if (shown) {
+        await form.first().fill(a.login.username);
+        await page.locator(a.login.selectors.password).first().fill(a.login.password);
+        await page.locator(a.login.selectors.submit).first().click();
+        loggedIn = true;
+        await page.waitForURL((u) => reached(u.href) !== undefined, { timeout: a.timeoutMs, waitUntil: 'domcontentloaded' }).catch(() => {
+          problem = `after the login form was submitted the browser stayed at ${pathOf(page.url())}, not at the redirect URI`;
+        });
+      }
+    }
+    const finalUrl = atRedirect(page, reached) ? page.url() : caught;
+    if (finalUrl === null) {
+      problem ??= `the browser never reached the redirect URI (ended at ${pathOf(page.url())})`;
+      return { callback: null, params: {}, carriedIn: { query: [], fragment: [] }, loggedIn, problem, stoppedAt: pathOf(page.url()) };
+    }
+    // page.url() keeps the fragment (the request the route saw does not).
+    const callback = new URL(finalUrl);
+    const query = Object.fromEntries(callback.searchParams);
+    const fragment = Object.fromEntries(new URLSearchParams(callback.hash.replace(/^#/, '')));
+    return {
+      callback,
+      params: { ...query, ...fragment },
+      carriedIn: { query: Object.keys(query), fragment: Object.keys(fragment) },
+      loggedIn,
+      problem: null,
+      stoppedAt: null,
+    };
+  } catch (e) {
+    return { callback: null, params: {}, carriedIn: { query: [], fragment: [] }, loggedIn, problem: `browser: ${(e as Error).message.split('\n')[0]}`, stoppedAt: pathOf(page.url()) };
+  } finally {
+    await context.close();
+  }
+}
+
+// Helpers
+
+function atRedirect(page: Page, reached: (u: string) => string | undefined): boolean {
+  return reached(page.url()) !== undefined;
+}
+
+/** Same scheme, host, port and path (query and fragment are the answer). */
+function sameEndpoint(url: string, redirectUri: string): boolean {
+  try {
+    const a = new URL(url);
+    const b = new URL(redirectUri);
+    return a.origin === b.origin && a.pathname === b.pathname;
+  } catch {
+    return false;
+  }
+}
+
+function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}

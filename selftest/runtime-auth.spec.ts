@@ -1,0 +1,92 @@
+// The §5.2 request builders and the auth-error record (lib/auth-target.ts, lib/auth-errors.ts):
+// each assertion fault breaks exactly its property (the others still verify), the Basic header
+// is form-encoded per RFC 6749 §2.3.1, the mTLS headers can be replaced or left out one by one.
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { compactVerify, decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
+import { parseConfig, EMBEDDED } from '../lib/config.ts';
+import { ASSERTION_FAULTS, FOREIGN_CERT_FILE, basicAuthorization, clientAssertion, mtlsHeaders, needsFormEncoding, type AssertionFault } from '../lib/auth-target.ts';
+import { describeAuthError } from '../lib/auth-errors.ts';
+import type { Exchange } from '../lib/http.ts';
+
+const cfg = parseConfig({});
+const PUBLIC_KEY = EMBEDDED.pkjwtKeyFile.replace('.private.pem', '.public.pem');
+
+test.describe('Basic header (RFC 6749 §2.3.1)', () => {
+  test('id and secret are form-encoded before Base64; encode=false keeps them raw', () => {
+    const decoded = (h: string) => Buffer.from(h.replace(/^Basic /, ''), 'base64').toString('utf8');
+    expect(decoded(basicAuthorization('my client', 'p:w%&= +'))).toBe('my+client:p%3Aw%25%26%3D+%2B');
+    expect(decoded(basicAuthorization('my client', 'p:w', false))).toBe('my client:p:w');
+    expect(decoded(basicAuthorization('plain', 'Secret-123_~.'))).toBe('plain:Secret-123_~.');
+  });
+  test('needsFormEncoding tells which credentials exercise the encoding', () => {
+    expect(needsFormEncoding(EMBEDDED.basic.secret)).toBe(true);
+    expect(needsFormEncoding('dev-secret-post-0123456789')).toBe(false);
+  });
+});
+
+test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
+  test('a valid assertion verifies with the registered key, for the token endpoint, iss = sub = client id', async () => {
+    const key = await importSPKI(readFileSync(PUBLIC_KEY, 'utf8'), 'RS256');
+    const { payload } = await jwtVerify(await clientAssertion(cfg), key, { audience: cfg.auth.tokenUrl, issuer: EMBEDDED.pkjwtClientId, subject: EMBEDDED.pkjwtClientId });
+    expect(typeof payload.jti).toBe('string');
+  });
+  test('two assertions carry different jti unless one is given', async () => {
+    expect(decodeJwt(await clientAssertion(cfg)).jti).not.toBe(decodeJwt(await clientAssertion(cfg)).jti);
+    expect(decodeJwt(await clientAssertion(cfg, undefined, 'fixed')).jti).toBe('fixed');
+  });
+  const BROKEN: Record<AssertionFault, (token: string) => Promise<boolean>> = {
+    'wrong-aud': async (t) => decodeJwt(t).aud !== cfg.auth.tokenUrl,
+    expired: async (t) => (decodeJwt(t).exp ?? Infinity) < Date.now() / 1000,
+    'iss-not-sub': async (t) => decodeJwt(t).iss !== decodeJwt(t).sub && decodeJwt(t).sub !== undefined,
+    'no-sub': async (t) => decodeJwt(t).sub === undefined,
+    'alg-none': async (t) => decodeProtectedHeader(t).alg === 'none' && t.endsWith('.'),
+    'foreign-key': async (t) => {
+      const key = await importSPKI(readFileSync(PUBLIC_KEY, 'utf8'), 'RS256');
+      return compactVerify(t, key).then(() => false, () => true); // the signature alone, not the claims
+    },
+  };
+  for (const fault of Object.keys(ASSERTION_FAULTS) as AssertionFault[]) {
+    test(`${fault}: ${ASSERTION_FAULTS[fault]}, and nothing else changes`, async () => {
+      const t = await clientAssertion(cfg, fault);
+      expect(await BROKEN[fault](t)).toBe(true);
+      // Every other fault's property still holds: the case is sharp (no sub has no iss ≠ sub
+      // either; an unsigned token is signed by no key at all).
+      const implied = (o: AssertionFault) => (fault === 'no-sub' && o === 'iss-not-sub') || (fault === 'alg-none' && o === 'foreign-key');
+      for (const other of Object.keys(BROKEN) as AssertionFault[]) if (other !== fault && !implied(other)) expect(await BROKEN[other](t), `${fault} also breaks ${other}`).toBe(false);
+    });
+  }
+});
+
+test.describe('mTLS edge headers', () => {
+  const client = { id: 'm', apiKey: 'key-1', certFile: FOREIGN_CERT_FILE };
+  test('the three headers by default, the certificate URL-encoded PEM, SUCCESS', () => {
+    const h = mtlsHeaders(client);
+    expect(Object.keys(h).sort()).toEqual(['client-certificate', 'client-certificate-ca-verified', 'cname-api-key']);
+    expect(decodeURIComponent(h['client-certificate']!)).toBe(readFileSync(FOREIGN_CERT_FILE, 'utf8'));
+    expect(h['client-certificate']).not.toMatch(/[\s\n]/);
+    expect(h['client-certificate-ca-verified']).toBe('SUCCESS');
+  });
+  test('each header can be replaced or left out', () => {
+    expect(mtlsHeaders(client, { apiKey: 'other' })['cname-api-key']).toBe('other');
+    expect(mtlsHeaders(client, { apiKey: null })).not.toHaveProperty('cname-api-key');
+    expect(mtlsHeaders(client, { certFile: null })).not.toHaveProperty('client-certificate');
+    expect(mtlsHeaders(client, { verified: 'FAILED: x' })['client-certificate-ca-verified']).toBe('FAILED: x');
+  });
+  test('the suite-owned foreign certificate is a certificate, with no private key beside it', () => {
+    expect(readFileSync(FOREIGN_CERT_FILE, 'utf8')).toMatch(/^-----BEGIN CERTIFICATE-----/);
+    expect(readFileSync(FOREIGN_CERT_FILE, 'utf8')).not.toMatch(/PRIVATE KEY/);
+  });
+});
+
+test.describe('auth-error records (§7.3)', () => {
+  const ex = (status: number, body: unknown): Exchange => ({ request: { method: 'POST', url: 'http://127.0.0.1/oauth/token?x=1', headers: {} }, status, headers: {}, text: JSON.stringify(body), body });
+  test('code and description found under the usual member names', () => {
+    expect(describeAuthError(ex(401, { error: 'invalid_client', error_description: 'bad' }))).toEqual({ at: 'POST /oauth/token', status: 401, object: true, members: ['error', 'error_description'], code: 'invalid_client', description: true });
+    expect(describeAuthError(ex(400, { code: 'x', message: 'y' }))).toMatchObject({ code: 'x', description: true });
+  });
+  test('empty strings and non-objects carry neither', () => {
+    expect(describeAuthError(ex(400, { error: '', error_description: ' ' }))).toMatchObject({ object: true, code: null, description: false });
+    expect(describeAuthError(ex(400, 'Bad Request'))).toMatchObject({ object: false, members: [], code: null, description: false });
+  });
+});

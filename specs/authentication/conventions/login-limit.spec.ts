@@ -1,0 +1,48 @@
+// §8: repeat login attempts on a database connection are limited per user account and IP
+// address. The lockout user (never the test user) fails to log in a bounded number of times;
+// then even its right password is refused, while the test user still logs in from the same
+// IP — the limit is per account, not per IP alone. It may lock that user on a real tenant,
+// hence IDM_ALLOW=lockout there.
+import { test } from '../../../lib/fixtures.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { allowed, optInReason } from '../../../lib/config.ts';
+import { issuedToken } from '../../../lib/auth-target.ts';
+import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
+import { recordAuthError } from '../../../lib/auth-errors.ts';
+import type { Exchange } from '../../../lib/http.ts';
+
+/** Failed attempts at most: above the usual brute-force thresholds (5–10), still cheap. */
+const MAX_FAILED = 12;
+
+test.describe('repeat login attempts (§8)', () => {
+  test('failed logins of one user are limited; another user from the same IP still logs in', clauses(OPERATIONS.authApi, 'ratelimit.login-attempts', 'auth.error.client-fault-4xx', 'auth.error.object', 'auth.error.oauth-error'), async ({ run, anon, check }, info) => {
+    const { cfg } = run;
+    const { lockout, user, post } = cfg.auth;
+    test.skip(!lockout || !post, 'needs a lockout user and a client for the password grant: set IDM_LOCKOUT_USERNAME/IDM_LOCKOUT_PASSWORD and IDM_POST_CLIENT_ID/SECRET');
+    test.skip(!allowed(cfg, 'lockout'), optInReason('lockout'));
+    // Each kind of attempt paces in a bucket of its own: the block's X-RateLimit-* answer
+    // (Remaining 0 until the block ends) must not make the pacer wait out the block itself.
+    const login = (bucket: string, username: string, password: string): Promise<Exchange> =>
+      anon.withAuthorization(`login-${bucket}`, null).send('POST', cfg.auth.tokenUrl, {
+        data: { grant_type: 'password', client_id: post!.id, client_secret: post!.secret, username, password, scope: 'openid', ...(user?.connection ? { realm: user.connection } : {}) },
+        retryOn429: false,
+      });
+    let failed = 0;
+    let last: Exchange | null = null;
+    const first = await login('failing', lockout!.username, `${lockout!.password}-wrong`);
+    failed++;
+    last = first;
+    // Stop as soon as the answer changes (blocked); the right password decides.
+    while (failed < MAX_FAILED && last.status === first.status && last.status !== 429) {
+      last = await login('failing', lockout!.username, `${lockout!.password}-wrong-${failed}`);
+      failed++;
+    }
+    recordAuthError(info, last);
+    const right = await login('blocked', lockout!.username, lockout!.password);
+    expectAuthRefusal(check, info, 'ratelimit.login-attempts', right, `the lockout user's right password after ${failed} failed logins`, { tokenEndpoint: true, faulty: false });
+    if (user) {
+      const other = await login('other-user', user.username, user.password);
+      check.that('ratelimit.login-attempts', issuedToken(other) !== null, `the test user from the same IP answered ${other.status} (the limit is per account)`, other);
+    }
+  });
+});
