@@ -71,7 +71,19 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
           : `no login form at ${pathOf(page.url())}: nothing matches ${a.login.selectors.username} (IDM_LOGIN_USERNAME_SELECTOR)`;
       } else if (shown) {
         await form.first().fill(a.login.username);
-        await page.locator(a.login.selectors.password).first().fill(a.login.password);
+        // Not fill(): Playwright titles that step `Fill "<value>"` in every report.
+        await page
+          .locator(a.login.selectors.password)
+          .first()
+          .evaluate((el, value) => {
+            // Runs in the page; the suite's tsconfig has no DOM types.
+            const page = globalThis as unknown as { HTMLInputElement: { prototype: object }; Event: new (type: string, init: object) => unknown };
+            // The prototype's setter, so that script-driven login pages see the change too.
+            Object.getOwnPropertyDescriptor(page.HTMLInputElement.prototype, 'value')?.set?.call(el, value);
+            const input = el as unknown as { dispatchEvent(event: unknown): boolean };
+            input.dispatchEvent(new page.Event('input', { bubbles: true }));
+            input.dispatchEvent(new page.Event('change', { bubbles: true }));
+          }, a.login.password);
         await page.locator(a.login.selectors.submit).first().click();
         loggedIn = true;
         await page.waitForURL((u) => reached(u.href) !== undefined, { timeout: a.timeoutMs, waitUntil: 'domcontentloaded' }).catch(() => {
