@@ -2,7 +2,7 @@
 // IDM_*_PATH setting wins, else the OpenID Connect discovery document when it lists the
 // endpoint, else the path real tenants of this kind use (AUTH_PATH_DEFAULTS). The discovery
 // document is read once per worker, through the paced client like every other request.
-import { AUTH_PATH_DEFAULTS, type AuthPath, type Config } from './config.ts';
+import { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath, type Config } from './config.ts';
 import type { ApiClient } from './http.ts';
 
 /** The discovery member that names each endpoint (OpenID Connect Discovery 1.0 §3, RFC 8414). */
@@ -13,14 +13,6 @@ const DISCOVERY_MEMBER: Partial<Record<AuthPath, string>> = {
   logout: 'end_session_endpoint',
 };
 
-const PATH_SETTING: Record<AuthPath, string> = {
-  authorize: 'IDM_AUTHORIZE_PATH',
-  userinfo: 'IDM_USERINFO_PATH',
-  revoke: 'IDM_REVOKE_PATH',
-  passwordless: 'IDM_PASSWORDLESS_PATH',
-  logout: 'IDM_LOGOUT_PATH',
-  samlCallback: 'IDM_SAML_CALLBACK_PATH',
-};
 
 export interface Endpoint {
   which: AuthPath;
@@ -47,7 +39,7 @@ function discovery(cfg: Config, client: ApiClient): Promise<Record<string, unkno
 }
 
 export async function endpoint(cfg: Config, client: ApiClient, which: AuthPath): Promise<Endpoint> {
-  const setting = PATH_SETTING[which];
+  const setting = AUTH_PATH_SETTINGS[which];
   const configured = cfg.auth.paths[which];
   if (configured) return { which, url: `${cfg.auth.url}${configured}`, source: 'setting', setting };
   const member = DISCOVERY_MEMBER[which];

@@ -69,7 +69,8 @@ export const AUTH_PATH_DEFAULTS = {
   samlCallback: '/login/callback',
 } as const;
 export type AuthPath = keyof typeof AUTH_PATH_DEFAULTS;
-const AUTH_PATH_SETTINGS: Record<AuthPath, string> = {
+/** The setting that overrides each authentication-API path (lib/auth-endpoints.ts names it in skips). */
+export const AUTH_PATH_SETTINGS: Record<AuthPath, string> = {
   authorize: 'IDM_AUTHORIZE_PATH',
   userinfo: 'IDM_USERINFO_PATH',
   revoke: 'IDM_REVOKE_PATH',

@@ -110,6 +110,18 @@ function serializeRes(res: Res): TenantResponse {
   return { status: res.status, headers, body };
 }
 
+/**
+ * A copy of a parsed answer that a wrapper may change: the body cloned, and the raw answer
+ * and its parse marker kept, so that a body left as it was (an HTML login page, which has
+ * no parsed body) keeps its bytes.
+ */
+export function copyRes(res: Res): Res {
+  const copy: Res = { status: res.status, headers: { ...res.headers }, body: clone(res.body), ...(res.raw ? { raw: res.raw } : {}) };
+  const marker = (res as unknown as Record<symbol, string | undefined>)[ORIGINAL];
+  if (marker !== undefined) (copy as unknown as Record<symbol, string>)[ORIGINAL] = marker;
+  return copy;
+}
+
 export function clone<T>(v: T): T {
   return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
 }

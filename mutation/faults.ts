@@ -1,6 +1,6 @@
 // Fault combinators: each returns a Wrap that changes the tenant's behaviour in one narrow
 // way, at the HTTP layer, leaving every other exchange untouched.
-import { clone, type Handler, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
+import { copyRes, type Handler, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
 
 type Pred = (req: Req) => boolean;
 
@@ -14,7 +14,7 @@ export function errorBody(status: number, message: string, errorCode = 'invalid_
 export const mapResponse = (pred: Pred, fn: (res: Res, req: Req) => Res | void): Wrap => (next) => async (req) => {
   const res = await next(req);
   if (!pred(req)) return res;
-  const copy: Res = { status: res.status, headers: { ...res.headers }, body: clone(res.body) };
+  const copy = copyRes(res);
   return fn(copy, req) ?? copy;
 };
 

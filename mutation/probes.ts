@@ -72,14 +72,7 @@ export function probeClient(origin: string, expired: () => Promise<string | null
     if (t) headers.authorization = `Bearer ${t}`;
     if (contentType) headers['content-type'] = contentType;
     const res = await fetch(`${origin}${path}`, { method, headers, ...(body !== undefined ? { body } : {}) });
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = text;
-    }
-    return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed };
+    return seen(res);
   };
   const rsPath = (id?: string): string => `/api/v2/resource-servers/${id ?? DEV_RESOURCES.IDM_RESOURCE_SERVER_ID}`;
   return {
@@ -102,14 +95,7 @@ export function probeClient(origin: string, expired: () => Promise<string | null
       }
       const q = o.query ? `?${new URLSearchParams(o.query).toString()}` : '';
       const res = await fetch(`${origin}${path}${q}`, { method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) });
-      const text = await res.text();
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = text;
-      }
-      return { status: res.status, headers: Object.fromEntries(res.headers), body: parsed };
+      return seen(res);
     },
     async burst(max) {
       const seen: Seen[] = [];
@@ -143,4 +129,16 @@ async function issue(origin: string, who: 'full' | 'limited', audience: string):
 async function resign(real: string | null): Promise<string> {
   const { privateKey } = await generateKeyPair('RS256');
   return new SignJWT(decodeJwt(real ?? '')).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(privateKey);
+}
+
+/** A fetch answer as a probe sees it: status, headers, and the body parsed as JSON when it is JSON. */
+async function seen(res: Response): Promise<Seen> {
+  const text = await res.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  return { status: res.status, headers: Object.fromEntries(res.headers), body };
 }

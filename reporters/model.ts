@@ -35,6 +35,7 @@ export interface CatalogueEntry {
 }
 
 // The check record is the runtime's (lib/check-record.ts); one definition for both sides.
+import type { AuthErrorSeen } from '../lib/auth-errors.ts';
 import type { CheckRecord, Evidence as CheckEvidence } from '../lib/check-record.ts';
 export type { CheckRecord, CheckEvidence };
 
@@ -60,14 +61,7 @@ export interface TestOutcome {
 }
 
 /** One authentication-API error answer as the runtime recorded it (`auth-error` annotation). */
-export interface AuthErrorRecord {
-  at: string;
-  status: number;
-  object: boolean;
-  members: string[];
-  code: string | null;
-  description: boolean;
-}
+export type AuthErrorRecord = AuthErrorSeen;
 
 export interface TestRef {
   title: string;

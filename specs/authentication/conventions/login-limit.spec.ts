@@ -10,9 +10,15 @@ import { issuedToken } from '../../../lib/auth-target.ts';
 import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
 import { recordAuthError } from '../../../lib/auth-errors.ts';
 import type { Exchange } from '../../../lib/http.ts';
+import { parseRateLimit } from '../../../lib/pacer.ts';
 
 /** Failed attempts at most: above the usual brute-force thresholds (5–10), still cheap. */
 const MAX_FAILED = 12;
+/**
+ * The three kinds of attempt share the endpoint's own rate limit, which refills within
+ * seconds; a block outlasts it. A 429 whose Reset is this near is that limit, waited out.
+ */
+const ENDPOINT_RESET_MS = 5_000;
 
 test.describe('repeat login attempts (§8)', () => {
   test('failed logins of one user are limited; another user from the same IP still logs in', clauses(OPERATIONS.authApi, 'ratelimit.login-attempts', 'auth.error.client-fault-4xx', 'auth.error.object', 'auth.error.oauth-error'), async ({ run, anon, check }, info) => {
@@ -41,7 +47,14 @@ test.describe('repeat login attempts (§8)', () => {
     const right = await login('blocked', lockout!.username, lockout!.password);
     expectAuthRefusal(check, info, 'ratelimit.login-attempts', right, `the lockout user's right password after ${failed} failed logins`, { tokenEndpoint: true, faulty: false });
     if (user) {
-      const other = await login('other-user', user.username, user.password);
+      let other = await login('other-user', user.username, user.password);
+      for (let i = 0; i < 3 && other.status === 429; i++) {
+        const { resetAt } = parseRateLimit(other.headers);
+        const wait = resetAt === null ? null : resetAt - Date.now();
+        if (wait === null || wait > ENDPOINT_RESET_MS) break;
+        await new Promise((r) => setTimeout(r, Math.max(wait, 0) + 50));
+        other = await login('other-user', user.username, user.password);
+      }
       check.that('ratelimit.login-attempts', issuedToken(other) !== null, `the test user from the same IP answered ${other.status} (the limit is per account)`, other);
     }
   });
