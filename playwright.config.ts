@@ -24,7 +24,16 @@ const reporters: ReporterDescription[] = [
       resultsDir: `${REPORTS_DIR}/allure-results`,
       detail: false,
       suiteTitle: false,
-      ...(cfg ? { environmentInfo: { target: cfg.baseUrl, depth: cfg.depth, embedded: String(cfg.embedded), node: process.version } } : {}),
+      ...(cfg
+        ? {
+            environmentInfo: {
+              target: cfg.baseUrl,
+              depth: cfg.depth,
+              embedded: String(cfg.embedded),
+              node: process.version,
+            },
+          }
+        : {}),
     },
   ],
   ['junit', { outputFile: `${REPORTS_DIR}/junit.xml` }],

@@ -3,15 +3,15 @@
 import { Pool } from 'undici';
 
 export interface LoadOptions {
-  origin: string;            // e.g. http://127.0.0.1:5090 (loopback only)
-  path: string;              // a cheap route
+  origin: string; // e.g. http://127.0.0.1:5090 (loopback only)
+  path: string; // a cheap route
   method?: 'GET' | 'POST' | 'PATCH';
   headers?: Record<string, string>;
   body?: string;
-  concurrency: number;       // requests in flight at once
-  maxRequests: number;       // hard cap on requests sent
-  maxSeconds: number;        // hard cap on duration
-  warmupRequests?: number;   // sent first, not counted (JIT, connection setup)
+  concurrency: number; // requests in flight at once
+  maxRequests: number; // hard cap on requests sent
+  maxSeconds: number; // hard cap on duration
+  warmupRequests?: number; // sent first, not counted (JIT, connection setup)
 }
 
 export interface LoadResult {

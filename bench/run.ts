@@ -34,7 +34,17 @@ const { values } = parseArgs({
 const before = values.before ? (JSON.parse(await readFile(resolve(ROOT, values.before), 'utf8')) as BenchReport) : null;
 
 /** Ports 5090-5099 are the bench's (the mutation harness uses 5000-5089). */
-const PORT = { verdict: 5090, capacity: 5091, first: 5092, rate2: 5093, rate20: 5094, peer: 5095, peerLanes: [5096, 5097], fixed2: 5098, unlimited: 5099 } as const;
+const PORT = {
+  verdict: 5090,
+  capacity: 5091,
+  first: 5092,
+  rate2: 5093,
+  rate20: 5094,
+  peer: 5095,
+  peerLanes: [5096, 5097],
+  fixed2: 5098,
+  unlimited: 5099,
+} as const;
 /**
  * The rate-limited verdicts: token buckets (capacity = rate) at 20 and 2 req/s, and a fixed
  * window at 2 req/s on average (10 requests per 5-second window, epoch-aligned).
@@ -42,7 +52,15 @@ const PORT = { verdict: 5090, capacity: 5091, first: 5092, rate2: 5093, rate20: 
 const RATE_LIMITS = [
   { label: '20 req/s token bucket', kind: 'token-bucket', rate: 20, capacity: 20, port: PORT.rate20, goal: 1.1 },
   { label: '2 req/s token bucket', kind: 'token-bucket', rate: 2, capacity: 2, port: PORT.rate2, goal: 1.1 },
-  { label: '2 req/s fixed window (10 per 5 s)', kind: 'fixed-window', rate: 2, capacity: 10, windowSeconds: 5, port: PORT.fixed2, goal: 1.3 },
+  {
+    label: '2 req/s fixed window (10 per 5 s)',
+    kind: 'fixed-window',
+    rate: 2,
+    capacity: 10,
+    windowSeconds: 5,
+    port: PORT.fixed2,
+    goal: 1.3,
+  },
 ] as const;
 const FIRST_FAILURE_MUTANTS = ['rs-name-max-201-accepted', 'rs-write-not-persisted', 'auth-bad-signature-accepted'];
 const SEED = Number(values.seed);
@@ -74,7 +92,9 @@ const verdict = await suiteAgainst('reference', PORT.verdict, 'verdict');
 // The same with the limiter out of the way: what the suite itself costs, apart from the
 // default limit's busiest bucket (50 at once, 25 per second).
 log('bench: 1/5 the same verdict, limiter out of the way');
-const unlimited = await suiteAgainst('reference', PORT.unlimited, 'verdict-unlimited', { launcherArgs: ['--rate', '1000000000', '--capacity', '1000000000'] });
+const unlimited = await suiteAgainst('reference', PORT.unlimited, 'verdict-unlimited', {
+  launcherArgs: ['--rate', '1000000000', '--capacity', '1000000000'],
+});
 
 // 1b. --compare <checkout>: the same two verdicts by another checkout of the suite (e.g. the
 // code before a change), interleaved with this one's (ABBA), so that the ratio comes from the
@@ -84,13 +104,28 @@ if (values.compare) {
   const other = resolve(values.compare);
   const rounds = Math.max(1, Number(values['compare-rounds']));
   const samples: NonNullable<BenchReport['comparison']>['samples'] = [];
-  for (const [name, args] of [['default limit', [] as string[]], ['limiter out of the way', ['--rate', '1000000000', '--capacity', '1000000000']]] as const) {
+  for (const [name, args] of [
+    ['default limit', [] as string[]],
+    ['limiter out of the way', ['--rate', '1000000000', '--capacity', '1000000000']],
+  ] as const) {
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
       for (const which of [...order, ...[...order].reverse()]) {
         log(`bench: 1/5 comparison, ${name}, ${which} (round ${i + 1}/${rounds})`);
-        const r = await suiteAgainst('reference', PORT.verdict, `compare-${name.split(' ')[0]}-${which}-${samples.length}`, { launcherArgs: [...args], ...(which === 'before' ? { root: other } : {}) });
-        samples.push({ limit: name, which, seconds: r.wallSeconds, requests: r.tenant.total, exitCode: r.outcome.code, split: r.split });
+        const r = await suiteAgainst(
+          'reference',
+          PORT.verdict,
+          `compare-${name.split(' ')[0]}-${which}-${samples.length}`,
+          { launcherArgs: [...args], ...(which === 'before' ? { root: other } : {}) },
+        );
+        samples.push({
+          limit: name,
+          which,
+          seconds: r.wallSeconds,
+          requests: r.tenant.total,
+          exitCode: r.outcome.code,
+          split: r.split,
+        });
       }
     }
   }
@@ -107,7 +142,14 @@ const firstFailures = [];
 for (const id of FIRST_FAILURE_MUTANTS) {
   const r = await suiteAgainst(id, PORT.first, `first-${id}`, { extraArgs: ['--max-failures=1'] });
   const failed = r.outcome.report?.clauses.filter((c) => c.status === 'failed').map((c) => c.id) ?? [];
-  firstFailures.push({ mutant: id, clause: MUTANTS.find((m) => m.id === id)?.clause ?? null, requests: r.tenant.total, seconds: r.wallSeconds, failedClauses: failed, exitCode: r.outcome.code });
+  firstFailures.push({
+    mutant: id,
+    clause: MUTANTS.find((m) => m.id === id)?.clause ?? null,
+    requests: r.tenant.total,
+    seconds: r.wallSeconds,
+    failedClauses: failed,
+    exitCode: r.outcome.code,
+  });
 }
 
 // 4. The verdict under honest rate limits: token buckets at 20 and 2 req/s, a fixed window at 2.
@@ -116,7 +158,10 @@ if (!values['skip-rate']) {
   for (const l of RATE_LIMITS) {
     log(`bench: 4/5 verdict under ${l.label}`);
     const window = 'windowSeconds' in l ? ['--fixed-window', String(l.windowSeconds)] : [];
-    const r = await suiteAgainst('reference', l.port, `rate-${l.kind}-${l.rate}`, { launcherArgs: ['--rate', String(l.rate), '--capacity', String(l.capacity), ...window], timeoutMs: 40 * 60_000 });
+    const r = await suiteAgainst('reference', l.port, `rate-${l.kind}-${l.rate}`, {
+      launcherArgs: ['--rate', String(l.rate), '--capacity', String(l.capacity), ...window],
+      timeoutMs: 40 * 60_000,
+    });
     rateLimited.push({
       label: l.label,
       kind: l.kind,
@@ -138,7 +183,9 @@ if (!values['skip-rate']) {
 
 // 5. Schemathesis, side by side.
 log('bench: 5/5 Schemathesis side by side');
-const peer: BenchReport['peer'] = values['skip-peer'] ? { available: false, reason: 'skipped (--skip-peer)' } : await comparePeer(verdict.tenant.total);
+const peer: BenchReport['peer'] = values['skip-peer']
+  ? { available: false, reason: 'skipped (--skip-peer)' }
+  : await comparePeer(verdict.tenant.total);
 
 const report: BenchReport = {
   schemaVersion: 1,
@@ -158,7 +205,12 @@ const report: BenchReport = {
     split: verdict.split,
     unintended429: verdict.unintended429,
   },
-  unlimited: { seconds: unlimited.wallSeconds, requests: unlimited.tenant.total, exitCode: unlimited.outcome.code, split: unlimited.split },
+  unlimited: {
+    seconds: unlimited.wallSeconds,
+    requests: unlimited.tenant.total,
+    exitCode: unlimited.outcome.code,
+    split: unlimited.split,
+  },
   mutation: await mutationWallTime(),
   comparison,
   capacity,
@@ -199,7 +251,13 @@ async function suiteAgainst(variant: string, port: number, label: string, o: Aga
   const statsFile = join(outDir, 'tenant-stats.json');
   const tokenFile = join(outDir, '.expired.jwt');
   await mkdir(outDir, { recursive: true });
-  const tenant = await startVariant(variant, port, join(outDir, 'tenant.log'), ['--stats-file', statsFile, '--expired-token-file', tokenFile, ...(o.launcherArgs ?? [])]);
+  const tenant = await startVariant(variant, port, join(outDir, 'tenant.log'), [
+    '--stats-file',
+    statsFile,
+    '--expired-token-file',
+    tokenFile,
+    ...(o.launcherArgs ?? []),
+  ]);
   let expiredToken: string | undefined;
   try {
     expiredToken = (await readFile(tokenFile, 'utf8')).trim();
@@ -211,7 +269,10 @@ async function suiteAgainst(variant: string, port: number, label: string, o: Aga
   const spawnedAt = Date.now();
   try {
     outcome = await runSuite({
-      origin: tenant.origin, outDir, seed: SEED, timeoutMs: o.timeoutMs ?? 15 * 60_000,
+      origin: tenant.origin,
+      outDir,
+      seed: SEED,
+      timeoutMs: o.timeoutMs ?? 15 * 60_000,
       ...(expiredToken ? { expiredToken } : {}),
       ...(o.extraArgs ? { extraArgs: o.extraArgs } : {}),
       ...(o.root ? { root: o.root } : {}),
@@ -223,7 +284,14 @@ async function suiteAgainst(variant: string, port: number, label: string, o: Aga
   // 429s served, the burst test's own included (the tenant cannot tell them apart).
   const throttled = stats.statuses['429'] ?? 0;
   const unintended429 = throttled - (stats.statusesWithoutUserAgent?.['429'] ?? 0);
-  return { outcome, tenant: stats, wallSeconds: outcome.seconds, throttled, unintended429, split: await wallSplit(outDir, spawnedAt, outcome.seconds) };
+  return {
+    outcome,
+    tenant: stats,
+    wallSeconds: outcome.seconds,
+    throttled,
+    unintended429,
+    split: await wallSplit(outDir, spawnedAt, outcome.seconds),
+  };
 }
 
 /** Start-up (process start to global setup), setup, tests, teardown and reports, from run-meta.json's timings. */
@@ -247,8 +315,24 @@ async function wallSplit(outDir: string, spawnedAt: number, seconds: number): Pr
 /** The whole catalogue's wall time from the last `npm run mutation` (the bench never reruns it). */
 async function mutationWallTime(): Promise<BenchReport['mutation']> {
   try {
-    const m = JSON.parse(await readFile(resolve(ROOT, 'reports/mutation.json'), 'utf8')) as { subset: string; generatedAt: string; wallSeconds: number; jobs: number; variants: unknown[]; summary: { killed: number; mutants: number; equivalent: number } };
-    return { source: 'reports/mutation.json', subset: m.subset, generatedAt: m.generatedAt, wallSeconds: m.wallSeconds, jobs: m.jobs, variants: m.variants.length, killed: m.summary.killed, nonEquivalent: m.summary.mutants - m.summary.equivalent };
+    const m = JSON.parse(await readFile(resolve(ROOT, 'reports/mutation.json'), 'utf8')) as {
+      subset: string;
+      generatedAt: string;
+      wallSeconds: number;
+      jobs: number;
+      variants: unknown[];
+      summary: { killed: number; mutants: number; equivalent: number };
+    };
+    return {
+      source: 'reports/mutation.json',
+      subset: m.subset,
+      generatedAt: m.generatedAt,
+      wallSeconds: m.wallSeconds,
+      jobs: m.jobs,
+      variants: m.variants.length,
+      killed: m.summary.killed,
+      nonEquivalent: m.summary.mutants - m.summary.equivalent,
+    };
   } catch {
     return null;
   }
@@ -256,15 +340,33 @@ async function mutationWallTime(): Promise<BenchReport['mutation']> {
 
 async function measureCapacity(): Promise<BenchReport['capacity']> {
   const outDir = join(dir, 'capacity');
-  const tenant = await startVariant('reference', PORT.capacity, join(outDir, 'tenant.log'), ['--rate', '1000000000', '--capacity', '1000000000']);
+  const tenant = await startVariant('reference', PORT.capacity, join(outDir, 'tenant.log'), [
+    '--rate',
+    '1000000000',
+    '--capacity',
+    '1000000000',
+  ]);
   try {
     const cheapPath = '/.well-known/jwks.json';
-    const cheap = await runLoad({ origin: tenant.origin, path: cheapPath, concurrency: 32, maxRequests: 200_000, maxSeconds: 5, warmupRequests: 500 });
+    const cheap = await runLoad({
+      origin: tenant.origin,
+      path: cheapPath,
+      concurrency: 32,
+      maxRequests: 200_000,
+      maxSeconds: 5,
+      warmupRequests: 500,
+    });
     const tok = await (await import('./schemathesis.ts')).fetchToken(tenant.origin);
     const update = await runLoad({
-      origin: tenant.origin, path: '/api/v2/resource-servers/rs_conformance', method: 'PATCH',
-      headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' }, body: '{}',
-      concurrency: 32, maxRequests: 100_000, maxSeconds: 5, warmupRequests: 200,
+      origin: tenant.origin,
+      path: '/api/v2/resource-servers/rs_conformance',
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${tok}`, 'content-type': 'application/json' },
+      body: '{}',
+      concurrency: 32,
+      maxRequests: 100_000,
+      maxSeconds: 5,
+      warmupRequests: 200,
     });
     return {
       cheap: { route: `GET ${cheapPath}`, concurrency: 32, ...cheap },
@@ -293,20 +395,29 @@ async function comparePeer(suiteRequests: number): Promise<BenchReport['peer']> 
   const jsonOnly = join(dir, 'openapi-json-bodies.json');
   await writeFile(jsonOnly, JSON.stringify(withoutFormBodies(JSON.parse(await readFile(shipped, 'utf8'))), null, 2));
   const configurations = [];
-  for (const [name, document] of [['contract/openapi.json as shipped', shipped], ['the same, JSON request bodies only', jsonOnly]] as const) {
+  for (const [name, document] of [
+    ['contract/openapi.json as shipped', shipped],
+    ['the same, JSON request bodies only', jsonOnly],
+  ] as const) {
     configurations.push(await peerConfiguration(name, document, suiteRequests, suite));
   }
   return {
     available: true,
     version: info.version ?? PEER_VERSION,
     options: [...PEER_FLAGS, '--max-examples <calibrated>', `--seed ${SEED}`],
-    configuration: 'headers = { Authorization = "Bearer <token fetched from the tenant>" }; [parameters] "path.id" = "rs_conformance"',
+    configuration:
+      'headers = { Authorization = "Bearer <token fetched from the tenant>" }; [parameters] "path.id" = "rs_conformance"',
     configurations,
     suiteSource: suite.size ? 'reports/mutation.json' : null,
   };
 }
 
-async function peerConfiguration(name: string, document: string, suiteRequests: number, suite: Awaited<ReturnType<typeof suiteVerdicts>>): Promise<PeerConfiguration> {
+async function peerConfiguration(
+  name: string,
+  document: string,
+  suiteRequests: number,
+  suite: Awaited<ReturnType<typeof suiteVerdicts>>,
+): Promise<PeerConfiguration> {
   const tag = document.endsWith('openapi.json') ? 'shipped' : 'json';
   // Calibrate max-examples so the peer's requests against the reference come close to the
   // suite's: requests ≈ fixed (coverage phase, probes) + per-example × max-examples.
@@ -324,9 +435,27 @@ async function peerConfiguration(name: string, document: string, suiteRequests: 
     try {
       const r = await peerAgainst(m.id, PORT.peerLanes[lane]!, `peer-${tag}-${m.id}`, maxExamples, document);
       const fresh = r.run.failures.filter((f) => !baselineFailures.has(f));
-      return { mutant: m.id, clause: m.clause, equivalent: Boolean(m.equivalent), caught: fresh.length > 0, newFailures: fresh, requests: r.tenant.total, seconds: r.run.seconds, ...(r.run.error ? { error: r.run.error } : {}) };
+      return {
+        mutant: m.id,
+        clause: m.clause,
+        equivalent: Boolean(m.equivalent),
+        caught: fresh.length > 0,
+        newFailures: fresh,
+        requests: r.tenant.total,
+        seconds: r.run.seconds,
+        ...(r.run.error ? { error: r.run.error } : {}),
+      };
     } catch (e) {
-      return { mutant: m.id, clause: m.clause, equivalent: Boolean(m.equivalent), caught: false, newFailures: [], requests: 0, seconds: 0, error: (e as Error).message };
+      return {
+        mutant: m.id,
+        clause: m.clause,
+        equivalent: Boolean(m.equivalent),
+        caught: false,
+        newFailures: [],
+        requests: 0,
+        seconds: 0,
+        error: (e as Error).message,
+      };
     }
   });
   return {
@@ -334,28 +463,50 @@ async function peerConfiguration(name: string, document: string, suiteRequests: 
     document: relative(ROOT, document),
     maxExamples,
     calibration: { fixedRequests: Math.round(fixed), requestsPerExample: Math.round(perExample * 10) / 10 },
-    reference: { seconds: baseline.run.seconds, requests: baseline.tenant.total, exitCode: baseline.run.exitCode, failures: baseline.run.failures, testCases: baseline.run.testCases },
+    reference: {
+      seconds: baseline.run.seconds,
+      requests: baseline.tenant.total,
+      exitCode: baseline.run.exitCode,
+      failures: baseline.run.failures,
+      testCases: baseline.run.testCases,
+    },
     mutants: perMutant.map((p) => ({ ...p, suite: suite.get(p.mutant) ?? null })),
   };
 }
 
 /** The document with every application/x-www-form-urlencoded request body left out. */
-function withoutFormBodies(doc: { paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>> }): unknown {
+function withoutFormBodies(doc: {
+  paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>>;
+}): unknown {
   for (const item of Object.values(doc.paths ?? {})) {
     for (const op of Object.values(item)) {
-      if (op && typeof op === 'object' && op.requestBody?.content) delete op.requestBody.content['application/x-www-form-urlencoded'];
+      if (op && typeof op === 'object' && op.requestBody?.content)
+        delete op.requestBody.content['application/x-www-form-urlencoded'];
     }
   }
   return doc;
 }
 
-async function peerAgainst(variant: string, port: number, label: string, maxExamples: number, document: string): Promise<{ run: PeerRun; tenant: TenantStats }> {
+async function peerAgainst(
+  variant: string,
+  port: number,
+  label: string,
+  maxExamples: number,
+  document: string,
+): Promise<{ run: PeerRun; tenant: TenantStats }> {
   const outDir = join(dir, label);
   const statsFile = join(outDir, 'tenant-stats.json');
   // The limiter is set out of the way for the peer: at its own pace (~200 req/s) about three
   // quarters of its requests met 429 against the default 50/25 bucket, and which ones did
   // depended on timing, so its failures differed between identical runs (bench/README.md).
-  const tenant = await startVariant(variant, port, join(outDir, 'tenant.log'), ['--stats-file', statsFile, '--rate', '1000000000', '--capacity', '1000000000']);
+  const tenant = await startVariant(variant, port, join(outDir, 'tenant.log'), [
+    '--stats-file',
+    statsFile,
+    '--rate',
+    '1000000000',
+    '--capacity',
+    '1000000000',
+  ]);
   let run: PeerRun;
   try {
     run = await runPeer(tenant.origin, { maxExamples, seed: SEED, outDir, document });
@@ -368,14 +519,17 @@ async function peerAgainst(variant: string, port: number, label: string, maxExam
 }
 
 /** Per-mutant suite verdicts from the last `npm run mutation` (killed / survived / …). */
-async function suiteVerdicts(): Promise<Map<string, { verdict: string; requests: number | null; seconds: number; subset: string }>> {
+async function suiteVerdicts(): Promise<
+  Map<string, { verdict: string; requests: number | null; seconds: number; subset: string }>
+> {
   const out = new Map<string, { verdict: string; requests: number | null; seconds: number; subset: string }>();
   try {
     const m = JSON.parse(await readFile(resolve(ROOT, 'reports/mutation.json'), 'utf8')) as {
       subset: string;
       variants: Array<{ id: string; verdict: string; requests: number | null; seconds: number }>;
     };
-    for (const v of m.variants) out.set(v.id, { verdict: v.verdict, requests: v.requests, seconds: v.seconds, subset: m.subset });
+    for (const v of m.variants)
+      out.set(v.id, { verdict: v.verdict, requests: v.requests, seconds: v.seconds, subset: m.subset });
   } catch {
     /* no mutation run yet */
   }

@@ -24,9 +24,14 @@ export function ensurePeer(log: (s: string) => void): PeerInfo {
   if (!existsSync(BIN)) {
     log(`bench: installing schemathesis==${PEER_VERSION} into .venv-bench/ (pip)`);
     const venv = spawnSync('python3', ['-m', 'venv', VENV], { encoding: 'utf8', timeout: 120_000 });
-    if (venv.status !== 0) return { available: false, reason: `python3 -m venv failed: ${firstLine(venv.stderr || venv.error?.message)}` };
-    const pip = spawnSync(join(VENV, 'bin', 'pip'), ['install', '-q', `schemathesis==${PEER_VERSION}`], { encoding: 'utf8', timeout: 600_000 });
-    if (pip.status !== 0) return { available: false, reason: `pip install failed: ${firstLine(pip.stderr || pip.error?.message)}` };
+    if (venv.status !== 0)
+      return { available: false, reason: `python3 -m venv failed: ${firstLine(venv.stderr || venv.error?.message)}` };
+    const pip = spawnSync(join(VENV, 'bin', 'pip'), ['install', '-q', `schemathesis==${PEER_VERSION}`], {
+      encoding: 'utf8',
+      timeout: 600_000,
+    });
+    if (pip.status !== 0)
+      return { available: false, reason: `pip install failed: ${firstLine(pip.stderr || pip.error?.message)}` };
   }
   const v = spawnSync(BIN, ['--version'], { encoding: 'utf8', timeout: 60_000 });
   if (v.status !== 0) return { available: false, reason: `schemathesis --version failed: ${firstLine(v.stderr)}` };
@@ -54,13 +59,19 @@ export interface PeerRun {
 
 /** What the bench asks of the peer: negative data (mode all), the coverage phase, every check. */
 export const PEER_FLAGS = [
-  '--phases', 'examples,coverage,fuzzing',
-  '--mode', 'all',
-  '--checks', 'all',
+  '--phases',
+  'examples,coverage,fuzzing',
+  '--mode',
+  'all',
+  '--checks',
+  'all',
   '--continue-on-failure',
-  '--workers', '1',
-  '--request-timeout', '5',
-  '--suppress-health-check', 'all',
+  '--workers',
+  '1',
+  '--request-timeout',
+  '5',
+  '--suppress-health-check',
+  'all',
   // Same test cases against the reference and each mutant, nothing carried between runs
   // (its example database would replay one run's failures in the next; deterministic
   // generation implies no database).
@@ -69,15 +80,22 @@ export const PEER_FLAGS = [
 
 export function peerArgs(origin: string, o: PeerOptions, configFile: string): string[] {
   return [
-    '--config-file', configFile,
-    'run', o.document ?? resolve(ROOT, 'contract/openapi.json'),
-    '--url', `${origin}/api/v2`,
+    '--config-file',
+    configFile,
+    'run',
+    o.document ?? resolve(ROOT, 'contract/openapi.json'),
+    '--url',
+    `${origin}/api/v2`,
     ...PEER_FLAGS,
-    '--max-examples', String(o.maxExamples),
-    '--seed', String(o.seed),
+    '--max-examples',
+    String(o.maxExamples),
+    '--seed',
+    String(o.seed),
     '--no-color',
-    '--report', 'json',
-    '--report-dir', join(o.outDir, 'schemathesis-report'),
+    '--report',
+    'json',
+    '--report-dir',
+    join(o.outDir, 'schemathesis-report'),
   ];
 }
 
@@ -89,14 +107,23 @@ export async function runPeer(origin: string, o: PeerOptions): Promise<PeerRun> 
   // The configuration a user would write: auth header from the environment, and the
   // resource server the suite is also pointed at (IDM_RESOURCE_SERVER_ID).
   const configFile = join(o.outDir, 'schemathesis.toml');
-  await writeFile(configFile, [
-    'headers = { Authorization = "Bearer ${IDM_BENCH_TOKEN}" }',
-    '[parameters]',
-    `"path.id" = "${DEV_RESOURCES.IDM_RESOURCE_SERVER_ID}"`,
-    '',
-  ].join('\n'));
+  await writeFile(
+    configFile,
+    [
+      'headers = { Authorization = "Bearer ${IDM_BENCH_TOKEN}" }',
+      '[parameters]',
+      `"path.id" = "${DEV_RESOURCES.IDM_RESOURCE_SERVER_ID}"`,
+      '',
+    ].join('\n'),
+  );
   const args = peerArgs(origin, o, configFile);
-  const res = await runLogged(BIN, args, { ...process.env, IDM_BENCH_TOKEN: token, NO_COLOR: '1' }, join(o.outDir, 'schemathesis.log'), 15 * 60_000);
+  const res = await runLogged(
+    BIN,
+    args,
+    { ...process.env, IDM_BENCH_TOKEN: token, NO_COLOR: '1' },
+    join(o.outDir, 'schemathesis.log'),
+    15 * 60_000,
+  );
   const base = { exitCode: res.code, seconds: res.seconds, command: ['schemathesis', ...args] };
   try {
     const file = (await readdir(reportDir)).find((f) => f.endsWith('.json'));
@@ -105,7 +132,9 @@ export async function runPeer(origin: string, o: PeerOptions): Promise<PeerRun> 
       failures?: Array<{ code: string; title: string; operations: string[] }>;
       test_cases?: { generated?: number };
     };
-    const failures = (report.failures ?? []).flatMap((f) => f.operations.map((op) => `${f.code} ${op} (${f.title})`)).sort();
+    const failures = (report.failures ?? [])
+      .flatMap((f) => f.operations.map((op) => `${f.code} ${op} (${f.title})`))
+      .sort();
     return { ...base, failures, testCases: report.test_cases?.generated ?? null };
   } catch (e) {
     return { ...base, failures: [], testCases: null, error: (e as Error).message };

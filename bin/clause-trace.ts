@@ -15,7 +15,11 @@ import type { ConformanceReport } from '../reporters/model.ts';
 import { clausesOfType, loadSchemaFiles, TYPES, typeNames } from '../schemas/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const EXP: g.ExperimentOptions = { featureFlagId: 'flg_7Hq2kPzR', variationIds: ['var_control', 'var_treatment'], runTag: 'idm-trace' };
+const EXP: g.ExperimentOptions = {
+  featureFlagId: 'flg_7Hq2kPzR',
+  variationIds: ['var_control', 'var_treatment'],
+  runTag: 'idm-trace',
+};
 
 export interface SourceRef {
   file: string;
@@ -55,7 +59,12 @@ export interface TraceData {
   named: Map<string, SourceRef[]>;
   mutants: Map<string, MutantRef[]>;
   /** The last run's conformance.json, if there is one. */
-  report: { path: string; endedAt: string; target: string | null; clauses: Map<string, ConformanceReport['clauses'][number]> } | null;
+  report: {
+    path: string;
+    endedAt: string;
+    target: string | null;
+    clauses: Map<string, ConformanceReport['clauses'][number]>;
+  } | null;
 }
 
 /** What of the data counts as exercising a `must` clause (the coverage rule). */
@@ -77,7 +86,15 @@ export function orphans(d: TraceData): string[] {
 
 /** An empty trace (nothing exercises anything): the coverage self-test shows its rule can fail. */
 export function emptyTrace(): TraceData {
-  return { schema: new Map(), validated: new Map(), cases: new Map(), tests: new Map(), named: new Map(), mutants: new Map(), report: null };
+  return {
+    schema: new Map(),
+    validated: new Map(),
+    cases: new Map(),
+    tests: new Map(),
+    named: new Map(),
+    mutants: new Map(),
+    report: null,
+  };
 }
 
 export function traceData(opts: { tests?: Map<string, TestRef[]>; reportsDir?: string } = {}): TraceData {
@@ -104,18 +121,29 @@ export function traceData(opts: { tests?: Map<string, TestRef[]>; reportsDir?: s
  */
 export function listedTests(): Map<string, TestRef[]> {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('IDM_') && !k.startsWith('TEST_') && k !== 'PW_TS_ESM_LOADER_ON') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('IDM_') && !k.startsWith('TEST_') && k !== 'PW_TS_ESM_LOADER_ON') env[k] = v;
   env.IDM_ENV_FILE = '/dev/null';
   if (process.env.IDM_EMBEDDED_PORT) env.IDM_EMBEDDED_PORT = process.env.IDM_EMBEDDED_PORT;
   const cli = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
-  const out = spawnSync(process.execPath, [cli, 'test', '--project=conformance', '--list', '--reporter=json'], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 64 << 20 });
-  if (out.status !== 0) throw new Error(`playwright --list failed (${out.status}): ${(out.stderr || out.stdout).slice(0, 500)}`);
+  const out = spawnSync(process.execPath, [cli, 'test', '--project=conformance', '--list', '--reporter=json'], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  });
+  if (out.status !== 0)
+    throw new Error(`playwright --list failed (${out.status}): ${(out.stderr || out.stdout).slice(0, 500)}`);
   const byClause = new Map<string, TestRef[]>();
   const walk = (suite: ListedSuite, path: string[]): void => {
     const here = suite.title && !suite.title.endsWith('.ts') ? [...path, suite.title] : path;
     for (const spec of suite.specs ?? []) {
       const ref: TestRef = { file: spec.file, line: spec.line, title: [...here, spec.title].join(' › ') };
-      const ids = new Set((spec.tests ?? []).flatMap((t) => (t.annotations ?? []).filter((a) => a.type === 'clause' && a.description).map((a) => a.description as string)));
+      const ids = new Set(
+        (spec.tests ?? []).flatMap((t) =>
+          (t.annotations ?? []).filter((a) => a.type === 'clause' && a.description).map((a) => a.description as string),
+        ),
+      );
       for (const id of ids) push(byClause, id, ref);
     }
     for (const child of suite.suites ?? []) walk(child, here);
@@ -128,7 +156,12 @@ export function listedTests(): Map<string, TestRef[]> {
 
 interface ListedSuite {
   title: string;
-  specs?: Array<{ title: string; file: string; line: number; tests?: Array<{ annotations?: Array<{ type: string; description?: string }> }> }>;
+  specs?: Array<{
+    title: string;
+    file: string;
+    line: number;
+    tests?: Array<{ annotations?: Array<{ type: string; description?: string }> }>;
+  }>;
   suites?: ListedSuite[];
 }
 
@@ -156,7 +189,8 @@ function schemaLabels(): Map<string, SchemaLabel[]> {
   };
   for (const [file, doc] of Object.entries(loadSchemaFiles())) walk(doc, file, '');
   // The default clause of a type applies when nothing more specific does.
-  for (const t of typeNames) push(out, TYPES[t].defaultClause, { at: `schemas/${TYPES[t].file}#`, keyword: `default of ${t}` });
+  for (const t of typeNames)
+    push(out, TYPES[t].defaultClause, { at: `schemas/${TYPES[t].file}#`, keyword: `default of ${t}` });
   return out;
 }
 
@@ -174,11 +208,23 @@ function caseRefs(specSrc: string): Map<string, CaseRef[]> {
   // A list counts only if a spec calls the function that produces it (or the combined one).
   const calls = (...fns: string[]): boolean => fns.some((fn) => new RegExp(`\\b${fn}\\(`).test(specSrc));
   const out = new Map<string, CaseRef[]>();
-  const add = (list: CaseRef['list'], consumed: boolean, cases: ReadonlyArray<{ id: string; clause: string; description: string }>): void => {
+  const add = (
+    list: CaseRef['list'],
+    consumed: boolean,
+    cases: ReadonlyArray<{ id: string; clause: string; description: string }>,
+  ): void => {
     for (const c of cases) push(out, c.clause, { list, id: c.id, description: c.description, consumed });
   };
-  add('updateViolationCases', calls('updateViolationCases', 'violationCases', 'updateViolation'), g.updateViolationCases());
-  add('experimentViolationCases', calls('experimentViolationCases', 'violationCases', 'experimentViolation'), g.experimentViolationCases(g.experimentPayload(EXP)));
+  add(
+    'updateViolationCases',
+    calls('updateViolationCases', 'violationCases', 'updateViolation'),
+    g.updateViolationCases(),
+  );
+  add(
+    'experimentViolationCases',
+    calls('experimentViolationCases', 'violationCases', 'experimentViolation'),
+    g.experimentViolationCases(g.experimentPayload(EXP)),
+  );
   add('updateBoundaryCases', calls('updateBoundaryCases', 'boundaryCases'), g.updateBoundaryCases());
   add('experimentBoundaryCases', calls('experimentBoundaryCases', 'boundaryCases'), g.experimentBoundaryCases(EXP));
   return out;
@@ -192,7 +238,8 @@ function namedIn(files: string[]): Map<string, SourceRef[]> {
     readFileSync(join(ROOT, file), 'utf8')
       .split('\n')
       .forEach((text, i) => {
-        for (const m of text.matchAll(literal)) if (ids.has(m[1] ?? '')) push(out, m[1] as string, { file, line: i + 1 });
+        for (const m of text.matchAll(literal))
+          if (ids.has(m[1] ?? '')) push(out, m[1] as string, { file, line: i + 1 });
       });
   }
   return out;
@@ -200,7 +247,8 @@ function namedIn(files: string[]): Map<string, SourceRef[]> {
 
 function mutantRefs(): Map<string, MutantRef[]> {
   const out = new Map<string, MutantRef[]>();
-  for (const v of [...MUTANTS, ...BENIGN]) if (v.clause) push(out, v.clause, { id: v.id, kind: v.kind, fault: v.fault, description: v.description });
+  for (const v of [...MUTANTS, ...BENIGN])
+    if (v.clause) push(out, v.clause, { id: v.id, kind: v.kind, fault: v.fault, description: v.description });
   return out;
 }
 

@@ -22,18 +22,24 @@ try {
 }
 
 const cli = createRequire(import.meta.url).resolve('@playwright/test/cli');
-const child = spawn(process.execPath, [cli, 'test', '--project=conformance', ...process.argv.slice(2)], { stdio: 'inherit' });
+const child = spawn(process.execPath, [cli, 'test', '--project=conformance', ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 let signals = 0;
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {
     signals++;
     if (signals === 1) {
-      process.stderr.write(`\nidm-conformance: ${sig}: stopping the tests and restoring the resource server (a second signal exits at once and leaves the journal for the next run)\n`);
+      process.stderr.write(
+        `\nidm-conformance: ${sig}: stopping the tests and restoring the resource server (a second signal exits at once and leaves the journal for the next run)\n`,
+      );
       // Playwright stops on SIGINT only (and ignores a repeat within a second, e.g. the
       // terminal's own Ctrl-C to the whole process group).
       child.kill('SIGINT');
     } else {
-      process.stderr.write(`idm-conformance: ${sig} again: exiting now; the next run (or \`npm run restore\`) restores the resource server\n`);
+      process.stderr.write(
+        `idm-conformance: ${sig} again: exiting now; the next run (or \`npm run restore\`) restores the resource server\n`,
+      );
       child.kill('SIGKILL');
       process.exit(130);
     }

@@ -23,7 +23,8 @@ function readReport(path: string): ConformanceReport {
     return fail(`${path}: cannot read a JSON report (${(err as Error).message.split('\n')[0]})`);
   }
   const r = doc as Partial<ConformanceReport>;
-  if (r.schemaVersion !== 1 || !Array.isArray(r.clauses)) return fail(`${path}: not a conformance.json (schemaVersion 1 with clauses)`);
+  if (r.schemaVersion !== 1 || !Array.isArray(r.clauses))
+    return fail(`${path}: not a conformance.json (schemaVersion 1 with clauses)`);
   return r as ConformanceReport;
 }
 

@@ -13,7 +13,9 @@ const RESULTS = join(REPORTS, 'allure-results');
 const CONFIG = fileURLToPath(new URL('../reporters/allurerc.mjs', import.meta.url));
 
 if (!existsSync(RESULTS) || !readdirSync(RESULTS).some((f) => f.endsWith('-result.json'))) {
-  process.stderr.write(`idm-conformance: IDM_E_CONFIG_MISSING: no Allure results in ${RESULTS}; run \`npm run conformance\` first\n`);
+  process.stderr.write(
+    `idm-conformance: IDM_E_CONFIG_MISSING: no Allure results in ${RESULTS}; run \`npm run conformance\` first\n`,
+  );
   process.exit(2);
 }
 // allure generate writes over the folder without emptying it: stale files of an earlier
@@ -21,6 +23,11 @@ if (!existsSync(RESULTS) || !readdirSync(RESULTS).some((f) => f.endsWith('-resul
 rmSync(join(REPORTS, 'allure-report'), { recursive: true, force: true });
 // the package exports only its API (dist/index.js); the CLI sits at the package root
 const cli = join(dirname(createRequire(import.meta.url).resolve('allure')), '..', 'cli.js');
-const r = spawnSync(process.execPath, [cli, 'generate', RESULTS, '--config', CONFIG, ...process.argv.slice(2)], { stdio: 'inherit' });
-if (r.status === 0) process.stdout.write(`Allure report: ${join(REPORTS, 'allure-report', 'index.html')} (history: ${join(REPORTS, 'allure-history', 'history.jsonl')})\n`);
+const r = spawnSync(process.execPath, [cli, 'generate', RESULTS, '--config', CONFIG, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
+if (r.status === 0)
+  process.stdout.write(
+    `Allure report: ${join(REPORTS, 'allure-report', 'index.html')} (history: ${join(REPORTS, 'allure-history', 'history.jsonl')})\n`,
+  );
 process.exit(r.status ?? 1);

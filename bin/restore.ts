@@ -16,14 +16,24 @@ try {
     if (j && cfg.embedded) {
       // The embedded tenant lives only as long as its run: its state is gone, nothing to put back.
       removeJournal(cfg);
-      process.stderr.write(`idm-conformance: nothing to restore: the embedded tenant of run ${j.runTag} ended with it (its journal is removed)\n`);
+      process.stderr.write(
+        `idm-conformance: nothing to restore: the embedded tenant of run ${j.runTag} ended with it (its journal is removed)\n`,
+      );
     } else if (!j) {
-      process.stderr.write(`idm-conformance: nothing to restore for ${cfg.resourceServerId} at ${cfg.baseUrl} (no journal of an interrupted run)\n`);
+      process.stderr.write(
+        `idm-conformance: nothing to restore for ${cfg.resourceServerId} at ${cfg.baseUrl} (no journal of an interrupted run)\n`,
+      );
     } else {
-      const token = await obtainToken(cfg, cfg.client, cfg.embedded && !process.env.IDM_CLIENT_ID ? 'the embedded dev client' : 'IDM_CLIENT_ID');
+      const token = await obtainToken(
+        cfg,
+        cfg.client,
+        cfg.embedded && !process.env.IDM_CLIENT_ID ? 'the embedded dev client' : 'IDM_CLIENT_ID',
+      );
       const done = await honourJournal(cfg, token);
       if (!done) throw new IdmError('IDM_E_JOURNAL', 'the journal disappeared during the restore');
-      process.stderr.write(`idm-conformance: ${recoveredLine(done)} (${cfg.resourceServerId} at ${cfg.baseUrl}, read back and verified)\n`);
+      process.stderr.write(
+        `idm-conformance: ${recoveredLine(done)} (${cfg.resourceServerId} at ${cfg.baseUrl}, read back and verified)\n`,
+      );
     }
   } finally {
     unlockRun(cfg);

@@ -21,7 +21,8 @@ export function isClauseId(s: unknown): s is string {
 }
 
 /** A standard and a section: an RFC or an OpenID Connect document, then §n(.n)*. */
-const CLAUSE_SOURCE_PATTERN = /^(RFC \d{3,5}|OIDC (Core|Discovery|RP-Initiated Logout|Front-Channel Logout)) §\d+(\.\d+)*$/;
+const CLAUSE_SOURCE_PATTERN =
+  /^(RFC \d{3,5}|OIDC (Core|Discovery|RP-Initiated Logout|Front-Channel Logout)) §\d+(\.\d+)*$/;
 
 function isClauseKind(s: unknown): s is ClauseKind {
   return (CLAUSE_KINDS as readonly unknown[]).includes(s);
@@ -35,7 +36,8 @@ function isClauseKind(s: unknown): s is ClauseKind {
 export function catalogueEntryProblem(raw: unknown, opts: { strict?: boolean } = {}): string | null {
   if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return 'is not an object';
   const c = raw as Record<string, unknown>;
-  if (!isClauseId(c.id)) return `id ${JSON.stringify(c.id)} does not match <area>.<subject>.<rule> (e.g. ${CLAUSE_ID_EXAMPLE})`;
+  if (!isClauseId(c.id))
+    return `id ${JSON.stringify(c.id)} does not match <area>.<subject>.<rule> (e.g. ${CLAUSE_ID_EXAMPLE})`;
   if (typeof c.section !== 'string' || c.section.length === 0) return 'section is empty';
   if (typeof c.text !== 'string' || c.text.length === 0) return 'text is empty';
   if (!isClauseKind(c.kind)) return `kind "${String(c.kind)}" is not one of ${CLAUSE_KINDS.join(', ')}`;
@@ -43,8 +45,10 @@ export function catalogueEntryProblem(raw: unknown, opts: { strict?: boolean } =
     return `source "${String(c.source)}" is not a standard and section such as "RFC 6749 §2.3.1" or "OIDC Core §5.3.2"`;
   }
   if (!opts.strict) return null;
-  if (!(SEVERITIES as readonly unknown[]).includes(c.severity)) return `severity "${String(c.severity)}" is not one of ${SEVERITIES.join(', ')}`;
+  if (!(SEVERITIES as readonly unknown[]).includes(c.severity))
+    return `severity "${String(c.severity)}" is not one of ${SEVERITIES.join(', ')}`;
   if (c.kind === 'must' && c.reason !== null) return 'a must clause has reason null';
-  if (c.kind !== 'must' && (typeof c.reason !== 'string' || c.reason.length === 0)) return `a ${c.kind} clause needs a reason`;
+  if (c.kind !== 'must' && (typeof c.reason !== 'string' || c.reason.length === 0))
+    return `a ${c.kind} clause needs a reason`;
   return null;
 }

@@ -15,8 +15,14 @@ type Node = { [k: string]: unknown };
 
 const RATE_LIMIT_HEADERS = {
   'X-RateLimit-Limit': { description: 'The rate limit (spec 7.1, 8).', schema: { type: 'string' } },
-  'X-RateLimit-Remaining': { description: 'Requests remaining in the current window (spec 7.1, 8).', schema: { type: 'string' } },
-  'X-RateLimit-Reset': { description: 'When the window resets (spec 7.1, 8); the value format is not shown.', schema: { type: 'string' } },
+  'X-RateLimit-Remaining': {
+    description: 'Requests remaining in the current window (spec 7.1, 8).',
+    schema: { type: 'string' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When the window resets (spec 7.1, 8); the value format is not shown.',
+    schema: { type: 'string' },
+  },
 };
 
 /** The OpenAPI 3.1 document, assembled. */
@@ -37,7 +43,8 @@ export function buildOpenApi(): Node {
     openapi: '3.1.0',
     jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
     info: {
-      title: 'Identity Management Service — resource server update, experiment creation and the authentication endpoints exercised',
+      title:
+        'Identity Management Service — resource server update, experiment creation and the authentication endpoints exercised',
       version: '2.0',
       description:
         'Assembled by idm-conformance from contract/spec.md and schemas/. Every schema constraint carries `x-clause`, ' +
@@ -47,7 +54,12 @@ export function buildOpenApi(): Node {
       {
         url: '{base_url}',
         description: 'The management API base: https://<tenant_domain>/api/v2 (spec 1, 9).',
-        variables: { base_url: { default: 'http://127.0.0.1:4810/api/v2', description: 'Management API base URL; the default is the embedded reference tenant.' } },
+        variables: {
+          base_url: {
+            default: 'http://127.0.0.1:4810/api/v2',
+            description: 'Management API base URL; the default is the embedded reference tenant.',
+          },
+        },
       },
     ],
     security: [{ bearerAuth: [] }, { clientCredentials: [] }],
@@ -56,25 +68,45 @@ export function buildOpenApi(): Node {
         patch: {
           operationId: 'updateResourceServer',
           summary: 'Update a resource server (spec 4.1)',
-          description: 'Partial update. Release lifecycle: Generally Available. Required scope: update:resource_servers.',
-          'x-clauses': ['rs.update.path.by-id', 'rs.update.path.by-identifier', 'rs.update.success.status', 'rs.update.partial', 'rs.update.persisted'],
+          description:
+            'Partial update. Release lifecycle: Generally Available. Required scope: update:resource_servers.',
+          'x-clauses': [
+            'rs.update.path.by-id',
+            'rs.update.path.by-identifier',
+            'rs.update.success.status',
+            'rs.update.partial',
+            'rs.update.persisted',
+          ],
           parameters: [
             {
               name: 'id',
               in: 'path',
               required: true,
-              description: 'The ID or the audience (identifier) of the resource server; an identifier that is a URL is percent-encoded.',
+              description:
+                'The ID or the audience (identifier) of the resource server; an identifier that is a URL is percent-encoded.',
               schema: { type: 'string' },
             },
           ],
           requestBody: { required: true, content: bothMediaTypes('ResourceServerUpdate') },
           responses: {
-            '201': { description: 'Updated; the body is the resource server (spec 2.1).', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref('ResourceServer') } } },
-            '400': { description: 'Request body invalid (message varies with the cause); also when the target is a system resource server, which cannot be patched. Error body shape: not shown.' },
+            '201': {
+              description: 'Updated; the body is the resource server (spec 2.1).',
+              headers: RATE_LIMIT_HEADERS,
+              content: { 'application/json': { schema: ref('ResourceServer') } },
+            },
+            '400': {
+              description:
+                'Request body invalid (message varies with the cause); also when the target is a system resource server, which cannot be patched. Error body shape: not shown.',
+            },
             '401': { description: 'Token invalid; the client is not global; the JWT signature fails validation.' },
-            '403': { description: 'Token lacks scope; the message states that one of update:resource_servers is expected.' },
+            '403': {
+              description: 'Token lacks scope; the message states that one of update:resource_servers is expected.',
+            },
             '409': { description: 'A resource server with the same identifier already exists.' },
-            '429': { description: 'Too many requests; the headers report the limit state.', headers: RATE_LIMIT_HEADERS },
+            '429': {
+              description: 'Too many requests; the headers report the limit state.',
+              headers: RATE_LIMIT_HEADERS,
+            },
           },
           security: [{ bearerAuth: [] }, { clientCredentials: ['update:resource_servers'] }],
         },
@@ -106,12 +138,23 @@ export function buildOpenApi(): Node {
     components: {
       schemas,
       securitySchemes: {
-        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'Authorization: Bearer <ACCESS_TOKEN> (spec 4, 5.1).' },
-        userBearer: { type: 'http', scheme: 'bearer', description: 'Spec 5.2 "OAuth2 access token": a user\'s access token for endpoints acting for a user (get user info).' },
+        bearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description: 'Authorization: Bearer <ACCESS_TOKEN> (spec 4, 5.1).',
+        },
+        userBearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'Spec 5.2 "OAuth2 access token": a user\'s access token for endpoints acting for a user (get user info).',
+        },
         clientSecretBasic: {
           type: 'http',
           scheme: 'basic',
-          description: 'Spec 5.2 Basic: Base64 of <client_id>:<client_secret>, each form-encoded first (RFC 6749 §2.3.1).',
+          description:
+            'Spec 5.2 Basic: Base64 of <client_id>:<client_secret>, each form-encoded first (RFC 6749 §2.3.1).',
         },
         mutualTLS: {
           type: 'mutualTLS',
@@ -138,12 +181,31 @@ export function buildOpenApi(): Node {
  * client assertion are body parameters, which OpenAPI has no security scheme for.
  */
 function authenticationPaths(ref: (t: TypeName) => Node): Node {
-  const servers = [{ url: '{auth_url}', description: 'The authentication API base (spec 4.3).', variables: { auth_url: { default: 'http://127.0.0.1:4810', description: 'IDM_AUTH_URL; the default is the embedded reference tenant.' } } }];
-  const authError = (description: string) => ({ description, content: { 'application/json': { schema: ref('AuthError') } } });
-  const tooMany = { description: 'Rate limit breach (spec 7.3): the message asks the caller to check the X-RateLimit-* headers.', headers: RATE_LIMIT_HEADERS, content: { 'application/json': { schema: ref('AuthError') } } };
+  const servers = [
+    {
+      url: '{auth_url}',
+      description: 'The authentication API base (spec 4.3).',
+      variables: {
+        auth_url: {
+          default: 'http://127.0.0.1:4810',
+          description: 'IDM_AUTH_URL; the default is the embedded reference tenant.',
+        },
+      },
+    },
+  ];
+  const authError = (description: string) => ({
+    description,
+    content: { 'application/json': { schema: ref('AuthError') } },
+  });
+  const tooMany = {
+    description: 'Rate limit breach (spec 7.3): the message asks the caller to check the X-RateLimit-* headers.',
+    headers: RATE_LIMIT_HEADERS,
+    content: { 'application/json': { schema: ref('AuthError') } },
+  };
   const tokenParams = {
     type: 'object',
-    description: 'OAuth 2.0 token request parameters (the spec does not show their names): grant_type, client_id, client_secret, client_assertion_type, client_assertion, audience, scope, username, password, realm, code, code_verifier, redirect_uri, refresh_token.',
+    description:
+      'OAuth 2.0 token request parameters (the spec does not show their names): grant_type, client_id, client_secret, client_assertion_type, client_assertion, audience, scope, username, password, realm, code, code_verifier, redirect_uri, refresh_token.',
     properties: { grant_type: { type: 'string' }, client_id: { type: 'string' } },
     required: ['grant_type'],
   };
@@ -153,17 +215,55 @@ function authenticationPaths(ref: (t: TypeName) => Node): Node {
       post: {
         operationId: 'requestToken',
         summary: 'Token endpoint of the authentication API (spec 4.3, 5.2)',
-        description: 'Client authentication by any of the five ways of spec 5.2. Parameters as JSON (spec 4.3); the form encoding of OAuth 2.0 is accepted as well.',
-        'x-clauses': ['auth.api.post-json', 'auth.method.client-secret-post', 'auth.method.client-secret-basic', 'auth.method.client-assertion', 'auth.method.mtls', 'auth.token.answer', 'auth.error.oauth-error'],
-        parameters: [
-          { name: 'cname-api-key', in: 'header', required: false, description: 'mTLS: the custom domain API key (spec 5.2).', schema: { type: 'string' } },
-          { name: 'client-certificate', in: 'header', required: false, description: 'mTLS: the client certificate, URL-encoded PEM.', schema: { type: 'string' } },
-          { name: 'client-certificate-ca-verified', in: 'header', required: false, description: 'mTLS: SUCCESS or FAILED: <reason>.', schema: { type: 'string' } },
+        description:
+          'Client authentication by any of the five ways of spec 5.2. Parameters as JSON (spec 4.3); the form encoding of OAuth 2.0 is accepted as well.',
+        'x-clauses': [
+          'auth.api.post-json',
+          'auth.method.client-secret-post',
+          'auth.method.client-secret-basic',
+          'auth.method.client-assertion',
+          'auth.method.mtls',
+          'auth.token.answer',
+          'auth.error.oauth-error',
         ],
-        requestBody: { required: true, content: { 'application/json': { schema: tokenParams }, 'application/x-www-form-urlencoded': { schema: tokenParams } } },
+        parameters: [
+          {
+            name: 'cname-api-key',
+            in: 'header',
+            required: false,
+            description: 'mTLS: the custom domain API key (spec 5.2).',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'client-certificate',
+            in: 'header',
+            required: false,
+            description: 'mTLS: the client certificate, URL-encoded PEM.',
+            schema: { type: 'string' },
+          },
+          {
+            name: 'client-certificate-ca-verified',
+            in: 'header',
+            required: false,
+            description: 'mTLS: SUCCESS or FAILED: <reason>.',
+            schema: { type: 'string' },
+          },
+        ],
+        requestBody: {
+          required: true,
+          content: {
+            'application/json': { schema: tokenParams },
+            'application/x-www-form-urlencoded': { schema: tokenParams },
+          },
+        },
         responses: {
-          '200': { description: 'A token (RFC 6749 §5.1).', content: { 'application/json': { schema: ref('TokenResponse') } } },
-          '4XX': authError('A faulty request (spec 7.3): wrong or missing client credentials, an invalid grant. 400, 401 and 403 are all seen for client-authentication errors.'),
+          '200': {
+            description: 'A token (RFC 6749 §5.1).',
+            content: { 'application/json': { schema: ref('TokenResponse') } },
+          },
+          '4XX': authError(
+            'A faulty request (spec 7.3): wrong or missing client credentials, an invalid grant. 400, 401 and 403 are all seen for client-authentication errors.',
+          ),
           '429': tooMany,
         },
         security: [{}, { clientSecretBasic: [] }, { mutualTLS: [] }],
@@ -176,8 +276,17 @@ function authenticationPaths(ref: (t: TypeName) => Node): Node {
         summary: 'Get user info (spec 4.3), with a user access token (spec 5.2)',
         'x-clauses': ['auth.method.bearer'],
         responses: {
-          '200': { description: 'The user\'s claims (OpenID Connect Core §5.3.2).', content: { 'application/json': { schema: { type: 'object', required: ['sub'], properties: { sub: { type: 'string' } } } } } },
-          '4XX': authError('No, a malformed, an expired or another audience\'s token (RFC 6750 §3.1 names 401 invalid_token).'),
+          '200': {
+            description: "The user's claims (OpenID Connect Core §5.3.2).",
+            content: {
+              'application/json': {
+                schema: { type: 'object', required: ['sub'], properties: { sub: { type: 'string' } } },
+              },
+            },
+          },
+          '4XX': authError(
+            "No, a malformed, an expired or another audience's token (RFC 6750 §3.1 names 401 invalid_token).",
+          ),
         },
         security: [{ userBearer: [] }],
       },
@@ -186,9 +295,20 @@ function authenticationPaths(ref: (t: TypeName) => Node): Node {
       servers,
       get: {
         operationId: 'authorize',
-        summary: 'Authorization request (spec 4.3: implicit grant, authorization code with or without PKCE); parameters in the query string',
+        summary:
+          'Authorization request (spec 4.3: implicit grant, authorization code with or without PKCE); parameters in the query string',
         'x-clauses': ['auth.api.get-query'],
-        parameters: ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'audience', 'nonce', 'code_challenge', 'code_challenge_method'].map((name) => ({
+        parameters: [
+          'response_type',
+          'client_id',
+          'redirect_uri',
+          'scope',
+          'state',
+          'audience',
+          'nonce',
+          'code_challenge',
+          'code_challenge_method',
+        ].map((name) => ({
           name,
           in: 'query',
           required: ['response_type', 'client_id'].includes(name),
@@ -208,10 +328,29 @@ function authenticationPaths(ref: (t: TypeName) => Node): Node {
         operationId: 'samlIdpInitiated',
         summary: 'SAML IdP-initiated single sign-on (spec 4.3): the one exception to JSON bodies',
         'x-clauses': ['auth.api.saml-exception'],
-        parameters: [{ name: 'connection', in: 'query', required: true, description: 'The SAML connection.', schema: { type: 'string' } }],
+        parameters: [
+          {
+            name: 'connection',
+            in: 'query',
+            required: true,
+            description: 'The SAML connection.',
+            schema: { type: 'string' },
+          },
+        ],
         requestBody: {
           required: true,
-          content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', required: ['SAMLResponse'], properties: { SAMLResponse: { type: 'string', description: 'Base64 SAML response.' }, RelayState: { type: 'string' } } } } },
+          content: {
+            'application/x-www-form-urlencoded': {
+              schema: {
+                type: 'object',
+                required: ['SAMLResponse'],
+                properties: {
+                  SAMLResponse: { type: 'string', description: 'Base64 SAML response.' },
+                  RelayState: { type: 'string' },
+                },
+              },
+            },
+          },
         },
         responses: {
           '302': { description: 'A valid response: the login continues.' },
@@ -246,7 +385,8 @@ export function declaredScopes(): Record<string, string> {
   for (const line of specText('5.1').split('\n')) {
     const m = /^\|\s*([a-z_]+)\s*\|\s*([CRUD](?:\s+[CRUD])*)\s*\|$/.exec(line.trim());
     if (!m?.[1] || !m[2]) continue;
-    for (const letter of m[2].split(/\s+/)) out[`${verbs[letter]}:${m[1]}`] = `${verbs[letter]} ${m[1].replace(/_/g, ' ')}`;
+    for (const letter of m[2].split(/\s+/))
+      out[`${verbs[letter]}:${m[1]}`] = `${verbs[letter]} ${m[1].replace(/_/g, ' ')}`;
   }
   return out;
 }

@@ -91,10 +91,17 @@ export function experimentWithDescriptionLength(opts: ExperimentOptions, length:
  * name and a segment id on every allocation: the given ids in allocation order, the last one
  * repeated when there are fewer ids than allocations.
  */
-export function segmentExperimentPayload(base: ExperimentBody, segmentIds: readonly string[], strategyField = DEFAULT_STRATEGY_FIELD): ExperimentBody {
+export function segmentExperimentPayload(
+  base: ExperimentBody,
+  segmentIds: readonly string[],
+  strategyField = DEFAULT_STRATEGY_FIELD,
+): ExperimentBody {
   if (segmentIds.length === 0) throw new Error('segmentExperimentPayload: needs at least one segment id');
   const list = Array.isArray(base['allocations']) ? base['allocations'] : [];
-  const allocations = list.map((a, i) => ({ ...(a as UpdateBody), segment_id: segmentIds[Math.min(i, segmentIds.length - 1)]! }));
+  const allocations = list.map((a, i) => ({
+    ...(a as UpdateBody),
+    segment_id: segmentIds[Math.min(i, segmentIds.length - 1)]!,
+  }));
   return { ...base, [strategyField]: 'segment', allocations };
 }
 

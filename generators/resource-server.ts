@@ -8,7 +8,12 @@ export type Json = null | boolean | number | string | Json[] | { [k: string]: Js
 export type UpdateBody = { [field: string]: Json };
 
 export const SIGNING_ALGS = ['HS256', 'RS256', 'RS512', 'PS256'] as const;
-export const TOKEN_DIALECTS = ['access_token', 'access_token_authz', 'rfc9068_profile', 'rfc9068_profile_authz'] as const;
+export const TOKEN_DIALECTS = [
+  'access_token',
+  'access_token_authz',
+  'rfc9068_profile',
+  'rfc9068_profile_authz',
+] as const;
 const KEY_ALGS = ['RSA-OAEP-256', 'RSA-OAEP-384', 'RSA-OAEP-512'] as const;
 const USER_POLICIES = ['allow_all', 'deny_all', 'require_client_grant'] as const;
 const CLIENT_POLICIES = ['deny_all', 'require_client_grant'] as const;
@@ -61,8 +66,7 @@ export const scope = (): fc.Arbitrary<UpdateBody> =>
   );
 
 /** Distinct scope values: a tenant may merge duplicates, which the spec neither allows nor forbids. */
-const scopes = (): fc.Arbitrary<UpdateBody[]> =>
-  fc.uniqueArray(scope(), { maxLength: 4, selector: (s) => s['value'] });
+const scopes = (): fc.Arbitrary<UpdateBody[]> => fc.uniqueArray(scope(), { maxLength: 4, selector: (s) => s['value'] });
 
 export const encryptionKey = (): fc.Arbitrary<UpdateBody> =>
   fc.record(
@@ -70,7 +74,9 @@ export const encryptionKey = (): fc.Arbitrary<UpdateBody> =>
       name: text({ min: 1, max: 128, trimmed: true }),
       alg: fc.constantFrom(...KEY_ALGS),
       kid: text({ min: 1, max: 128, trimmed: true }),
-      pem: fc.oneof(fc.constantFrom(PUBLIC_KEY_PEM.length, 4096), fc.integer({ min: PUBLIC_KEY_PEM.length, max: 4096 })).map(pemOfLength),
+      pem: fc
+        .oneof(fc.constantFrom(PUBLIC_KEY_PEM.length, 4096), fc.integer({ min: PUBLIC_KEY_PEM.length, max: 4096 }))
+        .map(pemOfLength),
     },
     { requiredKeys: ['alg', 'pem'] },
   );
@@ -92,15 +98,24 @@ export const proofOfPossession = (): fc.Arbitrary<UpdateBody> =>
 const extraMembers = (): fc.Arbitrary<UpdateBody> =>
   fc.dictionary(
     fc.constantFrom('note', 'x_extra', 'tier', 'labels'),
-    fc.oneof(fc.boolean(), fc.integer({ min: 0, max: 1000 }), text({ min: 1, max: 20 }), fc.array(text({ min: 1, max: 8 }), { maxLength: 2 })),
+    fc.oneof(
+      fc.boolean(),
+      fc.integer({ min: 0, max: 1000 }),
+      text({ min: 1, max: 20 }),
+      fc.array(text({ min: 1, max: 8 }), { maxLength: 2 }),
+    ),
     { maxKeys: 2 },
   );
 
 export const subjectTypeAuthorization = (): fc.Arbitrary<UpdateBody> =>
   fc.record(
     {
-      user: fc.tuple(fc.option(fc.constantFrom(...USER_POLICIES), { nil: undefined }), extraMembers()).map(([policy, extra]) => member(policy, extra)),
-      client: fc.tuple(fc.option(fc.constantFrom(...CLIENT_POLICIES), { nil: undefined }), extraMembers()).map(([policy, extra]) => member(policy, extra)),
+      user: fc
+        .tuple(fc.option(fc.constantFrom(...USER_POLICIES), { nil: undefined }), extraMembers())
+        .map(([policy, extra]) => member(policy, extra)),
+      client: fc
+        .tuple(fc.option(fc.constantFrom(...CLIENT_POLICIES), { nil: undefined }), extraMembers())
+        .map(([policy, extra]) => member(policy, extra)),
     },
     { requiredKeys: [] },
   );
@@ -112,7 +127,13 @@ export const authorizationPolicy = (): fc.Arbitrary<UpdateBody> =>
 const authorizationDetails = (): fc.Arbitrary<Json[]> =>
   fc.array(
     fc.oneof(
-      fc.record({ type: text({ min: 1, max: 30, trimmed: true, astral: false }), locations: fc.array(text({ min: 1, max: 20, trimmed: true }), { maxLength: 2 }) }, { requiredKeys: ['type'] }),
+      fc.record(
+        {
+          type: text({ min: 1, max: 30, trimmed: true, astral: false }),
+          locations: fc.array(text({ min: 1, max: 20, trimmed: true }), { maxLength: 2 }),
+        },
+        { requiredKeys: ['type'] },
+      ),
       text({ min: 1, max: 20 }),
       fc.integer({ min: -1000, max: 1000 }),
       fc.boolean(),
@@ -153,10 +174,16 @@ export function updateFields(opts: UpdateOptions = {}): Record<string, fc.Arbitr
  */
 export function updateBody(opts: UpdateOptions = {}): fc.Arbitrary<UpdateBody> {
   const fields = updateFields(opts);
-  const single = fc.constantFrom(...Object.keys(fields)).chain((k) => (fields[k] as fc.Arbitrary<Json>).map((v): UpdateBody => ({ [k]: v })));
+  const single = fc
+    .constantFrom(...Object.keys(fields))
+    .chain((k) => (fields[k] as fc.Arbitrary<Json>).map((v): UpdateBody => ({ [k]: v })));
   // requiredKeys: [] leaves keys out (never set to undefined), so the cast only narrows the type.
   const subset = fc.record(fields, { requiredKeys: [] }) as fc.Arbitrary<UpdateBody>;
-  return fc.oneof({ weight: 1, arbitrary: fc.constant({}) }, { weight: 4, arbitrary: single }, { weight: 15, arbitrary: subset });
+  return fc.oneof(
+    { weight: 1, arbitrary: fc.constant({}) },
+    { weight: 4, arbitrary: single },
+    { weight: 15, arbitrary: subset },
+  );
 }
 
 /** A valid update body carrying every field of §2.2. */
@@ -179,7 +206,10 @@ const PROBE_LIFETIME_MIN = 2_000_000;
  */
 export function distinctiveUpdateValues(tag: string): UpdateBody {
   const safe = tag.replace(/[<>\s]+/g, '-').slice(0, 150);
-  return { name: `idm-probe ${safe}`, token_lifetime: PROBE_LIFETIME_MIN + (hash(tag) % (TOKEN_LIFETIME_MAX - PROBE_LIFETIME_MIN)) };
+  return {
+    name: `idm-probe ${safe}`,
+    token_lifetime: PROBE_LIFETIME_MIN + (hash(tag) % (TOKEN_LIFETIME_MAX - PROBE_LIFETIME_MIN)),
+  };
 }
 
 // Helpers

@@ -11,7 +11,8 @@ import type { ExperimentOptions } from './experiment.ts';
 const BASE58 = [...'123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'];
 const EXPERIMENT_STATUSES = ['draft', 'active', 'paused', 'completed', 'archived'] as const;
 
-const base58 = (min = 1, max = 16): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...BASE58), minLength: min, maxLength: max });
+const base58 = (min = 1, max = 16): fc.Arbitrary<string> =>
+  fc.string({ unit: fc.constantFrom(...BASE58), minLength: min, maxLength: max });
 
 /** A resource server as an update could return it: id and the flags always, any subset of the other 2.1 fields. */
 export function resourceServerResponse(): fc.Arbitrary<UpdateBody> {
@@ -22,7 +23,10 @@ export function resourceServerResponse(): fc.Arbitrary<UpdateBody> {
     ...writable,
     id: base58(6, 24).map((s) => `rs_${s}`),
     is_system: fc.boolean(),
-    identifier: fc.oneof(base58(1, 12).map((s) => `https://api.${s.toLowerCase()}.test/`), base58(1, 12).map((s) => `urn:${s}`)),
+    identifier: fc.oneof(
+      base58(1, 12).map((s) => `https://api.${s.toLowerCase()}.test/`),
+      base58(1, 12).map((s) => `urn:${s}`),
+    ),
     client_id: base58(8, 32),
     lifetimes: fc.option(lifetimes, { nil: undefined }),
   };
@@ -38,7 +42,10 @@ export function resourceServerResponse(): fc.Arbitrary<UpdateBody> {
 /** ISO 8601 date-times as tenants write them: with Z, with an offset, with or without fraction. */
 function isoDateTime(): fc.Arbitrary<string> {
   return fc
-    .tuple(fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }), fc.constantFrom('Z', 'ms', '+02:00', 'none'))
+    .tuple(
+      fc.date({ min: new Date('2000-01-01T00:00:00Z'), max: new Date('2099-12-31T23:59:59Z'), noInvalidDate: true }),
+      fc.constantFrom('Z', 'ms', '+02:00', 'none'),
+    )
     .map(([d, style]) => {
       const iso = d.toISOString();
       if (style === 'ms') return iso;

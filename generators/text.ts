@@ -50,11 +50,13 @@ export function text(opts: TextOptions): fc.Arbitrary<string> {
   );
   const length = fc.oneof(fc.constantFrom(min, max), fc.integer({ min, max }));
   return length.chain((n) =>
-    fc.array(inner, { minLength: n, maxLength: n }).chain((chars) =>
-      trimmed && n > 0
-        ? fc.tuple(edge, edge).map(([a, b]) => fitUtf16([a, ...chars.slice(1, n - 1), ...(n > 1 ? [b] : [])], max))
-        : fc.constant(fitUtf16(chars, max)),
-    ),
+    fc
+      .array(inner, { minLength: n, maxLength: n })
+      .chain((chars) =>
+        trimmed && n > 0
+          ? fc.tuple(edge, edge).map(([a, b]) => fitUtf16([a, ...chars.slice(1, n - 1), ...(n > 1 ? [b] : [])], max))
+          : fc.constant(fitUtf16(chars, max)),
+      ),
   );
 }
 

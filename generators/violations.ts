@@ -5,7 +5,13 @@
 // valid bodies they give violation samples for property runs.
 import fc from 'fast-check';
 import type { Json, UpdateBody } from './resource-server.ts';
-import { PUBLIC_KEY_PEM, pemOfLength, updateBody, distinctiveUpdateValues, minimalUpdateBase } from './resource-server.ts';
+import {
+  PUBLIC_KEY_PEM,
+  pemOfLength,
+  updateBody,
+  distinctiveUpdateValues,
+  minimalUpdateBase,
+} from './resource-server.ts';
 import type { UpdateOptions } from './resource-server.ts';
 import type { ExperimentBody, ExperimentOptions } from './experiment.ts';
 import { DEFAULT_STRATEGY_FIELD, experimentPayloadArb } from './experiment.ts';
@@ -82,7 +88,9 @@ export function updateViolation(opts: UpdateOptions = {}): fc.Arbitrary<Violatio
 
 /** A random mutation applied to a random valid experiment payload. */
 export function experimentViolation(opts: ExperimentOptions): fc.Arbitrary<ViolationCase> {
-  return fc.tuple(experimentPayloadArb(opts), fc.constantFrom(...EXPERIMENT_MUTATIONS)).map(([b, m]) => toCase(m, m.apply(b)));
+  return fc
+    .tuple(experimentPayloadArb(opts), fc.constantFrom(...EXPERIMENT_MUTATIONS))
+    .map(([b, m]) => toCase(m, m.apply(b)));
 }
 
 /**
@@ -100,7 +108,14 @@ function caseId(m: Mutation): string {
 }
 
 function toCase(m: Mutation, body: Json, probe?: UpdateBody): ViolationCase {
-  const c: ViolationCase = { id: caseId(m), clause: m.clause, mutation: m.id, description: m.description, target: m.target, body };
+  const c: ViolationCase = {
+    id: caseId(m),
+    clause: m.clause,
+    mutation: m.id,
+    description: m.description,
+    target: m.target,
+    body,
+  };
   if (probe) c.probe = probe;
   return c;
 }
@@ -109,7 +124,9 @@ const isObj = (v: unknown): v is UpdateBody => typeof v === 'object' && v !== nu
 const clone = <T>(v: T): T => structuredClone(v);
 
 /** base with `field` set; the rest of the base kept. */
-const set = (field: string, value: Json) => (b: UpdateBody): Json => ({ ...b, [field]: value });
+const set =
+  (field: string, value: Json) =>
+  (b: UpdateBody): Json => ({ ...b, [field]: value });
 
 /** Edit a nested object of the base, starting from a valid default where the base has none. */
 function nested(field: string, fallback: UpdateBody, edit: (o: UpdateBody) => void) {
@@ -161,26 +178,56 @@ function around(field: string, max: number, prefix: string, suffix: string) {
 
 /** The base's feature flag id with a character outside base58 appended. */
 function flagWith(c: string) {
-  return (b: UpdateBody): Json => ({ ...b, feature_flag_id: `${typeof b['feature_flag_id'] === 'string' ? b['feature_flag_id'] : 'flg_7Hq2kPzR'}${c}` });
+  return (b: UpdateBody): Json => ({
+    ...b,
+    feature_flag_id: `${typeof b['feature_flag_id'] === 'string' ? b['feature_flag_id'] : 'flg_7Hq2kPzR'}${c}`,
+  });
 }
 
-const u = (id: string, clause: string, description: string, apply: Mutation['apply']): Mutation => ({ id, target: 'update', clause, description, apply });
-const e = (id: string, clause: string, description: string, apply: Mutation['apply']): Mutation => ({ id, target: 'experiment', clause, description, apply });
+const u = (id: string, clause: string, description: string, apply: Mutation['apply']): Mutation => ({
+  id,
+  target: 'update',
+  clause,
+  description,
+  apply,
+});
+const e = (id: string, clause: string, description: string, apply: Mutation['apply']): Mutation => ({
+  id,
+  target: 'experiment',
+  clause,
+  description,
+  apply,
+});
 
 const UPDATE_MUTATIONS: readonly Mutation[] = [
   // the body itself
   u('body.array', 'rs.update.body.object', 'body is a JSON array instead of an object', () => [{ name: 'x' }]),
   u('body.string', 'rs.update.body.object', 'body is a JSON string instead of an object', () => 'name=x'),
   // unknown and response-only fields at the top
-  u('identifier.present', 'rs.update.identifier.not-allowed', 'identifier in the body', set('identifier', 'https://api.changed.test/')),
+  u(
+    'identifier.present',
+    'rs.update.identifier.not-allowed',
+    'identifier in the body',
+    set('identifier', 'https://api.changed.test/'),
+  ),
   u('top.unknown-key', 'rs.update.closed', 'unknown top-level field', set('x_unknown_field', true)),
-  u('top.token_lifetime_for_web', 'rs.update.closed', 'token_lifetime_for_web (a response field, not in 2.2)', set('token_lifetime_for_web', 60)),
+  u(
+    'top.token_lifetime_for_web',
+    'rs.update.closed',
+    'token_lifetime_for_web (a response field, not in 2.2)',
+    set('token_lifetime_for_web', 60),
+  ),
   u('top.is_system', 'rs.update.closed', 'is_system (a response field, not in 2.2)', set('is_system', false)),
   u('top.id', 'rs.update.closed', 'id (a response field, not in 2.2)', set('id', 'rs_other')),
   u('top.client_id', 'rs.update.closed', 'client_id (a response field, not in 2.2)', set('client_id', 'some-client')),
   // name
   u('name.too-long', 'rs.update.name.max-length', 'name of 201 characters', set('name', exactText(201))),
-  u('name.too-long-multibyte', 'rs.update.name.max-length', 'name of 201 characters, multi-byte', set('name', exactText(201, 3).replace(/[a-g]/g, 'ж'))),
+  u(
+    'name.too-long-multibyte',
+    'rs.update.name.max-length',
+    'name of 201 characters, multi-byte',
+    set('name', exactText(201, 3).replace(/[a-g]/g, 'ж')),
+  ),
   u('name.empty', 'rs.update.name.pattern', 'empty name (the pattern needs one character)', set('name', '')),
   u('name.less-than', 'rs.update.name.pattern', 'name containing <', set('name', 'api <b>')),
   u('name.greater-than', 'rs.update.name.pattern', 'name containing >', set('name', 'a > b')),
@@ -194,77 +241,347 @@ const UPDATE_MUTATIONS: readonly Mutation[] = [
   u('scope.value.empty', 'rs.scope.value.length', 'scope value of 0 characters', scope({ value: '' })),
   u('scope.value.too-long', 'rs.scope.value.length', 'scope value of 281 characters', scope({ value: exactText(281) })),
   u('scope.value.number', 'rs.scope.types', 'scope value as a number', scope({ value: 7 })),
-  u('scope.description.too-long', 'rs.scope.description.max-length', 'scope description of 501 characters', scope({ value: 'read:x', description: exactText(501) })),
-  u('scope.description.null', 'rs.scope.types', 'scope description null', scope({ value: 'read:x', description: null })),
+  u(
+    'scope.description.too-long',
+    'rs.scope.description.max-length',
+    'scope description of 501 characters',
+    scope({ value: 'read:x', description: exactText(501) }),
+  ),
+  u(
+    'scope.description.null',
+    'rs.scope.types',
+    'scope description null',
+    scope({ value: 'read:x', description: null }),
+  ),
   u('scope.unknown-key', 'rs.scope.closed', 'unknown field inside a scope', scope({ value: 'read:x', x_unknown: 1 })),
   // signing
-  u('signing_alg.outsider', 'rs.update.signing_alg.enum', 'signing_alg HS384 (not in the enum)', set('signing_alg', 'HS384')),
-  u('signing_alg.lowercase', 'rs.update.signing_alg.enum', 'signing_alg hs256 (enum is case-sensitive)', set('signing_alg', 'hs256')),
+  u(
+    'signing_alg.outsider',
+    'rs.update.signing_alg.enum',
+    'signing_alg HS384 (not in the enum)',
+    set('signing_alg', 'HS384'),
+  ),
+  u(
+    'signing_alg.lowercase',
+    'rs.update.signing_alg.enum',
+    'signing_alg hs256 (enum is case-sensitive)',
+    set('signing_alg', 'hs256'),
+  ),
   u('signing_alg.null', 'rs.update.signing_alg.enum', 'signing_alg null', set('signing_alg', null)),
-  u('signing_secret.too-short', 'rs.update.signing_secret.min-length', 'signing_secret of 15 characters', set('signing_secret', exactText(15))),
-  u('signing_secret.number', 'rs.update.signing_secret.type', 'signing_secret as a number', set('signing_secret', 1234567890123456)),
+  u(
+    'signing_secret.too-short',
+    'rs.update.signing_secret.min-length',
+    'signing_secret of 15 characters',
+    set('signing_secret', exactText(15)),
+  ),
+  u(
+    'signing_secret.number',
+    'rs.update.signing_secret.type',
+    'signing_secret as a number',
+    set('signing_secret', 1234567890123456),
+  ),
   u('signing_secret.null', 'rs.update.signing_secret.type', 'signing_secret null', set('signing_secret', null)),
   // boolean flags
-  u('allow_offline_access.string', 'rs.update.flags.type', 'allow_offline_access as the string "true"', set('allow_offline_access', 'true')),
+  u(
+    'allow_offline_access.string',
+    'rs.update.flags.type',
+    'allow_offline_access as the string "true"',
+    set('allow_offline_access', 'true'),
+  ),
   u('allow_online_access.number', 'rs.update.flags.type', 'allow_online_access as 1', set('allow_online_access', 1)),
-  u('allow_online_access_with_ephemeral_sessions.null', 'rs.update.flags.type', 'allow_online_access_with_ephemeral_sessions null', set('allow_online_access_with_ephemeral_sessions', null)),
-  u('skip_consent.string', 'rs.update.flags.type', 'skip_consent_for_verifiable_first_party_clients as "false"', set('skip_consent_for_verifiable_first_party_clients', 'false')),
+  u(
+    'allow_online_access_with_ephemeral_sessions.null',
+    'rs.update.flags.type',
+    'allow_online_access_with_ephemeral_sessions null',
+    set('allow_online_access_with_ephemeral_sessions', null),
+  ),
+  u(
+    'skip_consent.string',
+    'rs.update.flags.type',
+    'skip_consent_for_verifiable_first_party_clients as "false"',
+    set('skip_consent_for_verifiable_first_party_clients', 'false'),
+  ),
   u('enforce_policies.null', 'rs.update.flags.type', 'enforce_policies null', set('enforce_policies', null)),
   // token lifetime
   u('token_lifetime.negative', 'rs.update.token_lifetime.range', 'token_lifetime -1', set('token_lifetime', -1)),
-  u('token_lifetime.too-large', 'rs.update.token_lifetime.range', 'token_lifetime 2592001', set('token_lifetime', 2592001)),
-  u('token_lifetime.fraction', 'rs.update.token_lifetime.integer', 'token_lifetime 3600.5', set('token_lifetime', 3600.5)),
-  u('token_lifetime.string', 'rs.update.token_lifetime.integer', 'token_lifetime as the string "3600"', set('token_lifetime', '3600')),
+  u(
+    'token_lifetime.too-large',
+    'rs.update.token_lifetime.range',
+    'token_lifetime 2592001',
+    set('token_lifetime', 2592001),
+  ),
+  u(
+    'token_lifetime.fraction',
+    'rs.update.token_lifetime.integer',
+    'token_lifetime 3600.5',
+    set('token_lifetime', 3600.5),
+  ),
+  u(
+    'token_lifetime.string',
+    'rs.update.token_lifetime.integer',
+    'token_lifetime as the string "3600"',
+    set('token_lifetime', '3600'),
+  ),
   u('token_lifetime.null', 'rs.update.token_lifetime.integer', 'token_lifetime null', set('token_lifetime', null)),
   // dialect, consent, details
-  u('token_dialect.outsider', 'rs.update.token_dialect.enum', 'token_dialect jwt (not in the enum)', set('token_dialect', 'jwt')),
+  u(
+    'token_dialect.outsider',
+    'rs.update.token_dialect.enum',
+    'token_dialect jwt (not in the enum)',
+    set('token_dialect', 'jwt'),
+  ),
   u('token_dialect.null', 'rs.update.token_dialect.enum', 'token_dialect null', set('token_dialect', null)),
-  u('consent_policy.outsider', 'rs.update.consent_policy.enum', 'consent_policy "always" (not in the enum)', set('consent_policy', 'always')),
+  u(
+    'consent_policy.outsider',
+    'rs.update.consent_policy.enum',
+    'consent_policy "always" (not in the enum)',
+    set('consent_policy', 'always'),
+  ),
   u('consent_policy.boolean', 'rs.update.consent_policy.enum', 'consent_policy as false', set('consent_policy', false)),
-  u('authorization_details.object', 'rs.update.authorization_details.type', 'authorization_details as an object', set('authorization_details', { type: 'payment' })),
-  u('authorization_details.string', 'rs.update.authorization_details.type', 'authorization_details as a string', set('authorization_details', 'payment')),
+  u(
+    'authorization_details.object',
+    'rs.update.authorization_details.type',
+    'authorization_details as an object',
+    set('authorization_details', { type: 'payment' }),
+  ),
+  u(
+    'authorization_details.string',
+    'rs.update.authorization_details.type',
+    'authorization_details as a string',
+    set('authorization_details', 'payment'),
+  ),
   // token encryption
-  u('token_encryption.string', 'rs.update.token_encryption.type', 'token_encryption as a string', set('token_encryption', 'compact-nested-jwe')),
-  u('token_encryption.unknown-key', 'rs.token_encryption.closed', 'unknown field inside token_encryption', nested('token_encryption', TOKEN_ENCRYPTION, (o) => (o['x_unknown'] = 1))),
-  u('token_encryption.format.missing', 'rs.token_encryption.required-members', 'token_encryption without format', nested('token_encryption', TOKEN_ENCRYPTION, (o) => delete o['format'])),
-  u('token_encryption.encryption_key.missing', 'rs.token_encryption.required-members', 'token_encryption without encryption_key', nested('token_encryption', TOKEN_ENCRYPTION, (o) => delete o['encryption_key'])),
-  u('token_encryption.format.outsider', 'rs.token_encryption.format.enum', 'token_encryption format compact-jwe (not the only value)', nested('token_encryption', TOKEN_ENCRYPTION, (o) => (o['format'] = 'compact-jwe'))),
-  u('token_encryption.encryption_key.null', 'rs.token_encryption.encryption_key.type', 'encryption_key null', nested('token_encryption', TOKEN_ENCRYPTION, (o) => (o['encryption_key'] = null))),
-  u('encryption_key.unknown-key', 'rs.encryption_key.closed', 'unknown field inside encryption_key', key((k) => (k['x_unknown'] = 1))),
-  u('encryption_key.alg.missing', 'rs.encryption_key.required-members', 'encryption_key without alg', key((k) => delete k['alg'])),
-  u('encryption_key.pem.missing', 'rs.encryption_key.required-members', 'encryption_key without pem', key((k) => delete k['pem'])),
-  u('encryption_key.alg.outsider', 'rs.encryption_key.alg.enum', 'encryption_key alg RSA-OAEP (not in the enum)', key((k) => (k['alg'] = 'RSA-OAEP'))),
-  u('encryption_key.name.empty', 'rs.encryption_key.name.length', 'encryption_key name of 0 characters', key((k) => (k['name'] = ''))),
-  u('encryption_key.name.too-long', 'rs.encryption_key.name.length', 'encryption_key name of 129 characters', key((k) => (k['name'] = exactText(129)))),
-  u('encryption_key.name.number', 'rs.encryption_key.types', 'encryption_key name as a number', key((k) => (k['name'] = 5))),
-  u('encryption_key.kid.empty', 'rs.encryption_key.kid.length', 'encryption_key kid of 0 characters', key((k) => (k['kid'] = ''))),
-  u('encryption_key.kid.too-long', 'rs.encryption_key.kid.length', 'encryption_key kid of 129 characters', key((k) => (k['kid'] = exactText(129)))),
-  u('encryption_key.pem.empty', 'rs.encryption_key.pem.length', 'encryption_key pem of 0 characters', key((k) => (k['pem'] = ''))),
-  u('encryption_key.pem.too-long', 'rs.encryption_key.pem.length', 'encryption_key pem of 4097 characters (a padded real key)', key((k) => (k['pem'] = pemOfLength(4097)))),
-  u('encryption_key.pem.null', 'rs.encryption_key.types', 'encryption_key pem null', key((k) => (k['pem'] = null))),
+  u(
+    'token_encryption.string',
+    'rs.update.token_encryption.type',
+    'token_encryption as a string',
+    set('token_encryption', 'compact-nested-jwe'),
+  ),
+  u(
+    'token_encryption.unknown-key',
+    'rs.token_encryption.closed',
+    'unknown field inside token_encryption',
+    nested('token_encryption', TOKEN_ENCRYPTION, (o) => (o['x_unknown'] = 1)),
+  ),
+  u(
+    'token_encryption.format.missing',
+    'rs.token_encryption.required-members',
+    'token_encryption without format',
+    nested('token_encryption', TOKEN_ENCRYPTION, (o) => delete o['format']),
+  ),
+  u(
+    'token_encryption.encryption_key.missing',
+    'rs.token_encryption.required-members',
+    'token_encryption without encryption_key',
+    nested('token_encryption', TOKEN_ENCRYPTION, (o) => delete o['encryption_key']),
+  ),
+  u(
+    'token_encryption.format.outsider',
+    'rs.token_encryption.format.enum',
+    'token_encryption format compact-jwe (not the only value)',
+    nested('token_encryption', TOKEN_ENCRYPTION, (o) => (o['format'] = 'compact-jwe')),
+  ),
+  u(
+    'token_encryption.encryption_key.null',
+    'rs.token_encryption.encryption_key.type',
+    'encryption_key null',
+    nested('token_encryption', TOKEN_ENCRYPTION, (o) => (o['encryption_key'] = null)),
+  ),
+  u(
+    'encryption_key.unknown-key',
+    'rs.encryption_key.closed',
+    'unknown field inside encryption_key',
+    key((k) => (k['x_unknown'] = 1)),
+  ),
+  u(
+    'encryption_key.alg.missing',
+    'rs.encryption_key.required-members',
+    'encryption_key without alg',
+    key((k) => delete k['alg']),
+  ),
+  u(
+    'encryption_key.pem.missing',
+    'rs.encryption_key.required-members',
+    'encryption_key without pem',
+    key((k) => delete k['pem']),
+  ),
+  u(
+    'encryption_key.alg.outsider',
+    'rs.encryption_key.alg.enum',
+    'encryption_key alg RSA-OAEP (not in the enum)',
+    key((k) => (k['alg'] = 'RSA-OAEP')),
+  ),
+  u(
+    'encryption_key.name.empty',
+    'rs.encryption_key.name.length',
+    'encryption_key name of 0 characters',
+    key((k) => (k['name'] = '')),
+  ),
+  u(
+    'encryption_key.name.too-long',
+    'rs.encryption_key.name.length',
+    'encryption_key name of 129 characters',
+    key((k) => (k['name'] = exactText(129))),
+  ),
+  u(
+    'encryption_key.name.number',
+    'rs.encryption_key.types',
+    'encryption_key name as a number',
+    key((k) => (k['name'] = 5)),
+  ),
+  u(
+    'encryption_key.kid.empty',
+    'rs.encryption_key.kid.length',
+    'encryption_key kid of 0 characters',
+    key((k) => (k['kid'] = '')),
+  ),
+  u(
+    'encryption_key.kid.too-long',
+    'rs.encryption_key.kid.length',
+    'encryption_key kid of 129 characters',
+    key((k) => (k['kid'] = exactText(129))),
+  ),
+  u(
+    'encryption_key.pem.empty',
+    'rs.encryption_key.pem.length',
+    'encryption_key pem of 0 characters',
+    key((k) => (k['pem'] = '')),
+  ),
+  u(
+    'encryption_key.pem.too-long',
+    'rs.encryption_key.pem.length',
+    'encryption_key pem of 4097 characters (a padded real key)',
+    key((k) => (k['pem'] = pemOfLength(4097))),
+  ),
+  u(
+    'encryption_key.pem.null',
+    'rs.encryption_key.types',
+    'encryption_key pem null',
+    key((k) => (k['pem'] = null)),
+  ),
   // proof of possession
-  u('proof_of_possession.string', 'rs.update.proof_of_possession.type', 'proof_of_possession as a string', set('proof_of_possession', 'dpop')),
-  u('proof_of_possession.unknown-key', 'rs.proof_of_possession.closed', 'unknown field inside proof_of_possession', nested('proof_of_possession', POP, (o) => (o['x_unknown'] = 1))),
-  u('proof_of_possession.mechanism.missing', 'rs.proof_of_possession.required-members', 'proof_of_possession without mechanism', nested('proof_of_possession', POP, (o) => delete o['mechanism'])),
-  u('proof_of_possession.required.missing', 'rs.proof_of_possession.required-members', 'proof_of_possession without required', nested('proof_of_possession', POP, (o) => delete o['required'])),
-  u('proof_of_possession.mechanism.outsider', 'rs.proof_of_possession.mechanism.enum', 'proof_of_possession mechanism tls (not in the enum)', nested('proof_of_possession', POP, (o) => (o['mechanism'] = 'tls'))),
-  u('proof_of_possession.required.string', 'rs.proof_of_possession.required.type', 'proof_of_possession required as "yes"', nested('proof_of_possession', POP, (o) => (o['required'] = 'yes'))),
-  u('proof_of_possession.required_for.outsider', 'rs.proof_of_possession.required_for.enum', 'proof_of_possession required_for confidential_clients (not in the enum)', nested('proof_of_possession', POP, (o) => (o['required_for'] = 'confidential_clients'))),
+  u(
+    'proof_of_possession.string',
+    'rs.update.proof_of_possession.type',
+    'proof_of_possession as a string',
+    set('proof_of_possession', 'dpop'),
+  ),
+  u(
+    'proof_of_possession.unknown-key',
+    'rs.proof_of_possession.closed',
+    'unknown field inside proof_of_possession',
+    nested('proof_of_possession', POP, (o) => (o['x_unknown'] = 1)),
+  ),
+  u(
+    'proof_of_possession.mechanism.missing',
+    'rs.proof_of_possession.required-members',
+    'proof_of_possession without mechanism',
+    nested('proof_of_possession', POP, (o) => delete o['mechanism']),
+  ),
+  u(
+    'proof_of_possession.required.missing',
+    'rs.proof_of_possession.required-members',
+    'proof_of_possession without required',
+    nested('proof_of_possession', POP, (o) => delete o['required']),
+  ),
+  u(
+    'proof_of_possession.mechanism.outsider',
+    'rs.proof_of_possession.mechanism.enum',
+    'proof_of_possession mechanism tls (not in the enum)',
+    nested('proof_of_possession', POP, (o) => (o['mechanism'] = 'tls')),
+  ),
+  u(
+    'proof_of_possession.required.string',
+    'rs.proof_of_possession.required.type',
+    'proof_of_possession required as "yes"',
+    nested('proof_of_possession', POP, (o) => (o['required'] = 'yes')),
+  ),
+  u(
+    'proof_of_possession.required_for.outsider',
+    'rs.proof_of_possession.required_for.enum',
+    'proof_of_possession required_for confidential_clients (not in the enum)',
+    nested('proof_of_possession', POP, (o) => (o['required_for'] = 'confidential_clients')),
+  ),
   // subject type authorization
-  u('subject_type_authorization.null', 'rs.update.subject_type_authorization.type', 'subject_type_authorization null (not nullable)', set('subject_type_authorization', null)),
-  u('subject_type_authorization.array', 'rs.update.subject_type_authorization.type', 'subject_type_authorization as an array', set('subject_type_authorization', [])),
-  u('subject_type_authorization.unknown-key', 'rs.subject_type_authorization.closed', 'unknown field at the top of subject_type_authorization', sta((o) => (o['group'] = { policy: 'deny_all' }))),
-  u('subject_type_authorization.user.string', 'rs.subject_type_authorization.members.type', 'subject_type_authorization.user as a string', sta((o) => (o['user'] = 'allow_all'))),
-  u('subject_type_authorization.client.null', 'rs.subject_type_authorization.members.type', 'subject_type_authorization.client null', sta((o) => (o['client'] = null))),
-  u('subject_type_authorization.user.policy.outsider', 'rs.subject_type_authorization.user.policy.enum', 'user.policy allow_some (not in the enum)', sta((o) => (o['user'] = { ...(isObj(o['user']) ? o['user'] : {}), policy: 'allow_some' }))),
-  u('subject_type_authorization.client.policy.allow_all', 'rs.subject_type_authorization.client.policy.enum', 'client.policy allow_all (allowed for user, not for client)', sta((o) => (o['client'] = { ...(isObj(o['client']) ? o['client'] : {}), policy: 'allow_all' }))),
+  u(
+    'subject_type_authorization.null',
+    'rs.update.subject_type_authorization.type',
+    'subject_type_authorization null (not nullable)',
+    set('subject_type_authorization', null),
+  ),
+  u(
+    'subject_type_authorization.array',
+    'rs.update.subject_type_authorization.type',
+    'subject_type_authorization as an array',
+    set('subject_type_authorization', []),
+  ),
+  u(
+    'subject_type_authorization.unknown-key',
+    'rs.subject_type_authorization.closed',
+    'unknown field at the top of subject_type_authorization',
+    sta((o) => (o['group'] = { policy: 'deny_all' })),
+  ),
+  u(
+    'subject_type_authorization.user.string',
+    'rs.subject_type_authorization.members.type',
+    'subject_type_authorization.user as a string',
+    sta((o) => (o['user'] = 'allow_all')),
+  ),
+  u(
+    'subject_type_authorization.client.null',
+    'rs.subject_type_authorization.members.type',
+    'subject_type_authorization.client null',
+    sta((o) => (o['client'] = null)),
+  ),
+  u(
+    'subject_type_authorization.user.policy.outsider',
+    'rs.subject_type_authorization.user.policy.enum',
+    'user.policy allow_some (not in the enum)',
+    sta((o) => (o['user'] = { ...(isObj(o['user']) ? o['user'] : {}), policy: 'allow_some' })),
+  ),
+  u(
+    'subject_type_authorization.client.policy.allow_all',
+    'rs.subject_type_authorization.client.policy.enum',
+    'client.policy allow_all (allowed for user, not for client)',
+    sta((o) => (o['client'] = { ...(isObj(o['client']) ? o['client'] : {}), policy: 'allow_all' })),
+  ),
   // authorization policy
-  u('authorization_policy.string', 'rs.update.authorization_policy.type', 'authorization_policy as a string', set('authorization_policy', 'pol_1')),
-  u('authorization_policy.unknown-key', 'rs.authorization_policy.closed', 'unknown field inside authorization_policy', nested('authorization_policy', AUTHZ_POLICY, (o) => (o['x_unknown'] = 1))),
-  u('authorization_policy.policy_id.missing', 'rs.authorization_policy.required-members', 'authorization_policy without policy_id', nested('authorization_policy', AUTHZ_POLICY, (o) => delete o['policy_id'])),
-  u('authorization_policy.policy_id.empty', 'rs.authorization_policy.policy_id.length', 'policy_id of 0 characters', nested('authorization_policy', AUTHZ_POLICY, (o) => (o['policy_id'] = ''))),
-  u('authorization_policy.policy_id.too-long', 'rs.authorization_policy.policy_id.length', 'policy_id of 1025 characters', nested('authorization_policy', AUTHZ_POLICY, (o) => (o['policy_id'] = exactText(1025)))),
-  u('authorization_policy.policy_id.number', 'rs.authorization_policy.policy_id.type', 'policy_id as a number', nested('authorization_policy', AUTHZ_POLICY, (o) => (o['policy_id'] = 12))),
+  u(
+    'authorization_policy.string',
+    'rs.update.authorization_policy.type',
+    'authorization_policy as a string',
+    set('authorization_policy', 'pol_1'),
+  ),
+  u(
+    'authorization_policy.unknown-key',
+    'rs.authorization_policy.closed',
+    'unknown field inside authorization_policy',
+    nested('authorization_policy', AUTHZ_POLICY, (o) => (o['x_unknown'] = 1)),
+  ),
+  u(
+    'authorization_policy.policy_id.missing',
+    'rs.authorization_policy.required-members',
+    'authorization_policy without policy_id',
+    nested('authorization_policy', AUTHZ_POLICY, (o) => delete o['policy_id']),
+  ),
+  u(
+    'authorization_policy.policy_id.empty',
+    'rs.authorization_policy.policy_id.length',
+    'policy_id of 0 characters',
+    nested('authorization_policy', AUTHZ_POLICY, (o) => (o['policy_id'] = '')),
+  ),
+  u(
+    'authorization_policy.policy_id.too-long',
+    'rs.authorization_policy.policy_id.length',
+    'policy_id of 1025 characters',
+    nested('authorization_policy', AUTHZ_POLICY, (o) => (o['policy_id'] = exactText(1025))),
+  ),
+  u(
+    'authorization_policy.policy_id.number',
+    'rs.authorization_policy.policy_id.type',
+    'policy_id as a number',
+    nested('authorization_policy', AUTHZ_POLICY, (o) => (o['policy_id'] = 12)),
+  ),
 ];
 
 const EXPERIMENT_MUTATIONS: readonly Mutation[] = [
@@ -275,42 +592,151 @@ const EXPERIMENT_MUTATIONS: readonly Mutation[] = [
   e('name.leading-space', 'exp.create.name.pattern', 'name with a leading space', around('name', 255, ' ', '')),
   e('name.trailing-space', 'exp.create.name.pattern', 'name with a trailing space', around('name', 255, '', ' ')),
   e('name.leading-tab', 'exp.create.name.pattern', 'name with a leading tab', around('name', 255, '\t', '')),
-  e('name.trailing-nbsp', 'exp.create.name.pattern', 'name ending in a no-break space (Unicode whitespace)', around('name', 255, '', '\u00a0')),
+  e(
+    'name.trailing-nbsp',
+    'exp.create.name.pattern',
+    'name ending in a no-break space (Unicode whitespace)',
+    around('name', 255, '', '\u00a0'),
+  ),
   e('name.nul', 'exp.create.name.pattern', 'name containing NUL', around('name', 255, '', '\u0000x')),
-  e('name.line-break', 'exp.create.name.pattern', 'name containing a line break (. does not match it)', around('name', 255, '', '\nx')),
+  e(
+    'name.line-break',
+    'exp.create.name.pattern',
+    'name containing a line break (. does not match it)',
+    around('name', 255, '', '\nx'),
+  ),
   e('name.number', 'exp.create.types', 'name as a number', set('name', 12345)),
   e('name.null', 'exp.create.types', 'name null', set('name', null)),
   // description
   e('description.too-short', 'exp.create.description.length', 'description of 2 characters', set('description', 'ab')),
-  e('description.too-long', 'exp.create.description.length', 'description of 1025 characters', set('description', exactText(1025))),
-  e('description.leading-space', 'exp.create.description.pattern', 'description with a leading space', around('description', 1024, ' ', '')),
-  e('description.trailing-newline', 'exp.create.description.pattern', 'description ending in a newline', around('description', 1024, '', '\n')),
-  e('description.nul', 'exp.create.description.pattern', 'description containing NUL', around('description', 1024, 'abc\u0000', '')),
+  e(
+    'description.too-long',
+    'exp.create.description.length',
+    'description of 1025 characters',
+    set('description', exactText(1025)),
+  ),
+  e(
+    'description.leading-space',
+    'exp.create.description.pattern',
+    'description with a leading space',
+    around('description', 1024, ' ', ''),
+  ),
+  e(
+    'description.trailing-newline',
+    'exp.create.description.pattern',
+    'description ending in a newline',
+    around('description', 1024, '', '\n'),
+  ),
+  e(
+    'description.nul',
+    'exp.create.description.pattern',
+    'description containing NUL',
+    around('description', 1024, 'abc\u0000', ''),
+  ),
   e('description.number', 'exp.create.types', 'description as a number', set('description', 123)),
   // feature flag id
-  e('feature_flag_id.zero', 'exp.create.feature_flag_id.pattern', 'feature_flag_id with 0 (excluded from base58)', flagWith('0')),
-  e('feature_flag_id.capital-o', 'exp.create.feature_flag_id.pattern', 'feature_flag_id with O (excluded from base58)', flagWith('O')),
-  e('feature_flag_id.capital-i', 'exp.create.feature_flag_id.pattern', 'feature_flag_id with I (excluded from base58)', flagWith('I')),
-  e('feature_flag_id.lower-l', 'exp.create.feature_flag_id.pattern', 'feature_flag_id with l (excluded from base58)', flagWith('l')),
-  e('feature_flag_id.no-prefix', 'exp.create.feature_flag_id.pattern', 'feature_flag_id without the flg_ prefix', (b) => ({ ...b, feature_flag_id: String(b['feature_flag_id']).replace(/^flg_/, '') })),
-  e('feature_flag_id.empty-suffix', 'exp.create.feature_flag_id.pattern', 'feature_flag_id flg_ with nothing after it', set('feature_flag_id', 'flg_')),
+  e(
+    'feature_flag_id.zero',
+    'exp.create.feature_flag_id.pattern',
+    'feature_flag_id with 0 (excluded from base58)',
+    flagWith('0'),
+  ),
+  e(
+    'feature_flag_id.capital-o',
+    'exp.create.feature_flag_id.pattern',
+    'feature_flag_id with O (excluded from base58)',
+    flagWith('O'),
+  ),
+  e(
+    'feature_flag_id.capital-i',
+    'exp.create.feature_flag_id.pattern',
+    'feature_flag_id with I (excluded from base58)',
+    flagWith('I'),
+  ),
+  e(
+    'feature_flag_id.lower-l',
+    'exp.create.feature_flag_id.pattern',
+    'feature_flag_id with l (excluded from base58)',
+    flagWith('l'),
+  ),
+  e(
+    'feature_flag_id.no-prefix',
+    'exp.create.feature_flag_id.pattern',
+    'feature_flag_id without the flg_ prefix',
+    (b) => ({ ...b, feature_flag_id: String(b['feature_flag_id']).replace(/^flg_/, '') }),
+  ),
+  e(
+    'feature_flag_id.empty-suffix',
+    'exp.create.feature_flag_id.pattern',
+    'feature_flag_id flg_ with nothing after it',
+    set('feature_flag_id', 'flg_'),
+  ),
   e('feature_flag_id.number', 'exp.create.types', 'feature_flag_id as a number', set('feature_flag_id', 7)),
   // other fields
   e('authentication_flow.number', 'exp.create.types', 'authentication_flow as a number', set('authentication_flow', 1)),
-  e('assignment_config.string', 'exp.create.types', 'assignment_config as a string', set('assignment_config', 'device')),
-  e('assignment_config.subject.number', 'exp.create.types', 'assignment_config.subject as a number', (b) => ({ ...b, assignment_config: { ...(isObj(b['assignment_config']) ? b['assignment_config'] : {}), subject: 3 } })),
+  e(
+    'assignment_config.string',
+    'exp.create.types',
+    'assignment_config as a string',
+    set('assignment_config', 'device'),
+  ),
+  e('assignment_config.subject.number', 'exp.create.types', 'assignment_config.subject as a number', (b) => ({
+    ...b,
+    assignment_config: { ...(isObj(b['assignment_config']) ? b['assignment_config'] : {}), subject: 3 },
+  })),
   // allocations
   e('allocations.empty', 'exp.create.allocations.min-items', 'allocations empty', set('allocations', [])),
-  e('allocations.object', 'exp.create.types', 'allocations as an object', (b) => ({ ...b, allocations: Array.isArray(b['allocations']) ? (b['allocations'][0] ?? {}) : {} })),
+  e('allocations.object', 'exp.create.types', 'allocations as an object', (b) => ({
+    ...b,
+    allocations: Array.isArray(b['allocations']) ? (b['allocations'][0] ?? {}) : {},
+  })),
   e('allocations.null', 'exp.create.types', 'allocations null', set('allocations', null)),
-  e('allocation.string', 'exp.create.allocation.types', 'an allocation given as a string', (b) => ({ ...b, allocations: [...(Array.isArray(b['allocations']) ? b['allocations'] : []), 'var_control'] })),
-  e('allocation.weight.fraction', 'exp.create.allocation.types', 'allocation weight 50.5', alloc((a) => (a['weight'] = 50.5))),
-  e('allocation.weight.string', 'exp.create.allocation.types', 'allocation weight as "50"', alloc((a) => (a['weight'] = String(a['weight'] ?? 50)))),
-  e('allocation.priority.fraction', 'exp.create.allocation.types', 'allocation priority 1.5', alloc((a) => (a['priority'] = 1.5))),
-  e('allocation.is_control.string', 'exp.create.allocation.types', 'allocation is_control as "true"', alloc((a) => (a['is_control'] = 'true'))),
-  e('allocation.is_fallback.number', 'exp.create.allocation.types', 'allocation is_fallback as 1', alloc((a) => (a['is_fallback'] = 1))),
-  e('allocation.variation_id.number', 'exp.create.allocation.types', 'allocation variation_id as a number', alloc((a) => (a['variation_id'] = 1))),
-  e('allocation.segment_id.number', 'exp.create.allocation.types', 'allocation segment_id as a number', alloc((a) => (a['segment_id'] = 1))),
+  e('allocation.string', 'exp.create.allocation.types', 'an allocation given as a string', (b) => ({
+    ...b,
+    allocations: [...(Array.isArray(b['allocations']) ? b['allocations'] : []), 'var_control'],
+  })),
+  e(
+    'allocation.weight.fraction',
+    'exp.create.allocation.types',
+    'allocation weight 50.5',
+    alloc((a) => (a['weight'] = 50.5)),
+  ),
+  e(
+    'allocation.weight.string',
+    'exp.create.allocation.types',
+    'allocation weight as "50"',
+    alloc((a) => (a['weight'] = String(a['weight'] ?? 50))),
+  ),
+  e(
+    'allocation.priority.fraction',
+    'exp.create.allocation.types',
+    'allocation priority 1.5',
+    alloc((a) => (a['priority'] = 1.5)),
+  ),
+  e(
+    'allocation.is_control.string',
+    'exp.create.allocation.types',
+    'allocation is_control as "true"',
+    alloc((a) => (a['is_control'] = 'true')),
+  ),
+  e(
+    'allocation.is_fallback.number',
+    'exp.create.allocation.types',
+    'allocation is_fallback as 1',
+    alloc((a) => (a['is_fallback'] = 1)),
+  ),
+  e(
+    'allocation.variation_id.number',
+    'exp.create.allocation.types',
+    'allocation variation_id as a number',
+    alloc((a) => (a['variation_id'] = 1)),
+  ),
+  e(
+    'allocation.segment_id.number',
+    'exp.create.allocation.types',
+    'allocation segment_id as a number',
+    alloc((a) => (a['segment_id'] = 1)),
+  ),
 ];
 
 /**
@@ -331,7 +757,12 @@ const STRATEGY_OUTSIDERS: ReadonlyArray<readonly [id: string, description: strin
 /** One case per value outside the strategy enum, set under `strategyField` on `base` (a valid payload). */
 export function strategyViolationCases(base: ExperimentBody, strategyField = DEFAULT_STRATEGY_FIELD): ViolationCase[] {
   return STRATEGY_OUTSIDERS.map(([id, description, value]) => {
-    const m = e(`strategy.${id}`, 'exp.create.strategy.enum', `${strategyField} ${description}`, set(strategyField, value));
+    const m = e(
+      `strategy.${id}`,
+      'exp.create.strategy.enum',
+      `${strategyField} ${description}`,
+      set(strategyField, value),
+    );
     return toCase(m, m.apply(base));
   });
 }

@@ -14,9 +14,14 @@ export interface TestMetadata {
 }
 
 export async function recordMetadata(m: TestMetadata): Promise<void> {
-  const runtime = getGlobalTestRuntime() as { sendMessage?: (message: { type: 'metadata'; data: Partial<TestMetadata> }) => PromiseLike<void> };
+  const runtime = getGlobalTestRuntime() as {
+    sendMessage?: (message: { type: 'metadata'; data: Partial<TestMetadata> }) => PromiseLike<void>;
+  };
   if (typeof runtime.sendMessage === 'function') {
-    await runtime.sendMessage({ type: 'metadata', data: { labels: m.labels, ...(m.links.length ? { links: m.links } : {}), parameters: m.parameters } });
+    await runtime.sendMessage({
+      type: 'metadata',
+      data: { labels: m.labels, ...(m.links.length ? { links: m.links } : {}), parameters: m.parameters },
+    });
     return;
   }
   await allure.labels(...m.labels);

@@ -17,20 +17,43 @@ export interface RefusalOptions {
   faulty?: boolean;
 }
 
-export function expectAuthRefusal(check: Checks, info: TestInfo, clause: string, ex: Exchange, what: string, o: RefusalOptions = {}): boolean {
+export function expectAuthRefusal(
+  check: Checks,
+  info: TestInfo,
+  clause: string,
+  ex: Exchange,
+  what: string,
+  o: RefusalOptions = {},
+): boolean {
   const is4xx = check.expectRejected(clause, ex, what);
-  if (clause !== 'auth.error.client-fault-4xx' && o.faulty !== false) check.expectRejected('auth.error.client-fault-4xx', ex, what);
+  if (clause !== 'auth.error.client-fault-4xx' && o.faulty !== false)
+    check.expectRejected('auth.error.client-fault-4xx', ex, what);
   recordAuthError(info, ex);
   if (ex.status >= 400 && ex.status < 500) {
     const obj = isObject(ex.body);
-    check.that('auth.error.object', obj, `${what}: ${ex.status} ${obj ? 'with an error object' : `without a JSON error object: ${short(ex.text)}`}`, ex);
+    check.that(
+      'auth.error.object',
+      obj,
+      `${what}: ${ex.status} ${obj ? 'with an error object' : `without a JSON error object: ${short(ex.text)}`}`,
+      ex,
+    );
     if (o.tokenEndpoint) {
       const err = obj ? (ex.body as Record<string, unknown>).error : undefined;
-      check.that('auth.error.oauth-error', typeof err === 'string' && err.length > 0, `${what}: token-endpoint error ${typeof err === 'string' ? `"${err}"` : 'without a string error member'}`, ex);
+      check.that(
+        'auth.error.oauth-error',
+        typeof err === 'string' && err.length > 0,
+        `${what}: token-endpoint error ${typeof err === 'string' ? `"${err}"` : 'without a string error member'}`,
+        ex,
+      );
     }
   }
   if (o.statusClause) {
-    const code = isObject(ex.body) && typeof ex.body.error === 'string' ? ex.body.error : isObject(ex.body) ? `members ${Object.keys(ex.body).join(', ')}` : 'no error object';
+    const code =
+      isObject(ex.body) && typeof ex.body.error === 'string'
+        ? ex.body.error
+        : isObject(ex.body)
+          ? `members ${Object.keys(ex.body).join(', ')}`
+          : 'no error object';
     check.observe(o.statusClause, `${what}: ${ex.status} ${code}`);
   }
   return is4xx;

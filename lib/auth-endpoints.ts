@@ -13,7 +13,6 @@ const DISCOVERY_MEMBER: Partial<Record<AuthPath, string>> = {
   logout: 'end_session_endpoint',
 };
 
-
 export interface Endpoint {
   which: AuthPath;
   url: string;
@@ -30,7 +29,10 @@ function discovery(cfg: Config, client: ApiClient): Promise<Record<string, unkno
   let doc = documents.get(url);
   if (!doc) {
     doc = client.send('GET', url).then(
-      (ex) => (ex.status === 200 && typeof ex.body === 'object' && ex.body !== null && !Array.isArray(ex.body) ? (ex.body as Record<string, unknown>) : null),
+      (ex) =>
+        ex.status === 200 && typeof ex.body === 'object' && ex.body !== null && !Array.isArray(ex.body)
+          ? (ex.body as Record<string, unknown>)
+          : null,
       () => null,
     );
     documents.set(url, doc);
@@ -45,14 +47,20 @@ export async function endpoint(cfg: Config, client: ApiClient, which: AuthPath):
   const member = DISCOVERY_MEMBER[which];
   if (member) {
     const listed = (await discovery(cfg, client))?.[member];
-    if (typeof listed === 'string' && /^https?:\/\//.test(listed)) return { which, url: listed, source: 'discovery', setting };
+    if (typeof listed === 'string' && /^https?:\/\//.test(listed))
+      return { which, url: listed, source: 'discovery', setting };
   }
   return { which, url: `${cfg.auth.url}${AUTH_PATH_DEFAULTS[which]}`, source: 'default', setting };
 }
 
 /** One line for reports: where the endpoint is and how the suite knew. */
 export function describeEndpoint(e: Endpoint): string {
-  const how = e.source === 'setting' ? `from ${e.setting}` : e.source === 'discovery' ? 'from the discovery document' : `default path; ${e.setting} moves it`;
+  const how =
+    e.source === 'setting'
+      ? `from ${e.setting}`
+      : e.source === 'discovery'
+        ? 'from the discovery document'
+        : `default path; ${e.setting} moves it`;
   return `${new URL(e.url).pathname} (${how})`;
 }
 

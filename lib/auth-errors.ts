@@ -8,7 +8,13 @@ import { isObject } from './values.ts';
 
 /** Member names that carry an error code / a description (the spec shows neither; these are the usual ones). */
 const CODE_MEMBERS = ['error', 'code', 'error_code', 'errorCode'] as const;
-const DESCRIPTION_MEMBERS = ['error_description', 'description', 'message', 'error_message', 'errorDescription'] as const;
+const DESCRIPTION_MEMBERS = [
+  'error_description',
+  'description',
+  'message',
+  'error_message',
+  'errorDescription',
+] as const;
 
 export interface AuthErrorSeen {
   /** METHOD /path */
@@ -24,7 +30,8 @@ export interface AuthErrorSeen {
 export function describeAuthError(ex: Exchange): AuthErrorSeen {
   const body = ex.body;
   const obj = isObject(body);
-  const str = (k: string): string | null => (obj && typeof body[k] === 'string' && (body[k] as string).trim() !== '' ? (body[k] as string) : null);
+  const str = (k: string): string | null =>
+    obj && typeof body[k] === 'string' && (body[k] as string).trim() !== '' ? (body[k] as string) : null;
   const codeKey = CODE_MEMBERS.find((k) => str(k) !== null);
   return {
     at: `${ex.request.method} ${new URL(ex.request.url).pathname}`,

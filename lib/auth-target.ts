@@ -13,7 +13,9 @@ import { isObject } from './values.ts';
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** A second self-signed dev certificate no tenant registers (suite data, generated with openssl). */
-export const FOREIGN_CERT_FILE = fileURLToPath(new URL('../specs/authentication/methods/foreign-dev.cert.pem', import.meta.url));
+export const FOREIGN_CERT_FILE = fileURLToPath(
+  new URL('../specs/authentication/methods/foreign-dev.cert.pem', import.meta.url),
+);
 
 /** `Basic base64(urlencode(id):urlencode(secret))`; `encode: false` leaves them raw (a different credential when they need encoding). */
 export function basicAuthorization(id: string, secret: string, encode = true): string {
@@ -28,7 +30,9 @@ export function needsFormEncoding(s: string): boolean {
 
 /** Token answer with an access token (RFC 6749 §5.1). */
 export function issuedToken(ex: Exchange): string | null {
-  return ex.status >= 200 && ex.status < 300 && isObject(ex.body) && typeof ex.body.access_token === 'string' ? ex.body.access_token : null;
+  return ex.status >= 200 && ex.status < 300 && isObject(ex.body) && typeof ex.body.access_token === 'string'
+    ? ex.body.access_token
+    : null;
 }
 
 export type AssertionFault = 'wrong-aud' | 'expired' | 'iss-not-sub' | 'no-sub' | 'foreign-key' | 'alg-none';
@@ -47,7 +51,11 @@ let foreignKey: Promise<PrivateKey> | null = null;
 const registered = new Map<string, Promise<PrivateKey>>();
 
 /** A client assertion for the configured private_key_jwt client, optionally with one fault; a fresh jti unless given. */
-export async function clientAssertion(cfg: Config, fault?: AssertionFault, jti: string = randomUUID()): Promise<string> {
+export async function clientAssertion(
+  cfg: Config,
+  fault?: AssertionFault,
+  jti: string = randomUUID(),
+): Promise<string> {
   const pk = cfg.pkjwt;
   if (!pk) throw new Error('suite bug: clientAssertion without a private_key_jwt client');
   const now = Math.floor(Date.now() / 1000);
@@ -62,7 +70,8 @@ export async function clientAssertion(cfg: Config, fault?: AssertionFault, jti: 
   if (fault === 'no-sub') delete claims.sub;
   if (fault === 'alg-none') return new UnsecuredJWT(claims).encode();
   let key: Promise<PrivateKey>;
-  if (fault === 'foreign-key') key = foreignKey ??= generateKeyPair('RS256', { extractable: false }).then((k) => k.privateKey);
+  if (fault === 'foreign-key')
+    key = foreignKey ??= generateKeyPair('RS256', { extractable: false }).then((k) => k.privateKey);
   else {
     let k = registered.get(pk.keyFile);
     if (!k) registered.set(pk.keyFile, (k = importPKCS8(readFileSync(pk.keyFile, 'utf8'), 'RS256')));
@@ -73,7 +82,13 @@ export async function clientAssertion(cfg: Config, fault?: AssertionFault, jti: 
 
 /** The body of a client_credentials request authenticated by a client assertion. */
 export function assertionBody(cfg: Config, assertion: string): Record<string, string> {
-  return { grant_type: 'client_credentials', client_id: cfg.pkjwt!.id, client_assertion_type: ASSERTION_TYPE, client_assertion: assertion, audience: cfg.audience };
+  return {
+    grant_type: 'client_credentials',
+    client_id: cfg.pkjwt!.id,
+    client_assertion_type: ASSERTION_TYPE,
+    client_assertion: assertion,
+    audience: cfg.audience,
+  };
 }
 
 export interface EdgeHeaders {

@@ -40,7 +40,16 @@ async function burst(o: BurstOptions): Promise<BurstResult> {
   const concurrency = Math.max(1, o.concurrency ?? 4);
   const pool = new Pool(url.origin, { connections: concurrency, pipelining: 1 });
   const started = Date.now();
-  const result: BurstResult = { sent: 0, statuses: [], remaining: [], zeroRemainingAnswers: 0, first: null, lastBefore429: null, first429: null, elapsedMs: 0 };
+  const result: BurstResult = {
+    sent: 0,
+    statuses: [],
+    remaining: [],
+    zeroRemainingAnswers: 0,
+    first: null,
+    lastBefore429: null,
+    first429: null,
+    elapsedMs: 0,
+  };
   let max = o.max;
   const one = async (): Promise<void> => {
     o.onSent?.();
@@ -55,14 +64,21 @@ async function burst(o: BurstOptions): Promise<BurstResult> {
     });
     const text = await res.body.text();
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    for (const [k, v] of Object.entries(res.headers))
+      if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
     let body: unknown = text === '' ? undefined : text;
     try {
       body = text === '' ? undefined : JSON.parse(text);
     } catch {
       /* not JSON */
     }
-    const ex: Exchange = { request: { method: o.method, url: o.url, headers: o.headers, ...(o.body !== undefined ? { body: o.body } : {}) }, status: res.statusCode, headers, text, body };
+    const ex: Exchange = {
+      request: { method: o.method, url: o.url, headers: o.headers, ...(o.body !== undefined ? { body: o.body } : {}) },
+      status: res.statusCode,
+      headers,
+      text,
+      body,
+    };
     result.statuses.push(ex.status);
     const rem = headers['x-ratelimit-remaining'];
     const remaining = rem !== undefined && /^\d+$/.test(rem.trim()) ? Number(rem) : null;

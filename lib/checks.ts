@@ -85,7 +85,12 @@ export class Checks {
   expectRateLimitHeaders(clause: string, ex: Exchange, what = describe(ex)): boolean {
     const names = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
     const bad = names.filter((n) => ex.headers[n] === undefined || !/^\s*\d+(\.\d+)?\s*$/.test(ex.headers[n]!));
-    return this.record(clause, bad.length === 0, bad.length === 0 ? `${what}: carries ${names.join(', ')}` : `${what}: missing or non-numeric ${bad.join(', ')}`, ex);
+    return this.record(
+      clause,
+      bad.length === 0,
+      bad.length === 0 ? `${what}: carries ${names.join(', ')}` : `${what}: missing or non-numeric ${bad.join(', ')}`,
+      ex,
+    );
   }
 
   /** A condition the spec states; `message` says what was expected and what was seen. */
@@ -117,20 +122,29 @@ export class Checks {
   commit(records: CheckRecord[], replay?: ReplayInfo): void {
     for (const r of records) {
       if (r.outcome === 'failed' && replay) {
-        r.evidence = { ...r.evidence, seed: replay.seed, ...(replay.path ? { path: replay.path } : {}), counterexample: this.redactor.value(truncate(replay.counterexample)) };
+        r.evidence = {
+          ...r.evidence,
+          seed: replay.seed,
+          ...(replay.path ? { path: replay.path } : {}),
+          counterexample: this.redactor.value(truncate(replay.counterexample)),
+        };
       }
       this.push(r);
     }
   }
 
   failedCount(): number {
-    return this.info.annotations.filter((a) => a.type === 'check' && a.description && JSON.parse(a.description).outcome === 'failed').length;
+    return this.info.annotations.filter(
+      (a) => a.type === 'check' && a.description && JSON.parse(a.description).outcome === 'failed',
+    ).length;
   }
 
   private record(clause: string, ok: boolean, message: string, ex?: Exchange, extra?: Partial<Evidence>): boolean {
     const entry = assertKnownClause(clause);
     if (entry && entry.kind !== 'must') {
-      throw new Error(`suite bug: clause ${clause} is "${entry.kind}" in the catalogue; record it with observe(), never pass/fail`);
+      throw new Error(
+        `suite bug: clause ${clause} is "${entry.kind}" in the catalogue; record it with observe(), never pass/fail`,
+      );
     }
     // Evidence on passes would bloat the report; failures carry the full exchange.
     const rec: CheckRecord = { clause, outcome: ok ? 'passed' : 'failed', message: oneLine(message) };
@@ -151,8 +165,10 @@ export class Checks {
     if (rec.outcome === 'failed') {
       const lines = [`[${rec.clause}] ${rec.message}`];
       if (rec.evidence?.curl) lines.push(`  reproduce: ${rec.evidence.curl}`);
-      if (rec.evidence?.seed !== undefined) lines.push(`  replay: ${replayCommand(rec.evidence.seed, rec.evidence.path, this.info.title)}`);
-      if (rec.evidence?.counterexample !== undefined) lines.push(`  counterexample: ${JSON.stringify(rec.evidence.counterexample).slice(0, 600)}`);
+      if (rec.evidence?.seed !== undefined)
+        lines.push(`  replay: ${replayCommand(rec.evidence.seed, rec.evidence.path, this.info.title)}`);
+      if (rec.evidence?.counterexample !== undefined)
+        lines.push(`  counterexample: ${JSON.stringify(rec.evidence.counterexample).slice(0, 600)}`);
       checkExpect.soft(rec).toHoldCheck(lines.join('\n'));
     }
   }
@@ -168,7 +184,11 @@ export class Checks {
         headers: r.headers(ex.request.headers),
         ...(ex.request.body !== undefined ? { body: r.value(truncate(ex.request.data ?? ex.request.body)) } : {}),
       };
-      ev.response = { status: ex.status, headers: r.headers(ex.headers), ...(ex.body !== undefined ? { body: r.value(truncate(ex.body)) } : {}) };
+      ev.response = {
+        status: ex.status,
+        headers: r.headers(ex.headers),
+        ...(ex.body !== undefined ? { body: r.value(truncate(ex.body)) } : {}),
+      };
       ev.curl = renderCurl(ex.request, r);
     }
     return ev;
@@ -202,6 +222,7 @@ function truncate(v: unknown): unknown {
 function deepTruncate(v: unknown): unknown {
   if (typeof v === 'string') return v.length > 600 ? `${v.slice(0, 600)}… (${v.length} chars)` : v;
   if (Array.isArray(v)) return v.slice(0, 20).map(deepTruncate);
-  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, deepTruncate(x)]));
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, deepTruncate(x)]));
   return v;
 }

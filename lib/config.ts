@@ -50,7 +50,11 @@ export const EMBEDDED = {
     id: 'conformance-mtls-ca',
     certFile: fileURLToPath(new URL('../reference/dev-keys/conformance-mtls-ca.cert.pem', import.meta.url)),
   },
-  user: { username: 'conformance-user@example.test', password: 'dev-password-0123456789!', connection: 'Username-Password-Authentication' },
+  user: {
+    username: 'conformance-user@example.test',
+    password: 'dev-password-0123456789!',
+    connection: 'Username-Password-Authentication',
+  },
   lockout: { username: 'conformance-lockout@example.test', password: 'dev-password-lockout-0123!' },
   redirectUri: 'https://app.conformance.test/callback',
   logoutReturnTo: 'https://app.conformance.test/logged-out',
@@ -203,7 +207,10 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
   const rawBase = get('IDM_BASE_URL');
   const embedded = rawBase === undefined;
   if (embedded && Number.isNaN(EMBEDDED.port)) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_EMBEDDED_PORT must be a port number (1-65535), got ${JSON.stringify(process.env.IDM_EMBEDDED_PORT)}`);
+    throw new IdmError(
+      'IDM_E_CONFIG_INVALID',
+      `IDM_EMBEDDED_PORT must be a port number (1-65535), got ${JSON.stringify(process.env.IDM_EMBEDDED_PORT)}`,
+    );
   }
   const baseUrl = embedded ? EMBEDDED.baseUrl : parseBaseUrl(rawBase);
 
@@ -214,7 +221,9 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
   const limitedId = get('IDM_LIMITED_CLIENT_ID');
   const limitedSecret = get('IDM_LIMITED_CLIENT_SECRET');
   if ((limitedId === undefined) !== (limitedSecret === undefined)) {
-    const [set, unset] = limitedId ? ['IDM_LIMITED_CLIENT_ID', 'IDM_LIMITED_CLIENT_SECRET'] : ['IDM_LIMITED_CLIENT_SECRET', 'IDM_LIMITED_CLIENT_ID'];
+    const [set, unset] = limitedId
+      ? ['IDM_LIMITED_CLIENT_ID', 'IDM_LIMITED_CLIENT_SECRET']
+      : ['IDM_LIMITED_CLIENT_SECRET', 'IDM_LIMITED_CLIENT_ID'];
     throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${set} is set but ${unset} is not`);
   }
   let limited: ClientCredentials | null = limitedId && limitedSecret ? { id: limitedId, secret: limitedSecret } : null;
@@ -223,19 +232,35 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
     throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_LIMITED_CLIENT_ID names the same client as IDM_CLIENT_ID');
   }
 
-  const resourceServerId = embedded ? get('IDM_RESOURCE_SERVER_ID') ?? EMBEDDED.resourceServerId : required(get, 'IDM_RESOURCE_SERVER_ID');
+  const resourceServerId = embedded
+    ? (get('IDM_RESOURCE_SERVER_ID') ?? EMBEDDED.resourceServerId)
+    : required(get, 'IDM_RESOURCE_SERVER_ID');
   const systemResourceServerId = get('IDM_SYSTEM_RESOURCE_SERVER_ID') ?? `${baseUrl}/api/v2/`;
   if (resourceServerId === systemResourceServerId) {
-    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_RESOURCE_SERVER_ID names the system resource server, which the spec says cannot be patched');
+    throw new IdmError(
+      'IDM_E_CONFIG_CONTRADICTORY',
+      'IDM_RESOURCE_SERVER_ID names the system resource server, which the spec says cannot be patched',
+    );
   }
 
   const allow = parseAllow(get('IDM_ALLOW'));
 
   let featureFlagId = get('IDM_FEATURE_FLAG_ID') ?? (embedded ? EMBEDDED.featureFlagId : undefined);
   const rawVariations = get('IDM_VARIATION_IDS');
-  let variationIds = rawVariations !== undefined ? rawVariations.split(',').map((s) => s.trim()).filter(Boolean) : embedded && !get('IDM_FEATURE_FLAG_ID') ? [...EMBEDDED.variationIds] : [];
+  let variationIds =
+    rawVariations !== undefined
+      ? rawVariations
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : embedded && !get('IDM_FEATURE_FLAG_ID')
+        ? [...EMBEDDED.variationIds]
+        : [];
   if (rawVariations !== undefined && variationIds.length < 2) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_VARIATION_IDS must list at least two variation ids, comma-separated (a control and a treatment)');
+    throw new IdmError(
+      'IDM_E_CONFIG_INVALID',
+      'IDM_VARIATION_IDS must list at least two variation ids, comma-separated (a control and a treatment)',
+    );
   }
   if (featureFlagId && variationIds.length === 0) {
     throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_FEATURE_FLAG_ID is set but IDM_VARIATION_IDS is not');
@@ -251,7 +276,8 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
 
   const audience = get('IDM_AUDIENCE') ?? `${baseUrl}/api/v2/`;
   const tokenPath = get('IDM_TOKEN_PATH') ?? '/oauth/token';
-  if (!tokenPath.startsWith('/')) throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_TOKEN_PATH must start with "/" (got "${tokenPath}")`);
+  if (!tokenPath.startsWith('/'))
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_TOKEN_PATH must start with "/" (got "${tokenPath}")`);
 
   const strategyField = get('IDM_STRATEGY_FIELD') ?? 'allocation_strategy';
   if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(strategyField)) {
@@ -259,7 +285,15 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
   }
 
   const rawSegments = get('IDM_SEGMENT_IDS');
-  const segmentIds = rawSegments !== undefined ? rawSegments.split(',').map((s) => s.trim()).filter(Boolean) : embedded ? [...EMBEDDED.segmentIds] : [];
+  const segmentIds =
+    rawSegments !== undefined
+      ? rawSegments
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : embedded
+        ? [...EMBEDDED.segmentIds]
+        : [];
   if (rawSegments !== undefined && segmentIds.length === 0) {
     throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_SEGMENT_IDS must list at least one segment id, comma-separated');
   }
@@ -268,12 +302,18 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
   const assignmentSubject = get('IDM_ASSIGNMENT_SUBJECT') ?? 'device';
 
   const depthRaw = get('IDM_DEPTH') ?? 'default';
-  if (!(depthRaw in DEPTH_RUNS)) throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_DEPTH must be quick, default or deep (got "${depthRaw}")`);
+  if (!(depthRaw in DEPTH_RUNS))
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_DEPTH must be quick, default or deep (got "${depthRaw}")`);
 
   const seedRaw = get('IDM_SEED');
   let seed: number | null = null;
   if (seedRaw !== undefined) {
-    if (!/^-?\d+$/.test(seedRaw) || !Number.isSafeInteger(Number(seedRaw)) || Number(seedRaw) < -0x80000000 || Number(seedRaw) > 0x7fffffff) {
+    if (
+      !/^-?\d+$/.test(seedRaw) ||
+      !Number.isSafeInteger(Number(seedRaw)) ||
+      Number(seedRaw) < -0x80000000 ||
+      Number(seedRaw) > 0x7fffffff
+    ) {
       throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_SEED must be a 32-bit integer (got "${seedRaw}")`);
     }
     seed = Number(seedRaw) | 0;
@@ -288,12 +328,17 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
   const pkjwtId = get('IDM_PKJWT_CLIENT_ID');
   const pkjwtKey = get('IDM_PKJWT_KEY_FILE');
   if ((pkjwtId === undefined) !== (pkjwtKey === undefined)) {
-    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${pkjwtId ? 'IDM_PKJWT_CLIENT_ID' : 'IDM_PKJWT_KEY_FILE'} is set without ${pkjwtId ? 'IDM_PKJWT_KEY_FILE' : 'IDM_PKJWT_CLIENT_ID'}`);
+    throw new IdmError(
+      'IDM_E_CONFIG_CONTRADICTORY',
+      `${pkjwtId ? 'IDM_PKJWT_CLIENT_ID' : 'IDM_PKJWT_KEY_FILE'} is set without ${pkjwtId ? 'IDM_PKJWT_KEY_FILE' : 'IDM_PKJWT_CLIENT_ID'}`,
+    );
   }
   let pkjwt = pkjwtId && pkjwtKey ? { id: pkjwtId, keyFile: pkjwtKey } : null;
-  if (pkjwt && !existsSync(pkjwt.keyFile)) throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_PKJWT_KEY_FILE names ${pkjwt.keyFile}, which does not exist`);
+  if (pkjwt && !existsSync(pkjwt.keyFile))
+    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_PKJWT_KEY_FILE names ${pkjwt.keyFile}, which does not exist`);
   // The embedded tenant's documented dev key (data, not code, from reference/dev-keys/).
-  if (!pkjwt && embedded && existsSync(EMBEDDED.pkjwtKeyFile)) pkjwt = { id: EMBEDDED.pkjwtClientId, keyFile: EMBEDDED.pkjwtKeyFile };
+  if (!pkjwt && embedded && existsSync(EMBEDDED.pkjwtKeyFile))
+    pkjwt = { id: EMBEDDED.pkjwtClientId, keyFile: EMBEDDED.pkjwtKeyFile };
 
   const auth = parseAuth(get, embedded, baseUrl, tokenPath);
 
@@ -330,7 +375,12 @@ export function parseConfig(env: Env, envFile: string | null = null): Config {
 }
 
 /** The authentication-API settings; against the embedded tenant every unset one takes its dev value. */
-function parseAuth(get: (n: string) => string | undefined, embedded: boolean, baseUrl: string, tokenPath: string): AuthConfig {
+function parseAuth(
+  get: (n: string) => string | undefined,
+  embedded: boolean,
+  baseUrl: string,
+  tokenPath: string,
+): AuthConfig {
   const rawAuthUrl = get('IDM_AUTH_URL');
   const url = rawAuthUrl === undefined ? baseUrl : parseUrlSetting('IDM_AUTH_URL', rawAuthUrl, true);
 
@@ -338,7 +388,10 @@ function parseAuth(get: (n: string) => string | undefined, embedded: boolean, ba
     const id = get(idName);
     const secret = get(secretName);
     if ((id === undefined) !== (secret === undefined)) {
-      throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${id ? idName : secretName} is set without ${id ? secretName : idName}`);
+      throw new IdmError(
+        'IDM_E_CONFIG_CONTRADICTORY',
+        `${id ? idName : secretName} is set without ${id ? secretName : idName}`,
+      );
     }
     if (id && secret) return { id, secret };
     return embedded && dflt ? { ...dflt } : null;
@@ -346,9 +399,15 @@ function parseAuth(get: (n: string) => string | undefined, embedded: boolean, ba
   const post = pair('IDM_POST_CLIENT_ID', 'IDM_POST_CLIENT_SECRET', EMBEDDED.post);
   const basic = pair('IDM_BASIC_CLIENT_ID', 'IDM_BASIC_CLIENT_SECRET', EMBEDDED.basic);
   const publicClientId = get('IDM_PUBLIC_CLIENT_ID') ?? (embedded ? EMBEDDED.publicClientId : null);
-  for (const [name, c] of [['IDM_POST_CLIENT_ID', post], ['IDM_BASIC_CLIENT_ID', basic]] as const) {
+  for (const [name, c] of [
+    ['IDM_POST_CLIENT_ID', post],
+    ['IDM_BASIC_CLIENT_ID', basic],
+  ] as const) {
     if (publicClientId && c && c.id === publicClientId) {
-      throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`);
+      throw new IdmError(
+        'IDM_E_CONFIG_CONTRADICTORY',
+        `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`,
+      );
     }
   }
 
@@ -356,36 +415,58 @@ function parseAuth(get: (n: string) => string | undefined, embedded: boolean, ba
   const mtlsId = get('IDM_MTLS_CLIENT_ID');
   const apiKey = get('IDM_MTLS_API_KEY');
   const certFile = get('IDM_MTLS_CERT_FILE');
-  const mtlsSet = [['IDM_MTLS_CLIENT_ID', mtlsId], ['IDM_MTLS_API_KEY', apiKey], ['IDM_MTLS_CERT_FILE', certFile]] as const;
+  const mtlsSet = [
+    ['IDM_MTLS_CLIENT_ID', mtlsId],
+    ['IDM_MTLS_API_KEY', apiKey],
+    ['IDM_MTLS_CERT_FILE', certFile],
+  ] as const;
   const caId = get('IDM_MTLS_CA_CLIENT_ID');
   const caCert = get('IDM_MTLS_CA_CERT_FILE');
   if (mtlsSet.some(([, v]) => v !== undefined) && mtlsSet.some(([, v]) => v === undefined)) {
     const set = mtlsSet.filter(([, v]) => v !== undefined).map(([n]) => n);
     const unset = mtlsSet.filter(([, v]) => v === undefined).map(([n]) => n);
-    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${set.join(', ')} set without ${unset.join(', ')} (an mTLS client needs all three)`);
+    throw new IdmError(
+      'IDM_E_CONFIG_CONTRADICTORY',
+      `${set.join(', ')} set without ${unset.join(', ')} (an mTLS client needs all three)`,
+    );
   }
   if ((caId === undefined) !== (caCert === undefined)) {
-    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${caId ? 'IDM_MTLS_CA_CLIENT_ID' : 'IDM_MTLS_CA_CERT_FILE'} is set without ${caId ? 'IDM_MTLS_CA_CERT_FILE' : 'IDM_MTLS_CA_CLIENT_ID'}`);
+    throw new IdmError(
+      'IDM_E_CONFIG_CONTRADICTORY',
+      `${caId ? 'IDM_MTLS_CA_CLIENT_ID' : 'IDM_MTLS_CA_CERT_FILE'} is set without ${caId ? 'IDM_MTLS_CA_CERT_FILE' : 'IDM_MTLS_CA_CLIENT_ID'}`,
+    );
   }
-  if (caId && !apiKey && !embedded) throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_MTLS_CA_CLIENT_ID is set but IDM_MTLS_API_KEY is not');
-  for (const [name, file] of [['IDM_MTLS_CERT_FILE', certFile], ['IDM_MTLS_CA_CERT_FILE', caCert]] as const) {
-    if (file !== undefined && !existsSync(file)) throw new IdmError('IDM_E_CONFIG_INVALID', `${name} names ${file}, which does not exist`);
+  if (caId && !apiKey && !embedded)
+    throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_MTLS_CA_CLIENT_ID is set but IDM_MTLS_API_KEY is not');
+  for (const [name, file] of [
+    ['IDM_MTLS_CERT_FILE', certFile],
+    ['IDM_MTLS_CA_CERT_FILE', caCert],
+  ] as const) {
+    if (file !== undefined && !existsSync(file))
+      throw new IdmError('IDM_E_CONFIG_INVALID', `${name} names ${file}, which does not exist`);
   }
   const key = apiKey ?? (embedded ? EMBEDDED.mtls.apiKey : undefined);
   let mtls: MtlsClient | null = mtlsId && apiKey && certFile ? { id: mtlsId, apiKey, certFile } : null;
   // The embedded dev certificates are data from reference/dev-keys/ (absent until the tenant ships them).
   if (!mtls && embedded && !mtlsId && existsSync(EMBEDDED.mtls.certFile)) mtls = { ...EMBEDDED.mtls };
   let mtlsCa: MtlsClient | null = caId && caCert && key ? { id: caId, apiKey: key, certFile: caCert } : null;
-  if (!mtlsCa && embedded && !caId && existsSync(EMBEDDED.mtlsCa.certFile)) mtlsCa = { ...EMBEDDED.mtlsCa, apiKey: key ?? EMBEDDED.mtls.apiKey };
+  if (!mtlsCa && embedded && !caId && existsSync(EMBEDDED.mtlsCa.certFile))
+    mtlsCa = { ...EMBEDDED.mtlsCa, apiKey: key ?? EMBEDDED.mtls.apiKey };
   if (mtls && mtlsCa && mtls.id === mtlsCa.id) {
-    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_MTLS_CA_CLIENT_ID names the same client as IDM_MTLS_CLIENT_ID');
+    throw new IdmError(
+      'IDM_E_CONFIG_CONTRADICTORY',
+      'IDM_MTLS_CA_CLIENT_ID names the same client as IDM_MTLS_CLIENT_ID',
+    );
   }
 
   const userPair = (uName: string, pName: string, dflt: UserCredentials): UserCredentials | null => {
     const username = get(uName);
     const password = get(pName);
     if ((username === undefined) !== (password === undefined)) {
-      throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${username ? uName : pName} is set without ${username ? pName : uName}`);
+      throw new IdmError(
+        'IDM_E_CONFIG_CONTRADICTORY',
+        `${username ? uName : pName} is set without ${username ? pName : uName}`,
+      );
     }
     if (username && password) return { username, password };
     return embedded ? { ...dflt } : null;
@@ -395,7 +476,10 @@ function parseAuth(get: (n: string) => string | undefined, embedded: boolean, ba
   const user = testUser ? { ...testUser, connection } : null;
   const lockout = userPair('IDM_LOCKOUT_USERNAME', 'IDM_LOCKOUT_PASSWORD', EMBEDDED.lockout);
   if (user && lockout && user.username.toLowerCase() === lockout.username.toLowerCase()) {
-    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_LOCKOUT_USERNAME names the test user (IDM_TEST_USERNAME); the §8 test would lock it');
+    throw new IdmError(
+      'IDM_E_CONFIG_CONTRADICTORY',
+      'IDM_LOCKOUT_USERNAME names the test user (IDM_TEST_USERNAME); the §8 test would lock it',
+    );
   }
 
   const urlOr = (name: string, dflt: string): string | null => {
@@ -406,16 +490,23 @@ function parseAuth(get: (n: string) => string | undefined, embedded: boolean, ba
   const paths = {} as Record<AuthPath, string | null>;
   for (const [k, name] of Object.entries(AUTH_PATH_SETTINGS) as Array<[AuthPath, string]>) {
     const raw = get(name);
-    if (raw !== undefined && !raw.startsWith('/')) throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must start with "/" (got ${JSON.stringify(raw)})`);
+    if (raw !== undefined && !raw.startsWith('/'))
+      throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must start with "/" (got ${JSON.stringify(raw)})`);
     paths[k] = raw ?? null;
   }
   const phone = get('IDM_PASSWORDLESS_PHONE');
   if (phone !== undefined && !/^\+[1-9]\d{6,14}$/.test(phone)) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_PASSWORDLESS_PHONE must be an E.164 number such as +15555550100 (got ${JSON.stringify(phone)})`);
+    throw new IdmError(
+      'IDM_E_CONFIG_INVALID',
+      `IDM_PASSWORDLESS_PHONE must be an E.164 number such as +15555550100 (got ${JSON.stringify(phone)})`,
+    );
   }
   const email = get('IDM_PASSWORDLESS_EMAIL');
   if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_PASSWORDLESS_EMAIL must be an e-mail address (got ${JSON.stringify(email)})`);
+    throw new IdmError(
+      'IDM_E_CONFIG_INVALID',
+      `IDM_PASSWORDLESS_EMAIL must be an e-mail address (got ${JSON.stringify(email)})`,
+    );
   }
 
   return {
@@ -451,9 +542,11 @@ function parseUrlSetting(name: string, raw: string, origin: boolean): string {
   } catch {
     throw new IdmError('IDM_E_CONFIG_INVALID', `${name} is not an absolute URL (got ${JSON.stringify(raw)})`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must be http(s) (got "${u.protocol}")`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must be http(s) (got "${u.protocol}")`);
   if (!origin) return raw;
-  if (u.search || u.hash || u.username || u.password) throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must not carry a query, fragment or credentials`);
+  if (u.search || u.hash || u.username || u.password)
+    throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must not carry a query, fragment or credentials`);
   return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
 }
 
@@ -471,15 +564,23 @@ export function optInReason(what: Allowance): string {
 
 function required(get: (n: string) => string | undefined, name: string): string {
   const v = get(name);
-  if (v === undefined) throw new IdmError('IDM_E_CONFIG_MISSING', `${name} is not set (required when IDM_BASE_URL is set)`);
+  if (v === undefined)
+    throw new IdmError('IDM_E_CONFIG_MISSING', `${name} is not set (required when IDM_BASE_URL is set)`);
   return v;
 }
 
-function intSetting(get: (n: string) => string | undefined, name: string, dflt: number, min: number, max: number): number {
+function intSetting(
+  get: (n: string) => string | undefined,
+  name: string,
+  dflt: number,
+  min: number,
+  max: number,
+): number {
   const raw = get(name);
   if (raw === undefined) return dflt;
   const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max) throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  if (!/^\d+$/.test(raw) || n < min || n > max)
+    throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must be an integer from ${min} to ${max} (got "${raw}")`);
   return n;
 }
 
@@ -506,13 +607,19 @@ function parseBaseUrl(raw: string): string {
 function parseAllow(raw: string | undefined): Set<Allowance> {
   const out = new Set<Allowance>();
   if (raw === undefined) return out;
-  for (const part of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+  for (const part of raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)) {
     if (part === 'all') {
       for (const k of Object.keys(ALLOWANCES)) out.add(k as Allowance);
     } else if (part in ALLOWANCES) {
       out.add(part as Allowance);
     } else {
-      throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_ALLOW has unknown value "${part}" (known: ${Object.keys(ALLOWANCES).join(', ')}, all)`);
+      throw new IdmError(
+        'IDM_E_CONFIG_INVALID',
+        `IDM_ALLOW has unknown value "${part}" (known: ${Object.keys(ALLOWANCES).join(', ')}, all)`,
+      );
     }
   }
   return out;

@@ -35,7 +35,10 @@ export const INVALID_CREDENTIALS: CredentialCase[] = [
   {
     updateClause: 'auth.mgmt.bad-signature',
     title: 'with a token signed by a key the suite generated',
-    build: async (ctx: CredentialContext) => ({ authorization: `Bearer ${await forgeLike(ctx.realToken)}`, how: "the genuine token's header and claims, re-signed with the suite's own RS256 key" }),
+    build: async (ctx: CredentialContext) => ({
+      authorization: `Bearer ${await forgeLike(ctx.realToken)}`,
+      how: "the genuine token's header and claims, re-signed with the suite's own RS256 key",
+    }),
   },
   {
     updateClause: 'auth.mgmt.expired-token',
@@ -43,7 +46,10 @@ export const INVALID_CREDENTIALS: CredentialCase[] = [
     build: async (ctx: CredentialContext) =>
       ctx.cfg.expiredToken
         ? { authorization: `Bearer ${ctx.cfg.expiredToken}`, how: 'a tenant-signed expired token (IDM_EXPIRED_TOKEN)' }
-        : { authorization: `Bearer ${await forgeExpired(ctx.realToken)}`, how: "the genuine token's claims with exp an hour ago, signed by the suite's key (set IDM_EXPIRED_TOKEN for a tenant-signed one)" },
+        : {
+            authorization: `Bearer ${await forgeExpired(ctx.realToken)}`,
+            how: "the genuine token's claims with exp an hour ago, signed by the suite's key (set IDM_EXPIRED_TOKEN for a tenant-signed one)",
+          },
   },
   {
     updateClause: 'auth.mgmt.wrong-audience',
@@ -53,7 +59,10 @@ export const INVALID_CREDENTIALS: CredentialCase[] = [
       const genuine = ctx.otherAudience ? await ctx.tokenFor(audience) : null;
       return genuine
         ? { authorization: `Bearer ${genuine}`, how: `a genuine token issued for audience ${audience}` }
-        : { authorization: `Bearer ${await forgeWrongAudience(ctx.realToken, audience)}`, how: `the genuine token's claims with aud ${audience}, signed by the suite's key (the tenant issued no token for that audience)` };
+        : {
+            authorization: `Bearer ${await forgeWrongAudience(ctx.realToken, audience)}`,
+            how: `the genuine token's claims with aud ${audience}, signed by the suite's key (the tenant issued no token for that audience)`,
+          };
     },
   },
 ];

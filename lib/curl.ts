@@ -16,7 +16,12 @@ export function renderCurl(req: CurlRequest, redactor: Redactor): string {
     if (name.toLowerCase() === 'authorization') {
       const scheme = /^(\w+)\s/.exec(value)?.[1] ?? 'Bearer';
       // A forged or malformed credential is part of the case; a real one comes from the env.
-      parts.push('-H', scheme.toLowerCase() === 'bearer' ? `"Authorization: Bearer $IDM_ACCESS_TOKEN"` : shellQuote(`Authorization: ${scheme} <redacted>`));
+      parts.push(
+        '-H',
+        scheme.toLowerCase() === 'bearer'
+          ? `"Authorization: Bearer $IDM_ACCESS_TOKEN"`
+          : shellQuote(`Authorization: ${scheme} <redacted>`),
+      );
       continue;
     }
     parts.push('-H', shellQuote(`${name}: ${redactor.text(value)}`));

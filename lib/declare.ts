@@ -21,9 +21,13 @@ export function clauses(operation: Operation, ...ids: string[]): TestDetails {
   for (const id of unique) assertKnownClause(id);
   const tag = unique.map((id) => `@${id}`);
   // The reporter reads clauses back from these tags with the same pattern.
-  for (const t of tag) if (!CLAUSE_TAG_PATTERN.test(t)) throw new Error(`clause tag ${t} does not match the catalogue grammar`);
+  for (const t of tag)
+    if (!CLAUSE_TAG_PATTERN.test(t)) throw new Error(`clause tag ${t} does not match the catalogue grammar`);
   return {
     tag,
-    annotation: [{ type: 'operation', description: operation }, ...unique.map((id) => ({ type: 'clause', description: id }))],
+    annotation: [
+      { type: 'operation', description: operation },
+      ...unique.map((id) => ({ type: 'clause', description: id })),
+    ],
   };
 }

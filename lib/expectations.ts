@@ -33,7 +33,11 @@ export interface UpdateContext {
 }
 
 /** Checks an answer that must be a successful update; returns the new state when there is one. */
-export async function checkUpdateAnswer(check: Checks, ex: Exchange, ctx: UpdateContext): Promise<ResourceServer | null> {
+export async function checkUpdateAnswer(
+  check: Checks,
+  ex: Exchange,
+  ctx: UpdateContext,
+): Promise<ResourceServer | null> {
   check.expectStatus('rs.update.success.status', ex, 201);
   // An error answer is not a resource server: judging its body against 2.1 would blame
   // clauses (closed object, types) for what is really a refused valid body.
@@ -55,16 +59,30 @@ export async function checkUpdateAnswer(check: Checks, ex: Exchange, ctx: Update
     }
     const sentFields = Object.keys(ctx.sent).filter((f) => !missing.includes(f));
     if (sentFields.length > 0 || differing.length > 0) {
-      check.that('rs.update.applied', differing.length === 0, differing.length === 0 ? `sent values come back: ${sentFields.join(', ')}` : `sent values differ in the answer: ${differing.join('; ')}`, ex);
+      check.that(
+        'rs.update.applied',
+        differing.length === 0,
+        differing.length === 0
+          ? `sent values come back: ${sentFields.join(', ')}`
+          : `sent values differ in the answer: ${differing.join('; ')}`,
+        ex,
+      );
     }
-    if (missing.length > 0) check.observe('rs.response.fields-present', `sent field(s) absent from the answer: ${missing.join(', ')}`, ex);
+    if (missing.length > 0)
+      check.observe('rs.response.fields-present', `sent field(s) absent from the answer: ${missing.join(', ')}`, ex);
     if (ctx.before) {
       const changed: string[] = [];
       for (const f of UPDATABLE_FIELDS) {
         if (f in ctx.sent || !(f in ctx.before) || !(f in body)) continue;
-        if (!deepEqual(ctx.before[f], body[f])) changed.push(`${f}: was ${short(ctx.before[f])}, now ${short(body[f])}`);
+        if (!deepEqual(ctx.before[f], body[f]))
+          changed.push(`${f}: was ${short(ctx.before[f])}, now ${short(body[f])}`);
       }
-      check.that('rs.update.partial', changed.length === 0, changed.length === 0 ? 'fields not sent keep their values' : `fields not sent changed: ${changed.join('; ')}`, ex);
+      check.that(
+        'rs.update.partial',
+        changed.length === 0,
+        changed.length === 0 ? 'fields not sent keep their values' : `fields not sent changed: ${changed.join('; ')}`,
+        ex,
+      );
     }
   }
   return body;
@@ -75,10 +93,17 @@ function observeAnswer(check: Checks, body: ResourceServer): void {
   check.observe('rs.response.fields-present', `fields present: ${Object.keys(body).sort().join(', ')}`);
   if ('client_id' in body) {
     const v = body.client_id;
-    check.observe('rs.response.client_id.format', typeof v === 'string' ? `client_id of ${v.length} characters matching ${/^[A-Za-z0-9]+$/.test(v) ? '[A-Za-z0-9]+' : 'other characters'}` : `client_id ${short(v)}`);
+    check.observe(
+      'rs.response.client_id.format',
+      typeof v === 'string'
+        ? `client_id of ${v.length} characters matching ${/^[A-Za-z0-9]+$/.test(v) ? '[A-Za-z0-9]+' : 'other characters'}`
+        : `client_id ${short(v)}`,
+    );
   }
   if (Array.isArray(body.authorization_details) && body.authorization_details.length > 0) {
-    const kinds = [...new Set(body.authorization_details.map((i) => (Array.isArray(i) ? 'array' : i === null ? 'null' : typeof i)))].sort();
+    const kinds = [
+      ...new Set(body.authorization_details.map((i) => (Array.isArray(i) ? 'array' : i === null ? 'null' : typeof i))),
+    ].sort();
     check.observe('rs.response.authorization_details.items', `authorization_details items of type ${kinds.join(', ')}`);
   }
 }
@@ -86,9 +111,20 @@ function observeAnswer(check: Checks, body: ResourceServer): void {
 /** Invariants of every resource-server answer (§2.1). */
 export function checkInvariants(check: Checks, ex: Exchange, body: ResourceServer, snapshot: ResourceServer): void {
   if (typeof snapshot.identifier === 'string' && 'identifier' in body) {
-    check.that('rs.response.identifier.immutable', body.identifier === snapshot.identifier, `identifier: was ${short(snapshot.identifier)}, now ${short(body.identifier)}`, ex);
+    check.that(
+      'rs.response.identifier.immutable',
+      body.identifier === snapshot.identifier,
+      `identifier: was ${short(snapshot.identifier)}, now ${short(body.identifier)}`,
+      ex,
+    );
   }
-  if ('is_system' in body) check.that('rs.response.is_system.custom-false', body.is_system === false, `is_system of the custom resource server: ${short(body.is_system)}`, ex);
+  if ('is_system' in body)
+    check.that(
+      'rs.response.is_system.custom-false',
+      body.is_system === false,
+      `is_system of the custom resource server: ${short(body.is_system)}`,
+      ex,
+    );
   if (typeof body.token_lifetime === 'number' && typeof body.token_lifetime_for_web === 'number') {
     check.that(
       'rs.response.token_lifetime_for_web.le-token_lifetime',
@@ -119,7 +155,12 @@ const EXPERIMENT_FIELDS = fieldsOf('Experiment').map((f) => f.name);
 const STATUS_VALUES = ['draft', 'active', 'paused', 'completed', 'archived'];
 
 /** Checks the answer to a creation that must succeed. */
-export async function checkCreatedExperiment(check: Checks, ex: Exchange, sent: Record<string, unknown>, strategyField: string): Promise<void> {
+export async function checkCreatedExperiment(
+  check: Checks,
+  ex: Exchange,
+  sent: Record<string, unknown>,
+  strategyField: string,
+): Promise<void> {
   if (!check.expectAccepted('exp.create.accepted', ex, 'create a valid experiment')) return;
   check.observe('exp.create.success.status', `answered ${ex.status}`);
   const body = ex.body;
@@ -130,29 +171,55 @@ export async function checkCreatedExperiment(check: Checks, ex: Exchange, sent: 
   await check.expectSchema('exp.response.types', 'Experiment', body, ex);
   // Required fields, id pattern, is_valid type and date-time formats: the Experiment schema.
   if (typeof body.created_at === 'string' && typeof body.updated_at === 'string') {
-    const order = Date.parse(body.updated_at) >= Date.parse(body.created_at) ? 'updated_at ≥ created_at' : 'updated_at < created_at';
+    const order =
+      Date.parse(body.updated_at) >= Date.parse(body.created_at)
+        ? 'updated_at ≥ created_at'
+        : 'updated_at < created_at';
     check.observe('exp.response.timestamps.order', order);
   }
   // Values sent come back: name, feature_flag_id, description, allocations as sent, strategy.
-  const echoFields = ['name', 'feature_flag_id', 'description', 'authentication_flow', 'assignment_config', 'allocations'].filter((f) => f in sent);
+  const echoFields = [
+    'name',
+    'feature_flag_id',
+    'description',
+    'authentication_flow',
+    'assignment_config',
+    'allocations',
+  ].filter((f) => f in sent);
   const differing = echoFields.filter((f) => f in body && !carries(body[f], sent[f]));
   const missing = echoFields.filter((f) => !(f in body));
-  check.that('exp.response.echo', differing.length === 0, differing.length === 0 ? `sent values come back${missing.length ? ` (absent: ${missing.join(', ')})` : ''}` : `differ from what was sent: ${differing.map((f) => `${f}: sent ${short(sent[f])}, got ${short(body[f])}`).join('; ')}`, ex);
+  check.that(
+    'exp.response.echo',
+    differing.length === 0,
+    differing.length === 0
+      ? `sent values come back${missing.length ? ` (absent: ${missing.join(', ')})` : ''}`
+      : `differ from what was sent: ${differing.map((f) => `${f}: sent ${short(sent[f])}, got ${short(body[f])}`).join('; ')}`,
+    ex,
+  );
   if (strategyField in sent) {
-    check.observe('exp.create.strategy.name', `${strategyConfirmation(ex, strategyField).message} (sent ${short(sent[strategyField])})`);
+    check.observe(
+      'exp.create.strategy.name',
+      `${strategyConfirmation(ex, strategyField).message} (sent ${short(sent[strategyField])})`,
+    );
   }
   // The strategy attribute belongs to 2.4 under whatever name: its name is recorded above.
   const extra = Object.keys(body).filter((k) => !EXPERIMENT_FIELDS.includes(k) && k !== strategyField);
   if (extra.length > 0) check.observe('exp.response.extra-fields', `fields beyond 2.4: ${extra.sort().join(', ')}`);
   const statusFields = Object.entries(body).filter(([, v]) => typeof v === 'string' && STATUS_VALUES.includes(v));
-  check.observe('exp.status.values', statusFields.length > 0 ? `status value ${statusFields.map(([k, v]) => `${k}=${v}`).join(', ')}` : 'no field carries a value of the status enum');
+  check.observe(
+    'exp.status.values',
+    statusFields.length > 0
+      ? `status value ${statusFields.map(([k, v]) => `${k}=${v}`).join(', ')}`
+      : 'no field carries a value of the status enum',
+  );
 }
 
 // Helpers
 
 /** `got` carries `sent`: equal scalars; objects with every sent member carried; arrays item by item. */
 function carries(got: unknown, sent: unknown): boolean {
-  if (Array.isArray(sent)) return Array.isArray(got) && got.length === sent.length && sent.every((s, i) => carries(got[i], s));
+  if (Array.isArray(sent))
+    return Array.isArray(got) && got.length === sent.length && sent.every((s, i) => carries(got[i], s));
   if (isObject(sent)) return isObject(got) && Object.entries(sent).every(([k, v]) => k in got && carries(got[k], v));
   return deepEqual(got, sent);
 }

@@ -16,7 +16,14 @@ import { allowed, DEPTH_RUNS, loadConfig, optInReason, secretValues, type Config
 import { readRunState, type RunState } from './run-state.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { Pacer } from './pacer.ts';
-import { ApiClient, EXPERIMENTS_PATH, resourceServerPath, type Encoding, type Exchange, type RequestCounter } from './http.ts';
+import {
+  ApiClient,
+  EXPERIMENTS_PATH,
+  resourceServerPath,
+  type Encoding,
+  type Exchange,
+  type RequestCounter,
+} from './http.ts';
 import { Checks } from './checks.ts';
 import { acquire, release } from './lock.ts';
 import { makeSafe, restoreBody, unrestored, type ResourceServer } from './staging.ts';
@@ -47,7 +54,10 @@ export interface ResourceServerUnderTest {
   identifier: string | null;
   snapshot: ResourceServer;
   /** PATCH the resource server. `via` addresses it by another path parameter (identifier…). */
-  update(body: unknown, o?: { via?: string; encoding?: Encoding; raw?: string; headers?: Record<string, string> }): Promise<Exchange>;
+  update(
+    body: unknown,
+    o?: { via?: string; encoding?: Encoding; raw?: string; headers?: Record<string, string> },
+  ): Promise<Exchange>;
   /** Current state through an empty partial update (the spec shows no read operation). */
   read(): Promise<Exchange>;
   /** A valid body made safe for the target (lib/staging.ts); identity on the embedded tenant. */
@@ -85,7 +95,11 @@ export const test = base.extend<
     async ({}, use) => {
       const cfg = loadConfig();
       const state = readRunState();
-      const redactor = createRedactor([...secretValues(cfg), state.tokens.full, ...(state.tokens.limited ? [state.tokens.limited] : [])]);
+      const redactor = createRedactor([
+        ...secretValues(cfg),
+        state.tokens.full,
+        ...(state.tokens.limited ? [state.tokens.limited] : []),
+      ]);
       if (typeof state.snapshot.signing_secret === 'string') redactor.add(state.snapshot.signing_secret);
       await use({ cfg, state, redactor, pacer: new Pacer(state.runDir, cfg.pacingReserve) });
     },
@@ -112,20 +126,38 @@ export const test = base.extend<
       // One message: each allure call is one message attachment (a step) on the test.
       const sections = [...new Set(ids.map((id) => clauseEntry(id)?.section).filter((s): s is string => !!s))];
       await recordMetadata({
-        labels: [{ name: 'epic', value: 'API' }, { name: 'feature', value: operation }, ...ids.map((id) => ({ name: 'story', value: id })), { name: 'severity', value: highestSeverity(ids) }],
+        labels: [
+          { name: 'epic', value: 'API' },
+          { name: 'feature', value: operation },
+          ...ids.map((id) => ({ name: 'story', value: id })),
+          { name: 'severity', value: highestSeverity(ids) },
+        ],
         links: sections.map((s) => ({ url: sectionLink(s), name: `spec §${s}` })),
-        parameters: [{ name: 'seed', value: String(suite.state.seed) }, { name: 'depth', value: suite.cfg.depth }, { name: 'target', value: suite.cfg.baseUrl }],
+        parameters: [
+          { name: 'seed', value: String(suite.state.seed) },
+          { name: 'depth', value: suite.cfg.depth },
+          { name: 'target', value: suite.cfg.baseUrl },
+        ],
       });
       await use();
       testInfo.annotations.push({ type: 'requests', description: String(counter.sent) });
-      if (counter.throttled > 0) testInfo.annotations.push({ type: 'throttled', description: String(counter.throttled) });
+      if (counter.throttled > 0)
+        testInfo.annotations.push({ type: 'throttled', description: String(counter.throttled) });
       if (transcript.length > 0) {
         const r = suite.redactor;
         const lines = transcript.map((ex) => ({
-          request: { method: ex.request.method, url: r.text(ex.request.url), headers: r.headers(ex.request.headers), body: r.text(clip(ex.request.body ?? '')) },
+          request: {
+            method: ex.request.method,
+            url: r.text(ex.request.url),
+            headers: r.headers(ex.request.headers),
+            body: r.text(clip(ex.request.body ?? '')),
+          },
           response: { status: ex.status, headers: r.headers(ex.headers), body: r.text(clip(ex.text)) },
         }));
-        await testInfo.attach('http-transcript.json', { body: JSON.stringify(lines, null, 2), contentType: 'application/json' });
+        await testInfo.attach('http-transcript.json', {
+          body: JSON.stringify(lines, null, 2),
+          contentType: 'application/json',
+        });
       }
     },
     { auto: true },
@@ -161,7 +193,10 @@ export const test = base.extend<
   },
 
   limited: async ({ suite, client }, use, testInfo) => {
-    testInfo.skip(!suite.state.tokens.limited, 'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET');
+    testInfo.skip(
+      !suite.state.tokens.limited,
+      'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET',
+    );
     await use(client('limited', suite.state.tokens.limited));
   },
 
@@ -173,7 +208,12 @@ export const test = base.extend<
       otherAudience: typeof state.snapshot.identifier === 'string' ? state.snapshot.identifier : null,
       async tokenFor(audience) {
         const res = await anon.send('POST', cfg.tokenUrl, {
-          data: { grant_type: 'client_credentials', client_id: cfg.client.id, client_secret: cfg.client.secret, audience },
+          data: {
+            grant_type: 'client_credentials',
+            client_id: cfg.client.id,
+            client_secret: cfg.client.secret,
+            audience,
+          },
           encoding: 'form',
         });
         const token = (res.body as { access_token?: unknown } | undefined)?.access_token;
@@ -208,7 +248,10 @@ export const test = base.extend<
       identifier: typeof state.snapshot.identifier === 'string' ? state.snapshot.identifier : null,
       snapshot: state.snapshot,
       async update(body, o = {}) {
-        const wrote = o.raw !== undefined ? o.raw.trim() !== '' && o.raw.trim() !== '{}' : !(isObject(body) && Object.keys(body).length === 0);
+        const wrote =
+          o.raw !== undefined
+            ? o.raw.trim() !== '' && o.raw.trim() !== '{}'
+            : !(isObject(body) && Object.keys(body).length === 0);
         dirty ||= wrote;
         const ex = await mgmt.patch(resourceServerPath(o.via ?? cfg.resourceServerId), {
           ...(o.raw !== undefined ? { raw: o.raw } : { data: body }),
@@ -221,7 +264,12 @@ export const test = base.extend<
         return track(await mgmt.patch(resourceServerPath(cfg.resourceServerId), { data: {} }), false);
       },
       safe(body) {
-        return cfg.embedded ? { ...body } : makeSafe(body, state.snapshot, { lowerLifetime: allowed(cfg, 'lifetime'), irreversible: allowed(cfg, 'irreversible') });
+        return cfg.embedded
+          ? { ...body }
+          : makeSafe(body, state.snapshot, {
+              lowerLifetime: allowed(cfg, 'lifetime'),
+              irreversible: allowed(cfg, 'irreversible'),
+            });
       },
     };
     try {
@@ -237,7 +285,11 @@ export const test = base.extend<
           if (Object.keys(body).length > 0) {
             const r = await mgmt.patch(resourceServerPath(cfg.resourceServerId), { data: body });
             // With lowering allowed (always on the embedded tenant), a clamped token_lifetime_for_web is accepted loss.
-            const left = isObject(r.body) ? unrestored(state.snapshot, r.body).filter((f) => !(f === 'token_lifetime_for_web' && allowed(cfg, 'lifetime'))) : ['(restore refused)'];
+            const left = isObject(r.body)
+              ? unrestored(state.snapshot, r.body).filter(
+                  (f) => !(f === 'token_lifetime_for_web' && allowed(cfg, 'lifetime')),
+                )
+              : ['(restore refused)'];
             expect(left, `restoring ${cfg.resourceServerId} to its snapshot left fields changed`).toEqual([]);
           }
         }
@@ -250,7 +302,10 @@ export const test = base.extend<
   experiments: async ({ suite, mgmt }, use, testInfo) => {
     const { cfg, state } = suite;
     testInfo.skip(!allowed(cfg, 'experiments'), optInReason('experiments'));
-    testInfo.skip(!cfg.featureFlagId || cfg.variationIds.length === 0, 'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS');
+    testInfo.skip(
+      !cfg.featureFlagId || cfg.variationIds.length === 0,
+      'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS',
+    );
     const helper: ExperimentsHelper = {
       realistic() {
         return experimentPayload({
@@ -263,7 +318,10 @@ export const test = base.extend<
         });
       },
       create(body, o = {}) {
-        return (o.client ?? mgmt).post(EXPERIMENTS_PATH, { data: body, ...(o.encoding ? { encoding: o.encoding } : {}) });
+        return (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
+          data: body,
+          ...(o.encoding ? { encoding: o.encoding } : {}),
+        });
       },
     };
     await use(helper);

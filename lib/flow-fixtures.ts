@@ -95,18 +95,34 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
       async token(data) {
         const ex = seen(await anon.send('POST', cfg.auth.tokenUrl, { data }));
         const body = typeof ex.body === 'object' && ex.body !== null ? (ex.body as Record<string, unknown>) : {};
-        const answer = { ex, accessToken: str(body.access_token), refreshToken: str(body.refresh_token), tokenType: str(body.token_type) };
+        const answer = {
+          ex,
+          accessToken: str(body.access_token),
+          refreshToken: str(body.refresh_token),
+          tokenType: str(body.token_type),
+        };
         secret(answer.accessToken);
         secret(answer.refreshToken);
         secret(str(body.id_token));
-        if (ex.status >= 200 && ex.status < 300) await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
+        if (ex.status >= 200 && ex.status < 300)
+          await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
         return answer;
       },
       async passwordGrant(scope) {
         const { post, user } = cfg.auth;
-        testInfo.skip(!post, 'needs a confidential client allowed the password grant: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
+        testInfo.skip(
+          !post,
+          'needs a confidential client allowed the password grant: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+        );
         testInfo.skip(!user, 'needs a test user: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
-        return flows.token({ grant_type: 'password', client_id: post!.id, client_secret: post!.secret, username: user!.username, password: user!.password, scope });
+        return flows.token({
+          grant_type: 'password',
+          client_id: post!.id,
+          client_secret: post!.secret,
+          username: user!.username,
+          password: user!.password,
+          scope,
+        });
       },
       post: async (url, data, headers) => seen(await anon.send('POST', url, { data, ...(headers ? { headers } : {}) })),
       async get(url, query, headers) {
@@ -136,7 +152,10 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
       },
       refusal(clause, t, what) {
         judged.add(t.ex);
-        const ok = expectAuthRefusal(check, testInfo, clause, t.ex, what, { tokenEndpoint: true, statusClause: 'auth.flow.refusals' });
+        const ok = expectAuthRefusal(check, testInfo, clause, t.ex, what, {
+          tokenEndpoint: true,
+          statusClause: 'auth.flow.refusals',
+        });
         if (ok && t.accessToken) check.that(clause, false, `${what}: ${t.ex.status}, yet with an access_token`, t.ex);
         return ok && !t.accessToken;
       },
@@ -146,4 +165,3 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
     for (const ex of errors) if (!judged.has(ex)) recordAuthError(testInfo, ex);
   },
 });
-

@@ -76,7 +76,10 @@ export class TargetTransportError extends Error {
 }
 
 export class ApiClient {
-  constructor(private readonly ctx: APIRequestContext, readonly opts: ClientOptions) {}
+  constructor(
+    private readonly ctx: APIRequestContext,
+    readonly opts: ClientOptions,
+  ) {}
 
   /** The same client, carrying a different Authorization value (forged, malformed…). */
   withAuthorization(name: string, authorization: string | null): ApiClient {
@@ -107,7 +110,13 @@ export class ApiClient {
         headers['content-type'] ??= 'application/json';
       }
     }
-    const request: SentRequest = { method, url, headers, ...(body !== undefined ? { body } : {}), ...(o.data !== undefined ? { data: o.data } : {}) };
+    const request: SentRequest = {
+      method,
+      url,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+      ...(o.data !== undefined ? { data: o.data } : {}),
+    };
     const key = bucketKey(this.opts.name, method, url, this.opts.apiBase);
     for (let attempt = 0; ; attempt++) {
       this.opts.counter.waitedMs += await this.opts.pacer.acquire(key);
@@ -145,7 +154,11 @@ export class ApiClient {
 }
 
 class AuthorizationOverride extends ApiClient {
-  constructor(ctx: APIRequestContext, opts: ClientOptions, private readonly value: string | null) {
+  constructor(
+    ctx: APIRequestContext,
+    opts: ClientOptions,
+    private readonly value: string | null,
+  ) {
     super(ctx, opts);
   }
   protected override authorization(): string | null {
@@ -183,7 +196,13 @@ export function bucketKey(client: string, method: string, url: string, apiBase: 
  * MAX_STORED_BODY_BYTES and the connection dropped beyond (a note heads the kept text).
  * Bytes are sent as given (a malformed-JSON case stays malformed); redirects are not followed.
  */
-async function fetchCapped(method: string, url: string, headers: Record<string, string>, body: string | undefined, timeoutMs: number): Promise<{ status: number; headers: Record<string, string>; text: string; cut: boolean }> {
+async function fetchCapped(
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  timeoutMs: number,
+): Promise<{ status: number; headers: Record<string, string>; text: string; cut: boolean }> {
   const signal = AbortSignal.timeout(timeoutMs);
   const res = await undiciRequest(url, {
     method: method as 'GET',
@@ -208,7 +227,8 @@ async function fetchCapped(method: string, url: string, headers: Record<string, 
     }
   }
   const flat: Record<string, string> = {};
-  for (const [k, v] of Object.entries(res.headers)) if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) flat[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
   let text = new TextDecoder('utf-8').decode(Buffer.concat(chunks));
   if (cut) {
     const declared = flat['content-length'] ? ` of ${flat['content-length']} bytes (Content-Length)` : '';
@@ -222,7 +242,12 @@ async function fetchCapped(method: string, url: string, headers: Record<string, 
 function describeTransportError(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code;
-  if (err.name === 'TimeoutError' || err.name === 'AbortError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+  if (
+    err.name === 'TimeoutError' ||
+    err.name === 'AbortError' ||
+    code === 'UND_ERR_HEADERS_TIMEOUT' ||
+    code === 'UND_ERR_BODY_TIMEOUT'
+  ) {
     return `the target did not answer in full within ${timeoutMs} ms (IDM_TIMEOUT_MS): a stalled response`;
   }
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return `the target reset the connection (${code})`;

@@ -45,7 +45,13 @@ function journalPath(cfg: Pick<Config, 'apiBase' | 'resourceServerId'>): string 
 export function writeJournal(cfg: Config, j: Omit<Journal, 'version' | 'target' | 'resourceServerId' | 'pid'>): void {
   const dir = ensureStateDir();
   const path = journalPath(cfg);
-  const full: Journal = { version: 1, target: cfg.apiBase, resourceServerId: cfg.resourceServerId, pid: process.pid, ...j };
+  const full: Journal = {
+    version: 1,
+    target: cfg.apiBase,
+    resourceServerId: cfg.resourceServerId,
+    pid: process.pid,
+    ...j,
+  };
   // Written whole or not at all: a kill during the write must not leave half a snapshot.
   const tmp = join(dir, `.journal-${process.pid}.tmp`);
   writeFileSync(tmp, JSON.stringify(full), { mode: 0o600 });
@@ -61,10 +67,22 @@ export function readJournal(cfg: Config): Journal | null {
   try {
     j = JSON.parse(readFileSync(path, 'utf8')) as Partial<Journal>;
   } catch {
-    throw new IdmError('IDM_E_JOURNAL', `the restore journal ${path} cannot be read; check the resource server by hand, then delete the file`);
+    throw new IdmError(
+      'IDM_E_JOURNAL',
+      `the restore journal ${path} cannot be read; check the resource server by hand, then delete the file`,
+    );
   }
-  if (j.version !== 1 || j.target !== cfg.apiBase || j.resourceServerId !== cfg.resourceServerId || !j.snapshot || typeof j.snapshot !== 'object') {
-    throw new IdmError('IDM_E_JOURNAL', `the restore journal ${path} is not one for ${cfg.resourceServerId} at ${cfg.apiBase}; check the resource server by hand, then delete the file`);
+  if (
+    j.version !== 1 ||
+    j.target !== cfg.apiBase ||
+    j.resourceServerId !== cfg.resourceServerId ||
+    !j.snapshot ||
+    typeof j.snapshot !== 'object'
+  ) {
+    throw new IdmError(
+      'IDM_E_JOURNAL',
+      `the restore journal ${path} is not one for ${cfg.resourceServerId} at ${cfg.apiBase}; check the resource server by hand, then delete the file`,
+    );
   }
   return j as Journal;
 }
@@ -84,7 +102,12 @@ export interface RestoreOutcome {
  * only when the read-back equals the snapshot (with lowering allowed, a clamped
  * token_lifetime_for_web is accepted loss). Network and target failures come back as `left`.
  */
-export async function restoreAndVerify(cfg: Config, token: string, snapshot: ResourceServer, o: { freshToken?: () => Promise<string> } = {}): Promise<RestoreOutcome> {
+export async function restoreAndVerify(
+  cfg: Config,
+  token: string,
+  snapshot: ResourceServer,
+  o: { freshToken?: () => Promise<string> } = {},
+): Promise<RestoreOutcome> {
   // A flaky tenant (resets, a 5xx) gets two more tries before the journal is left for later;
   // a token that expired during a long run is replaced once.
   let requests = 0;
@@ -104,7 +127,11 @@ export async function restoreAndVerify(cfg: Config, token: string, snapshot: Res
   }
 }
 
-async function restoreOnce(cfg: Config, token: string, snapshot: ResourceServer): Promise<RestoreOutcome & { refused?: boolean }> {
+async function restoreOnce(
+  cfg: Config,
+  token: string,
+  snapshot: ResourceServer,
+): Promise<RestoreOutcome & { refused?: boolean }> {
   let requests = 0;
   try {
     const before = await readResourceServer(cfg, token, cfg.resourceServerId);
@@ -127,7 +154,11 @@ async function restoreOnce(cfg: Config, token: string, snapshot: ResourceServer)
     if (allowed(cfg, 'lifetime')) left = left.filter((f) => f !== 'token_lifetime_for_web');
     return { left, requests };
   } catch (e) {
-    return { left: [`(restore failed: ${(e as Error).message})`], requests, refused: (e as { code?: string }).code === 'IDM_E_CREDENTIALS_REJECTED' };
+    return {
+      left: [`(restore failed: ${(e as Error).message})`],
+      requests,
+      refused: (e as { code?: string }).code === 'IDM_E_CREDENTIALS_REJECTED',
+    };
   }
 }
 
@@ -136,7 +167,10 @@ async function restoreOnce(cfg: Config, token: string, snapshot: ResourceServer)
  * recovered (for the one line and the run facts), null when there was nothing to do; an
  * unverifiable restore is an IdmError (the journal stays for the next attempt).
  */
-export async function honourJournal(cfg: Config, token: string): Promise<{ runTag: string; startedAt: string; requests: number } | null> {
+export async function honourJournal(
+  cfg: Config,
+  token: string,
+): Promise<{ runTag: string; startedAt: string; requests: number } | null> {
   const j = readJournal(cfg);
   if (!j) return null;
   const { left, requests } = await restoreAndVerify(cfg, token, j.snapshot);
@@ -165,7 +199,10 @@ export function lockRun(cfg: Config): void {
   const path = runLockPath(cfg);
   const holder = acquireIfFree(path);
   if (holder !== null) {
-    throw new IdmError('IDM_E_RUN_IN_PROGRESS', `another run (pid ${holder}) is using resource server ${cfg.resourceServerId} at ${cfg.baseUrl}; wait for it to end (two runs would undo each other's changes)`);
+    throw new IdmError(
+      'IDM_E_RUN_IN_PROGRESS',
+      `another run (pid ${holder}) is using resource server ${cfg.resourceServerId} at ${cfg.baseUrl}; wait for it to end (two runs would undo each other's changes)`,
+    );
   }
 }
 

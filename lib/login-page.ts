@@ -64,7 +64,15 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
       const form = page.locator(a.login.selectors.username);
       // An error page (4xx/5xx) has no form to wait for; a login page may render it by script.
       const errorPage = (first?.status() ?? 200) >= 400;
-      const shown = errorPage ? (await form.count()) > 0 : await form.first().waitFor({ state: 'visible', timeout: a.timeoutMs }).then(() => true, () => false);
+      const shown = errorPage
+        ? (await form.count()) > 0
+        : await form
+            .first()
+            .waitFor({ state: 'visible', timeout: a.timeoutMs })
+            .then(
+              () => true,
+              () => false,
+            );
       if (!shown && !atRedirect(page, reached)) {
         problem = errorPage
           ? `the tenant answered ${first?.status()} at ${pathOf(page.url())} (no login form, no redirect)`
@@ -77,7 +85,10 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
           .first()
           .evaluate((el, value) => {
             // Runs in the page; the suite's tsconfig has no DOM types.
-            const page = globalThis as unknown as { HTMLInputElement: { prototype: object }; Event: new (type: string, init: object) => unknown };
+            const page = globalThis as unknown as {
+              HTMLInputElement: { prototype: object };
+              Event: new (type: string, init: object) => unknown;
+            };
             // The prototype's setter, so that script-driven login pages see the change too.
             Object.getOwnPropertyDescriptor(page.HTMLInputElement.prototype, 'value')?.set?.call(el, value);
             const input = el as unknown as { dispatchEvent(event: unknown): boolean };
@@ -86,15 +97,24 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
           }, a.login.password);
         await page.locator(a.login.selectors.submit).first().click();
         loggedIn = true;
-        await page.waitForURL((u) => reached(u.href) !== undefined, { timeout: a.timeoutMs, waitUntil: 'domcontentloaded' }).catch(() => {
-          problem = `after the login form was submitted the browser stayed at ${pathOf(page.url())}, not at the redirect URI`;
-        });
+        await page
+          .waitForURL((u) => reached(u.href) !== undefined, { timeout: a.timeoutMs, waitUntil: 'domcontentloaded' })
+          .catch(() => {
+            problem = `after the login form was submitted the browser stayed at ${pathOf(page.url())}, not at the redirect URI`;
+          });
       }
     }
     const finalUrl = atRedirect(page, reached) ? page.url() : caught;
     if (finalUrl === null) {
       problem ??= `the browser never reached the redirect URI (ended at ${pathOf(page.url())})`;
-      return { callback: null, params: {}, carriedIn: { query: [], fragment: [] }, loggedIn, problem, stoppedAt: pathOf(page.url()) };
+      return {
+        callback: null,
+        params: {},
+        carriedIn: { query: [], fragment: [] },
+        loggedIn,
+        problem,
+        stoppedAt: pathOf(page.url()),
+      };
     }
     // page.url() keeps the fragment (the request the route saw does not).
     const callback = new URL(finalUrl);
@@ -109,7 +129,14 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
       stoppedAt: null,
     };
   } catch (e) {
-    return { callback: null, params: {}, carriedIn: { query: [], fragment: [] }, loggedIn, problem: `browser: ${(e as Error).message.split('\n')[0]}`, stoppedAt: pathOf(page.url()) };
+    return {
+      callback: null,
+      params: {},
+      carriedIn: { query: [], fragment: [] },
+      loggedIn,
+      problem: `browser: ${(e as Error).message.split('\n')[0]}`,
+      stoppedAt: pathOf(page.url()),
+    };
   } finally {
     await context.close();
   }

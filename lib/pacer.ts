@@ -92,8 +92,22 @@ export function parseRateLimit(headers: Record<string, string>, now = Date.now()
 
 export function emptyBucket(): BucketState {
   return {
-    remaining: null, resetAt: null, limit: null, seenAt: 0, inflight: {}, unmetered: false, blockedUntil: 0,
-    served: 0, anchors: [], rate: 0, guess: 0, kind: 'unknown', misses: 0, stalledSince: 0, blindProbes: 0, failed: null,
+    remaining: null,
+    resetAt: null,
+    limit: null,
+    seenAt: 0,
+    inflight: {},
+    unmetered: false,
+    blockedUntil: 0,
+    served: 0,
+    anchors: [],
+    rate: 0,
+    guess: 0,
+    kind: 'unknown',
+    misses: 0,
+    stalledSince: 0,
+    blindProbes: 0,
+    failed: null,
   };
 }
 
@@ -117,7 +131,8 @@ export type Decision = { go: true; blind?: boolean } | { go: false; waitMs: numb
  */
 export function decide(st: BucketState, now: number, reserve: number, inflight: number): Decision {
   if (st.failed) throw new IdmError('IDM_E_TARGET_UNUSABLE', st.failed);
-  if (st.blockedUntil > now) return { go: false, waitMs: st.blockedUntil - now, reason: 'a burst test holds the bucket' };
+  if (st.blockedUntil > now)
+    return { go: false, waitMs: st.blockedUntil - now, reason: 'a burst test holds the bucket' };
   if (st.unmetered) return { go: true };
   let remaining = st.remaining;
   let seenAt = st.seenAt;
@@ -128,12 +143,22 @@ export function decide(st: BucketState, now: number, reserve: number, inflight: 
       seenAt = now;
     } else remaining = null;
   }
-  if (remaining === null) return inflight === 0 ? { go: true } : { go: false, waitMs: 20, reason: 'one probe at a time on an unknown bucket' };
+  if (remaining === null)
+    return inflight === 0
+      ? { go: true }
+      : { go: false, waitMs: 20, reason: 'one probe at a time on an unknown bucket' };
   const left = remaining - inflight;
   if (left > reserve) return { go: true };
   // The refill since the last report, where the bucket is known (or, spending a real token, guessed) to refill.
   const spendsRealToken = left >= 1;
-  const rate = st.kind === 'fixed' ? 0 : st.kind === 'refill' ? Math.max(st.rate, spendsRealToken ? st.guess : 0) : spendsRealToken ? Math.max(st.rate, st.guess) : 0;
+  const rate =
+    st.kind === 'fixed'
+      ? 0
+      : st.kind === 'refill'
+        ? Math.max(st.rate, spendsRealToken ? st.guess : 0)
+        : spendsRealToken
+          ? Math.max(st.rate, st.guess)
+          : 0;
   let waitMs = Number.POSITIVE_INFINITY;
   if (rate > 0) {
     const accrued = Math.floor(rate * Math.max(0, now - seenAt));
@@ -143,7 +168,11 @@ export function decide(st: BucketState, now: number, reserve: number, inflight: 
     if (remaining + need <= cap) waitMs = Math.max(5, Math.ceil(need / rate - (now - seenAt)));
   }
   if (st.resetAt !== null && st.resetAt + RESET_SLACK_MS > now) {
-    return { go: false, waitMs: Math.min(waitMs, st.resetAt + RESET_SLACK_MS - now), reason: Number.isFinite(waitMs) ? 'waiting for the refill' : 'waiting for Reset' };
+    return {
+      go: false,
+      waitMs: Math.min(waitMs, st.resetAt + RESET_SLACK_MS - now),
+      reason: Number.isFinite(waitMs) ? 'waiting for the refill' : 'waiting for Reset',
+    };
   }
   if (Number.isFinite(waitMs)) return { go: false, waitMs, reason: 'waiting for the refill' };
   // Empty, and no usable Reset: the target does not say when it refills. Probe one request
@@ -151,7 +180,9 @@ export function decide(st: BucketState, now: number, reserve: number, inflight: 
   if (inflight > 0) return { go: false, waitMs: 50, reason: 'empty without Reset: a probe is in flight' };
   const backoff = BLIND_BACKOFF_MS[Math.min(st.blindProbes, BLIND_BACKOFF_MS.length - 1)]!;
   const due = st.seenAt + backoff;
-  return due <= now ? { go: true, blind: true } : { go: false, waitMs: due - now, reason: 'empty without a usable X-RateLimit-Reset: back-off before a probe' };
+  return due <= now
+    ? { go: true, blind: true }
+    : { go: false, waitMs: due - now, reason: 'empty without a usable X-RateLimit-Reset: back-off before a probe' };
 }
 
 /** What one answer teaches about the bucket (pure apart from returning the new state). */
@@ -189,7 +220,13 @@ export function learn(prev: BucketState, o: Answer): BucketState {
   if (o.status === 429) {
     // Refused: whatever the model said, the bucket is empty; a learned refill that let this
     // request go was wrong, so the bucket is paced by Reset from now on.
-    if (st.remaining !== null && st.remaining - (o.inflightAfter + 1) <= 0 && st.kind !== 'fixed' && (st.rate > 0 || st.guess > 0)) st.kind = 'fixed';
+    if (
+      st.remaining !== null &&
+      st.remaining - (o.inflightAfter + 1) <= 0 &&
+      st.kind !== 'fixed' &&
+      (st.rate > 0 || st.guess > 0)
+    )
+      st.kind = 'fixed';
     st.remaining = 0;
     st.resetAt = rl.resetAt;
     st.seenAt = now;
@@ -197,12 +234,20 @@ export function learn(prev: BucketState, o: Answer): BucketState {
   }
   const remaining = rl.remaining;
   st.served += 1;
-  if (remaining !== null && prev.remaining !== null && prev.seenAt > 0 && o.inflightAfter === 0 && o.sentAt >= prev.seenAt && st.served - prev.served === 1) {
+  if (
+    remaining !== null &&
+    prev.remaining !== null &&
+    prev.seenAt > 0 &&
+    o.inflightAfter === 0 &&
+    o.sentAt >= prev.seenAt &&
+    st.served - prev.served === 1
+  ) {
     // This answer alone since the previous one: did the bucket refill in between?
     const rose = remaining > prev.remaining - 1;
     // Sent on the learned refill (the reported Remaining alone would have held it back)?
     const onRefill = prev.remaining <= o.reserve && (prev.resetAt === null || o.sentAt < prev.resetAt + RESET_SLACK_MS);
-    const promised = onRefill && (prev.kind === 'fixed' ? 0 : Math.max(prev.rate, prev.guess)) * (o.sentAt - prev.seenAt) >= 1;
+    const promised =
+      onRefill && (prev.kind === 'fixed' ? 0 : Math.max(prev.rate, prev.guess)) * (o.sentAt - prev.seenAt) >= 1;
     // Same window whatever the window: received before the previous answer's Reset minus its rounding.
     const sameWindow = prev.resetAt !== null && now < prev.resetAt - 1000;
     if (rose && sameWindow) {
@@ -249,9 +294,11 @@ function stallCheck(st: BucketState, now: number, o: Answer, progress: boolean, 
   }
   // Probes on an empty bucket come at most 8 s apart: a longer gap since the previous answer
   // was idleness, not a stall, and starts the count anew.
-  if (st.stalledSince === 0 || now - prevSeenAt > 2 * BLIND_BACKOFF_MS[BLIND_BACKOFF_MS.length - 1]!) st.stalledSince = now;
+  if (st.stalledSince === 0 || now - prevSeenAt > 2 * BLIND_BACKOFF_MS[BLIND_BACKOFF_MS.length - 1]!)
+    st.stalledSince = now;
   else if (now - st.stalledSince > (o.stallLimitMs ?? STALL_LIMIT_MS)) {
-    const why = st.resetAt === null ? 'without a usable X-RateLimit-Reset' : 'and did not refill by its X-RateLimit-Reset';
+    const why =
+      st.resetAt === null ? 'without a usable X-RateLimit-Reset' : 'and did not refill by its X-RateLimit-Reset';
     st.failed = `the rate-limit bucket "${o.key}" has reported no request left ${why} for ${Math.round((now - st.stalledSince) / 1000)} s; the suite stops sending on it`;
   }
   return st;
@@ -262,7 +309,11 @@ export class Pacer {
   private readonly lock: string;
   /** Acquire times of this process's requests in flight, per bucket (oldest first). */
   private readonly sent = new Map<string, number[]>();
-  constructor(runDir: string, private readonly reserve: number, private readonly opts: { stallLimitMs?: number } = {}) {
+  constructor(
+    runDir: string,
+    private readonly reserve: number,
+    private readonly opts: { stallLimitMs?: number } = {},
+  ) {
     this.file = join(runDir, 'pacer.json');
     this.lock = join(runDir, 'pacer.lock');
   }
@@ -302,7 +353,17 @@ export class Pacer {
       const all = this.read();
       let st: BucketState = { ...emptyBucket(), ...all[key] };
       st.inflight = { ...liveOnly(st.inflight), [PID]: Math.max(0, (st.inflight[PID] ?? 0) - 1) };
-      if (headers) st = learn(st, { headers, status: status ?? 0, sentAt, receivedAt: Date.now(), inflightAfter: total(st.inflight), key, reserve: this.reserve, ...this.opts });
+      if (headers)
+        st = learn(st, {
+          headers,
+          status: status ?? 0,
+          sentAt,
+          receivedAt: Date.now(),
+          inflightAfter: total(st.inflight),
+          key,
+          reserve: this.reserve,
+          ...this.opts,
+        });
       all[key] = st;
       this.write(all);
     });
@@ -324,9 +385,31 @@ export class Pacer {
       let st: BucketState = { ...emptyBucket(), ...all[key], blockedUntil: 0 };
       if (headers) {
         // The burst's answers say nothing about refill between ours: learn only the state.
-        const learned = learn({ ...st, anchors: [] }, { headers, status: status ?? 0, sentAt: Date.now(), receivedAt: Date.now(), inflightAfter: total(liveOnly(st.inflight)), key, reserve: this.reserve, ...this.opts });
+        const learned = learn(
+          { ...st, anchors: [] },
+          {
+            headers,
+            status: status ?? 0,
+            sentAt: Date.now(),
+            receivedAt: Date.now(),
+            inflightAfter: total(liveOnly(st.inflight)),
+            key,
+            reserve: this.reserve,
+            ...this.opts,
+          },
+        );
         // The burst's own 429 is no stall of the paced requests.
-        st = { ...learned, anchors: [], served: st.served, kind: st.kind, rate: st.rate, guess: st.guess || learned.guess, misses: st.misses, stalledSince: 0, blindProbes: 0 };
+        st = {
+          ...learned,
+          anchors: [],
+          served: st.served,
+          kind: st.kind,
+          rate: st.rate,
+          guess: st.guess || learned.guess,
+          misses: st.misses,
+          stalledSince: 0,
+          blindProbes: 0,
+        };
       }
       all[key] = st;
       this.write(all);

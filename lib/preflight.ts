@@ -15,7 +15,11 @@ export interface Preflight {
 
 export async function preflight(cfg: Config): Promise<Preflight> {
   let requests = 0;
-  const full = await obtainToken(cfg, cfg.client, cfg.embedded && !process.env.IDM_CLIENT_ID ? 'the embedded dev client' : 'IDM_CLIENT_ID');
+  const full = await obtainToken(
+    cfg,
+    cfg.client,
+    cfg.embedded && !process.env.IDM_CLIENT_ID ? 'the embedded dev client' : 'IDM_CLIENT_ID',
+  );
   requests++;
   let limited: string | null = null;
   if (cfg.limited) {
@@ -28,7 +32,11 @@ export async function preflight(cfg: Config): Promise<Preflight> {
 }
 
 /** Reads a resource server through an empty update; classifies every refusal. */
-export async function readResourceServer(cfg: Config, token: string, id: string): Promise<{ body: ResourceServer; sent: number }> {
+export async function readResourceServer(
+  cfg: Config,
+  token: string,
+  id: string,
+): Promise<{ body: ResourceServer; sent: number }> {
   const url = `${cfg.apiBase}/resource-servers/${encodeURIComponent(id)}`;
   for (let attempt = 1; ; attempt++) {
     let res: Response;
@@ -51,20 +59,36 @@ export async function readResourceServer(cfg: Config, token: string, id: string)
     const odd = oddAnswer(res, cfg.baseUrl);
     if (odd) throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID at ${cfg.apiBase} ${odd}`);
     if (res.status === 401 || res.status === 403) {
-      throw new IdmError('IDM_E_CREDENTIALS_REJECTED', `the management API refused the token of IDM_CLIENT_ID for the update of IDM_RESOURCE_SERVER_ID (${res.status}); it needs update:resource_servers`);
+      throw new IdmError(
+        'IDM_E_CREDENTIALS_REJECTED',
+        `the management API refused the token of IDM_CLIENT_ID for the update of IDM_RESOURCE_SERVER_ID (${res.status}); it needs update:resource_servers`,
+      );
     }
     if (res.status === 404 || res.status === 400) {
-      throw new IdmError('IDM_E_CONFIG_RESOURCE_SERVER', `IDM_RESOURCE_SERVER_ID "${id}" cannot be updated at ${cfg.apiBase} (${res.status}); name a custom resource server the suite may modify`);
+      throw new IdmError(
+        'IDM_E_CONFIG_RESOURCE_SERVER',
+        `IDM_RESOURCE_SERVER_ID "${id}" cannot be updated at ${cfg.apiBase} (${res.status}); name a custom resource server the suite may modify`,
+      );
     }
-    if (!res.ok) throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID through PATCH {} answered ${res.status}`);
+    if (!res.ok)
+      throw new IdmError(
+        'IDM_E_TARGET_UNUSABLE',
+        `reading IDM_RESOURCE_SERVER_ID through PATCH {} answered ${res.status}`,
+      );
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
-      throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a JSON body`);
+      throw new IdmError(
+        'IDM_E_TARGET_UNUSABLE',
+        `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a JSON body`,
+      );
     }
     if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a resource-server object`);
+      throw new IdmError(
+        'IDM_E_TARGET_UNUSABLE',
+        `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a resource-server object`,
+      );
     }
     // A system resource server answers 400 above (§7.1); an is_system: true here is the
     // target's fault, for the suite to report (rs.response.is_system.custom-false).
@@ -74,7 +98,9 @@ export async function readResourceServer(cfg: Config, token: string, id: string)
 
 /** A short tag carried by everything the run creates, e.g. idmc-mf3k2a-7q. */
 export function newRunTag(now = Date.now()): string {
-  return `idmc-${now.toString(36)}-${randomInt(36 ** 2).toString(36).padStart(2, '0')}`;
+  return `idmc-${now.toString(36)}-${randomInt(36 ** 2)
+    .toString(36)
+    .padStart(2, '0')}`;
 }
 
 export function newSeed(): number {

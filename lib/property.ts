@@ -22,7 +22,12 @@ export interface PropertyOutcome {
   path?: string;
 }
 
-export async function forAll<T>(check: Checks, arb: fc.Arbitrary<T>, run: (value: T) => Promise<void>, opts: PropertyOptions): Promise<PropertyOutcome> {
+export async function forAll<T>(
+  check: Checks,
+  arb: fc.Arbitrary<T>,
+  run: (value: T) => Promise<void>,
+  opts: PropertyOptions,
+): Promise<PropertyOutcome> {
   const seed = propertySeed(opts.runSeed, opts.name);
   const replayPath = process.env.IDM_REPLAY_PATH?.trim() || undefined;
   const maxShrink = opts.maxShrinkCalls ?? 40;
@@ -68,7 +73,11 @@ export async function forAll<T>(check: Checks, arb: fc.Arbitrary<T>, run: (value
   });
 
   check.commit([...observations.values()]);
-  const passRecords: CheckRecord[] = [...passes].map(([clause, p]) => ({ clause, outcome: 'passed', message: `${p.n} generated case(s), e.g. ${p.message}` }));
+  const passRecords: CheckRecord[] = [...passes].map(([clause, p]) => ({
+    clause,
+    outcome: 'passed',
+    message: `${p.n} generated case(s), e.g. ${p.message}`,
+  }));
   if (!result.failed) {
     check.commit(passRecords);
     return { failed: false, runs: result.numRuns, seed };

@@ -35,8 +35,14 @@ const PATTERNS: Array<[RegExp, string]> = [
   [/eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)?/g, '<redacted:jwt>'],
   // A credential has a digit or symbol, or is long; a plain word after "Basic" in prose is kept.
   [/\b(Bearer|Basic|DPoP)\s+(?=[A-Za-z0-9._~+/=-]*[0-9._~+/=-]|[A-Za-z]{20,})[A-Za-z0-9._~+/=-]{8,}/gi, `$1 ${MASK}`],
-  [/("(?:client_secret|client_assertion|access_token|refresh_token|id_token|password|private_key|assertion)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi, `$1"${MASK}"`],
-  [/\b(client_secret|client_assertion|access_token|refresh_token|id_token|password|assertion)=[^&\s'"]*/gi, `$1=${MASK}`],
+  [
+    /("(?:client_secret|client_assertion|access_token|refresh_token|id_token|password|private_key|assertion)"\s*:\s*)"(?:[^"\\]|\\.)*"/gi,
+    `$1"${MASK}"`,
+  ],
+  [
+    /\b(client_secret|client_assertion|access_token|refresh_token|id_token|password|assertion)=[^&\s'"]*/gi,
+    `$1=${MASK}`,
+  ],
 ];
 
 export interface Redactor {

@@ -24,7 +24,10 @@ export function publishRunState(state: RunState): void {
 export function readRunState(): RunState {
   const raw = process.env[VAR];
   if (!raw) {
-    throw new IdmError('IDM_E_RUN_STATE', 'no run state: conformance specs run through `npm run conformance` (or playwright --project=conformance), whose global setup prepares the target');
+    throw new IdmError(
+      'IDM_E_RUN_STATE',
+      'no run state: conformance specs run through `npm run conformance` (or playwright --project=conformance), whose global setup prepares the target',
+    );
   }
   return JSON.parse(raw) as RunState;
 }

@@ -19,5 +19,9 @@ export function clausesOfType(name: string): string[] {
 }
 
 export function validateAgainst(name: string, data: unknown): SchemaError[] {
-  return validate(typeName(name), data).errors.map((e) => ({ clause: e.clause, path: e.instancePath, message: e.message }));
+  return validate(typeName(name), data).errors.map((e) => ({
+    clause: e.clause,
+    path: e.instancePath,
+    message: e.message,
+  }));
 }

@@ -50,16 +50,24 @@ export interface SafetyPolicy {
  * original token_lifetime_for_web (the tenant would clamp the latter, and §2.2 gives no way
  * to write it back), and fields that the snapshot does not show are left out.
  */
-export function makeSafe(body: Record<string, unknown>, snapshot: ResourceServer, policy: SafetyPolicy): Record<string, unknown> {
+export function makeSafe(
+  body: Record<string, unknown>,
+  snapshot: ResourceServer,
+  policy: SafetyPolicy,
+): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(body)) {
     if (!policy.irreversible && !(k in snapshot)) continue;
     out[k] = v;
   }
   const web = snapshot.token_lifetime_for_web;
-  if (!policy.lowerLifetime && typeof web === 'number' && typeof out.token_lifetime === 'number' && out.token_lifetime < web) {
+  if (
+    !policy.lowerLifetime &&
+    typeof web === 'number' &&
+    typeof out.token_lifetime === 'number' &&
+    out.token_lifetime < web
+  ) {
     out.token_lifetime = web;
   }
   return out;
 }
-

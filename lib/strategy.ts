@@ -11,15 +11,24 @@ export type StrategyConfirmation =
 
 /** Whether `ex`, the answer to a valid creation, confirms `field` as the strategy attribute's name. */
 export function strategyConfirmation(ex: Exchange, field: string): StrategyConfirmation {
-  const no = (why: string): StrategyConfirmation => ({ confirmed: false, message: `strategy field "${field}" not confirmed: ${why}` });
+  const no = (why: string): StrategyConfirmation => ({
+    confirmed: false,
+    message: `strategy field "${field}" not confirmed: ${why}`,
+  });
   if (ex.status < 200 || ex.status > 299) return no(`the valid creation was answered ${ex.status}`);
   const body = ex.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return no('the answer is not a JSON object');
   const record = body as Record<string, unknown>;
-  if (!(field in record)) return no(`the answer does not carry it (it carries ${Object.keys(record).sort().join(', ') || 'no field'})`);
+  if (!(field in record))
+    return no(`the answer does not carry it (it carries ${Object.keys(record).sort().join(', ') || 'no field'})`);
   const value = record[field];
-  if (typeof value !== 'string' || isOutsider(value)) return no(`the answer carries it as ${JSON.stringify(value)}, not a value of the enum percentage | segment`);
-  return { confirmed: true, value, message: `strategy field "${field}" confirmed: the answer carries ${JSON.stringify(value)}` };
+  if (typeof value !== 'string' || isOutsider(value))
+    return no(`the answer carries it as ${JSON.stringify(value)}, not a value of the enum percentage | segment`);
+  return {
+    confirmed: true,
+    value,
+    message: `strategy field "${field}" confirmed: the answer carries ${JSON.stringify(value)}`,
+  };
 }
 
 /** Whether `value` lies outside the §2.4 strategy enum (schemas/allocation-strategy.json). */

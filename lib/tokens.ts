@@ -15,8 +15,18 @@ export interface TokenResult {
 }
 
 /** Requests a token; network failures become IDM_E_TARGET_UNREACHABLE. */
-async function requestToken(cfg: Config, client: ClientCredentials, audience = cfg.audience, timeoutMs = Math.min(cfg.timeoutMs, 5000)): Promise<TokenResult> {
-  const body = new URLSearchParams({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, audience });
+async function requestToken(
+  cfg: Config,
+  client: ClientCredentials,
+  audience = cfg.audience,
+  timeoutMs = Math.min(cfg.timeoutMs, 5000),
+): Promise<TokenResult> {
+  const body = new URLSearchParams({
+    grant_type: 'client_credentials',
+    client_id: client.id,
+    client_secret: client.secret,
+    audience,
+  });
   let res: Response;
   try {
     res = await fetch(cfg.tokenUrl, {
@@ -37,7 +47,13 @@ async function requestToken(cfg: Config, client: ClientCredentials, audience = c
     json = null;
   }
   const accessToken = typeof json?.access_token === 'string' ? json.access_token : null;
-  return { ok: res.ok && accessToken !== null, status: res.status, oddity: oddAnswer(res, cfg.baseUrl), accessToken, error: typeof json?.error === 'string' ? json.error : null };
+  return {
+    ok: res.ok && accessToken !== null,
+    status: res.status,
+    oddity: oddAnswer(res, cfg.baseUrl),
+    accessToken,
+    error: typeof json?.error === 'string' ? json.error : null,
+  };
 }
 
 /** A token or the IdmError that explains, in one line, why there is none. */
@@ -46,12 +62,21 @@ export async function obtainToken(cfg: Config, client: ClientCredentials, settin
   if (r.ok && r.accessToken) return r.accessToken;
   if (r.oddity) throw new IdmError('IDM_E_TARGET_UNUSABLE', `the token endpoint ${cfg.tokenUrl} ${r.oddity}`);
   if (r.status === 400 || r.status === 401 || r.status === 403) {
-    throw new IdmError('IDM_E_CREDENTIALS_REJECTED', `the token endpoint refused ${setting} "${client.id}" (${r.status}${r.error ? ` ${r.error}` : ''})`);
+    throw new IdmError(
+      'IDM_E_CREDENTIALS_REJECTED',
+      `the token endpoint refused ${setting} "${client.id}" (${r.status}${r.error ? ` ${r.error}` : ''})`,
+    );
   }
   if (r.status === 404 || r.status === 405) {
-    throw new IdmError('IDM_E_TARGET_UNUSABLE', `no token endpoint at ${cfg.tokenUrl} (${r.status}); check IDM_BASE_URL and IDM_TOKEN_PATH`);
+    throw new IdmError(
+      'IDM_E_TARGET_UNUSABLE',
+      `no token endpoint at ${cfg.tokenUrl} (${r.status}); check IDM_BASE_URL and IDM_TOKEN_PATH`,
+    );
   }
-  throw new IdmError('IDM_E_TARGET_UNUSABLE', `the token endpoint ${cfg.tokenUrl} answered ${r.status} without an access_token`);
+  throw new IdmError(
+    'IDM_E_TARGET_UNUSABLE',
+    `the token endpoint ${cfg.tokenUrl} answered ${r.status} without an access_token`,
+  );
 }
 
 export function describeNetworkError(e: unknown): string {

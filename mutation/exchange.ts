@@ -73,7 +73,14 @@ function serializeReq(req: Req): TenantRequest {
   let body = req.raw.body;
   if (!unchanged) {
     body = req.form
-      ? Buffer.from(new URLSearchParams(Object.entries(req.body as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)])).toString())
+      ? Buffer.from(
+          new URLSearchParams(
+            Object.entries(req.body as Record<string, unknown>).map(([k, v]): [string, string] => [
+              k,
+              typeof v === 'string' ? v : JSON.stringify(v),
+            ]),
+          ).toString(),
+        )
       : Buffer.from(JSON.stringify(req.body));
   }
   const url = req.path + (req.query ? `?${req.query}` : '');
@@ -116,7 +123,12 @@ function serializeRes(res: Res): TenantResponse {
  * no parsed body) keeps its bytes.
  */
 export function copyRes(res: Res): Res {
-  const copy: Res = { status: res.status, headers: { ...res.headers }, body: clone(res.body), ...(res.raw ? { raw: res.raw } : {}) };
+  const copy: Res = {
+    status: res.status,
+    headers: { ...res.headers },
+    body: clone(res.body),
+    ...(res.raw ? { raw: res.raw } : {}),
+  };
   const marker = (res as unknown as Record<symbol, string | undefined>)[ORIGINAL];
   if (marker !== undefined) (copy as unknown as Record<symbol, string>)[ORIGINAL] = marker;
   return copy;

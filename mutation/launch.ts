@@ -39,7 +39,15 @@ const rate = values.rate ? Number(values.rate) : undefined;
 
 const h = await startHarnessTenant(variant, {
   port,
-  ...(rate ? { rate: { refillPerSecond: rate, capacity: Number(values.capacity ?? rate), ...(values['fixed-window'] ? { fixedWindowSeconds: Number(values['fixed-window']) } : {}) } } : {}),
+  ...(rate
+    ? {
+        rate: {
+          refillPerSecond: rate,
+          capacity: Number(values.capacity ?? rate),
+          ...(values['fixed-window'] ? { fixedWindowSeconds: Number(values['fixed-window']) } : {}),
+        },
+      }
+    : {}),
 });
 
 if (values['expired-token-file']) {

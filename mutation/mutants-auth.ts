@@ -25,9 +25,15 @@ const isAuthApi = (r: Req): boolean => !r.path.startsWith('/api/v2/') && !r.path
 // --- probe helpers ---------------------------------------------------------------------------
 
 const status = async (p: Promise<Seen>): Promise<number> => (await p).status;
-const tokenReq = (c: ProbeClient, body: Record<string, string>, headers: Record<string, string> = {}) => c.request('POST', '/oauth/token', { body, headers });
-const cc = (o: Record<string, string> = {}): Record<string, string> => ({ grant_type: 'client_credentials', audience: MGMT_AUDIENCE, ...o });
-const post = (secret: string = A.IDM_POST_CLIENT_SECRET) => cc({ client_id: A.IDM_POST_CLIENT_ID, client_secret: secret });
+const tokenReq = (c: ProbeClient, body: Record<string, string>, headers: Record<string, string> = {}) =>
+  c.request('POST', '/oauth/token', { body, headers });
+const cc = (o: Record<string, string> = {}): Record<string, string> => ({
+  grant_type: 'client_credentials',
+  audience: MGMT_AUDIENCE,
+  ...o,
+});
+const post = (secret: string = A.IDM_POST_CLIENT_SECRET) =>
+  cc({ client_id: A.IDM_POST_CLIENT_ID, client_secret: secret });
 const basic = (id: string, secret: string, encode = true): string => {
   const e = (s: string) => (encode ? encodeURIComponent(s).replace(/%20/g, '+') : s);
   return `Basic ${Buffer.from(`${e(id)}:${e(secret)}`).toString('base64')}`;
@@ -53,14 +59,35 @@ async function assertion(c: ProbeClient, kind: AssertionCase, jti = randomUUID()
   };
   if (kind === 'no-sub') delete claims.sub;
   if (kind === 'alg-none') return new UnsecuredJWT(claims).encode();
-  const key = kind === 'foreign-key' ? (await generateKeyPair('RS256')).privateKey : await importPKCS8(readFileSync(A.IDM_PKJWT_KEY_FILE, 'utf8'), 'RS256');
+  const key =
+    kind === 'foreign-key'
+      ? (await generateKeyPair('RS256')).privateKey
+      : await importPKCS8(readFileSync(A.IDM_PKJWT_KEY_FILE, 'utf8'), 'RS256');
   return new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).sign(key);
 }
 const withAssertion = async (c: ProbeClient, kind: AssertionCase) =>
-  tokenReq(c, cc({ client_id: A.IDM_PKJWT_CLIENT_ID, client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer', client_assertion: await assertion(c, kind) }));
+  tokenReq(
+    c,
+    cc({
+      client_id: A.IDM_PKJWT_CLIENT_ID,
+      client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+      client_assertion: await assertion(c, kind),
+    }),
+  );
 const passwordGrant = (c: ProbeClient, username: string, password: string) =>
-  tokenReq(c, { grant_type: 'password', client_id: A.IDM_POST_CLIENT_ID, client_secret: A.IDM_POST_CLIENT_SECRET, username, password, scope: 'openid', realm: A.IDM_TEST_CONNECTION });
-const errorShape = (s: Seen) => ({ status: s.status, members: isObject(s.body) ? Object.keys(s.body).sort() : typeof s.body });
+  tokenReq(c, {
+    grant_type: 'password',
+    client_id: A.IDM_POST_CLIENT_ID,
+    client_secret: A.IDM_POST_CLIENT_SECRET,
+    username,
+    password,
+    scope: 'openid',
+    realm: A.IDM_TEST_CONNECTION,
+  });
+const errorShape = (s: Seen) => ({
+  status: s.status,
+  members: isObject(s.body) ? Object.keys(s.body).sort() : typeof s.body,
+});
 
 // --- part builders ---------------------------------------------------------------------------
 
@@ -93,7 +120,16 @@ const assertionBypass = (reason: string) =>
       const v = await d.verifyClientAssertion(a, client, expected);
       if (v.ok || v.reason !== reason) return v;
       const claims = decodeJwt(a);
-      return { ok: true, claims: { ...claims, iss: client.clientId, sub: client.clientId, jti: String(claims.jti ?? randomUUID()), exp: Number(claims.exp ?? 0) } };
+      return {
+        ok: true,
+        claims: {
+          ...claims,
+          iss: client.clientId,
+          sub: client.clientId,
+          jti: String(claims.jti ?? randomUUID()),
+          exp: Number(claims.exp ?? 0),
+        },
+      };
     },
   }));
 
@@ -108,49 +144,115 @@ const mtlsBypass = (reason: string) =>
 export const AUTH_MUTANTS: Variant[] = [
   // §4.3 conventions
   {
-    id: 'auth-token-json-refused', kind: 'mutant', clause: 'auth.api.post-json', fault: 'form-refused',
+    id: 'auth-token-json-refused',
+    kind: 'mutant',
+    clause: 'auth.api.post-json',
+    fault: 'form-refused',
     description: 'the token endpoint accepts only form bodies: a JSON body is refused with 415',
-    options: viaWrap((next) => async (req) => (isToken(req) && !req.form ? jsonRes(415, { error: 'invalid_request', error_description: 'Content-Type must be application/x-www-form-urlencoded' }) : next(req))),
+    options: viaWrap(
+      (next) => async (req) =>
+        isToken(req) && !req.form
+          ? jsonRes(415, {
+              error: 'invalid_request',
+              error_description: 'Content-Type must be application/x-www-form-urlencoded',
+            })
+          : next(req),
+    ),
     probe: (c) => status(tokenReq(c, post())),
   },
   {
-    id: 'auth-get-query-ignored', kind: 'mutant', clause: 'auth.api.get-query', fault: 'path-handling',
+    id: 'auth-get-query-ignored',
+    kind: 'mutant',
+    clause: 'auth.api.get-query',
+    fault: 'path-handling',
     description: 'GET /authorize ignores its query string: every authorization request is refused as missing client_id',
-    options: viaWrap((next) => async (req) => (isAuthorize(req) ? next({ ...req, query: '', raw: { ...req.raw, url: req.path } }) : next(req))),
-    probe: (c) => status(c.request('GET', '/authorize', { query: { response_type: 'code', client_id: A.IDM_PUBLIC_CLIENT_ID, redirect_uri: A.IDM_REDIRECT_URI, code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM', code_challenge_method: 'S256' } })),
+    options: viaWrap(
+      (next) => async (req) =>
+        isAuthorize(req) ? next({ ...req, query: '', raw: { ...req.raw, url: req.path } }) : next(req),
+    ),
+    probe: (c) =>
+      status(
+        c.request('GET', '/authorize', {
+          query: {
+            response_type: 'code',
+            client_id: A.IDM_PUBLIC_CLIENT_ID,
+            redirect_uri: A.IDM_REDIRECT_URI,
+            code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+            code_challenge_method: 'S256',
+          },
+        }),
+      ),
   },
   {
-    id: 'auth-saml-form-refused', kind: 'mutant', clause: 'auth.api.saml-exception', fault: 'form-refused',
+    id: 'auth-saml-form-refused',
+    kind: 'mutant',
+    clause: 'auth.api.saml-exception',
+    fault: 'form-refused',
     description: 'the SAML IdP-initiated callback refuses its form-encoded SAMLResponse with 415',
-    options: viaWrap((next) => async (req) => (isSaml(req) && req.form ? jsonRes(415, { error: 'invalid_request', error_description: 'Unsupported Media Type' }) : next(req))),
-    probe: (c) => status(c.request('POST', '/login/callback', { query: { connection: A.IDM_SAML_CONNECTION }, body: { SAMLResponse: 'bm90LXNhbWw=' }, form: true })),
+    options: viaWrap(
+      (next) => async (req) =>
+        isSaml(req) && req.form
+          ? jsonRes(415, { error: 'invalid_request', error_description: 'Unsupported Media Type' })
+          : next(req),
+    ),
+    probe: (c) =>
+      status(
+        c.request('POST', '/login/callback', {
+          query: { connection: A.IDM_SAML_CONNECTION },
+          body: { SAMLResponse: 'bm90LXNhbWw=' },
+          form: true,
+        }),
+      ),
   },
   {
-    id: 'auth-saml-invalid-500', kind: 'mutant', clause: 'auth.api.saml-exception', fault: 'wrong-status',
+    id: 'auth-saml-invalid-500',
+    kind: 'mutant',
+    clause: 'auth.api.saml-exception',
+    fault: 'wrong-status',
     description: 'an invalid SAMLResponse crashes the callback: 500',
     options: viaWrap(mapResponse(isSaml, (res) => void (res.status >= 400 && res.status < 500 && (res.status = 500)))),
-    probe: (c) => status(c.request('POST', '/login/callback', { query: { connection: A.IDM_SAML_CONNECTION }, body: { SAMLResponse: 'bm90LXNhbWw=' }, form: true })),
+    probe: (c) =>
+      status(
+        c.request('POST', '/login/callback', {
+          query: { connection: A.IDM_SAML_CONNECTION },
+          body: { SAMLResponse: 'bm90LXNhbWw=' },
+          form: true,
+        }),
+      ),
   },
   // §5.2 client ID and secret
   {
-    id: 'auth-post-refused', kind: 'mutant', clause: 'auth.method.client-secret-post', fault: 'over-strict',
+    id: 'auth-post-refused',
+    kind: 'mutant',
+    clause: 'auth.method.client-secret-post',
+    fault: 'over-strict',
     description: 'the client_secret_post client is refused with its right secret',
     options: viaParts((d) => ({
       authenticateClient: async (input) => {
         const v = await d.authenticateClient(input);
-        return v.ok && v.client.clientId === A.IDM_POST_CLIENT_ID ? { ok: false, status: 401, error: 'invalid_client', description: 'Client authentication failed' } : v;
+        return v.ok && v.client.clientId === A.IDM_POST_CLIENT_ID
+          ? { ok: false, status: 401, error: 'invalid_client', description: 'Client authentication failed' }
+          : v;
       },
     })),
     probe: (c) => status(tokenReq(c, post())),
   },
   {
-    id: 'auth-post-wrong-secret-accepted', kind: 'mutant', clause: 'auth.method.client-secret-post', fault: 'auth-bypass',
+    id: 'auth-post-wrong-secret-accepted',
+    kind: 'mutant',
+    clause: 'auth.method.client-secret-post',
+    fault: 'auth-bypass',
     description: 'a wrong client secret in the body is accepted',
-    options: clientAuthAccepts((input) => input.params.client_secret !== undefined && input.headers.authorization === undefined),
+    options: clientAuthAccepts(
+      (input) => input.params.client_secret !== undefined && input.headers.authorization === undefined,
+    ),
     probe: (c) => status(tokenReq(c, post('wrong-secret'))),
   },
   {
-    id: 'auth-basic-ignored', kind: 'mutant', clause: 'auth.method.client-secret-basic', fault: 'auth-bypass',
+    id: 'auth-basic-ignored',
+    kind: 'mutant',
+    clause: 'auth.method.client-secret-basic',
+    fault: 'auth-bypass',
     description: 'the Authorization: Basic header is ignored (the client is then unauthenticated)',
     options: viaParts((d) => ({
       authenticateClient: (input) => {
@@ -161,80 +263,143 @@ export const AUTH_MUTANTS: Variant[] = [
     probe: (c) => status(tokenReq(c, cc(), { authorization: basic(A.IDM_BASIC_CLIENT_ID, A.IDM_BASIC_CLIENT_SECRET) })),
   },
   {
-    id: 'auth-basic-wrong-secret-accepted', kind: 'mutant', clause: 'auth.method.client-secret-basic', fault: 'auth-bypass',
+    id: 'auth-basic-wrong-secret-accepted',
+    kind: 'mutant',
+    clause: 'auth.method.client-secret-basic',
+    fault: 'auth-bypass',
     description: 'Basic with a wrong secret is accepted',
     options: clientAuthAccepts((input) => /^basic /i.test(input.headers.authorization ?? '')),
     probe: (c) => status(tokenReq(c, cc(), { authorization: basic(A.IDM_BASIC_CLIENT_ID, 'wrong-secret') })),
   },
   {
-    id: 'auth-basic-not-form-decoded', kind: 'mutant', clause: 'auth.method.client-secret-basic.form-encoded', fault: 'missing-validation',
-    description: 'the Basic credential is not form-decoded (RFC 6749 §2.3.1): a secret that needs encoding no longer matches',
+    id: 'auth-basic-not-form-decoded',
+    kind: 'mutant',
+    clause: 'auth.method.client-secret-basic.form-encoded',
+    fault: 'missing-validation',
+    description:
+      'the Basic credential is not form-decoded (RFC 6749 §2.3.1): a secret that needs encoding no longer matches',
     options: viaWrap((next) => async (req) => {
       const m = /^basic\s+(.+)$/i.exec(req.headers.authorization ?? '');
       if (!isToken(req) || !m) return next(req);
       // Encoding the decoded parts once more makes the tenant's single decode yield the encoded text.
       const [id, secret] = Buffer.from(m[1]!, 'base64').toString('utf8').split(':') as [string, string];
       const again = `Basic ${Buffer.from(`${encodeURIComponent(id)}:${encodeURIComponent(secret ?? '')}`).toString('base64')}`;
-      return next({ ...req, headers: { ...req.headers, authorization: again }, raw: { ...req.raw, headers: { ...req.raw.headers, authorization: again } } });
+      return next({
+        ...req,
+        headers: { ...req.headers, authorization: again },
+        raw: { ...req.raw, headers: { ...req.raw.headers, authorization: again } },
+      });
     }),
     probe: (c) => status(tokenReq(c, cc(), { authorization: basic(A.IDM_BASIC_CLIENT_ID, A.IDM_BASIC_CLIENT_SECRET) })),
   },
   {
-    id: 'auth-confidential-client-id-only-accepted', kind: 'mutant', clause: 'auth.method.client-id-only.confidential-refused', fault: 'auth-bypass',
+    id: 'auth-confidential-client-id-only-accepted',
+    kind: 'mutant',
+    clause: 'auth.method.client-id-only.confidential-refused',
+    fault: 'auth-bypass',
     description: 'a confidential client sending its client ID alone is authenticated',
-    options: clientAuthAccepts((input) => input.params.client_secret === undefined && input.params.client_assertion === undefined && input.headers.authorization === undefined && input.headers['cname-api-key'] === undefined),
+    options: clientAuthAccepts(
+      (input) =>
+        input.params.client_secret === undefined &&
+        input.params.client_assertion === undefined &&
+        input.headers.authorization === undefined &&
+        input.headers['cname-api-key'] === undefined,
+    ),
     probe: (c) => status(tokenReq(c, cc({ client_id: A.IDM_POST_CLIENT_ID }))),
   },
   // §5.2 client assertion
   {
-    id: 'auth-assertion-refused', kind: 'mutant', clause: 'auth.method.client-assertion', fault: 'over-strict',
+    id: 'auth-assertion-refused',
+    kind: 'mutant',
+    clause: 'auth.method.client-assertion',
+    fault: 'over-strict',
     description: 'every client assertion is refused, valid ones too',
-    options: viaParts(() => ({ verifyClientAssertion: async () => ({ ok: false, reason: 'signature', description: 'invalid signature' }) })),
+    options: viaParts(() => ({
+      verifyClientAssertion: async () => ({ ok: false, reason: 'signature', description: 'invalid signature' }),
+    })),
     probe: async (c) => status(withAssertion(c, 'valid')),
   },
-  ...([
-    ['foreign-key', 'signature', 'signed by an unregistered key'],
-    ['expired', 'expired', 'expired'],
-    ['wrong-aud', 'audience', 'for another audience'],
-    ['iss-not-sub', 'subject', 'whose sub differs from iss (or is missing)'],
-    ['alg-none', 'algorithm', 'unsigned (alg none)'],
-  ] as const).map(([kind, reason, what]): Variant => ({
-    id: `auth-assertion-${kind}-accepted`, kind: 'mutant', clause: 'auth.method.client-assertion.refused', fault: 'auth-bypass',
-    description: `a client assertion ${what} is accepted`,
-    options: assertionBypass(reason),
-    probe: async (c) => status(withAssertion(c, kind)),
-  })),
+  ...(
+    [
+      ['foreign-key', 'signature', 'signed by an unregistered key'],
+      ['expired', 'expired', 'expired'],
+      ['wrong-aud', 'audience', 'for another audience'],
+      ['iss-not-sub', 'subject', 'whose sub differs from iss (or is missing)'],
+      ['alg-none', 'algorithm', 'unsigned (alg none)'],
+    ] as const
+  ).map(
+    ([kind, reason, what]): Variant => ({
+      id: `auth-assertion-${kind}-accepted`,
+      kind: 'mutant',
+      clause: 'auth.method.client-assertion.refused',
+      fault: 'auth-bypass',
+      description: `a client assertion ${what} is accepted`,
+      options: assertionBypass(reason),
+      probe: async (c) => status(withAssertion(c, kind)),
+    }),
+  ),
   // §5.2 mTLS
   {
-    id: 'auth-mtls-refused', kind: 'mutant', clause: 'auth.method.mtls', fault: 'over-strict',
+    id: 'auth-mtls-refused',
+    kind: 'mutant',
+    clause: 'auth.method.mtls',
+    fault: 'over-strict',
     description: 'the mTLS edge headers never authenticate (the API key is always "wrong")',
-    options: viaParts(() => ({ checkMtlsEdge: () => ({ ok: false, reason: 'api-key', description: 'Invalid cname-api-key' }) })),
+    options: viaParts(() => ({
+      checkMtlsEdge: () => ({ ok: false, reason: 'api-key', description: 'Invalid cname-api-key' }),
+    })),
     probe: (c) => status(tokenReq(c, cc({ client_id: A.IDM_MTLS_CLIENT_ID }), mtlsHeaders())),
   },
   {
-    id: 'auth-mtls-api-key-unchecked', kind: 'mutant', clause: 'auth.method.mtls.refused', fault: 'auth-bypass',
+    id: 'auth-mtls-api-key-unchecked',
+    kind: 'mutant',
+    clause: 'auth.method.mtls.refused',
+    fault: 'auth-bypass',
     description: 'the custom-domain API key (cname-api-key) is not checked',
     options: mtlsBypass('api-key'),
     probe: (c) => status(tokenReq(c, cc({ client_id: A.IDM_MTLS_CLIENT_ID }), mtlsHeaders({ apiKey: 'wrong-key' }))),
   },
   {
-    id: 'auth-mtls-failed-accepted', kind: 'mutant', clause: 'auth.method.mtls.refused', fault: 'auth-bypass',
+    id: 'auth-mtls-failed-accepted',
+    kind: 'mutant',
+    clause: 'auth.method.mtls.refused',
+    fault: 'auth-bypass',
     description: 'client-certificate-ca-verified FAILED is accepted for the client that needs CA verification',
     options: mtlsBypass('ca-not-verified'),
-    probe: (c) => status(tokenReq(c, cc({ client_id: A.IDM_MTLS_CA_CLIENT_ID }), mtlsHeaders({ cert: pem(A.IDM_MTLS_CA_CERT_FILE), verified: 'FAILED: self signed' }))),
+    probe: (c) =>
+      status(
+        tokenReq(
+          c,
+          cc({ client_id: A.IDM_MTLS_CA_CLIENT_ID }),
+          mtlsHeaders({ cert: pem(A.IDM_MTLS_CA_CERT_FILE), verified: 'FAILED: self signed' }),
+        ),
+      ),
   },
   {
-    id: 'auth-mtls-certificate-unchecked', kind: 'mutant', clause: 'auth.method.mtls.refused', fault: 'auth-bypass',
+    id: 'auth-mtls-certificate-unchecked',
+    kind: 'mutant',
+    clause: 'auth.method.mtls.refused',
+    fault: 'auth-bypass',
     description: 'another certificate than the registered one is accepted',
     options: mtlsBypass('certificate-mismatch'),
-    probe: (c) => status(tokenReq(c, cc({ client_id: A.IDM_MTLS_CLIENT_ID }), mtlsHeaders({ cert: pem(A.IDM_MTLS_CA_CERT_FILE) }))),
+    probe: (c) =>
+      status(tokenReq(c, cc({ client_id: A.IDM_MTLS_CLIENT_ID }), mtlsHeaders({ cert: pem(A.IDM_MTLS_CA_CERT_FILE) }))),
   },
   {
-    id: 'auth-token-answer-without-type', kind: 'mutant', clause: 'auth.token.answer', fault: 'response-schema',
+    id: 'auth-token-answer-without-type',
+    kind: 'mutant',
+    clause: 'auth.token.answer',
+    fault: 'response-schema',
     description: 'token answers of the authentication-API clients lose token_type (RFC 6749 §5.1 requires it)',
-    options: viaWrap(mapResponse((r) => isToken(r) && isObject(r.body) && r.body.client_id !== undefined && r.body.client_id !== 'conformance-full', (res) => {
-      if (res.status === 200 && isObject(res.body)) delete res.body.token_type;
-    })),
+    options: viaWrap(
+      mapResponse(
+        (r) =>
+          isToken(r) && isObject(r.body) && r.body.client_id !== undefined && r.body.client_id !== 'conformance-full',
+        (res) => {
+          if (res.status === 200 && isObject(res.body)) delete res.body.token_type;
+        },
+      ),
+    ),
     probe: async (c) => {
       const s = await tokenReq(c, post());
       return isObject(s.body) ? Object.keys(s.body).sort() : s.status;
@@ -242,44 +407,71 @@ export const AUTH_MUTANTS: Variant[] = [
   },
   // §5.2 bearer
   {
-    id: 'auth-userinfo-without-token-200', kind: 'mutant', clause: 'auth.method.bearer', fault: 'auth-bypass',
+    id: 'auth-userinfo-without-token-200',
+    kind: 'mutant',
+    clause: 'auth.method.bearer',
+    fault: 'auth-bypass',
     description: 'user info without a token is answered 200 with a profile',
-    options: viaWrap((next) => async (req) => (isUserinfo(req) && !req.headers.authorization ? jsonRes(200, { sub: 'auth0|anonymous' }) : next(req))),
+    options: viaWrap(
+      (next) => async (req) =>
+        isUserinfo(req) && !req.headers.authorization ? jsonRes(200, { sub: 'auth0|anonymous' }) : next(req),
+    ),
     probe: (c) => status(c.request('GET', '/userinfo')),
   },
   // §7.3 errors
   {
-    id: 'auth-error-without-error-member', kind: 'mutant', clause: 'auth.error.oauth-error', fault: 'response-schema',
+    id: 'auth-error-without-error-member',
+    kind: 'mutant',
+    clause: 'auth.error.oauth-error',
+    fault: 'response-schema',
     description: 'authentication-API error objects lose their error member (only error_description is left)',
     options: authErrorRewritten((b) => void delete b.error),
     probe: async (c) => errorShape(await tokenReq(c, post('wrong-secret'))),
   },
   {
-    id: 'auth-error-without-description', kind: 'mutant', clause: 'auth.error.code-and-description', fault: 'response-schema',
+    id: 'auth-error-without-description',
+    kind: 'mutant',
+    clause: 'auth.error.code-and-description',
+    fault: 'response-schema',
     description: 'authentication-API error objects carry the error code only, no description',
     options: authErrorRewritten((b) => void delete b.error_description),
     probe: async (c) => errorShape(await tokenReq(c, post('wrong-secret'))),
   },
   {
-    id: 'auth-error-not-an-object', kind: 'mutant', clause: 'auth.error.object', fault: 'response-schema',
+    id: 'auth-error-not-an-object',
+    kind: 'mutant',
+    clause: 'auth.error.object',
+    fault: 'response-schema',
     description: 'authentication-API errors are plain text, not an error object',
-    options: authErrorRewritten((b, res) => ({ ...res, headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' }, body: Buffer.from(String(b.error_description ?? 'error')) })),
+    options: authErrorRewritten((b, res) => ({
+      ...res,
+      headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' },
+      body: Buffer.from(String(b.error_description ?? 'error')),
+    })),
     probe: async (c) => errorShape(await tokenReq(c, post('wrong-secret'))),
   },
   {
-    id: 'auth-client-error-500', kind: 'mutant', clause: 'auth.error.client-fault-4xx', fault: 'wrong-status',
+    id: 'auth-client-error-500',
+    kind: 'mutant',
+    clause: 'auth.error.client-fault-4xx',
+    fault: 'wrong-status',
     description: 'a refused client authentication at the token endpoint is answered 500',
     options: viaWrap(mapResponse(isToken, (res) => void (res.status === 401 && (res.status = 500)))),
     probe: (c) => status(tokenReq(c, post('wrong-secret'))),
   },
   {
-    id: 'auth-429-message-silent', kind: 'mutant', clause: 'auth.error.429', fault: 'rate-limit',
+    id: 'auth-429-message-silent',
+    kind: 'mutant',
+    clause: 'auth.error.429',
+    fault: 'rate-limit',
     description: "the token endpoint's 429 neither carries the X-RateLimit-* headers nor points at them",
-    options: viaWrap(mapResponse(isToken, (res) => {
-      if (res.status !== 429) return;
-      for (const h of Object.keys(res.headers)) if (h.startsWith('x-ratelimit-')) delete res.headers[h];
-      return jsonRes(429, { error: 'too_many_requests', error_description: 'Slow down.' }, res.headers);
-    })),
+    options: viaWrap(
+      mapResponse(isToken, (res) => {
+        if (res.status !== 429) return;
+        for (const h of Object.keys(res.headers)) if (h.startsWith('x-ratelimit-')) delete res.headers[h];
+        return jsonRes(429, { error: 'too_many_requests', error_description: 'Slow down.' }, res.headers);
+      }),
+    ),
     probe: async (c) => {
       // The lockout user's block answers 429 on the token endpoint without a burst.
       for (let i = 0; i < 6; i++) await passwordGrant(c, A.IDM_LOCKOUT_USERNAME, `wrong-${i}`);
@@ -289,10 +481,23 @@ export const AUTH_MUTANTS: Variant[] = [
   },
   // §8 repeat login attempts
   {
-    id: 'auth-login-attempts-unlimited', kind: 'mutant', clause: 'ratelimit.login-attempts', fault: 'rate-limit',
+    id: 'auth-login-attempts-unlimited',
+    kind: 'mutant',
+    clause: 'ratelimit.login-attempts',
+    fault: 'rate-limit',
     description: 'failed logins are never counted: the lockout user is never blocked',
     options: viaParts(() => ({
-      loginLimiter: { check: (_k, nowMs) => ({ allowed: true, limit: 5, remaining: 5, reset: Math.ceil(nowMs / 1000), retryAfter: 0 }), failed: () => {}, succeeded: () => {} },
+      loginLimiter: {
+        check: (_k, nowMs) => ({
+          allowed: true,
+          limit: 5,
+          remaining: 5,
+          reset: Math.ceil(nowMs / 1000),
+          retryAfter: 0,
+        }),
+        failed: () => {},
+        succeeded: () => {},
+      },
     })),
     probe: async (c) => {
       for (let i = 0; i < 6; i++) await passwordGrant(c, A.IDM_LOCKOUT_USERNAME, `wrong-${i}`);
@@ -302,42 +507,70 @@ export const AUTH_MUTANTS: Variant[] = [
 ];
 
 /** Client-authentication refusals at the token endpoint (the 4xx where RFC 6749 §5.2 says invalid_client). */
-const isClientAuthError = (res: { status: number; body: unknown }): boolean => res.status === 401 && isObject(res.body) && res.body.error === 'invalid_client';
+const isClientAuthError = (res: { status: number; body: unknown }): boolean =>
+  res.status === 401 && isObject(res.body) && res.body.error === 'invalid_client';
 
 export const AUTH_BENIGN: Variant[] = [
   {
-    id: 'auth-client-error-403', kind: 'benign', clause: 'auth.method.client-auth-status', fault: 'spec-silent',
+    id: 'auth-client-error-403',
+    kind: 'benign',
+    clause: 'auth.method.client-auth-status',
+    fault: 'spec-silent',
     description: 'refused client authentications answer 403 instead of 401 (any 4xx conforms)',
     options: viaWrap(mapResponse(isToken, (res) => void (isClientAuthError(res) && (res.status = 403)))),
   },
   {
-    id: 'auth-client-error-400', kind: 'benign', clause: 'auth.method.client-auth-status', fault: 'spec-silent',
+    id: 'auth-client-error-400',
+    kind: 'benign',
+    clause: 'auth.method.client-auth-status',
+    fault: 'spec-silent',
     description: 'refused client authentications answer 400 (as RFC 6749 §5.2 allows) instead of 401',
     options: viaWrap(mapResponse(isToken, (res) => void (isClientAuthError(res) && (res.status = 400)))),
   },
   {
-    id: 'auth-client-error-access-denied', kind: 'benign', clause: 'auth.error.fields', fault: 'spec-silent',
-    description: 'refused client authentications carry access_denied instead of invalid_client (the codes are not shown)',
-    options: viaWrap(mapResponse(isToken, (res) => void (isClientAuthError(res) && ((res.body as Record<string, unknown>).error = 'access_denied')))),
+    id: 'auth-client-error-access-denied',
+    kind: 'benign',
+    clause: 'auth.error.fields',
+    fault: 'spec-silent',
+    description:
+      'refused client authentications carry access_denied instead of invalid_client (the codes are not shown)',
+    options: viaWrap(
+      mapResponse(
+        isToken,
+        (res) => void (isClientAuthError(res) && ((res.body as Record<string, unknown>).error = 'access_denied')),
+      ),
+    ),
   },
   {
-    id: 'auth-extra-members', kind: 'benign', clause: 'auth.error.fields', fault: 'spec-silent',
+    id: 'auth-extra-members',
+    kind: 'benign',
+    clause: 'auth.error.fields',
+    fault: 'spec-silent',
     description: 'error objects and token answers carry extra members (error_uri, request_id)',
     // Only JSON objects are touched; HTML pages and redirects pass through byte for byte.
     options: viaWrap((next) => async (req) => {
       const res = await next(req);
       if (!isAuthApi(req) || !isObject(res.body)) return res;
-      const extra = res.status >= 400 ? { error_uri: 'https://docs.example.test/errors', request_id: 'req-1' } : { request_id: 'req-1' };
+      const extra =
+        res.status >= 400
+          ? { error_uri: 'https://docs.example.test/errors', request_id: 'req-1' }
+          : { request_id: 'req-1' };
       return { status: res.status, headers: { ...res.headers }, body: { ...res.body, ...extra } };
     }),
   },
   {
-    id: 'auth-assertion-replay-accepted', kind: 'benign', clause: 'auth.method.client-assertion.replay', fault: 'spec-silent',
+    id: 'auth-assertion-replay-accepted',
+    kind: 'benign',
+    clause: 'auth.method.client-assertion.replay',
+    fault: 'spec-silent',
     description: 'a client assertion whose jti was used before is accepted again (the spec is silent on replay)',
     options: viaParts(() => ({ jtiCache: { consume: () => true } })),
   },
   {
-    id: 'auth-userinfo-error-400', kind: 'benign', clause: 'auth.method.bearer.status', fault: 'spec-silent',
+    id: 'auth-userinfo-error-400',
+    kind: 'benign',
+    clause: 'auth.method.bearer.status',
+    fault: 'spec-silent',
     description: 'user info refuses a missing or invalid token with 400 instead of 401 (the spec says 4xx)',
     options: viaWrap(compose(mapResponse(isUserinfo, (res) => void (res.status === 401 && (res.status = 400))))),
   },

@@ -16,22 +16,43 @@ const created: Probe = async (c) => (await c.create({ ...VALID_EXPERIMENT, alloc
 
 export const STRATEGY_MUTANTS: Variant[] = [
   {
-    id: 'exp-strategy-outsider-accepted', kind: 'mutant', clause: 'exp.create.strategy.enum', fault: 'missing-validation', fast: true,
-    description: 'any string is accepted as the allocation strategy ("random", "Percentage", …) and echoed back: the enum is not checked',
+    id: 'exp-strategy-outsider-accepted',
+    kind: 'mutant',
+    clause: 'exp.create.strategy.enum',
+    fault: 'missing-validation',
+    fast: true,
+    description:
+      'any string is accepted as the allocation strategy ("random", "Percentage", …) and echoed back: the enum is not checked',
     options: viaParts((d) => loosen(d, 'exp.allocation_strategy', (v) => typeof v === 'string')),
     probe: created,
   },
   {
-    id: 'exp-strategy-segment-refused', kind: 'mutant', clause: 'exp.create.strategy.enum', fault: 'over-strict',
+    id: 'exp-strategy-segment-refused',
+    kind: 'mutant',
+    clause: 'exp.create.strategy.enum',
+    fault: 'over-strict',
     description: 'the allocation strategy segment (in the enum) is refused with 400',
-    options: viaParts((d) => tighten(d, 'exp.allocation_strategy', (v) => v === 'segment', 'No enum match for: "segment"')),
-    probe: async (c) => (await c.create({ ...VALID_EXPERIMENT, allocation_strategy: 'segment', allocations: VALID_EXPERIMENT.allocations.map((a, i) => ({ ...a, segment_id: `seg_${i}` })) })).status,
+    options: viaParts((d) =>
+      tighten(d, 'exp.allocation_strategy', (v) => v === 'segment', 'No enum match for: "segment"'),
+    ),
+    probe: async (c) =>
+      (
+        await c.create({
+          ...VALID_EXPERIMENT,
+          allocation_strategy: 'segment',
+          allocations: VALID_EXPERIMENT.allocations.map((a, i) => ({ ...a, segment_id: `seg_${i}` })),
+        })
+      ).status,
   },
 ];
 
 export const STRATEGY_BENIGN: Variant[] = [
   {
-    id: 'benign-strategy-field-renamed', kind: 'benign', clause: 'exp.create.strategy.name', fault: 'spec-silent', fast: true,
+    id: 'benign-strategy-field-renamed',
+    kind: 'benign',
+    clause: 'exp.create.strategy.name',
+    fault: 'spec-silent',
+    fast: true,
     grep: ['exp.create.strategy.enum', 'exp.create.strategy.name'],
     description: `the strategy attribute is named ${OTHER_FIELD} on request and answer (${REFERENCE_FIELD} is an unknown field); the suite runs with IDM_STRATEGY_FIELD=${OTHER_FIELD}`,
     env: { IDM_STRATEGY_FIELD: OTHER_FIELD },
@@ -42,12 +63,18 @@ export const STRATEGY_BENIGN: Variant[] = [
     },
   },
   {
-    id: 'benign-strategy-not-echoed', kind: 'benign', clause: 'exp.create.strategy.name', fault: 'spec-silent', fast: true,
+    id: 'benign-strategy-not-echoed',
+    kind: 'benign',
+    clause: 'exp.create.strategy.name',
+    fault: 'spec-silent',
+    fast: true,
     grep: ['exp.create.strategy.enum', 'exp.create.strategy.name'],
     description: `the created experiment does not carry ${REFERENCE_FIELD}: the configured name is never confirmed, so the enum is reported not asserted (skipped), never failed`,
-    options: viaWrap(mapResponse(isExpCreate, (res) => {
-      if (res.status >= 200 && res.status < 300 && isObject(res.body)) delete res.body[REFERENCE_FIELD];
-    })),
+    options: viaWrap(
+      mapResponse(isExpCreate, (res) => {
+        if (res.status >= 200 && res.status < 300 && isObject(res.body)) delete res.body[REFERENCE_FIELD];
+      }),
+    ),
     probe: async (c) => REFERENCE_FIELD in ((await c.create(VALID_EXPERIMENT)).body ?? {}),
   },
 ];

@@ -23,17 +23,24 @@ export interface ProbeClient {
   /** The tenant's origin (its public URL): audiences of client assertions. */
   origin: string;
   /** Any request, no credentials added, redirects not followed (authentication-API probes). */
-  request(method: string, path: string, o?: { query?: Record<string, string>; body?: unknown; form?: boolean; headers?: Record<string, string> }): Promise<Seen>;
+  request(
+    method: string,
+    path: string,
+    o?: { query?: Record<string, string>; body?: unknown; form?: boolean; headers?: Record<string, string> },
+  ): Promise<Seen>;
 }
 
 export type Probe = (c: ProbeClient) => Promise<unknown>;
 
 /** A string of `n` ASCII characters. */
 export const chars = (n: number): string => 'a'.repeat(n);
-const PEM = '-----BEGIN PUBLIC KEY-----\r\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\r\n-----END PUBLIC KEY-----\r\n';
+const PEM =
+  '-----BEGIN PUBLIC KEY-----\r\nMIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEA\r\n-----END PUBLIC KEY-----\r\n';
 const key = (o: Record<string, unknown> = {}): Record<string, unknown> => ({ alg: 'RSA-OAEP-256', pem: PEM, ...o });
 /** An update body setting token_encryption, with `k` merged into its key and `o` into it. */
-export const withEncryption = (k: Record<string, unknown> = {}, o: Record<string, unknown> = {}): unknown => ({ token_encryption: { format: 'compact-nested-jwe', encryption_key: key(k), ...o } });
+export const withEncryption = (k: Record<string, unknown> = {}, o: Record<string, unknown> = {}): unknown => ({
+  token_encryption: { format: 'compact-nested-jwe', encryption_key: key(k), ...o },
+});
 export const VALID_EXPERIMENT = {
   name: 'Probe experiment',
   description: 'A probe of the mutation self-test',
@@ -66,7 +73,13 @@ export function probeClient(origin: string, expired: () => Promise<string | null
     tokens.set(auth, t);
     return t;
   };
-  const send = async (method: string, path: string, body: string | undefined, contentType: string | undefined, auth: Auth): Promise<Seen> => {
+  const send = async (
+    method: string,
+    path: string,
+    body: string | undefined,
+    contentType: string | undefined,
+    auth: Auth,
+  ): Promise<Seen> => {
     const t = await token(auth);
     const headers: Record<string, string> = {};
     if (t) headers.authorization = `Bearer ${t}`;
@@ -79,22 +92,38 @@ export function probeClient(origin: string, expired: () => Promise<string | null
     patch: (body, o = {}) => {
       if (o.raw !== undefined) return send('PATCH', rsPath(o.id), o.raw, 'application/json', o.auth ?? 'full');
       if (o.form) {
-        const form = new URLSearchParams(Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+        const form = new URLSearchParams(
+          Object.entries(body as Record<string, unknown>).map(([k, v]): [string, string] => [
+            k,
+            typeof v === 'string' ? v : JSON.stringify(v),
+          ]),
+        );
         return send('PATCH', rsPath(o.id), form.toString(), 'application/x-www-form-urlencoded', o.auth ?? 'full');
       }
       return send('PATCH', rsPath(o.id), JSON.stringify(body), 'application/json', o.auth ?? 'full');
     },
-    create: (body, o = {}) => send('POST', '/api/v2/experimentation/experiments', JSON.stringify(body), 'application/json', o.auth ?? 'full'),
+    create: (body, o = {}) =>
+      send('POST', '/api/v2/experimentation/experiments', JSON.stringify(body), 'application/json', o.auth ?? 'full'),
     origin,
     async request(method, path, o = {}) {
       const headers: Record<string, string> = { ...(o.headers ?? {}) };
       let body: string | undefined;
       if (o.body !== undefined) {
-        body = typeof o.body === 'string' ? o.body : o.form ? new URLSearchParams(o.body as Record<string, string>).toString() : JSON.stringify(o.body);
+        body =
+          typeof o.body === 'string'
+            ? o.body
+            : o.form
+              ? new URLSearchParams(o.body as Record<string, string>).toString()
+              : JSON.stringify(o.body);
         headers['content-type'] ??= o.form ? 'application/x-www-form-urlencoded' : 'application/json';
       }
       const q = o.query ? `?${new URLSearchParams(o.query).toString()}` : '';
-      const res = await fetch(`${origin}${path}${q}`, { method, headers, redirect: 'manual', ...(body !== undefined ? { body } : {}) });
+      const res = await fetch(`${origin}${path}${q}`, {
+        method,
+        headers,
+        redirect: 'manual',
+        ...(body !== undefined ? { body } : {}),
+      });
       return seen(res);
     },
     async burst(max) {
@@ -112,9 +141,10 @@ export function probeClient(origin: string, expired: () => Promise<string | null
 // Helpers
 
 async function issue(origin: string, who: 'full' | 'limited', audience: string): Promise<string> {
-  const [id, secret] = who === 'full'
-    ? [DEV_CREDENTIALS.IDM_CLIENT_ID, DEV_CREDENTIALS.IDM_CLIENT_SECRET]
-    : [DEV_CREDENTIALS.IDM_LIMITED_CLIENT_ID, DEV_CREDENTIALS.IDM_LIMITED_CLIENT_SECRET];
+  const [id, secret] =
+    who === 'full'
+      ? [DEV_CREDENTIALS.IDM_CLIENT_ID, DEV_CREDENTIALS.IDM_CLIENT_SECRET]
+      : [DEV_CREDENTIALS.IDM_LIMITED_CLIENT_ID, DEV_CREDENTIALS.IDM_LIMITED_CLIENT_SECRET];
   const res = await fetch(`${origin}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

@@ -20,19 +20,31 @@ export interface Started {
  * Starts `mutation/launch.ts` for one variant on a fixed loopback port and resolves once
  * the launcher prints `ready <origin>`. Extra launcher flags (e.g. a rate) go in `args`.
  */
-export async function startVariant(variantId: string, port: number, logFile: string, args: string[] = []): Promise<Started> {
+export async function startVariant(
+  variantId: string,
+  port: number,
+  logFile: string,
+  args: string[] = [],
+): Promise<Started> {
   await mkdir(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile);
-  const child = spawn(TSX, [resolve(ROOT, 'mutation/launch.ts'), '--variant', variantId, '--port', String(port), ...args], {
-    cwd: ROOT,
-    detached: true, // own process group, so stop() reaches tsx's node child too
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NODE_NO_WARNINGS: '1' },
-  });
+  const child = spawn(
+    TSX,
+    [resolve(ROOT, 'mutation/launch.ts'), '--variant', variantId, '--port', String(port), ...args],
+    {
+      cwd: ROOT,
+      detached: true, // own process group, so stop() reaches tsx's node child too
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, NODE_NO_WARNINGS: '1' },
+    },
+  );
   child.stderr!.pipe(log, { end: false });
   const origin = await new Promise<string>((ok, fail) => {
     let buf = '';
-    const timer = setTimeout(() => fail(new Error(`variant ${variantId}: no ready line within 20 s (see ${logFile})`)), 20_000);
+    const timer = setTimeout(
+      () => fail(new Error(`variant ${variantId}: no ready line within 20 s (see ${logFile})`)),
+      20_000,
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       log.write(chunk);
       buf += chunk.toString();
@@ -62,7 +74,14 @@ export interface RunResult {
 }
 
 /** Runs a command to completion (output to a log file), killing its group after `timeoutMs`. */
-export async function runLogged(cmd: string, args: string[], env: NodeJS.ProcessEnv, logFile: string, timeoutMs: number, cwd = ROOT): Promise<RunResult> {
+export async function runLogged(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  logFile: string,
+  timeoutMs: number,
+  cwd = ROOT,
+): Promise<RunResult> {
   await mkdir(dirname(logFile), { recursive: true });
   const log = createWriteStream(logFile);
   const t0 = performance.now();
@@ -74,7 +93,9 @@ export async function runLogged(cmd: string, args: string[], env: NodeJS.Process
     timedOut = true;
     void stopGroup(child);
   }, timeoutMs);
-  const [code, signal] = await new Promise<[number | null, string | null]>((ok) => child.once('close', (c, s) => ok([c, s])));
+  const [code, signal] = await new Promise<[number | null, string | null]>((ok) =>
+    child.once('close', (c, s) => ok([c, s])),
+  );
   clearTimeout(timer);
   await new Promise<void>((ok) => log.end(ok));
   return { code, signal, seconds: (performance.now() - t0) / 1000, timedOut };
@@ -105,7 +126,11 @@ async function stopGroup(child: ChildProcess): Promise<void> {
  * Runs `task` over `items` with at most `limit` in flight, preserving result order. `lane`
  * (0 … limit-1) is exclusive while the task runs, e.g. to give each lane its own port.
  */
-export async function pool<T, R>(items: T[], limit: number, task: (item: T, index: number, lane: number) => Promise<R>): Promise<R[]> {
+export async function pool<T, R>(
+  items: T[],
+  limit: number,
+  task: (item: T, index: number, lane: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const lane = async (id: number): Promise<void> => {

@@ -19,7 +19,9 @@ import type { Variant } from './variant.ts';
  * IDM_MUTATION_PORT_BASE moves the range, so that two checkouts can run the harness at once.
  */
 const PORT_BASE = Number(process.env.IDM_MUTATION_PORT_BASE ?? 5000);
-export const MUTATION_PORTS = Array.from({ length: 90 }, (_, i) => PORT_BASE + i).filter((p) => p !== 5060 && p !== 5061);
+export const MUTATION_PORTS = Array.from({ length: 90 }, (_, i) => PORT_BASE + i).filter(
+  (p) => p !== 5060 && p !== 5061,
+);
 
 export type Verdict = 'killed' | 'survived' | 'equivalent' | 'killed-equivalent' | 'passed' | 'false-alarm' | 'error';
 
@@ -68,7 +70,9 @@ if (values.list) {
   console.log('|---|---|---|---|---|---|');
   for (const v of VARIANTS) {
     const what = v.equivalent ? `${v.description} — *equivalent*: ${v.equivalent}` : v.description;
-    console.log(`| \`${v.id}\` | ${v.kind} | ${v.fault} | ${v.clause ? `\`${v.clause}\`` : '—'} | ${v.fast && !v.slow ? 'yes' : ''} | ${what.replaceAll('|', '\\|')} |`);
+    console.log(
+      `| \`${v.id}\` | ${v.kind} | ${v.fault} | ${v.clause ? `\`${v.clause}\`` : '—'} | ${v.fast && !v.slow ? 'yes' : ''} | ${what.replaceAll('|', '\\|')} |`,
+    );
   }
   process.exit(0);
 }
@@ -88,7 +92,9 @@ if (values.only) {
 
 const runDir = resolve(ROOT, 'reports/mutation');
 const t0 = performance.now();
-console.log(`mutation: ${chosen.length} variants (${subset === 'fast' ? 'fast subset, suite filtered by clause tag' : 'whole suite per variant'}), ${values.jobs} at a time, seed ${values.seed}`);
+console.log(
+  `mutation: ${chosen.length} variants (${subset === 'fast' ? 'fast subset, suite filtered by clause tag' : 'whole suite per variant'}), ${values.jobs} at a time, seed ${values.seed}`,
+);
 
 const results = await pool(chosen, Number(values.jobs), async ({ v, port }) => {
   const r = await runVariant(v, port);
@@ -148,11 +154,21 @@ process.exit(failedRun ? 1 : 0);
 
 async function runVariant(v: Variant, port: number): Promise<VariantResult> {
   const outDir = join(runDir, v.id);
-  const grep = subset !== 'fast' ? null : v.grepAll ? clauseGrepAll(v.grepAll) : clauseGrep(v.grep ?? (v.clause ? [v.clause] : []));
+  const grep =
+    subset !== 'fast'
+      ? null
+      : v.grepAll
+        ? clauseGrepAll(v.grepAll)
+        : clauseGrep(v.grep ?? (v.clause ? [v.clause] : []));
   const base: Omit<VariantResult, 'verdict' | 'onTarget' | 'failed' | 'exitCode' | 'seconds' | 'requests'> = {
-    id: v.id, kind: v.kind, clause: v.clause, fault: v.fault, description: v.description,
+    id: v.id,
+    kind: v.kind,
+    clause: v.clause,
+    fault: v.fault,
+    description: v.description,
     ...(v.equivalent ? { equivalent: v.equivalent } : {}),
-    grep, log: relative(ROOT, join(outDir, 'suite.log')),
+    grep,
+    log: relative(ROOT, join(outDir, 'suite.log')),
   };
   // A mutant is killed by its first failing must clause; running on costs time and proves
   // nothing more (--exhaustive lists every clause it breaks). Benign variants and survivors
@@ -168,9 +184,18 @@ async function runVariant(v: Variant, port: number): Promise<VariantResult> {
   return result;
 }
 
-type Attempt = Pick<VariantResult, 'verdict' | 'onTarget' | 'failed' | 'exitCode' | 'seconds' | 'requests' | 'error'> & { stoppedEarly?: boolean };
+type Attempt = Pick<
+  VariantResult,
+  'verdict' | 'onTarget' | 'failed' | 'exitCode' | 'seconds' | 'requests' | 'error'
+> & { stoppedEarly?: boolean };
 
-async function attempt(v: Variant, port: number, outDir: string, grep: string | null, stopEarly: boolean): Promise<Attempt> {
+async function attempt(
+  v: Variant,
+  port: number,
+  outDir: string,
+  grep: string | null,
+  stopEarly: boolean,
+): Promise<Attempt> {
   await rm(outDir, { recursive: true, force: true });
   await mkdir(outDir, { recursive: true });
   const tokenFile = join(tmpdir(), `idm-mutation-${process.pid}-${port}.jwt`);
@@ -178,7 +203,15 @@ async function attempt(v: Variant, port: number, outDir: string, grep: string | 
   try {
     tenant = await startVariant(v.id, port, join(outDir, 'tenant.log'), ['--expired-token-file', tokenFile]);
   } catch (e) {
-    return { verdict: 'error', onTarget: null, failed: [], exitCode: null, seconds: 0, requests: null, error: (e as Error).message };
+    return {
+      verdict: 'error',
+      onTarget: null,
+      failed: [],
+      exitCode: null,
+      seconds: 0,
+      requests: null,
+      error: (e as Error).message,
+    };
   }
   let expiredToken: string | undefined;
   try {
@@ -202,7 +235,13 @@ async function attempt(v: Variant, port: number, outDir: string, grep: string | 
     });
     const common = { exitCode: res.code, seconds: round(res.seconds), requests: res.report?.requests ?? null };
     if (!res.report || res.timedOut) {
-      return { ...common, verdict: 'error', onTarget: null, failed: [], error: res.timedOut ? 'suite timed out' : `no conformance.json (${res.reportError ?? ''})` };
+      return {
+        ...common,
+        verdict: 'error',
+        onTarget: null,
+        failed: [],
+        error: res.timedOut ? 'suite timed out' : `no conformance.json (${res.reportError ?? ''})`,
+      };
     }
     const stoppedEarly = stopEarly && res.report.gate.reasons.some((r) => /stopped early/i.test(r));
     return { ...common, ...judge(v, res.report, res.code), stoppedEarly };
@@ -211,7 +250,11 @@ async function attempt(v: Variant, port: number, outDir: string, grep: string | 
   }
 }
 
-function judge(v: Variant, report: ConformanceReport, code: number | null): Pick<VariantResult, 'verdict' | 'onTarget' | 'failed' | 'error'> {
+function judge(
+  v: Variant,
+  report: ConformanceReport,
+  code: number | null,
+): Pick<VariantResult, 'verdict' | 'onTarget' | 'failed' | 'error'> {
   const failed: FailedClause[] = report.clauses
     .filter((c) => c.status === 'failed')
     .map((c) => ({
@@ -227,11 +270,19 @@ function judge(v: Variant, report: ConformanceReport, code: number | null): Pick
   }
   const conformant = gate === 0;
   if (v.kind === 'benign') {
-    return conformant ? { verdict: 'passed', onTarget: null, failed } : { verdict: 'false-alarm', onTarget: null, failed, ...gateReason(report, failed) };
+    return conformant
+      ? { verdict: 'passed', onTarget: null, failed }
+      : { verdict: 'false-alarm', onTarget: null, failed, ...gateReason(report, failed) };
   }
   const onTarget = failed.some((f) => f.clause === v.clause);
   if (conformant) return { verdict: v.equivalent ? 'equivalent' : 'survived', onTarget: false, failed };
-  if (failed.length === 0) return { verdict: 'error', onTarget: false, failed, error: report.gate.reasons[0] ?? 'suite failed without a failed clause' };
+  if (failed.length === 0)
+    return {
+      verdict: 'error',
+      onTarget: false,
+      failed,
+      error: report.gate.reasons[0] ?? 'suite failed without a failed clause',
+    };
   return { verdict: v.equivalent ? 'killed-equivalent' : 'killed', onTarget, failed };
 }
 
@@ -242,11 +293,19 @@ function gateReason(report: ConformanceReport, failed: FailedClause[]): { error?
 
 function line(r: VariantResult): string {
   const mark: Record<Verdict, string> = {
-    killed: 'KILLED  ', survived: 'SURVIVED', equivalent: 'EQUIV   ', 'killed-equivalent': 'OVERSPEC',
-    passed: 'PASSED  ', 'false-alarm': 'FALSE-AL', error: 'ERROR   ',
+    killed: 'KILLED  ',
+    survived: 'SURVIVED',
+    equivalent: 'EQUIV   ',
+    'killed-equivalent': 'OVERSPEC',
+    passed: 'PASSED  ',
+    'false-alarm': 'FALSE-AL',
+    error: 'ERROR   ',
   };
   const by = r.failed.length
-    ? ` by ${r.failed.slice(0, 3).map((f) => f.clause).join(', ')}${r.failed.length > 3 ? ` +${r.failed.length - 3}` : ''}`
+    ? ` by ${r.failed
+        .slice(0, 3)
+        .map((f) => f.clause)
+        .join(', ')}${r.failed.length > 3 ? ` +${r.failed.length - 3}` : ''}`
     : '';
   const target = r.kind === 'mutant' && r.verdict === 'killed' && !r.onTarget ? ' (not by its own clause)' : '';
   return `  ${mark[r.verdict]} ${r.id.padEnd(44)} ${String(r.seconds).padStart(6)}s ${r.clause ?? ''}${by}${target}${r.error ? ` — ${r.error}` : ''}`;

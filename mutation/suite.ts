@@ -102,14 +102,23 @@ function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
 export async function runSuite(run: SuiteRun): Promise<SuiteOutcome> {
   const root = run.root ?? ROOT;
   const args = [
-    'test', '--project=conformance', `--output=${resolve(run.outDir, 'test-results')}`,
+    'test',
+    '--project=conformance',
+    `--output=${resolve(run.outDir, 'test-results')}`,
     `--reporter=${resolve(root, 'mutation/reporter.ts')}`,
   ];
   if (run.grep) args.push(`--grep=${run.grep}`);
   if (run.workers) args.push(`--workers=${run.workers}`);
   if (run.extraArgs) args.push(...run.extraArgs);
   const logFile = resolve(run.outDir, 'suite.log');
-  const res = await runLogged(resolve(root, 'node_modules/.bin/playwright'), args, suiteEnv(run), logFile, run.timeoutMs, root);
+  const res = await runLogged(
+    resolve(root, 'node_modules/.bin/playwright'),
+    args,
+    suiteEnv(run),
+    logFile,
+    run.timeoutMs,
+    root,
+  );
   try {
     const report = JSON.parse(await readFile(resolve(run.outDir, 'conformance.json'), 'utf8')) as ConformanceReport;
     return { ...res, report, logFile };

@@ -2,7 +2,13 @@
 // additions: a request counter per rate-limit bucket (client and endpoint) and a clock the
 // harness can set back to mint a tenant-signed, already expired management token.
 import { decodeJwt } from 'jose';
-import { type RateLimiter, type RunningTenant, startTenant, type TenantOptions, type TenantParts } from '../reference/src/index.ts';
+import {
+  type RateLimiter,
+  type RunningTenant,
+  startTenant,
+  type TenantOptions,
+  type TenantParts,
+} from '../reference/src/index.ts';
 
 /** The tenant's view of a request, for tests that watch what a run sends (selftest/runtime-kill.spec.ts). */
 export type { TenantRequest } from '../reference/src/index.ts';
@@ -52,7 +58,9 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
   const options: TenantOptions = { host: '127.0.0.1', port: o.port, ...(o.port ? { publicUrl } : {}) };
   if (v) Object.assign(options, v.options(ctx));
   if (o.rate) options.rateLimit = { capacity: o.rate.capacity, refillPerSecond: o.rate.refillPerSecond };
-  const fixedWindow = o.rate?.fixedWindowSeconds ? fixedWindowLimiter(o.rate.capacity, o.rate.fixedWindowSeconds) : null;
+  const fixedWindow = o.rate?.fixedWindowSeconds
+    ? fixedWindowLimiter(o.rate.capacity, o.rate.fixedWindowSeconds)
+    : null;
 
   let clockOffsetMs = 0;
   const variantParts = options.parts;
@@ -98,7 +106,9 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       }
     },
     stats: () => ({
-      total, firstAt, lastAt,
+      total,
+      firstAt,
+      lastAt,
       statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
       statusesWithoutUserAgent: Object.fromEntries([...statusesNoAgent].sort((a, b) => a[0] - b[0])),
       buckets: Object.fromEntries([...counts].sort((a, b) => b[1] - a[1])),
@@ -149,7 +159,13 @@ function fixedWindowLimiter(capacity: number, seconds: number): RateLimiter {
       if (allowed) cur.used++;
       windows.set(key, cur);
       const reset = Math.ceil((start + ms) / 1000);
-      return { allowed, limit: capacity, remaining: capacity - cur.used, reset, retryAfter: Math.max(1, Math.ceil((start + ms - nowMs) / 1000)) };
+      return {
+        allowed,
+        limit: capacity,
+        remaining: capacity - cur.used,
+        reset,
+        retryAfter: Math.max(1, Math.ceil((start + ms - nowMs) / 1000)),
+      };
     },
   };
 }

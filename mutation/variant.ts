@@ -118,7 +118,12 @@ export function loosen(d: TenantParts, key: string, accept: (v: unknown) => bool
 }
 
 /** Over-strict: one validator-table entry also refuses values the spec allows. */
-export function tighten(d: TenantParts, key: string, refuse: (v: unknown) => boolean, message: string): Partial<TenantParts> {
+export function tighten(
+  d: TenantParts,
+  key: string,
+  refuse: (v: unknown) => boolean,
+  message: string,
+): Partial<TenantParts> {
   const original = d.validators[key];
   if (!original) throw new Error(`mutation: validator ${key} not found in the tenant`);
   return {

@@ -46,15 +46,20 @@ export function aggregate(catalogue: readonly CatalogueEntry[], testsOfRun: read
     }
     for (const check of test.checks) slot(check.clause).checks.push({ test, check });
   }
-  for (const [id, test] of unknown) problems.push(`unknown clause id "${id}" used by test "${test}" (not in the catalogue)`);
+  for (const [id, test] of unknown)
+    problems.push(`unknown clause id "${id}" used by test "${test}" (not in the catalogue)`);
 
-  const clauses = catalogue.map((entry) => deriveClause(entry, byClause.get(entry.id) ?? { tests: [], checks: [] }, warnings));
+  const clauses = catalogue.map((entry) =>
+    deriveClause(entry, byClause.get(entry.id) ?? { tests: [], checks: [] }, warnings),
+  );
 
   // A failed test must be explained by a failing must clause; otherwise the run itself broke.
   for (const test of tests) {
     if (!ERRORED.has(test.status)) continue;
     if (!failureExplained(test, known)) {
-      problems.push(`test "${testName(test)}" failed without a failing must-clause check: ${test.error ?? test.status}`);
+      problems.push(
+        `test "${testName(test)}" failed without a failing must-clause check: ${test.error ?? test.status}`,
+      );
     }
   }
   return { clauses, problems, warnings };
@@ -85,9 +90,15 @@ function deriveClause(
   for (const { test, check } of found.checks) {
     if (check.outcome === 'failed' && entry.kind === 'observe') {
       // The spec states no rule here, so nothing about it can fail: keep what was seen.
-      warnings.push(`test "${testName(test)}" recorded a failed check on observe clause ${entry.id}; kept as an observation`);
+      warnings.push(
+        `test "${testName(test)}" recorded a failed check on observe clause ${entry.id}; kept as an observation`,
+      );
       result.checks.observed++;
-      observations.push({ test: testName(test), observation: check.observation ?? check.message, message: check.message });
+      observations.push({
+        test: testName(test),
+        observation: check.observation ?? check.message,
+        message: check.message,
+      });
       continue;
     }
     result.checks[check.outcome]++;
@@ -96,13 +107,20 @@ function deriveClause(
       if (check.evidence) failure.evidence = check.evidence;
       failures.push(failure);
     } else if (check.outcome === 'observed') {
-      observations.push({ test: testName(test), observation: check.observation ?? check.message, message: check.message });
+      observations.push({
+        test: testName(test),
+        observation: check.observation ?? check.message,
+        message: check.message,
+      });
     }
   }
   // A declaring test that errored before recording anything for this clause fails it, but
   // only when the test recorded no failed check at all (else that check is the cause).
   const erroredEarly = found.tests.filter(
-    (t) => ERRORED.has(t.status) && !t.checks.some((c) => c.clause === entry.id) && !t.checks.some((c) => c.outcome === 'failed'),
+    (t) =>
+      ERRORED.has(t.status) &&
+      !t.checks.some((c) => c.clause === entry.id) &&
+      !t.checks.some((c) => c.outcome === 'failed'),
   );
   result.failures = failures;
   result.observations = observations;
@@ -110,20 +128,31 @@ function deriveClause(
   if (entry.kind === 'not-exercisable') {
     result.status = 'not-exercisable';
     result.reason = entry.reason ?? 'not exercisable';
-    if (found.checks.length > 0) warnings.push(`clause ${entry.id} is not-exercisable in the catalogue but tests record checks on it`);
+    if (found.checks.length > 0)
+      warnings.push(`clause ${entry.id} is not-exercisable in the catalogue but tests record checks on it`);
     return result;
   }
   if (entry.kind === 'must') {
-    for (const t of erroredEarly) failures.push({ test: testName(t), message: `test errored before checking this clause: ${t.error ?? t.status}` });
+    for (const t of erroredEarly)
+      failures.push({ test: testName(t), message: `test errored before checking this clause: ${t.error ?? t.status}` });
     if (failures.length > 0) return { ...result, status: 'failed' };
     if (result.checks.passed > 0) return { ...result, status: 'passed' };
     if (result.checks.observed > 0) return { ...result, status: 'observed' };
   } else if (observations.length > 0 || result.checks.passed > 0) {
     // observe clauses never pass or fail; a passed check still tells what the target did
     for (const { test, check } of found.checks) {
-      if (check.outcome === 'passed') observations.push({ test: testName(test), observation: check.observation ?? check.message, message: check.message });
+      if (check.outcome === 'passed')
+        observations.push({
+          test: testName(test),
+          observation: check.observation ?? check.message,
+          message: check.message,
+        });
     }
-    return { ...result, status: 'observed', checks: { passed: 0, failed: 0, observed: result.checks.observed + result.checks.passed } };
+    return {
+      ...result,
+      status: 'observed',
+      checks: { passed: 0, failed: 0, observed: result.checks.observed + result.checks.passed },
+    };
   }
   result.reason = skipReason(entry, found.tests, erroredEarly);
   return result;

@@ -20,7 +20,10 @@ export default class FreshAllureReporter extends AllureReporter {
    * throws. The folders only serve to locate screenshot diffs, which this suite has none of.
    */
   override onConfigure(config: FullConfig): void {
-    const projects = config.projects.length > 0 ? config.projects : [{ outputDir: 'test-results', snapshotDir: 'test-results' } as FullConfig['projects'][number]];
+    const projects =
+      config.projects.length > 0
+        ? config.projects
+        : [{ outputDir: 'test-results', snapshotDir: 'test-results' } as FullConfig['projects'][number]];
     super.onConfigure({ ...config, projects });
   }
 }

@@ -14,7 +14,14 @@ export function parseAuthError(description: string): AuthErrorRecord | null {
   try {
     const r = JSON.parse(description) as Partial<AuthErrorRecord>;
     if (typeof r.at !== 'string' || typeof r.status !== 'number' || !Array.isArray(r.members)) return null;
-    return { at: r.at, status: r.status, object: r.object === true, members: r.members.map(String), code: typeof r.code === 'string' ? r.code : null, description: r.description === true };
+    return {
+      at: r.at,
+      status: r.status,
+      object: r.object === true,
+      members: r.members.map(String),
+      code: typeof r.code === 'string' ? r.code : null,
+      description: r.description === true,
+    };
   } catch {
     return null;
   }
@@ -25,7 +32,10 @@ export function parseAuthError(description: string): AuthErrorRecord | null {
  * auth.error.object, that every 4xx met carried an error object. Null when neither clause is
  * a must of the catalogue or no error was met.
  */
-export function judgeAuthErrors(tests: readonly TestOutcome[], catalogue: readonly CatalogueEntry[]): TestOutcome | null {
+export function judgeAuthErrors(
+  tests: readonly TestOutcome[],
+  catalogue: readonly CatalogueEntry[],
+): TestOutcome | null {
   const must = (id: string) => catalogue.some((c) => c.id === id && c.kind === 'must');
   const seen = tests.flatMap((t) => t.authErrors ?? []);
   if (seen.length === 0 || (!must(CODE_AND_DESCRIPTION) && !must(ERROR_OBJECT))) return null;
@@ -36,7 +46,10 @@ export function judgeAuthErrors(tests: readonly TestOutcome[], catalogue: readon
     checks.push({
       clause: ERROR_OBJECT,
       outcome: bare.length === 0 ? 'passed' : 'failed',
-      message: bare.length === 0 ? `all ${clientFaults.length} authentication-API 4xx answers of the run carried an error object` : `${bare.length} of ${clientFaults.length} authentication-API 4xx answers carried no error object: ${[...new Set(bare.map((e) => `${e.status} ${e.at}`))].slice(0, 5).join('; ')}`,
+      message:
+        bare.length === 0
+          ? `all ${clientFaults.length} authentication-API 4xx answers of the run carried an error object`
+          : `${bare.length} of ${clientFaults.length} authentication-API 4xx answers carried no error object: ${[...new Set(bare.map((e) => `${e.status} ${e.at}`))].slice(0, 5).join('; ')}`,
     });
   }
   if (!must(CODE_AND_DESCRIPTION)) return runLevel(checks);
@@ -47,7 +60,11 @@ export function judgeAuthErrors(tests: readonly TestOutcome[], catalogue: readon
     const key = `${e.status} ${e.object ? `{${e.members.join(',')}}` : 'no object'}`;
     kinds.set(key, (kinds.get(key) ?? 0) + 1);
   }
-  const detail = [...kinds].sort((a, b) => b[1] - a[1]).slice(0, 8).map(([k, n]) => `${n}× ${k}`).join('; ');
+  const detail = [...kinds]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([k, n]) => `${n}× ${k}`)
+    .join('; ');
   checks.push({
     clause: CODE_AND_DESCRIPTION,
     outcome: ok ? 'passed' : 'failed',
@@ -58,5 +75,11 @@ export function judgeAuthErrors(tests: readonly TestOutcome[], catalogue: readon
 
 function runLevel(checks: CheckRecord[]): TestOutcome | null {
   if (checks.length === 0) return null;
-  return { title: '§7.3 error objects over the whole run', file: RUN_LEVEL_FILE, status: 'passed', clauses: [...new Set(checks.map((c) => c.clause))], checks };
+  return {
+    title: '§7.3 error objects over the whole run',
+    file: RUN_LEVEL_FILE,
+    status: 'passed',
+    clauses: [...new Set(checks.map((c) => c.clause))],
+    checks,
+  };
 }

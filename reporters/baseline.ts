@@ -35,11 +35,15 @@ export function parseBaseline(doc: unknown, source = 'baseline'): BaselineEntry[
     const at = `entry ${i}`;
     if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) fail(`${at} must be an object`);
     const e = raw as Record<string, unknown>;
-    for (const k of Object.keys(e)) if (!FIELDS.has(k)) fail(`${at} has unknown field "${k}" (allowed: clause, reason, link, target)`);
+    for (const k of Object.keys(e))
+      if (!FIELDS.has(k)) fail(`${at} has unknown field "${k}" (allowed: clause, reason, link, target)`);
     if (!isClauseId(e.clause)) fail(`${at}: "clause" must be a clause id like ${CLAUSE_ID_EXAMPLE}`);
-    if (typeof e.reason !== 'string' || e.reason.trim() === '') fail(`${at} (${e.clause}): "reason" must be a non-empty string`);
-    if (e.link !== undefined && (typeof e.link !== 'string' || !isUrl(e.link))) fail(`${at} (${e.clause}): "link" must be an absolute URL`);
-    if (e.target !== undefined && (typeof e.target !== 'string' || !isUrl(e.target))) fail(`${at} (${e.clause}): "target" must be the target's base URL`);
+    if (typeof e.reason !== 'string' || e.reason.trim() === '')
+      fail(`${at} (${e.clause}): "reason" must be a non-empty string`);
+    if (e.link !== undefined && (typeof e.link !== 'string' || !isUrl(e.link)))
+      fail(`${at} (${e.clause}): "link" must be an absolute URL`);
+    if (e.target !== undefined && (typeof e.target !== 'string' || !isUrl(e.target)))
+      fail(`${at} (${e.clause}): "target" must be the target's base URL`);
     const key = `${e.clause}@${e.target ?? '*'}`;
     if (seen.has(key)) fail(`${at}: clause ${e.clause} is listed twice${e.target ? ` for ${e.target}` : ''}`);
     seen.add(key);

@@ -116,7 +116,9 @@ export function buildReport(input: BuildInput): BuiltReport {
       },
     },
     bySection,
-    sections: Object.fromEntries(Object.entries(sections).map(([k, v]) => [k, JSON.parse(JSON.stringify(v)) as SectionInfo])),
+    sections: Object.fromEntries(
+      Object.entries(sections).map(([k, v]) => [k, JSON.parse(JSON.stringify(v)) as SectionInfo]),
+    ),
     baseline: { path: input.baseline.path, entries: input.baseline.entries.length, applied, stale },
     gate,
     clauses: sorted,

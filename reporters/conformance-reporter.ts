@@ -3,7 +3,15 @@
 // (docs/ARCHITECTURE.md, "Exit codes"). The decisions live in pure modules next to it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { FullConfig, FullResult, Reporter, Suite, TestCase, TestError, TestResult } from '@playwright/test/reporter';
+import type {
+  FullConfig,
+  FullResult,
+  Reporter,
+  Suite,
+  TestCase,
+  TestError,
+  TestResult,
+} from '@playwright/test/reporter';
 import { loadConfig, secretValues } from '../lib/config.ts';
 import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
@@ -12,7 +20,14 @@ import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
 import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
 import { renderHtml } from './html.ts';
-import type { AuthErrorRecord, BaselineEntry, CatalogueEntry, CheckRecord, ConformanceReport, TestOutcome } from './model.ts';
+import type {
+  AuthErrorRecord,
+  BaselineEntry,
+  CatalogueEntry,
+  CheckRecord,
+  ConformanceReport,
+  TestOutcome,
+} from './model.ts';
 import { parseAuthError } from './auth-errors.ts';
 import { renderSummary } from './summary.ts';
 
@@ -30,7 +45,6 @@ export interface ConformanceReporterOptions {
   /** Read the runtime's reports/run-meta.json for target, seed, depth and requests (default true). */
   runMeta?: boolean;
 }
-
 
 export default class ConformanceReporter implements Reporter {
   private readonly opts: Required<Omit<ConformanceReporterOptions, 'catalogue'>> & { catalogue?: string };
@@ -85,7 +99,8 @@ export default class ConformanceReporter implements Reporter {
       const last = test.results.at(-1);
       if (projectName !== this.opts.project) {
         const outcome = test.outcome();
-        if (outcome === 'unexpected') otherFailures.push(`test "${projectName} › ${test.title}" failed outside the conformance project`);
+        if (outcome === 'unexpected')
+          otherFailures.push(`test "${projectName} › ${test.title}" failed outside the conformance project`);
         continue;
       }
       tests.push(toOutcome(test, last, problems, hints));
@@ -95,7 +110,9 @@ export default class ConformanceReporter implements Reporter {
     try {
       catalogue = this.opts.catalogue ? loadCatalogueFile(this.opts.catalogue) : await loadContractCatalogue();
     } catch (err) {
-      this.globalErrors.push(err instanceof CatalogueError ? err.line() : `idm-conformance: IDM_E_CONFIG_CATALOGUE: ${oneLine(String(err))}`);
+      this.globalErrors.push(
+        err instanceof CatalogueError ? err.line() : `idm-conformance: IDM_E_CONFIG_CATALOGUE: ${oneLine(String(err))}`,
+      );
     }
     let baselineEntries: BaselineEntry[] = [];
     let baselineError: string | null = null;
@@ -107,7 +124,10 @@ export default class ConformanceReporter implements Reporter {
 
     const runtime = this.runtimeMeta(hints);
     const meta = this.runMeta(hints, projectHints, runtime);
-    if (runtime?.restore && !runtime.restore.ok) problems.push(`the resource server ${runtime.resourceServerId} was not restored to its snapshot: ${runtime.restore.unrestored.join(', ')}`);
+    if (runtime?.restore && !runtime.restore.ok)
+      problems.push(
+        `the resource server ${runtime.resourceServerId} was not restored to its snapshot: ${runtime.restore.unrestored.join(', ')}`,
+      );
     const { report, warnings } = buildReport({
       catalogue,
       tests,
@@ -115,19 +135,26 @@ export default class ConformanceReporter implements Reporter {
       playwrightStatus: result.status,
       globalErrors: [...this.globalErrors, ...problems],
       otherFailures,
-      notes: runtime?.recovered ? [`restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`] : [],
+      notes: runtime?.recovered
+        ? [`restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`]
+        : [],
       meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
     });
     redactRunData(report, runRedactor());
     // Requests the runtime sent outside tests (token, snapshot, restore) count too.
-    if (runtime && report.requests !== null) report.requests += runtime.requestsOutsideTests.setup + runtime.requestsOutsideTests.teardown;
+    if (runtime && report.requests !== null)
+      report.requests += runtime.requestsOutsideTests.setup + runtime.requestsOutsideTests.teardown;
 
     const files = this.write(report);
     // Uncoloured copy for CI job summaries and for people who get the files, not the log.
-    writeFileSync(join(this.opts.outputDir, 'conformance-summary.txt'), renderSummary(report, { color: false, files, warnings }));
+    writeFileSync(
+      join(this.opts.outputDir, 'conformance-summary.txt'),
+      renderSummary(report, { color: false, files, warnings }),
+    );
     if (this.opts.summary) process.stdout.write(renderSummary(report, { color: useColour(), files, warnings }));
     if (report.gate.exitCode > 0 && report.gate.exitCode !== 1) {
-      for (const reason of report.gate.reasons) if (reason.startsWith('idm-conformance:')) process.stderr.write(`${reason}\n`);
+      for (const reason of report.gate.reasons)
+        if (reason.startsWith('idm-conformance:')) process.stderr.write(`${reason}\n`);
     }
     installExitCode(report.gate.exitCode);
 
@@ -160,12 +187,28 @@ export default class ConformanceReporter implements Reporter {
   }
 
   /** Run facts: what the tests recorded, the runtime's run-meta, config and project metadata, the environment. */
-  private runMeta(fromTests: RunHints, fromProject: RunHints, runtime: RuntimeMeta | null): { suite: { name: string; version: string }; target: string | null; seed: number | string | null; depth: string | null } {
+  private runMeta(
+    fromTests: RunHints,
+    fromProject: RunHints,
+    runtime: RuntimeMeta | null,
+  ): {
+    suite: { name: string; version: string };
+    target: string | null;
+    seed: number | string | null;
+    depth: string | null;
+  } {
     const md = metadataHints((this.config?.metadata ?? {}) as Record<string, unknown>);
     const pick = (k: keyof RunHints, fromRuntime: string | number | undefined, env: string | undefined) =>
       fromTests[k] ?? fromRuntime ?? md[k] ?? fromProject[k] ?? nonEmpty(env);
     const seedRaw = pick('seed', runtime?.seed, process.env.IDM_SEED);
-    const seed = typeof seedRaw === 'number' ? seedRaw : typeof seedRaw === 'string' ? (/^-?\d+$/.test(seedRaw) ? Number(seedRaw) : seedRaw) : null;
+    const seed =
+      typeof seedRaw === 'number'
+        ? seedRaw
+        : typeof seedRaw === 'string'
+          ? /^-?\d+$/.test(seedRaw)
+            ? Number(seedRaw)
+            : seedRaw
+          : null;
     return {
       suite: suiteVersion(),
       target: String(pick('target', runtime?.target, process.env.IDM_BASE_URL) ?? '') || null,
@@ -207,8 +250,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
     else if (a.type === 'auth-error' && d) {
       const rec = parseAuthError(d);
       if (rec) (authErrors ??= []).push(rec);
-    }
-    else if (a.type === 'seed' && d) hints.seed ??= d;
+    } else if (a.type === 'seed' && d) hints.seed ??= d;
     else if (a.type === 'depth' && d) hints.depth ??= d;
     else if (a.type === 'target' && d) hints.target ??= d;
   }
@@ -226,7 +268,8 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   if (requests !== undefined) outcome.requests = requests;
   if (authErrors !== undefined) outcome.authErrors = authErrors;
   const err = result?.error ?? result?.errors?.[0];
-  if ((status === 'failed' || status === 'timedOut') && err) outcome.error = oneLine(err.message ?? err.value ?? status);
+  if ((status === 'failed' || status === 'timedOut') && err)
+    outcome.error = oneLine(err.message ?? err.value ?? status);
   return outcome;
 }
 
@@ -305,7 +348,10 @@ let suiteInfo: { name: string; version: string } | undefined;
 function suiteVersion(): { name: string; version: string } {
   if (!suiteInfo) {
     try {
-      const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { name?: string; version?: string };
+      const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
       suiteInfo = { name: pkg.name ?? 'idm-conformance', version: pkg.version ?? '0.0.0' };
     } catch {
       suiteInfo = { name: 'idm-conformance', version: 'unknown' };

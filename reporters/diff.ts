@@ -41,7 +41,13 @@ export function diffReports(a: ConformanceReport, b: ConformanceReport): RunDiff
     const x = before.get(id);
     const y = after.get(id);
     const ref = (y ?? x)!;
-    const change: ClauseChange = { id, section: ref.section, text: ref.text, from: x?.status ?? 'absent', to: y?.status ?? 'absent' };
+    const change: ClauseChange = {
+      id,
+      section: ref.section,
+      text: ref.text,
+      from: x?.status ?? 'absent',
+      to: y?.status ?? 'absent',
+    };
     if (y && FAILING.has(y.status) && y.failures[0]) change.message = y.failures[0].message;
 
     const obsBefore = observationSet(x);
@@ -52,7 +58,8 @@ export function diffReports(a: ConformanceReport, b: ConformanceReport): RunDiff
     if (change.from === change.to) continue;
     // A failure that becomes expected (baselined) or the reverse is not a change in the target.
     if (FAILING.has(change.from) && FAILING.has(change.to)) continue;
-    if (change.to === 'failed' || (change.to === 'expected-failure' && change.from === 'passed')) out.regressed.push(change);
+    if (change.to === 'failed' || (change.to === 'expected-failure' && change.from === 'passed'))
+      out.regressed.push(change);
     else if (FAILING.has(change.from) && change.to === 'passed') out.recovered.push(change);
     else if (!(change.from === 'observed' && change.to === 'observed')) out.other.push(change);
   }

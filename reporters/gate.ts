@@ -43,13 +43,16 @@ export function decideGate(input: GateInput): Gate {
     (code === 3 ? unreachableReasons : code === 2 ? configReasons : brokenReasons).push(e);
   }
   if (input.baselineError) configReasons.push(input.baselineError);
-  for (const s of input.staleBaseline) configReasons.push(`idm-conformance: ${BASELINE_STALE}: stale baseline entry: ${s}`);
+  for (const s of input.staleBaseline)
+    configReasons.push(`idm-conformance: ${BASELINE_STALE}: stale baseline entry: ${s}`);
 
   if (configReasons.length > 0) return { exitCode: 2, verdict: 'config-error', reasons: configReasons };
   if (unreachableReasons.length > 0) return { exitCode: 3, verdict: 'unreachable', reasons: unreachableReasons };
 
   const failedMust = input.clauses.filter((c) => c.kind === 'must' && c.status === 'failed');
-  const reasons = failedMust.map((c) => `must clause failed: ${c.id} (§${c.section}) ${c.failures[0]?.message ?? ''}`.trimEnd());
+  const reasons = failedMust.map((c) =>
+    `must clause failed: ${c.id} (§${c.section}) ${c.failures[0]?.message ?? ''}`.trimEnd(),
+  );
   if (input.playwrightStatus === 'timedout') brokenReasons.push('the run hit its global timeout');
   if (input.playwrightStatus === 'interrupted') brokenReasons.push('the run was interrupted');
   brokenReasons.push(...input.problems, ...input.otherFailures);

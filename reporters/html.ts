@@ -2,7 +2,14 @@
 // matrix of spec sections × clauses coloured by status, failures expandable to their
 // evidence, observations apart from verdicts, every clause linked to its spec text.
 import { methodViews, standardDerived, type MethodView } from './auth-methods.ts';
-import { CLAUSE_STATUSES, compareSections, type ClauseResult, type ClauseStatus, type ConformanceReport, type SectionInfo } from './model.ts';
+import {
+  CLAUSE_STATUSES,
+  compareSections,
+  type ClauseResult,
+  type ClauseStatus,
+  type ConformanceReport,
+  type SectionInfo,
+} from './model.ts';
 
 const LABEL: Record<ClauseStatus, string> = {
   failed: 'failed',
@@ -85,10 +92,14 @@ ${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected 
 
 <section class="card" id="observations">
   <h2>Observations <span class="count">${observed.length}</span> <span class="hint">what the target did where the spec states no rule — never a pass or a failure</span></h2>
-  ${observed.length === 0 ? '<p class="empty">No observations recorded.</p>' : `<table class="list observations">
+  ${
+    observed.length === 0
+      ? '<p class="empty">No observations recorded.</p>'
+      : `<table class="list observations">
     <tr><th>Clause</th><th>§</th><th>Observed</th></tr>
     ${observed.map((x) => `<tr><td><a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a><div class="muted">${esc(x.text)}</div></td><td>${esc(x.section)}</td><td>${observationList(x)}</td></tr>`).join('\n')}
-  </table>`}
+  </table>`
+  }
 </section>
 
 ${authMethodsSection(r.clauses)}
@@ -161,8 +172,10 @@ function detail(x: ClauseResult): string {
     return `<a href="#fail-${esc(x.id)}" class="open-failure" data-clause="${esc(x.id)}">${esc(x.failures[0]?.message ?? 'see failure')}</a>${x.status === 'expected-failure' ? `<div class="muted">baseline: ${esc(x.reason ?? '')}</div>` : ''}`;
   }
   if (x.status === 'observed') return observationList(x);
-  if (x.status === 'passed') return `<span class="muted">${x.checks.passed} check${x.checks.passed === 1 ? '' : 's'} passed</span>`;
-  const note = x.baseline && x.status === 'skipped' ? `<div class="muted">baselined: ${esc(x.baseline.reason)}</div>` : '';
+  if (x.status === 'passed')
+    return `<span class="muted">${x.checks.passed} check${x.checks.passed === 1 ? '' : 's'} passed</span>`;
+  const note =
+    x.baseline && x.status === 'skipped' ? `<div class="muted">baselined: ${esc(x.baseline.reason)}</div>` : '';
   return `<span class="muted">${esc(x.reason ?? '')}</span>${note}`;
 }
 
@@ -193,7 +206,8 @@ function countsLine(list: ClauseResult[]): string {
 function authMethodsSection(clauses: readonly ClauseResult[]): string {
   const views = methodViews(clauses);
   if (!views.some((v) => v.clauses.length > 0)) return '';
-  const row = (v: MethodView) => `<tr><td>${esc(v.name)}</td><td>${v.configured ? 'configured' : `<span class="muted">not configured${v.reason ? `: ${esc(v.reason)}` : ''}</span>`}</td><td>${v.clauses.map((x) => `<a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a> ${esc(x.status)}`).join('<br>')}</td></tr>`;
+  const row = (v: MethodView) =>
+    `<tr><td>${esc(v.name)}</td><td>${v.configured ? 'configured' : `<span class="muted">not configured${v.reason ? `: ${esc(v.reason)}` : ''}</span>`}</td><td>${v.clauses.map((x) => `<a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a> ${esc(x.status)}`).join('<br>')}</td></tr>`;
   return `<section class="card" id="auth-methods">
   <h2>Authentication methods (§5.2) <span class="hint">each way to authenticate, exercised when its client is configured</span></h2>
   <table class="list"><tr><th>Method</th><th>This run</th><th>Clauses</th></tr>${views.map(row).join('\n')}</table>
@@ -224,7 +238,10 @@ function uniqueObservations(x: ClauseResult): { observation: string; test: strin
 
 /** The first few distinct observations, the rest folded away (a property may record dozens). */
 function observationList(x: ClauseResult): string {
-  const items = uniqueObservations(x).map((o) => `<li title="${esc(o.test)}">${esc(o.observation)}${o.count > 1 ? ` <span class="muted">×${o.count}</span>` : ''}</li>`);
+  const items = uniqueObservations(x).map(
+    (o) =>
+      `<li title="${esc(o.test)}">${esc(o.observation)}${o.count > 1 ? ` <span class="muted">×${o.count}</span>` : ''}</li>`,
+  );
   const shown = items.slice(0, OBSERVATIONS_SHOWN).join('');
   const rest = items.slice(OBSERVATIONS_SHOWN);
   return `<ul class="obs">${shown}</ul>${rest.length > 0 ? `<details class="more"><summary>${rest.length} more</summary><ul class="obs">${rest.join('')}</ul></details>` : ''}`;
@@ -239,15 +256,24 @@ function testList(x: ClauseResult): string {
   const order = (s: string) => (s === 'failed' || s === 'timedOut' ? 0 : s === 'passed' ? 1 : 2);
   const items = [...x.tests]
     .sort((a, b) => order(a.status) - order(b.status))
-    .map((t) => `<div title="${esc(`${t.file}${t.line ? `:${t.line}` : ''}`)}">${statusDot(t.status)} ${esc(t.title)}${t.flaky ? ' <span class="muted">(flaky)</span>' : ''}</div>`);
+    .map(
+      (t) =>
+        `<div title="${esc(`${t.file}${t.line ? `:${t.line}` : ''}`)}">${statusDot(t.status)} ${esc(t.title)}${t.flaky ? ' <span class="muted">(flaky)</span>' : ''}</div>`,
+    );
   const rest = items.slice(TESTS_SHOWN);
-  return items.slice(0, TESTS_SHOWN).join('') + (rest.length > 0 ? `<details class="more"><summary>${rest.length} more tests</summary>${rest.join('')}</details>` : '');
+  return (
+    items.slice(0, TESTS_SHOWN).join('') +
+    (rest.length > 0
+      ? `<details class="more"><summary>${rest.length} more tests</summary>${rest.join('')}</details>`
+      : '')
+  );
 }
 
 const TESTS_SHOWN = 3;
 
 function statusDot(status: string): string {
-  const cls = status === 'passed' ? 'passed' : status === 'skipped' ? 'skipped' : status === 'interrupted' ? 'skipped' : 'failed';
+  const cls =
+    status === 'passed' ? 'passed' : status === 'skipped' ? 'skipped' : status === 'interrupted' ? 'skipped' : 'failed';
   return `<i class="dot s-${cls}" title="${esc(status)}"></i>`;
 }
 
@@ -290,13 +316,17 @@ function markdown(src: string): string {
     if (line.startsWith('|')) {
       const rows: string[][] = [];
       while (i < lines.length && lines[i]!.startsWith('|')) {
-        const cells = lines[i]!.replace(/^\||\|$/g, '').split('|').map((x) => x.trim());
+        const cells = lines[i]!.replace(/^\||\|$/g, '')
+          .split('|')
+          .map((x) => x.trim());
         if (!cells.every((x) => /^:?-+:?$/.test(x))) rows.push(cells);
         i++;
       }
       i--;
       const [head, ...body] = rows;
-      out.push(`<table>${head ? `<tr>${head.map((h) => `<th>${inline(h)}</th>`).join('')}</tr>` : ''}${body.map((r) => `<tr>${r.map((d) => `<td>${inline(d)}</td>`).join('')}</tr>`).join('')}</table>`);
+      out.push(
+        `<table>${head ? `<tr>${head.map((h) => `<th>${inline(h)}</th>`).join('')}</tr>` : ''}${body.map((r) => `<tr>${r.map((d) => `<td>${inline(d)}</td>`).join('')}</tr>`).join('')}</table>`,
+      );
     } else if (/^- /.test(line)) {
       const items: string[] = [];
       while (i < lines.length && /^- /.test(lines[i]!)) items.push(lines[i++]!.slice(2));

@@ -149,7 +149,14 @@ export interface ConformanceReport {
   totals: {
     clauses: number;
     byStatus: StatusCounts;
-    must: { total: number; exercised: number; passed: number; failed: number; expectedFailures: number; skipped: number };
+    must: {
+      total: number;
+      exercised: number;
+      passed: number;
+      failed: number;
+      expectedFailures: number;
+      skipped: number;
+    };
     /** Headline: must clauses passed / must clauses exercised. */
     conformance: { passed: number; exercised: number; percent: number | null };
   };

@@ -39,7 +39,10 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   const out: string[] = [];
   const c = r.totals.conformance;
   out.push('');
-  out.push(bold(`Conformance of ${r.target ?? '(target unknown)'}`) + `  depth ${r.depth ?? '-'} · seed ${r.seed ?? '-'} · ${r.suite.name} ${r.suite.version}`);
+  out.push(
+    bold(`Conformance of ${r.target ?? '(target unknown)'}`) +
+      `  depth ${r.depth ?? '-'} · seed ${r.seed ?? '-'} · ${r.suite.name} ${r.suite.version}`,
+  );
   out.push(
     `Must clauses passed / exercised: ${bold(`${c.passed}/${c.exercised}`)}` +
       (c.percent === null ? '' : ` (${c.percent}%)`) +
@@ -48,11 +51,15 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   const std = standardDerived(r.clauses).filter((x) => x.kind === 'must');
   if (std.length > 0) {
     const ran = std.filter((x) => x.status === 'passed' || x.status === 'failed' || x.status === 'expected-failure');
-    out.push(`  of which from standards the spec names (RFC/OIDC): ${ran.filter((x) => x.status === 'passed').length}/${ran.length} passed · ${std.length} in the catalogue`);
+    out.push(
+      `  of which from standards the spec names (RFC/OIDC): ${ran.filter((x) => x.status === 'passed').length}/${ran.length} passed · ${std.length} in the catalogue`,
+    );
   }
   const methods = methodViews(r.clauses);
   if (methods.some((m) => m.clauses.length > 0)) {
-    out.push(`Authentication methods (§5.2): ${methods.map((m) => `${m.name} ${m.configured ? (m.clauses.some((x) => x.status === 'failed') ? 'FAILED' : 'ok') : 'not configured'}`).join(' · ')}`);
+    out.push(
+      `Authentication methods (§5.2): ${methods.map((m) => `${m.name} ${m.configured ? (m.clauses.some((x) => x.status === 'failed') ? 'FAILED' : 'ok') : 'not configured'}`).join(' · ')}`,
+    );
   }
   const secs = (r.durationMs / 1000).toFixed(1);
   out.push(`${r.run.tests.total} tests in ${secs} s` + (r.requests === null ? '' : ` · ${r.requests} requests`));
@@ -62,12 +69,22 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   // Counts by status, then a compact per-section table with the same columns.
   const sections = Object.keys(r.bySection).sort(compareSections);
   const w = Math.max(9, ...sections.map((s) => s.length + 2));
-  out.push(['status'.padEnd(w), ...CLAUSE_STATUSES.map((s) => paint(COLOUR[s], SHORT[s].padStart(6))), '  total'].join(''));
-  out.push(['all'.padEnd(w), ...CLAUSE_STATUSES.map((s) => cell(r.totals.byStatus[s], s)), String(r.totals.clauses).padStart(7)].join(''));
+  out.push(
+    ['status'.padEnd(w), ...CLAUSE_STATUSES.map((s) => paint(COLOUR[s], SHORT[s].padStart(6))), '  total'].join(''),
+  );
+  out.push(
+    [
+      'all'.padEnd(w),
+      ...CLAUSE_STATUSES.map((s) => cell(r.totals.byStatus[s], s)),
+      String(r.totals.clauses).padStart(7),
+    ].join(''),
+  );
   for (const sec of sections) {
     const counts = r.bySection[sec]!;
     const total = CLAUSE_STATUSES.reduce((a, s) => a + counts[s], 0);
-    out.push([`§${sec}`.padEnd(w), ...CLAUSE_STATUSES.map((s) => cell(counts[s], s)), String(total).padStart(7)].join(''));
+    out.push(
+      [`§${sec}`.padEnd(w), ...CLAUSE_STATUSES.map((s) => cell(counts[s], s)), String(total).padStart(7)].join(''),
+    );
   }
 
   const failed = r.clauses.filter((x) => x.status === 'failed');
@@ -79,18 +96,26 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
       for (const fail of f.failures.slice(0, 3)) {
         out.push(`      ${fail.message}`);
         out.push(`      test: ${fail.test}`);
-        if (fail.evidence?.seed !== undefined) out.push(`      seed: ${fail.evidence.seed}${fail.evidence.path ? ` path: ${fail.evidence.path}` : ''}`);
+        if (fail.evidence?.seed !== undefined)
+          out.push(`      seed: ${fail.evidence.seed}${fail.evidence.path ? ` path: ${fail.evidence.path}` : ''}`);
         if (fail.evidence?.curl) out.push(`      ${clip(fail.evidence.curl).split('\n').join('\n      ')}`);
       }
       if (f.failures.length > 3) out.push(`      … ${f.failures.length - 3} more failure(s) in conformance.json`);
     }
-    if (failed.length > FAILING_SHOWN) out.push(`  … ${failed.length - FAILING_SHOWN} more failing clauses: ${failed.slice(FAILING_SHOWN).map((f) => f.id).join(', ')}`);
+    if (failed.length > FAILING_SHOWN)
+      out.push(
+        `  … ${failed.length - FAILING_SHOWN} more failing clauses: ${failed
+          .slice(FAILING_SHOWN)
+          .map((f) => f.id)
+          .join(', ')}`,
+      );
   }
   const xfail = r.clauses.filter((x) => x.status === 'expected-failure');
   if (xfail.length > 0) {
     out.push('');
     out.push(paint(35, `Expected failures (baseline, ${xfail.length}):`));
-    for (const x of xfail) out.push(`  ~ ${x.id} — ${x.reason ?? ''}${x.baseline?.link ? ` (${x.baseline.link})` : ''}`);
+    for (const x of xfail)
+      out.push(`  ~ ${x.id} — ${x.reason ?? ''}${x.baseline?.link ? ` (${x.baseline.link})` : ''}`);
   }
   for (const wline of opts.warnings ?? []) out.push(paint(33, `warning: ${wline}`));
 
@@ -109,7 +134,9 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
 
   // A 4 KiB PEM in a curl would flood the terminal; the whole command is in the reports.
   function clip(curl: string): string {
-    return curl.length <= CURL_MAX ? curl : `${curl.slice(0, CURL_MAX)}… (${curl.length} characters; the whole command is in conformance.json)`;
+    return curl.length <= CURL_MAX
+      ? curl
+      : `${curl.slice(0, CURL_MAX)}… (${curl.length} characters; the whole command is in conformance.json)`;
   }
 
   function cell(n: number, s: ClauseStatus): string {

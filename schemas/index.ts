@@ -29,7 +29,10 @@ export const TYPES = {
   EncryptionKey: { file: 'encryption-key.json', defaultClause: 'rs.token_encryption.encryption_key.type' },
   ConsentPolicy: { file: 'consent-policy.json', defaultClause: 'rs.update.consent_policy.enum' },
   ProofOfPossession: { file: 'proof-of-possession.json', defaultClause: 'rs.update.proof_of_possession.type' },
-  SubjectTypeAuthorization: { file: 'subject-type-authorization.json', defaultClause: 'rs.update.subject_type_authorization.type' },
+  SubjectTypeAuthorization: {
+    file: 'subject-type-authorization.json',
+    defaultClause: 'rs.update.subject_type_authorization.type',
+  },
   AuthorizationPolicy: { file: 'authorization-policy.json', defaultClause: 'rs.update.authorization_policy.type' },
   Allocation: { file: 'allocation.json', defaultClause: 'exp.create.allocation.types' },
   ExperimentCreate: { file: 'experiment-create.json', defaultClause: 'exp.create.types' },
@@ -134,7 +137,8 @@ export function clausesOfType(typeName: TypeName, opts: { followRefs?: boolean }
       return;
     }
     for (const [k, v] of Object.entries(node)) {
-      if (k === 'x-clause') for (const id of typeof v === 'string' ? [v] : Object.values(v as Record<string, string>)) ids.add(id);
+      if (k === 'x-clause')
+        for (const id of typeof v === 'string' ? [v] : Object.values(v as Record<string, string>)) ids.add(id);
       else if (k === '$ref' && typeof v === 'string') opts.followRefs && visitFile(v);
       else walk(v);
     }
@@ -164,7 +168,8 @@ export function clausesInSchemas(): string[] {
 function jsonTypes(node: SchemaNode): string[] {
   const target = typeof node.$ref === 'string' ? (files[node.$ref] ?? {}) : node;
   const types = new Set<string>([target.type ?? []].flat() as string[]);
-  if (Array.isArray(target.enum)) for (const v of target.enum) types.add(v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+  if (Array.isArray(target.enum))
+    for (const v of target.enum) types.add(v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
   return [...types];
 }
 

@@ -56,7 +56,12 @@ export function tenantSettings(origin: string, extra: Record<string, string> = {
   return { IDM_BASE_URL: origin, ...DEV_CREDENTIALS, ...DEV_RESOURCES, IDM_ALLOW: 'all', IDM_DEPTH: 'quick', ...extra };
 }
 
-export function spawnCli(script: 'conformance' | 'restore', ws: Workspace, settings: Record<string, string>, args: string[] = []): CliRun {
+export function spawnCli(
+  script: 'conformance' | 'restore',
+  ws: Workspace,
+  settings: Record<string, string>,
+  args: string[] = [],
+): CliRun {
   const env: NodeJS.ProcessEnv = {
     ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IDM_'))),
     CI: 'true',
@@ -68,7 +73,12 @@ export function spawnCli(script: 'conformance' | 'restore', ws: Workspace, setti
   };
   const extra = script === 'conformance' ? ['--output', join(ws.dir, 'test-output'), '--workers=1', ...args] : args;
   const started = Date.now();
-  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `bin/${script}.ts`, ...extra], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(NODE_TSX[0], [...NODE_TSX.slice(1), `bin/${script}.ts`, ...extra], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -92,7 +102,13 @@ export function spawnCli(script: 'conformance' | 'restore', ws: Workspace, setti
 }
 
 /** Runs to the end; a hang guard kills the group after `limitMs` (the test then fails on the code). */
-export async function runCli(script: 'conformance' | 'restore', ws: Workspace, settings: Record<string, string>, args: string[] = [], limitMs = 240_000): Promise<CliResult> {
+export async function runCli(
+  script: 'conformance' | 'restore',
+  ws: Workspace,
+  settings: Record<string, string>,
+  args: string[] = [],
+  limitMs = 240_000,
+): Promise<CliResult> {
   const run = spawnCli(script, ws, settings, args);
   const timer = setTimeout(() => run.killGroup('SIGKILL'), limitMs);
   const r = await run.done;

@@ -16,7 +16,10 @@ import type { TestOutcome } from '../reporters/model.ts';
 test('every catalogue id is accepted in a baseline entry', () => {
   const doc = allClauses().map((c) => ({ clause: c.id, reason: 'known deviation' }));
   expect(parseBaseline(doc, 'all-ids').map((e) => e.clause)).toEqual(allClauses().map((c) => c.id));
-  expect(allClauses().some((c) => c.id.includes('_')), 'the catalogue has ids with underscores').toBe(true);
+  expect(
+    allClauses().some((c) => c.id.includes('_')),
+    'the catalogue has ids with underscores',
+  ).toBe(true);
 });
 
 test('a baselined failing must clause becomes expected-failure, for every must clause', async () => {
@@ -29,7 +32,13 @@ test('a baselined failing must clause becomes expected-failure, for every must c
   const tests: TestOutcome[] = musts.map((c) => {
     const fromTags = (declare(OPERATIONS.update, c.id).tag as string[]).map((t) => CLAUSE_TAG_PATTERN.exec(t)?.[1]);
     expect(fromTags, `tag of ${c.id}`).toEqual([c.id]);
-    return { title: c.id, file: 'specs/x.spec.ts', status: 'failed', clauses: [c.id], checks: [{ clause: c.id, outcome: 'failed', message: 'deviates' }] };
+    return {
+      title: c.id,
+      file: 'specs/x.spec.ts',
+      status: 'failed',
+      clauses: [c.id],
+      checks: [{ clause: c.id, outcome: 'failed', message: 'deviates' }],
+    };
   });
   const { report } = buildReport({
     catalogue,
@@ -38,9 +47,18 @@ test('a baselined failing must clause becomes expected-failure, for every must c
     playwrightStatus: 'failed',
     globalErrors: [],
     otherFailures: [],
-    meta: { suite: { name: 'idm-conformance', version: '0.0.0' }, target: 'http://127.0.0.1:4810', seed: 1, depth: 'quick', startedAt: new Date(0), endedAt: new Date(1) },
+    meta: {
+      suite: { name: 'idm-conformance', version: '0.0.0' },
+      target: 'http://127.0.0.1:4810',
+      seed: 1,
+      depth: 'quick',
+      startedAt: new Date(0),
+      endedAt: new Date(1),
+    },
   });
-  const notExpected = report.clauses.filter((c) => c.kind === 'must' && c.status !== 'expected-failure').map((c) => `${c.id}: ${c.status}`);
+  const notExpected = report.clauses
+    .filter((c) => c.kind === 'must' && c.status !== 'expected-failure')
+    .map((c) => `${c.id}: ${c.status}`);
   expect(notExpected).toEqual([]);
   expect(report.gate.exitCode, report.gate.reasons.join('\n')).toBe(0);
 });

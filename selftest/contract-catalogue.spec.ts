@@ -4,7 +4,17 @@ import { test, expect } from '@playwright/test';
 import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { allClauses, clause, hasClause, specAnchor, specSections, specText, githubAnchor, CATALOGUE_PATH, CLAUSE_ID_PATTERN } from '../contract/clauses.ts';
+import {
+  allClauses,
+  clause,
+  hasClause,
+  specAnchor,
+  specSections,
+  specText,
+  githubAnchor,
+  CATALOGUE_PATH,
+  CLAUSE_ID_PATTERN,
+} from '../contract/clauses.ts';
 import { clausesInSchemas } from '../schemas/index.ts';
 import { allMutations } from '../generators/index.ts';
 
@@ -14,8 +24,14 @@ test('catalogue ids are unique and well-formed', () => {
   const raw = JSON.parse(readFileSync(CATALOGUE_PATH, 'utf8')) as Array<{ id: string }>;
   const seen = new Map<string, number>();
   for (const c of raw) seen.set(c.id, (seen.get(c.id) ?? 0) + 1);
-  expect([...seen].filter(([, n]) => n > 1).map(([id]) => id), 'duplicate ids').toEqual([]);
-  expect(raw.filter((c) => !CLAUSE_ID_PATTERN.test(c.id)).map((c) => c.id), 'ids not <area>.<subject>.<rule>').toEqual([]);
+  expect(
+    [...seen].filter(([, n]) => n > 1).map(([id]) => id),
+    'duplicate ids',
+  ).toEqual([]);
+  expect(
+    raw.filter((c) => !CLAUSE_ID_PATTERN.test(c.id)).map((c) => c.id),
+    'ids not <area>.<subject>.<rule>',
+  ).toEqual([]);
   // The loader validates kind, severity and reason; this throws on the first bad entry.
   expect(allClauses().length).toBe(raw.length);
 });
@@ -87,7 +103,11 @@ test('every clause-id literal in specs/, lib/, generators/, schemas/, reporters/
       for (const m of src.matchAll(literal)) {
         const id = m[1] ?? '';
         // `${...}` templates and file names (x.json, y.ts) are not clause ids.
-        if (/\.(json|ts|js|md|html)$/.test(id) || src.slice((m.index ?? 0) + 1 + id.length, (m.index ?? 0) + 3 + id.length) === '${') continue;
+        if (
+          /\.(json|ts|js|md|html)$/.test(id) ||
+          src.slice((m.index ?? 0) + 1 + id.length, (m.index ?? 0) + 3 + id.length) === '${'
+        )
+          continue;
         // A property run's `name: '…'` is a label, not a clause reference.
         if (/name:\s*$/.test(src.slice(Math.max(0, (m.index ?? 0) - 12), m.index ?? 0))) continue;
         // A two-segment literal that prefixes catalogue ids is a filter ('rs.update'), not an id.

@@ -25,7 +25,12 @@ test('the orphan check can fail: with nothing in the suite every must clause is 
   expect(orphans(emptyTrace())).toHaveLength(musts.length);
   // A consumed case list covers its clauses, and only those.
   const d = emptyTrace();
-  d.cases = new Map([...data.cases].map(([id, refs]) => [id, refs.filter((r) => r.list === 'updateViolationCases').map((r) => ({ ...r, consumed: true }))]));
+  d.cases = new Map(
+    [...data.cases].map(([id, refs]) => [
+      id,
+      refs.filter((r) => r.list === 'updateViolationCases').map((r) => ({ ...r, consumed: true })),
+    ]),
+  );
   const covered = new Set(g.updateViolationCases().map((c) => c.clause));
   expect(orphans(d)).toHaveLength(musts.length - musts.filter((c) => covered.has(c.id)).length);
 });

@@ -15,9 +15,15 @@ test('reference/ imports nothing from outside it', () => {
 });
 
 test('the suite reaches the reference tenant only through reference/src/index.ts, from mutation/', () => {
-  const dirs = readdirSync(ROOT).filter((d) => d !== 'reference' && d !== 'node_modules' && !d.startsWith('.') && statSync(join(ROOT, d)).isDirectory());
+  const dirs = readdirSync(ROOT).filter(
+    (d) => d !== 'reference' && d !== 'node_modules' && !d.startsWith('.') && statSync(join(ROOT, d)).isDirectory(),
+  );
   const into = dirs.flatMap(imports).filter(({ target }) => target.startsWith('reference/'));
-  expect(into.filter((i) => i.target !== 'reference/src/index.ts' || !i.file.startsWith('mutation/')).map((i) => `${i.file} → ${i.target}`)).toEqual([]);
+  expect(
+    into
+      .filter((i) => i.target !== 'reference/src/index.ts' || !i.file.startsWith('mutation/'))
+      .map((i) => `${i.file} → ${i.target}`),
+  ).toEqual([]);
   expect(into.length, 'the harness imports the tenant').toBeGreaterThan(0);
 });
 
@@ -30,6 +36,9 @@ function imports(dir: string): Array<{ file: string; target: string }> {
     if (statSync(p).isDirectory()) return imports(relative(ROOT, p));
     if (!p.endsWith('.ts')) return [];
     const src = readFileSync(p, 'utf8');
-    return [...src.matchAll(IMPORT)].map((m) => ({ file: relative(ROOT, p), target: relative(ROOT, resolve(dirname(p), m[1] ?? '')) }));
+    return [...src.matchAll(IMPORT)].map((m) => ({
+      file: relative(ROOT, p),
+      target: relative(ROOT, resolve(dirname(p), m[1] ?? '')),
+    }));
   });
 }

@@ -6,7 +6,11 @@ import fc from 'fast-check';
 import * as g from '../generators/index.ts';
 import { fieldsOf, validate } from '../schemas/index.ts';
 
-const EXP: g.ExperimentOptions = { featureFlagId: 'flg_7Hq2kPzR', variationIds: ['var_control', 'var_treatment'], runTag: 'idm-run-7f3k' };
+const EXP: g.ExperimentOptions = {
+  featureFlagId: 'flg_7Hq2kPzR',
+  variationIds: ['var_control', 'var_treatment'],
+  runTag: 'idm-run-7f3k',
+};
 // The §2.2 fields from the update schema (held to the spec's table in contract-schemas.spec.ts).
 const UPDATE_FIELDS = fieldsOf('ResourceServerUpdate').map((f) => f.name);
 const NULLABLE = fieldsOf('ResourceServerUpdate')
@@ -32,16 +36,39 @@ test('valid update bodies cover every field, null where allowed, {} and the full
   const bodies = g.samples(g.updateBody(), 2000, 7);
   const seen = new Set(bodies.flatMap((b) => Object.keys(b)));
   expect([...seen].sort()).toEqual([...UPDATE_FIELDS].sort());
-  for (const f of NULLABLE) expect(bodies.some((b) => b[f] === null), `${f}: null`).toBe(true);
-  for (const f of NULLABLE) expect(bodies.some((b) => b[f] !== null && b[f] !== undefined), `${f}: a value`).toBe(true);
-  expect(bodies.some((b) => Object.keys(b).length === 0), 'an empty body').toBe(true);
-  expect(g.samples(g.fullUpdateBody(), 50, 7).filter((b) => Object.keys(b).length !== UPDATE_FIELDS.length)).toEqual([]);
-  expect(g.samples(g.updateBody({ addOns: false, earlyAccess: false }), 500, 7).some((b) => b['signing_alg'] === 'PS256' || 'authorization_policy' in b)).toBe(false);
+  for (const f of NULLABLE)
+    expect(
+      bodies.some((b) => b[f] === null),
+      `${f}: null`,
+    ).toBe(true);
+  for (const f of NULLABLE)
+    expect(
+      bodies.some((b) => b[f] !== null && b[f] !== undefined),
+      `${f}: a value`,
+    ).toBe(true);
+  expect(
+    bodies.some((b) => Object.keys(b).length === 0),
+    'an empty body',
+  ).toBe(true);
+  expect(g.samples(g.fullUpdateBody(), 50, 7).filter((b) => Object.keys(b).length !== UPDATE_FIELDS.length)).toEqual(
+    [],
+  );
+  expect(
+    g
+      .samples(g.updateBody({ addOns: false, earlyAccess: false }), 500, 7)
+      .some((b) => b['signing_alg'] === 'PS256' || 'authorization_policy' in b),
+  ).toBe(false);
 });
 
 test('valid samples reach every limit at its edge', () => {
   const bodies = g.samples(g.fullUpdateBody(), 3000, 11);
-  const lengths = (pick: (b: g.UpdateBody) => unknown[]) => new Set(bodies.flatMap(pick).filter((v): v is string => typeof v === 'string').map(g.cpLength));
+  const lengths = (pick: (b: g.UpdateBody) => unknown[]) =>
+    new Set(
+      bodies
+        .flatMap(pick)
+        .filter((v): v is string => typeof v === 'string')
+        .map(g.cpLength),
+    );
   const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as g.UpdateBody) : {});
   const key = (b: g.UpdateBody) => obj(obj(b['token_encryption'])['encryption_key']);
   const scopes = (b: g.UpdateBody) => (Array.isArray(b['scopes']) ? (b['scopes'] as g.UpdateBody[]) : []);
@@ -55,22 +82,33 @@ test('valid samples reach every limit at its edge', () => {
     ['pem', lengths((b) => [key(b)['pem']]), [4096]],
     ['policy_id', lengths((b) => [obj(b['authorization_policy'])['policy_id']]), [1, 1024]],
   ];
-  for (const [what, seen, want] of edges) for (const n of want) expect(seen.has(n), `${what} of length ${n}`).toBe(true);
+  for (const [what, seen, want] of edges)
+    for (const n of want) expect(seen.has(n), `${what} of length ${n}`).toBe(true);
   const lifetimes = new Set(bodies.map((b) => b['token_lifetime']));
   expect(lifetimes.has(0) && lifetimes.has(g.TOKEN_LIFETIME_MAX)).toBe(true);
   const all = JSON.stringify(bodies);
-  expect(g.MULTIBYTE.some((c) => all.includes(c)), 'multi-byte characters').toBe(true);
-  expect(g.ASTRAL.some((c) => all.includes(c)), 'astral characters').toBe(true);
+  expect(
+    g.MULTIBYTE.some((c) => all.includes(c)),
+    'multi-byte characters',
+  ).toBe(true);
+  expect(
+    g.ASTRAL.some((c) => all.includes(c)),
+    'astral characters',
+  ).toBe(true);
 });
 
 test('valid text never lets another way of counting exceed a limit', () => {
   // Plain predicates inside the property: Playwright's expect is too costly per sample.
   fc.assert(
-    fc.property(fc.integer({ min: 1, max: 300 }).chain((max) => g.text({ min: 1, max, trimmed: true }).map((s) => [s, max] as const)), ([s, max]) =>
-      s.length <= max && // UTF-16 units
-      // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists combining marks and joiners on purpose
-      !/[\u0300-\u036f\u200d\ufe0f<>\u0000-\u001f]/u.test(s) && // no combining marks, joiners, selectors, controls
-      /^\S(.*\S)?$/u.test(s),
+    fc.property(
+      fc
+        .integer({ min: 1, max: 300 })
+        .chain((max) => g.text({ min: 1, max, trimmed: true }).map((s) => [s, max] as const)),
+      ([s, max]) =>
+        s.length <= max && // UTF-16 units
+        // biome-ignore lint/suspicious/noMisleadingCharacterClass: the class lists combining marks and joiners on purpose
+        !/[\u0300-\u036f\u200d\ufe0f<>\u0000-\u001f]/u.test(s) && // no combining marks, joiners, selectors, controls
+        /^\S(.*\S)?$/u.test(s),
     ),
     { numRuns: 1000, seed: 5 },
   );
@@ -85,18 +123,34 @@ test('experiment payloads are what a real tenant accepts: control + treatment, w
       ...validate('ExperimentCreate', p).errors.map((e) => e.message),
       ...fields.filter((f) => !(f in p)).map((f) => `no ${f}`),
       String(p['name']).startsWith(EXP.runTag) ? '' : 'name lacks the run tag',
-      JSON.stringify(allocations.map((a) => a['variation_id'])) === JSON.stringify(EXP.variationIds) ? '' : 'variations',
+      JSON.stringify(allocations.map((a) => a['variation_id'])) === JSON.stringify(EXP.variationIds)
+        ? ''
+        : 'variations',
       allocations.filter((a) => a['is_control'] === true).length === 1 ? '' : 'not exactly one control',
       allocations.reduce((s, a) => s + Number(a['weight']), 0) === 100 ? '' : 'weights do not sum to 100',
     ].filter(Boolean);
     if (issues.length) problems.push(`${JSON.stringify(p).slice(0, 120)}: ${issues.join(', ')}`);
   }
   expect(problems).toEqual([]);
-  expect(g.experimentPayload({ ...EXP, strategyField: 'traffic_strategy' })).toHaveProperty('traffic_strategy', 'percentage');
-  const segment = g.segmentExperimentPayload(g.experimentPayload({ ...EXP, strategyField: 'traffic_strategy' }), ['seg_a'], 'traffic_strategy');
+  expect(g.experimentPayload({ ...EXP, strategyField: 'traffic_strategy' })).toHaveProperty(
+    'traffic_strategy',
+    'percentage',
+  );
+  const segment = g.segmentExperimentPayload(
+    g.experimentPayload({ ...EXP, strategyField: 'traffic_strategy' }),
+    ['seg_a'],
+    'traffic_strategy',
+  );
   expect(segment).toHaveProperty('traffic_strategy', 'segment');
-  expect((segment['allocations'] as Array<Record<string, unknown>>).map((a) => a['segment_id'])).toEqual(['seg_a', 'seg_a']);
-  expect(g.strategyViolationCases(g.experimentPayload(EXP), 'traffic_strategy').every((c) => 'traffic_strategy' in (c.body as object))).toBe(true);
+  expect((segment['allocations'] as Array<Record<string, unknown>>).map((a) => a['segment_id'])).toEqual([
+    'seg_a',
+    'seg_a',
+  ]);
+  expect(
+    g
+      .strategyViolationCases(g.experimentPayload(EXP), 'traffic_strategy')
+      .every((c) => 'traffic_strategy' in (c.body as object)),
+  ).toBe(true);
   expect(() => g.experimentPayload({ ...EXP, runTag: ' padded ' })).toThrow(/runTag/);
   expect(() => g.experimentPayload({ ...EXP, variationIds: ['only-one'] })).toThrow(/variationIds/);
 });
@@ -107,7 +161,8 @@ test('experiment names and descriptions at exact lengths keep the run tag where 
     expect(g.cpLength(String(p['name']))).toBe(n);
     expect(`${p['name']} ${p['description']}`).toContain(EXP.runTag);
   }
-  for (const n of [2, 3, 1024, 1025]) expect(g.cpLength(String(g.experimentWithDescriptionLength(EXP, n)['description']))).toBe(n);
+  for (const n of [2, 3, 1024, 1025])
+    expect(g.cpLength(String(g.experimentWithDescriptionLength(EXP, n)['description']))).toBe(n);
 });
 
 test('pem values are a real public key at any length up to the limit', async () => {
@@ -123,19 +178,65 @@ test('pem values are a real public key at any length up to the limit', async () 
 test('violation cases cover every mutation kind the contract issue lists', () => {
   const cases = g.violationCases({ experimentBase: g.experimentPayload(EXP) });
   const ids = cases.map((c) => c.id);
-  const has = (re: RegExp) => expect(ids.some((id) => re.test(id)), String(re)).toBe(true);
-  [/too-long/, /less-than/, /greater-than/, /leading-space/, /trailing-space/, /\.nul$/, /feature_flag_id\.zero/, /feature_flag_id\.capital-o/,
-    /feature_flag_id\.capital-i/, /feature_flag_id\.lower-l/, /outsider/, /\.number$/, /\.null$/, /unknown-key/, /identifier\.present/, /\.missing$/,
-    /allocations\.empty/, /token_lifetime\.fraction/].forEach(has);
+  const has = (re: RegExp) =>
+    expect(
+      ids.some((id) => re.test(id)),
+      String(re),
+    ).toBe(true);
+  [
+    /too-long/,
+    /less-than/,
+    /greater-than/,
+    /leading-space/,
+    /trailing-space/,
+    /\.nul$/,
+    /feature_flag_id\.zero/,
+    /feature_flag_id\.capital-o/,
+    /feature_flag_id\.capital-i/,
+    /feature_flag_id\.lower-l/,
+    /outsider/,
+    /\.number$/,
+    /\.null$/,
+    /unknown-key/,
+    /identifier\.present/,
+    /\.missing$/,
+    /allocations\.empty/,
+    /token_lifetime\.fraction/,
+  ].forEach(has);
   // An unknown key at every closed object level.
-  for (const level of ['top', 'scope', 'token_encryption', 'encryption_key', 'proof_of_possession', 'subject_type_authorization', 'authorization_policy']) {
-    expect(ids.some((id) => id.startsWith(`update/${level}.unknown-key`)), level).toBe(true);
+  for (const level of [
+    'top',
+    'scope',
+    'token_encryption',
+    'encryption_key',
+    'proof_of_possession',
+    'subject_type_authorization',
+    'authorization_policy',
+  ]) {
+    expect(
+      ids.some((id) => id.startsWith(`update/${level}.unknown-key`)),
+      level,
+    ).toBe(true);
   }
   // One past every §8 limit.
-  for (const clause of ['rs.update.name.max-length', 'rs.scope.value.length', 'rs.scope.description.max-length', 'rs.update.signing_secret.min-length',
-    'rs.update.token_lifetime.range', 'rs.encryption_key.name.length', 'rs.encryption_key.kid.length', 'rs.encryption_key.pem.length',
-    'rs.authorization_policy.policy_id.length', 'exp.create.name.length', 'exp.create.description.length', 'exp.create.allocations.min-items']) {
-    expect(cases.some((c) => c.clause === clause), clause).toBe(true);
+  for (const clause of [
+    'rs.update.name.max-length',
+    'rs.scope.value.length',
+    'rs.scope.description.max-length',
+    'rs.update.signing_secret.min-length',
+    'rs.update.token_lifetime.range',
+    'rs.encryption_key.name.length',
+    'rs.encryption_key.kid.length',
+    'rs.encryption_key.pem.length',
+    'rs.authorization_policy.policy_id.length',
+    'exp.create.name.length',
+    'exp.create.description.length',
+    'exp.create.allocations.min-items',
+  ]) {
+    expect(
+      cases.some((c) => c.clause === clause),
+      clause,
+    ).toBe(true);
   }
 });
 

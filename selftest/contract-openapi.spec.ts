@@ -36,10 +36,20 @@ test('operations carry the spec statuses, both media types and the security sche
   const statuses = [...specText('7.1').matchAll(/^\| (\d{3}) \|/gm)].map((m) => m[1]);
   expect(statuses.length).toBeGreaterThanOrEqual(5);
   expect(Object.keys(patch.responses).sort()).toEqual(['201', ...statuses].sort());
-  expect(patch.responses['201'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ResourceServer' });
-  expect(Object.keys(patch.responses['429'].headers).sort()).toEqual(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset']);
+  expect(patch.responses['201'].content['application/json'].schema).toEqual({
+    $ref: '#/components/schemas/ResourceServer',
+  });
+  expect(Object.keys(patch.responses['429'].headers).sort()).toEqual([
+    'X-RateLimit-Limit',
+    'X-RateLimit-Remaining',
+    'X-RateLimit-Reset',
+  ]);
   expect(patch.parameters).toEqual([expect.objectContaining({ name: 'id', in: 'path', required: true })]);
-  for (const op of [patch, post]) expect(Object.keys(op.requestBody.content).sort()).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+  for (const op of [patch, post])
+    expect(Object.keys(op.requestBody.content).sort()).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+    ]);
   expect(post.responses['201'].description).toMatch(/not show/);
   const schemes = doc['components']['securitySchemes'];
   expect(schemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' });
@@ -52,11 +62,18 @@ test('operations carry the spec statuses, both media types and the security sche
 test('a third-party JSON Schema validator reads the dereferenced document with our verdicts', async () => {
   const doc = (await dereference(JSON.parse(committedOpenApi()))) as Doc;
   const ajv = new Ajv2020({ strict: false, allowUnionTypes: true, validateFormats: false });
-  const update = ajv.compile(doc['paths']['/resource-servers/{id}']['patch']['requestBody']['content']['application/json']['schema']);
-  const response = ajv.compile(doc['paths']['/resource-servers/{id}']['patch']['responses']['201']['content']['application/json']['schema']);
+  const update = ajv.compile(
+    doc['paths']['/resource-servers/{id}']['patch']['requestBody']['content']['application/json']['schema'],
+  );
+  const response = ajv.compile(
+    doc['paths']['/resource-servers/{id}']['patch']['responses']['201']['content']['application/json']['schema'],
+  );
   const disagreements: string[] = [];
-  for (const c of g.updateViolationCases()) if (update(c.body) !== validate('ResourceServerUpdate', c.body).valid) disagreements.push(c.id);
-  for (const b of g.samples(g.updateBody(), 300, 17)) if (!update(b)) disagreements.push(`valid body ${JSON.stringify(b).slice(0, 80)}`);
-  for (const r of g.samples(g.resourceServerResponse(), 300, 17)) if (!response(r)) disagreements.push(`valid response ${JSON.stringify(r).slice(0, 80)}`);
+  for (const c of g.updateViolationCases())
+    if (update(c.body) !== validate('ResourceServerUpdate', c.body).valid) disagreements.push(c.id);
+  for (const b of g.samples(g.updateBody(), 300, 17))
+    if (!update(b)) disagreements.push(`valid body ${JSON.stringify(b).slice(0, 80)}`);
+  for (const r of g.samples(g.resourceServerResponse(), 300, 17))
+    if (!response(r)) disagreements.push(`valid response ${JSON.stringify(r).slice(0, 80)}`);
   expect(disagreements).toEqual([]);
 });

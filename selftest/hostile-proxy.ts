@@ -6,7 +6,15 @@
 // can hit the tests and leave the restore a path to the tenant.
 import http from 'node:http';
 
-export type Misbehaviour = 'login-wall-token' | 'login-wall-api' | 'redirect-https' | 'stall-mid-body' | 'huge-body' | 'reset' | 'invalid-json' | 'intermittent-5xx';
+export type Misbehaviour =
+  | 'login-wall-token'
+  | 'login-wall-api'
+  | 'redirect-https'
+  | 'stall-mid-body'
+  | 'huge-body'
+  | 'reset'
+  | 'invalid-json'
+  | 'intermittent-5xx';
 
 export interface HostileProxy {
   url: string;
@@ -60,7 +68,10 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
         if (fromTests && api && testRequests % 3 === 0 && hit()) return req.socket.destroy();
         break;
       case 'invalid-json':
-        if (fromTests && api) return forward(req, res, (status, body) => (status < 300 && hit() ? body.subarray(0, Math.max(0, body.length - 2)) : body));
+        if (fromTests && api)
+          return forward(req, res, (status, body) =>
+            status < 300 && hit() ? body.subarray(0, Math.max(0, body.length - 2)) : body,
+          );
         break;
       case 'intermittent-5xx':
         if (fromTests && api && testRequests % 5 === 0 && hit()) {
@@ -88,9 +99,19 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
       }),
   };
 
-  function forward(req: http.IncomingMessage, res: http.ServerResponse, rewrite?: (status: number, body: Buffer) => Buffer): void {
+  function forward(
+    req: http.IncomingMessage,
+    res: http.ServerResponse,
+    rewrite?: (status: number, body: Buffer) => Buffer,
+  ): void {
     const out = http.request(
-      { host: up.hostname, port: up.port, method: req.method, path: req.url, headers: { ...req.headers, host: up.host } },
+      {
+        host: up.hostname,
+        port: up.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: up.host },
+      },
       (r) => {
         const chunks: Buffer[] = [];
         r.on('data', (c: Buffer) => chunks.push(c));
@@ -111,7 +132,9 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
 
 function html(res: http.ServerResponse): void {
   res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-  res.end('<!doctype html><html><head><title>Sign in</title></head><body><form action="/login">Corporate SSO: sign in to continue</form></body></html>');
+  res.end(
+    '<!doctype html><html><head><title>Sign in</title></head><body><form action="/login">Corporate SSO: sign in to continue</form></body></html>',
+  );
 }
 
 /** 200, JSON content type, HUGE_BYTES of a JSON string, written as the reader takes it. */

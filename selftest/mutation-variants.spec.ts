@@ -37,21 +37,42 @@ test('benign variants differ only where the catalogue observes or the spec says 
     if (b.clause === null) continue;
     expect(kinds.get(b.clause), `${b.id}: ${b.clause}`).toMatch(/^(observe|not-exercisable)$/);
   }
-  for (const v of VARIANTS) for (const c of [...(v.grep ?? []), ...(v.grepAll ?? [])]) expect(kinds.has(c), `${v.id} greps ${c}`).toBe(true);
+  for (const v of VARIANTS)
+    for (const c of [...(v.grep ?? []), ...(v.grepAll ?? [])]) expect(kinds.has(c), `${v.id} greps ${c}`).toBe(true);
 });
 
 test('the catalogue covers every fault kind of issue 6', () => {
   const required: FaultKind[] = [
-    'limit-off-by-one', 'missing-validation', 'unknown-field-accepted', 'over-strict', 'wrong-status', 'response-schema',
-    'not-persisted', 'partial-write', 'path-handling', 'form-refused', 'auth-bypass', 'scope-message', 'rate-limit',
+    'limit-off-by-one',
+    'missing-validation',
+    'unknown-field-accepted',
+    'over-strict',
+    'wrong-status',
+    'response-schema',
+    'not-persisted',
+    'partial-write',
+    'path-handling',
+    'form-refused',
+    'auth-bypass',
+    'scope-message',
+    'rate-limit',
   ];
   const present = new Set(MUTANTS.map((m) => m.fault));
   expect(required.filter((k) => !present.has(k))).toEqual([]);
   // Both directions of a limit, and every authorization bypass the spec lists.
   expect(MUTANTS.some((m) => m.fault === 'limit-off-by-one' && m.id.endsWith('-accepted'))).toBe(true);
   expect(MUTANTS.some((m) => m.fault === 'limit-off-by-one' && m.id.endsWith('-rejected'))).toBe(true);
-  for (const c of ['auth.mgmt.no-token', 'auth.mgmt.bad-signature', 'auth.mgmt.expired-token', 'auth.mgmt.wrong-audience', 'auth.mgmt.missing-scope']) {
-    expect(MUTANTS.some((m) => m.fault === 'auth-bypass' && m.clause === c), c).toBe(true);
+  for (const c of [
+    'auth.mgmt.no-token',
+    'auth.mgmt.bad-signature',
+    'auth.mgmt.expired-token',
+    'auth.mgmt.wrong-audience',
+    'auth.mgmt.missing-scope',
+  ]) {
+    expect(
+      MUTANTS.some((m) => m.fault === 'auth-bypass' && m.clause === c),
+      c,
+    ).toBe(true);
   }
 });
 
@@ -78,7 +99,10 @@ async function expectDiffers(v: Variant, probe: Probe): Promise<void> {
   try {
     const seenRef = await probe(probeClient(ref.tenant.url, () => ref.mintExpiredToken()));
     const seenOther = await probe(probeClient(other.tenant.url, () => other.mintExpiredToken()));
-    expect(isDeepStrictEqual(seenRef, seenOther), `${v.id}: reference saw ${JSON.stringify(seenRef)}, variant saw ${JSON.stringify(seenOther)}`).toBe(false);
+    expect(
+      isDeepStrictEqual(seenRef, seenOther),
+      `${v.id}: reference saw ${JSON.stringify(seenRef)}, variant saw ${JSON.stringify(seenOther)}`,
+    ).toBe(false);
   } finally {
     await Promise.all([ref.tenant.close(), other.tenant.close()]);
   }

@@ -13,14 +13,24 @@ const catalogue: CatalogueEntry[] = [
   { id: 'rs.update.token-lifetime.range', section: '2.2', text: 'token_lifetime 0..2592000', kind: 'must' },
   { id: 'exp.create.status', section: '4.2', text: 'success status: not shown', kind: 'observe' },
   { id: 'auth.mgmt.scope.forbidden', section: '7.1', text: '403 without scope', kind: 'must' },
-  { id: 'rs.update.identifier.conflict', section: '7.1', text: '409 on identifier conflict', kind: 'not-exercisable', reason: 'cannot be provoked' },
+  {
+    id: 'rs.update.identifier.conflict',
+    section: '7.1',
+    text: '409 on identifier conflict',
+    kind: 'not-exercisable',
+    reason: 'cannot be provoked',
+  },
   { id: 'limits.allocations.min', section: '8', text: 'allocations: at least 1', kind: 'must' },
 ];
 
 test.describe('status derivation', () => {
   test('a failed check fails its clause even when other checks passed', () => {
     const r = statusOf('rs.update.name.max-length', [
-      t('a', { clauses: ['rs.update.name.max-length'], checks: [ok('rs.update.name.max-length'), bad('rs.update.name.max-length')], status: 'failed' }),
+      t('a', {
+        clauses: ['rs.update.name.max-length'],
+        checks: [ok('rs.update.name.max-length'), bad('rs.update.name.max-length')],
+        status: 'failed',
+      }),
       t('b', { clauses: ['rs.update.name.max-length'], checks: [ok('rs.update.name.max-length')] }),
     ]);
     expect(r.status).toBe('failed');
@@ -31,11 +41,19 @@ test.describe('status derivation', () => {
   });
 
   test('passed checks alone pass the clause', () => {
-    expect(statusOf('rs.update.token-lifetime.range', [t('a', { checks: [ok('rs.update.token-lifetime.range')] })]).status).toBe('passed');
+    expect(
+      statusOf('rs.update.token-lifetime.range', [t('a', { checks: [ok('rs.update.token-lifetime.range')] })]).status,
+    ).toBe('passed');
   });
 
   test('a skipped declaring test leaves the clause skipped with its reason', () => {
-    const r = statusOf('auth.mgmt.scope.forbidden', [t('a', { clauses: ['auth.mgmt.scope.forbidden'], status: 'skipped', skipReason: 'limited client not configured' })]);
+    const r = statusOf('auth.mgmt.scope.forbidden', [
+      t('a', {
+        clauses: ['auth.mgmt.scope.forbidden'],
+        status: 'skipped',
+        skipReason: 'limited client not configured',
+      }),
+    ]);
     expect(r).toMatchObject({ status: 'skipped', reason: 'limited client not configured' });
   });
 
@@ -44,7 +62,10 @@ test.describe('status derivation', () => {
   });
 
   test('not-exercisable comes from the catalogue with its reason', () => {
-    expect(statusOf('rs.update.identifier.conflict', [])).toMatchObject({ status: 'not-exercisable', reason: 'cannot be provoked' });
+    expect(statusOf('rs.update.identifier.conflict', [])).toMatchObject({
+      status: 'not-exercisable',
+      reason: 'cannot be provoked',
+    });
   });
 
   test('an observe clause is observed with what the target did', () => {
@@ -54,25 +75,40 @@ test.describe('status derivation', () => {
   });
 
   test('an observe clause never fails, even on a failed check', () => {
-    const { clauses, warnings } = aggregate(catalogue, [t('a', { checks: [bad('exp.create.status')], status: 'failed' })]);
+    const { clauses, warnings } = aggregate(catalogue, [
+      t('a', { checks: [bad('exp.create.status')], status: 'failed' }),
+    ]);
     expect(clauses.find((c) => c.id === 'exp.create.status')?.status).toBe('observed');
     expect(warnings.join('\n')).toContain('observe clause exp.create.status');
   });
 
   test('a declaring test that errored before its checks fails its must clauses', () => {
-    const r = statusOf('rs.update.name.max-length', [t('a', { clauses: ['rs.update.name.max-length'], status: 'failed', error: 'TypeError: x is undefined' })]);
+    const r = statusOf('rs.update.name.max-length', [
+      t('a', { clauses: ['rs.update.name.max-length'], status: 'failed', error: 'TypeError: x is undefined' }),
+    ]);
     expect(r.status).toBe('failed');
     expect(r.failures[0]?.message).toContain('errored before checking this clause: TypeError: x is undefined');
   });
 
   test('a test failing on one clause does not fail the other clauses it declares', () => {
-    const tests = [t('a', { clauses: ['rs.update.name.max-length', 'rs.update.token-lifetime.range'], checks: [bad('rs.update.name.max-length')], status: 'failed' })];
-    expect(statusOf('rs.update.token-lifetime.range', tests)).toMatchObject({ status: 'skipped', reason: 'not reached: its test stopped after rs.update.name.max-length failed' });
+    const tests = [
+      t('a', {
+        clauses: ['rs.update.name.max-length', 'rs.update.token-lifetime.range'],
+        checks: [bad('rs.update.name.max-length')],
+        status: 'failed',
+      }),
+    ];
+    expect(statusOf('rs.update.token-lifetime.range', tests)).toMatchObject({
+      status: 'skipped',
+      reason: 'not reached: its test stopped after rs.update.name.max-length failed',
+    });
     expect(aggregate(catalogue, tests).problems).toEqual([]);
   });
 
   test('a test that errors with only observe clauses is a problem of the run, not a verdict', () => {
-    const { clauses, problems } = aggregate(catalogue, [t('a', { clauses: ['exp.create.status'], status: 'failed', error: 'boom' })]);
+    const { clauses, problems } = aggregate(catalogue, [
+      t('a', { clauses: ['exp.create.status'], status: 'failed', error: 'boom' }),
+    ]);
     expect(clauses.find((c) => c.id === 'exp.create.status')).toMatchObject({ status: 'skipped' });
     expect(problems).toEqual(['test "specs/x.spec.ts › a" failed without a failing must-clause check: boom']);
   });
@@ -85,14 +121,23 @@ test.describe('status derivation', () => {
 
 test.describe('report totals', () => {
   test('the headline counts must clauses passed over must clauses exercised', () => {
-    const { report } = buildReport(input([
-      t('a', { checks: [bad('rs.update.name.max-length')], status: 'failed' }),
-      t('b', { checks: [ok('rs.update.token-lifetime.range')] }),
-      t('c', { checks: [seen('exp.create.status', 'answered 201')] }),
-    ]));
+    const { report } = buildReport(
+      input([
+        t('a', { checks: [bad('rs.update.name.max-length')], status: 'failed' }),
+        t('b', { checks: [ok('rs.update.token-lifetime.range')] }),
+        t('c', { checks: [seen('exp.create.status', 'answered 201')] }),
+      ]),
+    );
     expect(report.totals.conformance).toEqual({ passed: 1, exercised: 2, percent: 50 });
     expect(report.totals.must).toMatchObject({ total: 4, exercised: 2, skipped: 2 });
-    expect(report.totals.byStatus).toEqual({ failed: 1, 'expected-failure': 0, passed: 1, observed: 1, skipped: 2, 'not-exercisable': 1 });
+    expect(report.totals.byStatus).toEqual({
+      failed: 1,
+      'expected-failure': 0,
+      passed: 1,
+      observed: 1,
+      skipped: 2,
+      'not-exercisable': 1,
+    });
     expect(report.bySection['7.1']).toMatchObject({ skipped: 1, 'not-exercisable': 1 });
     expect(report.clauses.map((c) => c.section)).toEqual(['2.2', '2.2', '4.2', '7.1', '7.1', '8']);
     expect(report.gate).toMatchObject({ exitCode: 1, verdict: 'non-conformant' });
@@ -115,7 +160,14 @@ test.describe('baseline', () => {
     ['a missing reason', [{ clause: 'a.b' }], '"reason" must be a non-empty string'],
     ['a clause that is not an id', [{ clause: 'Name Length', reason: 'x' }], '"clause" must be a clause id'],
     ['a link that is not a URL', [{ clause: 'a.b', reason: 'x', link: 'JIRA-12' }], '"link" must be an absolute URL'],
-    ['a clause listed twice', [{ clause: 'a.b', reason: 'x' }, { clause: 'a.b', reason: 'y' }], 'listed twice'],
+    [
+      'a clause listed twice',
+      [
+        { clause: 'a.b', reason: 'x' },
+        { clause: 'a.b', reason: 'y' },
+      ],
+      'listed twice',
+    ],
   ] as const) {
     test(`${what} is rejected with one line naming it`, () => {
       let error: unknown;
@@ -134,18 +186,31 @@ test.describe('baseline', () => {
 
   test('a listed failing clause becomes an expected failure', () => {
     const clauses = derived([t('a', { checks: [bad('rs.update.name.max-length')], status: 'failed' })]);
-    const out = applyBaseline(clauses, catalogue, [{ clause: 'rs.update.name.max-length', reason: 'tenant allows 255', link: 'https://tracker.example/T-1' }], null);
-    expect(out.clauses.find((c) => c.id === 'rs.update.name.max-length')).toMatchObject({ status: 'expected-failure', reason: 'tenant allows 255' });
+    const out = applyBaseline(
+      clauses,
+      catalogue,
+      [{ clause: 'rs.update.name.max-length', reason: 'tenant allows 255', link: 'https://tracker.example/T-1' }],
+      null,
+    );
+    expect(out.clauses.find((c) => c.id === 'rs.update.name.max-length')).toMatchObject({
+      status: 'expected-failure',
+      reason: 'tenant allows 255',
+    });
     expect(out).toMatchObject({ applied: ['rs.update.name.max-length'], stale: [] });
   });
 
   test('listed clauses that pass, are unknown or cannot fail are stale', () => {
     const clauses = derived([t('a', { checks: [ok('rs.update.name.max-length'), seen('exp.create.status', '201')] })]);
-    const out = applyBaseline(clauses, catalogue, [
-      { clause: 'rs.update.name.max-length', reason: 'was broken' },
-      { clause: 'rs.gone.clause', reason: 'old' },
-      { clause: 'exp.create.status', reason: 'odd' },
-    ], null);
+    const out = applyBaseline(
+      clauses,
+      catalogue,
+      [
+        { clause: 'rs.update.name.max-length', reason: 'was broken' },
+        { clause: 'rs.gone.clause', reason: 'old' },
+        { clause: 'exp.create.status', reason: 'odd' },
+      ],
+      null,
+    );
     expect(out.stale).toEqual([
       'rs.update.name.max-length: listed in the baseline but passed in this run (remove the entry)',
       'rs.gone.clause: listed in the baseline but not in the clause catalogue',
@@ -161,9 +226,15 @@ test.describe('baseline', () => {
 
   test('an entry scoped to another target does not apply', () => {
     const clauses = derived([t('a', { checks: [bad('rs.update.name.max-length')], status: 'failed' })]);
-    const entry = { clause: 'rs.update.name.max-length', reason: 'staging only', target: 'https://staging.example.com' };
+    const entry = {
+      clause: 'rs.update.name.max-length',
+      reason: 'staging only',
+      target: 'https://staging.example.com',
+    };
     expect(applyBaseline(clauses, catalogue, [entry], 'https://prod.example.com').applied).toEqual([]);
-    expect(applyBaseline(clauses, catalogue, [entry], 'https://STAGING.example.com/').applied).toEqual(['rs.update.name.max-length']);
+    expect(applyBaseline(clauses, catalogue, [entry], 'https://STAGING.example.com/').applied).toEqual([
+      'rs.update.name.max-length',
+    ]);
   });
 });
 
@@ -171,7 +242,10 @@ test.describe('gate', () => {
   test('a baselined failure passes the gate; an unlisted one fails it', () => {
     const failing = [t('a', { checks: [bad('rs.update.name.max-length')], status: 'failed' })];
     expect(buildReport(input(failing)).report.gate.exitCode).toBe(1);
-    const listed = buildReport({ ...input(failing), baseline: { path: 'b.json', entries: [{ clause: 'rs.update.name.max-length', reason: 'known' }] } });
+    const listed = buildReport({
+      ...input(failing),
+      baseline: { path: 'b.json', entries: [{ clause: 'rs.update.name.max-length', reason: 'known' }] },
+    });
     expect(listed.report.gate).toEqual({ exitCode: 0, verdict: 'conformant', reasons: [] });
   });
 
@@ -182,10 +256,20 @@ test.describe('gate', () => {
 
   test('a stale or invalid baseline is a configuration error (exit 2)', () => {
     const passing = [t('a', { checks: [ok('rs.update.name.max-length')] })];
-    const stale = buildReport({ ...input(passing), baseline: { path: 'b.json', entries: [{ clause: 'rs.update.name.max-length', reason: 'old' }] } });
+    const stale = buildReport({
+      ...input(passing),
+      baseline: { path: 'b.json', entries: [{ clause: 'rs.update.name.max-length', reason: 'old' }] },
+    });
     expect(stale.report.gate).toMatchObject({ exitCode: 2, verdict: 'config-error' });
     expect(stale.report.gate.reasons[0]).toContain('stale baseline entry: rs.update.name.max-length');
-    const invalid = buildReport({ ...input(passing), baseline: { path: 'b.json', entries: [], error: 'idm-conformance: IDM_E_BASELINE_INVALID: b.json: not valid JSON' } });
+    const invalid = buildReport({
+      ...input(passing),
+      baseline: {
+        path: 'b.json',
+        entries: [],
+        error: 'idm-conformance: IDM_E_BASELINE_INVALID: b.json: not valid JSON',
+      },
+    });
     expect(invalid.report.gate.exitCode).toBe(2);
   });
 
@@ -198,11 +282,26 @@ test.describe('gate', () => {
   });
 
   test('global errors decide the code before clause verdicts do', () => {
-    const base = { clauses: [] as ClauseResult[], playwrightStatus: 'failed', problems: [], staleBaseline: [], otherFailures: [] };
+    const base = {
+      clauses: [] as ClauseResult[],
+      playwrightStatus: 'failed',
+      problems: [],
+      staleBaseline: [],
+      otherFailures: [],
+    };
     expect(decideGate({ ...base, globalErrors: ['idm-conformance: IDM_E_TARGET_UNREACHABLE: x'] }).exitCode).toBe(3);
     expect(decideGate({ ...base, globalErrors: ['idm-conformance: IDM_E_CONFIG_MISSING: x'] }).exitCode).toBe(2);
-    expect(decideGate({ ...base, globalErrors: ['Error: in global setup'] })).toMatchObject({ exitCode: 1, verdict: 'run-broken' });
-    expect(decideGate({ ...base, globalErrors: [], otherFailures: ['test "setup › token" failed outside the conformance project'] }).exitCode).toBe(1);
+    expect(decideGate({ ...base, globalErrors: ['Error: in global setup'] })).toMatchObject({
+      exitCode: 1,
+      verdict: 'run-broken',
+    });
+    expect(
+      decideGate({
+        ...base,
+        globalErrors: [],
+        otherFailures: ['test "setup › token" failed outside the conformance project'],
+      }).exitCode,
+    ).toBe(1);
     expect(decideGate({ ...base, globalErrors: [], playwrightStatus: 'timedout' }).exitCode).toBe(1);
   });
 });
@@ -221,12 +320,19 @@ test('the terminal summary lists counts by status and section and the failing cl
 });
 
 test('a very long curl is clipped in the terminal but kept whole in the report', () => {
-  const long: CheckRecord = { clause: 'rs.update.name.max-length', outcome: 'failed', message: 'pem of 4097 characters: expected 400, got 201', evidence: { curl: `curl -X PATCH --data-raw '${'p'.repeat(4990)}'` } };
+  const long: CheckRecord = {
+    clause: 'rs.update.name.max-length',
+    outcome: 'failed',
+    message: 'pem of 4097 characters: expected 400, got 201',
+    evidence: { curl: `curl -X PATCH --data-raw '${'p'.repeat(4990)}'` },
+  };
   const { report } = buildReport(input([t('a', { checks: [long], status: 'failed' })]));
   const text = renderSummary(report, { color: false });
   expect(text).toContain(`… (${long.evidence!.curl!.length} characters; the whole command is in conformance.json)`);
   expect(text).not.toContain('p'.repeat(1000));
-  expect(report.clauses.find((c) => c.id === 'rs.update.name.max-length')?.failures[0]?.evidence?.curl).toBe(long.evidence!.curl);
+  expect(report.clauses.find((c) => c.id === 'rs.update.name.max-length')?.failures[0]?.evidence?.curl).toBe(
+    long.evidence!.curl,
+  );
 });
 
 // Helpers
@@ -242,7 +348,12 @@ function bad(clause: string): CheckRecord {
     clause,
     outcome: 'failed',
     message: 'expected 400, got 201',
-    evidence: { seed: 7, path: '0:1', counterexample: { name: 'x'.repeat(201) }, curl: "curl -X PATCH 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance'" },
+    evidence: {
+      seed: 7,
+      path: '0:1',
+      counterexample: { name: 'x'.repeat(201) },
+      curl: "curl -X PATCH 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance'",
+    },
   };
 }
 function seen(clause: string, observation: string): CheckRecord {
@@ -264,6 +375,13 @@ function input(tests: TestOutcome[]): BuildInput {
     playwrightStatus: 'passed',
     globalErrors: [],
     otherFailures: [],
-    meta: { suite: { name: 'idm-conformance', version: '0.0.0' }, target: 'http://127.0.0.1:4810', seed: 7, depth: 'quick', startedAt: new Date(0), endedAt: new Date(1000) },
+    meta: {
+      suite: { name: 'idm-conformance', version: '0.0.0' },
+      target: 'http://127.0.0.1:4810',
+      seed: 7,
+      depth: 'quick',
+      startedAt: new Date(0),
+      endedAt: new Date(1000),
+    },
   };
 }

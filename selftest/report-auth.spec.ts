@@ -16,21 +16,48 @@ const catalogue: CatalogueEntry[] = [
   { id: CODE_AND_DESCRIPTION, section: '7.3', text: 'most carry code and description', kind: 'must' },
   { id: 'auth.method.client-secret-post', section: '5.2', text: 'post', kind: 'must' },
   { id: 'auth.method.mtls', section: '5.2', text: 'mtls', kind: 'must' },
-  { id: 'auth.method.client-secret-basic.form-encoded', section: '5.2', text: 'form-encoded', kind: 'must', source: 'RFC 6749 §2.3.1' },
+  {
+    id: 'auth.method.client-secret-basic.form-encoded',
+    section: '5.2',
+    text: 'form-encoded',
+    kind: 'must',
+    source: 'RFC 6749 §2.3.1',
+  },
 ];
 
-const err = (code: string | null, description: boolean): AuthErrorRecord => ({ at: 'POST /oauth/token', status: 401, object: true, members: [...(code ? ['error'] : []), ...(description ? ['error_description'] : [])], code, description });
-const outcome = (title: string, errs: AuthErrorRecord[], extra: Partial<TestOutcome> = {}): TestOutcome => ({ title, file: 'specs/x.spec.ts', status: 'passed', clauses: [], checks: [], authErrors: errs, ...extra });
+const err = (code: string | null, description: boolean): AuthErrorRecord => ({
+  at: 'POST /oauth/token',
+  status: 401,
+  object: true,
+  members: [...(code ? ['error'] : []), ...(description ? ['error_description'] : [])],
+  code,
+  description,
+});
+const outcome = (title: string, errs: AuthErrorRecord[], extra: Partial<TestOutcome> = {}): TestOutcome => ({
+  title,
+  file: 'specs/x.spec.ts',
+  status: 'passed',
+  clauses: [],
+  checks: [],
+  authErrors: errs,
+  ...extra,
+});
 const statusOf = (tests: TestOutcome[], id: string) => aggregate(catalogue, tests).clauses.find((c) => c.id === id)!;
 
 test.describe('§7.3 "most carry an error code and a description", judged over the run', () => {
   test('a majority across tests passes, counting every test', () => {
-    const r = statusOf([outcome('a', [err('invalid_client', true), err('invalid_client', true)]), outcome('b', [err(null, false)])], CODE_AND_DESCRIPTION);
+    const r = statusOf(
+      [outcome('a', [err('invalid_client', true), err('invalid_client', true)]), outcome('b', [err(null, false)])],
+      CODE_AND_DESCRIPTION,
+    );
     expect(r.status).toBe('passed');
     expect(r.checks.passed).toBe(1);
   });
   test('a minority (or exactly half) fails, listing the members seen', () => {
-    const r = statusOf([outcome('a', [err('invalid_client', true)]), outcome('b', [err('invalid_client', false)])], CODE_AND_DESCRIPTION);
+    const r = statusOf(
+      [outcome('a', [err('invalid_client', true)]), outcome('b', [err('invalid_client', false)])],
+      CODE_AND_DESCRIPTION,
+    );
     expect(r.status).toBe('failed');
     expect(r.failures[0]?.message).toContain('1 of 2');
     expect(r.failures[0]?.message).toContain('{error}');
@@ -39,12 +66,26 @@ test.describe('§7.3 "most carry an error code and a description", judged over t
     expect(statusOf([outcome('a', [err(null, true), err(null, true)])], CODE_AND_DESCRIPTION).status).toBe('failed');
   });
   test('every 4xx of the run must carry an error object (auth.error.object, judged over the run)', () => {
-    const cat: CatalogueEntry[] = [...catalogue, { id: 'auth.error.object', section: '7.3', text: 'error object', kind: 'must' }];
-    const noObject: AuthErrorRecord = { at: 'GET /userinfo', status: 401, object: false, members: [], code: null, description: false };
-    const failed = aggregate(cat, [outcome('a', [err('invalid_client', true), err('invalid_client', true), noObject])]).clauses.find((c) => c.id === 'auth.error.object')!;
+    const cat: CatalogueEntry[] = [
+      ...catalogue,
+      { id: 'auth.error.object', section: '7.3', text: 'error object', kind: 'must' },
+    ];
+    const noObject: AuthErrorRecord = {
+      at: 'GET /userinfo',
+      status: 401,
+      object: false,
+      members: [],
+      code: null,
+      description: false,
+    };
+    const failed = aggregate(cat, [
+      outcome('a', [err('invalid_client', true), err('invalid_client', true), noObject]),
+    ]).clauses.find((c) => c.id === 'auth.error.object')!;
     expect(failed.status).toBe('failed');
     expect(failed.failures[0]?.message).toContain('401 GET /userinfo');
-    const passed = aggregate(cat, [outcome('a', [err('invalid_client', true), { ...noObject, status: 500 }])]).clauses.find((c) => c.id === 'auth.error.object')!;
+    const passed = aggregate(cat, [
+      outcome('a', [err('invalid_client', true), { ...noObject, status: 500 }]),
+    ]).clauses.find((c) => c.id === 'auth.error.object')!;
     expect(passed.status, 'a 5xx is not a 4xx: not counted').toBe('passed');
   });
   test('no authentication-API error met: the clause is not judged (skipped)', () => {
@@ -60,8 +101,18 @@ test.describe('§7.3 "most carry an error code and a description", judged over t
 
 test.describe('report: a section per authentication method, standards apart', () => {
   const tests = [
-    outcome('post', [err('invalid_client', true)], { clauses: ['auth.method.client-secret-post', 'auth.method.client-secret-basic.form-encoded'], checks: [{ clause: 'auth.method.client-secret-post', outcome: 'passed', message: 'ok' }, { clause: 'auth.method.client-secret-basic.form-encoded', outcome: 'passed', message: 'ok' }] }),
-    outcome('mtls', [], { clauses: ['auth.method.mtls'], status: 'skipped', skipReason: 'needs an mTLS client: set IDM_MTLS_CLIENT_ID' }),
+    outcome('post', [err('invalid_client', true)], {
+      clauses: ['auth.method.client-secret-post', 'auth.method.client-secret-basic.form-encoded'],
+      checks: [
+        { clause: 'auth.method.client-secret-post', outcome: 'passed', message: 'ok' },
+        { clause: 'auth.method.client-secret-basic.form-encoded', outcome: 'passed', message: 'ok' },
+      ],
+    }),
+    outcome('mtls', [], {
+      clauses: ['auth.method.mtls'],
+      status: 'skipped',
+      skipReason: 'needs an mTLS client: set IDM_MTLS_CLIENT_ID',
+    }),
   ];
   const { clauses } = aggregate(catalogue, tests);
   test('configured methods are the exercised ones; the others name the setting', () => {
@@ -73,8 +124,25 @@ test.describe('report: a section per authentication method, standards apart', ()
   });
   test('clauses with a source are listed apart, in the JSON, the HTML and the summary', () => {
     expect(standardDerived(clauses).map((c) => c.id)).toEqual(['auth.method.client-secret-basic.form-encoded']);
-    const { report } = buildReport({ catalogue, tests, baseline: { path: 'b.json', entries: [], error: null }, playwrightStatus: 'passed', globalErrors: [], otherFailures: [], meta: { suite: { name: 'idm-conformance', version: '0' }, target: null, seed: 1, depth: 'quick', startedAt: new Date(0), endedAt: new Date(1000) } });
-    expect(report.clauses.find((c) => c.id === 'auth.method.client-secret-basic.form-encoded')?.source).toBe('RFC 6749 §2.3.1');
+    const { report } = buildReport({
+      catalogue,
+      tests,
+      baseline: { path: 'b.json', entries: [], error: null },
+      playwrightStatus: 'passed',
+      globalErrors: [],
+      otherFailures: [],
+      meta: {
+        suite: { name: 'idm-conformance', version: '0' },
+        target: null,
+        seed: 1,
+        depth: 'quick',
+        startedAt: new Date(0),
+        endedAt: new Date(1000),
+      },
+    });
+    expect(report.clauses.find((c) => c.id === 'auth.method.client-secret-basic.form-encoded')?.source).toBe(
+      'RFC 6749 §2.3.1',
+    );
     const html = renderHtml(report);
     expect(html).toContain('id="standards"');
     expect(html).toContain('RFC 6749 §2.3.1');

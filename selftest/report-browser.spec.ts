@@ -26,7 +26,8 @@ test.describe('conformance.html in Chromium', () => {
 
   test.beforeAll(async () => {
     // In CI the browser test must run: a missing binary is a failure there, not a skip.
-    if (!CHROMIUM) throw new Error(`${noChromiumReason(LOOKUP)} although CI is set; .ci/run installs Debian's chromium`);
+    if (!CHROMIUM)
+      throw new Error(`${noChromiumReason(LOOKUP)} although CI is set; .ci/run installs Debian's chromium`);
     browser = await launchChromium(CHROMIUM);
     ({ report, failing } = await sampleReport());
     mkdirSync(REPORTS, { recursive: true });
@@ -60,7 +61,9 @@ test.describe('conformance.html in Chromium', () => {
     await expect(evidence).toBeVisible();
     await expect(evidence).toContainText('name of 201 characters: expected 400, got 201');
     await expect(evidence).toContainText('seed 1234567');
-    await expect(evidence.locator('pre.curl')).toContainText("curl -X PATCH 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance'");
+    await expect(evidence.locator('pre.curl')).toContainText(
+      "curl -X PATCH 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance'",
+    );
     await expect(evidence).toContainText('"name": "' + 'x'.repeat(201));
     await details.screenshot({ path: join(REPORTS, 'conformance-selftest-failure.png') });
     await page.close();
@@ -88,7 +91,7 @@ test.describe('conformance.html in Chromium', () => {
     await page.close();
   });
 
-  test('the last real run\'s report renders, if there is one', async () => {
+  test("the last real run's report renders, if there is one", async () => {
     const real = join(process.cwd(), REPORTS, 'conformance.html');
     test.skip(!existsSync(real), `no ${REPORTS}/conformance.html yet (npm run conformance writes it)`);
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
@@ -104,7 +107,11 @@ test.describe('conformance.html in Chromium', () => {
     const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const errors = watchErrors(page);
     await page.goto(`file://${file}`);
-    test.info().attachments.push({ name: 'page errors', contentType: 'application/json', body: Buffer.from(JSON.stringify(errors)) });
+    test.info().attachments.push({
+      name: 'page errors',
+      contentType: 'application/json',
+      body: Buffer.from(JSON.stringify(errors)),
+    });
     expect(errors, 'the page runs without script errors').toEqual([]);
     return page;
   }
@@ -126,7 +133,8 @@ async function sampleReport(): Promise<{ report: ConformanceReport; failing: Cat
   const catalogue = await loadContractCatalogue();
   const must = catalogue.filter((c) => c.kind === 'must');
   const failing = must.find((c) => c.section === '2.2' && /max length 200/.test(c.text)) ?? must[0]!;
-  const observe = catalogue.find((c) => c.kind === 'observe' && c.section === '4.2') ?? catalogue.find((c) => c.kind === 'observe')!;
+  const observe =
+    catalogue.find((c) => c.kind === 'observe' && c.section === '4.2') ?? catalogue.find((c) => c.kind === 'observe')!;
   const passing = must.filter((c) => c.id !== failing.id).slice(0, 40);
   const fail: CheckRecord = {
     clause: failing.id,
@@ -137,14 +145,50 @@ async function sampleReport(): Promise<{ report: ConformanceReport; failing: Cat
       path: '4:2',
       counterexample: { name: 'x'.repeat(201) },
       curl: "curl -X PATCH 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance' -H 'Authorization: Bearer <redacted>' -H 'Content-Type: application/json' --data-raw '{\"name\":\"xxx…\"}'",
-      request: { method: 'PATCH', url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance', headers: { authorization: 'Bearer <redacted>', 'content-type': 'application/json' }, body: { name: 'x'.repeat(201) } },
-      response: { status: 201, headers: { 'content-type': 'application/json' }, body: { id: 'rs_conformance', name: 'x'.repeat(201) } },
+      request: {
+        method: 'PATCH',
+        url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance',
+        headers: { authorization: 'Bearer <redacted>', 'content-type': 'application/json' },
+        body: { name: 'x'.repeat(201) },
+      },
+      response: {
+        status: 201,
+        headers: { 'content-type': 'application/json' },
+        body: { id: 'rs_conformance', name: 'x'.repeat(201) },
+      },
     },
   };
   const tests: TestOutcome[] = [
-    { title: 'name of 201 characters is rejected with 400', file: 'specs/resource-server/limits.spec.ts', status: 'failed', clauses: [failing.id], checks: [fail] },
-    { title: 'valid bodies are accepted', file: 'specs/resource-server/accepts-valid-updates.spec.ts', status: 'passed', clauses: passing.map((c) => c.id), checks: passing.map((c) => ({ clause: c.id, outcome: 'passed', message: 'as specified' })), requests: 120 },
-    { title: 'experiment creation status is recorded', file: 'specs/experiment/create.spec.ts', status: 'passed', clauses: [observe.id], checks: [{ clause: observe.id, outcome: 'observed', message: 'success status', observation: 'experiment create answered 201' }], requests: 2 },
+    {
+      title: 'name of 201 characters is rejected with 400',
+      file: 'specs/resource-server/limits.spec.ts',
+      status: 'failed',
+      clauses: [failing.id],
+      checks: [fail],
+    },
+    {
+      title: 'valid bodies are accepted',
+      file: 'specs/resource-server/accepts-valid-updates.spec.ts',
+      status: 'passed',
+      clauses: passing.map((c) => c.id),
+      checks: passing.map((c) => ({ clause: c.id, outcome: 'passed', message: 'as specified' })),
+      requests: 120,
+    },
+    {
+      title: 'experiment creation status is recorded',
+      file: 'specs/experiment/create.spec.ts',
+      status: 'passed',
+      clauses: [observe.id],
+      checks: [
+        {
+          clause: observe.id,
+          outcome: 'observed',
+          message: 'success status',
+          observation: 'experiment create answered 201',
+        },
+      ],
+      requests: 2,
+    },
   ];
   const { report } = buildReport({
     catalogue,
@@ -153,7 +197,14 @@ async function sampleReport(): Promise<{ report: ConformanceReport; failing: Cat
     playwrightStatus: 'failed',
     globalErrors: [],
     otherFailures: [],
-    meta: { suite: { name: 'idm-conformance', version: 'selftest' }, target: 'http://127.0.0.1:4810', seed: 1234567, depth: 'quick', startedAt: new Date('2026-01-01T00:00:00Z'), endedAt: new Date('2026-01-01T00:00:12Z') },
+    meta: {
+      suite: { name: 'idm-conformance', version: 'selftest' },
+      target: 'http://127.0.0.1:4810',
+      seed: 1234567,
+      depth: 'quick',
+      startedAt: new Date('2026-01-01T00:00:00Z'),
+      endedAt: new Date('2026-01-01T00:00:12Z'),
+    },
   });
   return { report, failing };
 }

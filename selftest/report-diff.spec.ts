@@ -36,15 +36,34 @@ const today = run(
 
 test('a clause that passed and now fails is a regression, with the new failure message', () => {
   const d = diffReports(yesterday, today);
-  expect(d.regressed).toEqual([{ id: 'rs.update.name.max-length', section: '2.2', text: 'name: max length 200', from: 'passed', to: 'failed', message: 'name of 201 characters: expected 400, got 201' }]);
+  expect(d.regressed).toEqual([
+    {
+      id: 'rs.update.name.max-length',
+      section: '2.2',
+      text: 'name: max length 200',
+      from: 'passed',
+      to: 'failed',
+      message: 'name of 201 characters: expected 400, got 201',
+    },
+  ]);
 });
 
 test('a clause that failed and now passes has recovered', () => {
-  expect(diffReports(yesterday, today).recovered.map((c) => [c.id, c.from, c.to])).toEqual([['rs.update.token-lifetime.range', 'failed', 'passed']]);
+  expect(diffReports(yesterday, today).recovered.map((c) => [c.id, c.from, c.to])).toEqual([
+    ['rs.update.token-lifetime.range', 'failed', 'passed'],
+  ]);
 });
 
 test('an observation that differs is listed with both values', () => {
-  expect(diffReports(yesterday, today).observations).toEqual([{ id: 'exp.create.status', section: '4.2', text: 'success status: not shown', before: ['answered 201'], after: ['answered 200'] }]);
+  expect(diffReports(yesterday, today).observations).toEqual([
+    {
+      id: 'exp.create.status',
+      section: '4.2',
+      text: 'success status: not shown',
+      before: ['answered 201'],
+      after: ['answered 200'],
+    },
+  ]);
 });
 
 test('a failure that became baselined is not a change of the target; a clause not run any more is', () => {
@@ -88,7 +107,9 @@ test('npm run diff prints the comparison and exits 1 on a regression, 0 without,
 // Helpers
 
 function diffCli(...args: string[]) {
-  return spawnSync(process.execPath, [join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'bin/diff.ts', ...args], { encoding: 'utf8' });
+  return spawnSync(process.execPath, [join('node_modules', 'tsx', 'dist', 'cli.mjs'), 'bin/diff.ts', ...args], {
+    encoding: 'utf8',
+  });
 }
 
 function run(tests: TestOutcome[], baseline: { clause: string; reason: string }[] = []): ConformanceReport {
@@ -99,11 +120,24 @@ function run(tests: TestOutcome[], baseline: { clause: string; reason: string }[
     playwrightStatus: 'passed',
     globalErrors: [],
     otherFailures: [],
-    meta: { suite: { name: 'idm-conformance', version: '0.0.0' }, target: 'https://staging.example.com', seed: 1, depth: 'quick', startedAt: new Date(0), endedAt: new Date(1) },
+    meta: {
+      suite: { name: 'idm-conformance', version: '0.0.0' },
+      target: 'https://staging.example.com',
+      seed: 1,
+      depth: 'quick',
+      startedAt: new Date(0),
+      endedAt: new Date(1),
+    },
   }).report;
 }
 function outcome(check: CheckRecord): TestOutcome {
-  return { title: `checks ${check.clause}`, file: 'specs/x.spec.ts', status: check.outcome === 'failed' ? 'failed' : 'passed', clauses: [check.clause], checks: [check] };
+  return {
+    title: `checks ${check.clause}`,
+    file: 'specs/x.spec.ts',
+    status: check.outcome === 'failed' ? 'failed' : 'passed',
+    clauses: [check.clause],
+    checks: [check],
+  };
 }
 function pass(clause: string): TestOutcome {
   return outcome({ clause, outcome: 'passed', message: 'ok' });

@@ -41,34 +41,47 @@ test('a conformant fixture run exits 0 with every clause given a status', async 
     'fx.update.identifier.conflict': 'not-exercisable',
     'fx.limits.allocations.min': 'skipped',
   });
-  expect(report.clauses.find((c) => c.id === 'fx.auth.limited.forbidden')?.reason).toBe('limited client not configured (IDM_LIMITED_CLIENT_ID)');
+  expect(report.clauses.find((c) => c.id === 'fx.auth.limited.forbidden')?.reason).toBe(
+    'limited client not configured (IDM_LIMITED_CLIENT_ID)',
+  );
   expect(report.clauses.find((c) => c.id === 'fx.limits.allocations.min')?.reason).toBe('not run in this selection');
   expect(report).toMatchObject({ target: 'http://127.0.0.1:4900', depth: 'quick', seed: 4242 });
   expect(report.totals.conformance).toEqual({ passed: 2, exercised: 2, percent: 100 });
 });
 
 test('a baseline entry turns the failing clause into an expected failure and the gate passes', async () => {
-  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [{ clause: FAILING, reason: 'tenant accepts names up to 255', link: 'https://tracker.example/IDM-7' }]);
+  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [
+    { clause: FAILING, reason: 'tenant accepts names up to 255', link: 'https://tracker.example/IDM-7' },
+  ]);
   const run = fixtureRun({ FX_NAME: 'fail', REPORT_FIXTURE_BASELINE: baseline });
   expect(run.status, run.output).toBe(0);
   const report = run.report();
-  expect(report.clauses.find((c) => c.id === FAILING)).toMatchObject({ status: 'expected-failure', reason: 'tenant accepts names up to 255' });
+  expect(report.clauses.find((c) => c.id === FAILING)).toMatchObject({
+    status: 'expected-failure',
+    reason: 'tenant accepts names up to 255',
+  });
   expect(report.baseline).toMatchObject({ applied: [FAILING], stale: [] });
   expect(run.stdout).toContain('Expected failures (baseline, 1):');
   expect(run.stdout).toContain('Verdict: CONFORMANT (exit 0)');
 });
 
 test('a stale baseline entry for a clause that now passes fails the run with exit 2', async () => {
-  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [{ clause: FAILING, reason: 'was broken last month' }]);
+  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [
+    { clause: FAILING, reason: 'was broken last month' },
+  ]);
   const run = fixtureRun({ FX_NAME: 'pass', REPORT_FIXTURE_BASELINE: baseline });
   expect(run.status, run.output).toBe(2);
   expect(run.stdout).toContain(`stale baseline entry: ${FAILING}: listed in the baseline but passed in this run`);
-  expect(run.stderr).toContain(`idm-conformance: IDM_E_BASELINE_STALE: stale baseline entry: ${FAILING}: listed in the baseline but passed in this run (remove the entry)`);
+  expect(run.stderr).toContain(
+    `idm-conformance: IDM_E_BASELINE_STALE: stale baseline entry: ${FAILING}: listed in the baseline but passed in this run (remove the entry)`,
+  );
   expect(run.report().gate).toMatchObject({ exitCode: 2, verdict: 'config-error' });
 });
 
 test('a baseline entry for a clause missing from the catalogue fails the run with exit 2', async () => {
-  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [{ clause: 'fx.update.removed-rule', reason: 'old' }]);
+  const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [
+    { clause: 'fx.update.removed-rule', reason: 'old' },
+  ]);
   const run = fixtureRun({ FX_NAME: 'pass', REPORT_FIXTURE_BASELINE: baseline });
   expect(run.status, run.output).toBe(2);
   expect(run.stdout).toContain('fx.update.removed-rule: listed in the baseline but not in the clause catalogue');
@@ -78,7 +91,9 @@ test('an invalid baseline file fails the run with exit 2 and one line naming the
   const baseline = writeBaseline(join(scratch(), 'known-deviations.json'), [{ clause: FAILING }]);
   const run = fixtureRun({ FX_NAME: 'pass', REPORT_FIXTURE_BASELINE: baseline });
   expect(run.status, run.output).toBe(2);
-  expect(run.stderr).toMatch(/^idm-conformance: IDM_E_BASELINE_INVALID: .*known-deviations\.json: entry 0 \(fx\.update\.name\.max-length\): "reason" must be a non-empty string$/m);
+  expect(run.stderr).toMatch(
+    /^idm-conformance: IDM_E_BASELINE_INVALID: .*known-deviations\.json: entry 0 \(fx\.update\.name\.max-length\): "reason" must be a non-empty string$/m,
+  );
 });
 
 test('a test that errors outside any must clause breaks the run (exit 1) though no clause failed', async () => {
@@ -87,7 +102,9 @@ test('a test that errors outside any must clause breaks the run (exit 1) though 
   const report = run.report();
   expect(report.totals.byStatus.failed).toBe(0);
   expect(report.gate.verdict).toBe('run-broken');
-  expect(report.gate.reasons[0]).toContain('a test that errors outside any must clause" failed without a failing must-clause check: Error: boom');
+  expect(report.gate.reasons[0]).toContain(
+    'a test that errors outside any must clause" failed without a failing must-clause check: Error: boom',
+  );
 });
 
 test('a sharded run merged with merge-reports keeps the verdict and the exit code', async () => {
@@ -97,13 +114,19 @@ test('a sharded run merged with merge-reports keeps the verdict and the exit cod
   mkdirSync(blobs);
   for (const shard of [1, 2]) {
     const dir = join(work, `blob-${shard}`);
-    const r = fixtureRun({ FX_NAME: 'fail', PLAYWRIGHT_BLOB_OUTPUT_DIR: dir }, ['--reporter=blob', `--shard=${shard}/2`]);
+    const r = fixtureRun({ FX_NAME: 'fail', PLAYWRIGHT_BLOB_OUTPUT_DIR: dir }, [
+      '--reporter=blob',
+      `--shard=${shard}/2`,
+    ]);
     expect(r.stdout, r.output).not.toContain('Verdict:');
     for (const f of readdirSync(dir)) copyFileSync(join(dir, f), join(blobs, f));
   }
   expect(readdirSync(blobs)).toEqual(['report-1.zip', 'report-2.zip']);
   const out = join(work, 'merged');
-  const merged = spawnSync(process.execPath, [CLI, 'merge-reports', '-c', CONFIG, blobs], { encoding: 'utf8', env: { ...process.env, REPORT_FIXTURE_OUT: out } });
+  const merged = spawnSync(process.execPath, [CLI, 'merge-reports', '-c', CONFIG, blobs], {
+    encoding: 'utf8',
+    env: { ...process.env, REPORT_FIXTURE_OUT: out },
+  });
   expect(merged.status, merged.stdout + merged.stderr).toBe(1);
   const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
   expect(report.run.tests.total).toBe(5);
@@ -117,7 +140,9 @@ test('credentials that reach a check record unredacted are scrubbed before anyth
   const secret = `idmc-canary-${Date.now().toString(36)}-secret`;
   const run = fixtureRun({ FX_NAME: 'fail', FX_LEAK: '1', IDM_CLIENT_SECRET: secret });
   expect(run.status, run.output).toBe(1);
-  const written = ['conformance.json', 'conformance.html', 'conformance-summary.txt'].map((f) => readFileSync(join(run.dir, f), 'utf8'));
+  const written = ['conformance.json', 'conformance.html', 'conformance-summary.txt'].map((f) =>
+    readFileSync(join(run.dir, f), 'utf8'),
+  );
   for (const text of [...written, run.stdout, run.stderr]) {
     expect(text).not.toContain(secret);
     expect(text).not.toMatch(/eyJhbGciOiJSUzI1NiJ9\.eyJ/);

@@ -18,7 +18,9 @@ const validate = ajv.compile(JSON.parse(readFileSync('reporters/conformance.sche
 
 test('a report with every status, full evidence and a baselined failure validates', async () => {
   const report = await sampleReport();
-  expect(new Set(report.clauses.map((c) => c.status))).toEqual(new Set(['failed', 'expected-failure', 'passed', 'observed', 'skipped', 'not-exercisable']));
+  expect(new Set(report.clauses.map((c) => c.status))).toEqual(
+    new Set(['failed', 'expected-failure', 'passed', 'observed', 'skipped', 'not-exercisable']),
+  );
   expect(validate(report), ajv.errorsText(validate.errors)).toBe(true);
 });
 
@@ -32,7 +34,7 @@ test('the schema refuses an unknown status, an unknown field and a missing gate'
   for (const doc of broken) expect(validate(doc)).toBe(false);
 });
 
-test('the last real run\'s conformance.json validates, if there is one', () => {
+test("the last real run's conformance.json validates, if there is one", () => {
   const path = `${process.env.IDM_REPORTS_DIR ?? 'reports'}/conformance.json`;
   test.skip(!existsSync(path), `no ${path} yet (npm run conformance writes it)`);
   const doc = JSON.parse(readFileSync(path, 'utf8')) as unknown;
@@ -44,7 +46,12 @@ test('the last real run\'s conformance.json validates, if there is one', () => {
 async function sampleReport(): Promise<ConformanceReport> {
   const catalogue = await loadContractCatalogue();
   const must = catalogue.filter((c) => c.kind === 'must');
-  const [failing, baselined, passing, skipped] = must as [CatalogueEntry, CatalogueEntry, CatalogueEntry, CatalogueEntry];
+  const [failing, baselined, passing, skipped] = must as [
+    CatalogueEntry,
+    CatalogueEntry,
+    CatalogueEntry,
+    CatalogueEntry,
+  ];
   const observe = catalogue.find((c) => c.kind === 'observe')!;
   const tests: TestOutcome[] = [
     {
@@ -59,7 +66,12 @@ async function sampleReport(): Promise<ConformanceReport> {
           outcome: 'failed',
           message: 'expected 400, got 201',
           evidence: {
-            request: { method: 'PATCH', url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance', headers: { authorization: 'Bearer <redacted>' }, body: { name: 'x' } },
+            request: {
+              method: 'PATCH',
+              url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance',
+              headers: { authorization: 'Bearer <redacted>' },
+              body: { name: 'x' },
+            },
             response: { status: 201, headers: { 'content-type': 'application/json' }, body: { id: 'rs_conformance' } },
             curl: 'curl -X PATCH …',
             seed: 42,
@@ -71,17 +83,47 @@ async function sampleReport(): Promise<ConformanceReport> {
       ],
       requests: 3,
     },
-    { title: 'passes', file: 'specs/b.spec.ts', status: 'passed', flaky: true, clauses: [passing.id], checks: [{ clause: passing.id, outcome: 'passed', message: 'ok' }] },
-    { title: 'observes', file: 'specs/c.spec.ts', status: 'passed', clauses: [observe.id], checks: [{ clause: observe.id, outcome: 'observed', message: 'status', observation: 'answered 201' }] },
-    { title: 'skips', file: 'specs/d.spec.ts', status: 'skipped', skipReason: 'limited client not configured', clauses: [skipped.id], checks: [] },
+    {
+      title: 'passes',
+      file: 'specs/b.spec.ts',
+      status: 'passed',
+      flaky: true,
+      clauses: [passing.id],
+      checks: [{ clause: passing.id, outcome: 'passed', message: 'ok' }],
+    },
+    {
+      title: 'observes',
+      file: 'specs/c.spec.ts',
+      status: 'passed',
+      clauses: [observe.id],
+      checks: [{ clause: observe.id, outcome: 'observed', message: 'status', observation: 'answered 201' }],
+    },
+    {
+      title: 'skips',
+      file: 'specs/d.spec.ts',
+      status: 'skipped',
+      skipReason: 'limited client not configured',
+      clauses: [skipped.id],
+      checks: [],
+    },
   ];
   return buildReport({
     catalogue,
     tests,
-    baseline: { path: 'baseline/known-deviations.json', entries: [{ clause: baselined.id, reason: 'known', link: 'https://tracker.example/IDM-1' }] },
+    baseline: {
+      path: 'baseline/known-deviations.json',
+      entries: [{ clause: baselined.id, reason: 'known', link: 'https://tracker.example/IDM-1' }],
+    },
     playwrightStatus: 'failed',
     globalErrors: [],
     otherFailures: [],
-    meta: { suite: { name: 'idm-conformance', version: '0.1.0' }, target: 'http://127.0.0.1:4810', seed: 42, depth: 'quick', startedAt: new Date(0), endedAt: new Date(5000) },
+    meta: {
+      suite: { name: 'idm-conformance', version: '0.1.0' },
+      target: 'http://127.0.0.1:4810',
+      seed: 42,
+      depth: 'quick',
+      startedAt: new Date(0),
+      endedAt: new Date(5000),
+    },
   }).report;
 }

@@ -31,7 +31,11 @@ test('no client secret, access token or private key appears in any report or in 
   const work = mkdtempSync(join(tmpdir(), 'idm-report-secrets-'));
   const canary = (who: string) => `idmc-canary-${who}-${randomBytes(9).toString('hex')}`;
   const secrets = { full: canary('full'), limited: canary('limited') };
-  const keys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  const keys = generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
   const publicKeyFile = join(work, 'canary-pkjwt.public.pem');
   const privateKeyFile = join(work, 'canary-pkjwt.private.pem');
   writeFileSync(publicKeyFile, keys.publicKey);
@@ -83,8 +87,12 @@ test('no client secret, access token or private key appears in any report or in 
   expect(report.run.tests.passed, printed).toBeGreaterThan(0);
   const caught = report.clauses.find((c) => c.id === FAULT.clause);
   expect(caught?.status, printed).toBe('failed');
-  expect(caught?.failures.some((f) => f.evidence?.curl?.startsWith('curl ')), 'the failure carries a curl reproduction').toBe(true);
-  for (const f of ['conformance.html', 'junit.xml', 'playwright-html/index.html']) expect(existsSync(join(reportsDir, f)), f).toBe(true);
+  expect(
+    caught?.failures.some((f) => f.evidence?.curl?.startsWith('curl ')),
+    'the failure carries a curl reproduction',
+  ).toBe(true);
+  for (const f of ['conformance.html', 'junit.xml', 'playwright-html/index.html'])
+    expect(existsSync(join(reportsDir, f)), f).toBe(true);
   expect(readdirSync(join(reportsDir, 'allure-results')).length).toBeGreaterThan(0);
 
   const needles: [string, string][] = [
@@ -114,10 +122,16 @@ test('no client secret, access token or private key appears in any report or in 
     const jwt = JWT.exec(text);
     if (jwt) leaks.push(`a bearer token (JWT ${jwt[0].slice(0, 24)}…) in ${where}`);
   }
-  testInfo.annotations.push({ type: 'scanned', description: `${texts.length} files/streams, ${needles.length} needles` });
+  testInfo.annotations.push({
+    type: 'scanned',
+    description: `${texts.length} files/streams, ${needles.length} needles`,
+  });
   expect(leaks).toEqual([]);
   expect(texts.length).toBeGreaterThan(10);
-  expect(texts.some(([where]) => where.includes('!embedded!')), 'the HTML report\'s embedded archive was opened').toBe(true);
+  expect(
+    texts.some(([where]) => where.includes('!embedded!')),
+    "the HTML report's embedded archive was opened",
+  ).toBe(true);
   rmSync(work, { recursive: true, force: true });
 });
 
@@ -132,16 +146,21 @@ function basicOf(id: string, secret: string): string {
 async function startTenant(env: Record<string, string>): Promise<{ process: ChildProcess; log: () => string }> {
   // The mutation harness's launcher starts the tenant with the fault wrapped around it; the
   // tenant reads the REFERENCE_* credential overrides from the environment.
-  const child = spawn(process.execPath, [TSX_CLI, 'mutation/launch.ts', '--variant', FAULT.variant, '--port', String(PORT)], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [TSX_CLI, 'mutation/launch.ts', '--variant', FAULT.variant, '--port', String(PORT)],
+    {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let log = '';
   child.stdout!.on('data', (d) => (log += d));
   child.stderr!.on('data', (d) => (log += d));
   const deadline = Date.now() + 20_000;
   while (!log.includes(`ready ${BASE}`)) {
-    if (child.exitCode !== null || Date.now() > deadline) throw new Error(`startTenant: the reference tenant did not start on ${BASE}: ${log}`);
+    if (child.exitCode !== null || Date.now() > deadline)
+      throw new Error(`startTenant: the reference tenant did not start on ${BASE}: ${log}`);
     await new Promise((r) => setTimeout(r, 50));
   }
   return { process: child, log: () => log };
@@ -180,9 +199,13 @@ function readable(file: string, root: string): [string, string][] {
   const bytes = readFileSync(file);
   const name = relative(root, file);
   const out: [string, string][] = [[name, bytes.toString('utf8')]];
-  if (bytes.subarray(0, 4).toString('binary') === 'PK\x03\x04') out.push(...unzip(bytes).map(([n, t]): [string, string] => [`${name}!${n}`, t]));
+  if (bytes.subarray(0, 4).toString('binary') === 'PK\x03\x04')
+    out.push(...unzip(bytes).map(([n, t]): [string, string] => [`${name}!${n}`, t]));
   const embedded = /data:application\/zip;base64,([A-Za-z0-9+/=]+)/.exec(out[0]![1]);
-  if (embedded) out.push(...unzip(Buffer.from(embedded[1]!, 'base64')).map(([n, t]): [string, string] => [`${name}!embedded!${n}`, t]));
+  if (embedded)
+    out.push(
+      ...unzip(Buffer.from(embedded[1]!, 'base64')).map(([n, t]): [string, string] => [`${name}!embedded!${n}`, t]),
+    );
   return out;
 }
 

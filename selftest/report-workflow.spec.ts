@@ -80,8 +80,16 @@ test('nightly: the deep profile against staging, sharded with blob reports and o
   const run = shard.steps.find((s) => s.run?.includes('npm run conformance'))!;
   expect(run.run).toContain('--shard="$SHARD/$SHARDS"');
   expect(run.run).toContain('--reporter=blob');
-  expect(run.env).toMatchObject({ SHARD: '${{ matrix.shard }}', SHARDS: '${{ strategy.job-total }}', PLAYWRIGHT_BLOB_OUTPUT_DIR: 'blob-report' });
-  expect(shard.steps.some((s) => s.uses?.startsWith('actions/upload-artifact@') && s.with?.name === 'blob-report-${{ matrix.shard }}')).toBe(true);
+  expect(run.env).toMatchObject({
+    SHARD: '${{ matrix.shard }}',
+    SHARDS: '${{ strategy.job-total }}',
+    PLAYWRIGHT_BLOB_OUTPUT_DIR: 'blob-report',
+  });
+  expect(
+    shard.steps.some(
+      (s) => s.uses?.startsWith('actions/upload-artifact@') && s.with?.name === 'blob-report-${{ matrix.shard }}',
+    ),
+  ).toBe(true);
 });
 
 test('nightly: the verdict job merges the shards, gates, and carries the Allure history over', () => {
@@ -91,18 +99,24 @@ test('nightly: the verdict job merges the shards, gates, and carries the Allure 
   expect(download.with).toMatchObject({ pattern: 'blob-report-*', 'merge-multiple': true });
   const steps = job.steps.map((s) => s.run ?? '');
   const history = steps.findIndex((r) => r.includes('gh run download') && r.includes('--name allure-history'));
-  const merge = steps.findIndex((r) => r.startsWith('npx playwright merge-reports') && r.includes(download.with!.path as string));
+  const merge = steps.findIndex(
+    (r) => r.startsWith('npx playwright merge-reports') && r.includes(download.with!.path as string),
+  );
   const report = steps.indexOf('npm run report');
   expect(history).toBeGreaterThan(-1);
   expect(merge).toBeGreaterThan(history);
   expect(report).toBeGreaterThan(merge);
   expect(job.steps[report]!.if).toBe('${{ !cancelled() }}'); // the trend also records failing nights
-  expect(job.steps.some((s) => s.with?.name === 'allure-history' && s.with?.path === 'reports/allure-history/')).toBe(true);
+  expect(job.steps.some((s) => s.with?.name === 'allure-history' && s.with?.path === 'reports/allure-history/')).toBe(
+    true,
+  );
   expect(job.permissions?.actions).toBe('read');
 });
 
 test('every npm script the workflow runs exists in package.json', () => {
-  const scripts = Object.keys((JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts);
+  const scripts = Object.keys(
+    (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts,
+  );
   const used = [...text.matchAll(/npm run ([a-z:-]+)/g)].map((m) => m[1]!);
   expect(used.length).toBeGreaterThan(0);
   for (const s of new Set(used)) expect(scripts, `npm run ${s}`).toContain(s);
@@ -114,9 +128,13 @@ test('secrets reach commands only through env, never inline in a script or as a 
       expect(step.run ?? '', `${name} › ${step.name ?? step.uses ?? step.run}`).not.toMatch(/secrets\./);
       expect(JSON.stringify(step.with ?? {}), `${name} › ${step.name ?? step.uses}`).not.toMatch(/secrets\./);
     }
-    for (const [key, value] of Object.entries({ ...job.env, ...Object.assign({}, ...job.steps.map((s) => s.env ?? {})) })) {
+    for (const [key, value] of Object.entries({
+      ...job.env,
+      ...Object.assign({}, ...job.steps.map((s) => s.env ?? {})),
+    })) {
       // a credential-looking setting must be an expression, not a value
-      if (/SECRET|TOKEN|KEY$|PASSWORD/.test(key) && key !== 'GH_TOKEN') expect(String(value), `${name} env ${key}`).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
+      if (/SECRET|TOKEN|KEY$|PASSWORD/.test(key) && key !== 'GH_TOKEN')
+        expect(String(value), `${name} env ${key}`).toMatch(/^\$\{\{ secrets\.[A-Z_]+ \}\}$/);
     }
   }
   expect(text).not.toMatch(/dev-secret-|eyJ[A-Za-z0-9_-]{10,}\.|-----BEGIN [A-Z ]*PRIVATE KEY-----/);

@@ -5,7 +5,15 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { compactVerify, decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { parseConfig, EMBEDDED } from '../lib/config.ts';
-import { ASSERTION_FAULTS, FOREIGN_CERT_FILE, basicAuthorization, clientAssertion, mtlsHeaders, needsFormEncoding, type AssertionFault } from '../lib/auth-target.ts';
+import {
+  ASSERTION_FAULTS,
+  FOREIGN_CERT_FILE,
+  basicAuthorization,
+  clientAssertion,
+  mtlsHeaders,
+  needsFormEncoding,
+  type AssertionFault,
+} from '../lib/auth-target.ts';
 import { describeAuthError } from '../lib/auth-errors.ts';
 import type { Exchange } from '../lib/http.ts';
 
@@ -28,7 +36,11 @@ test.describe('Basic header (RFC 6749 §2.3.1)', () => {
 test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
   test('a valid assertion verifies with the registered key, for the token endpoint, iss = sub = client id', async () => {
     const key = await importSPKI(readFileSync(PUBLIC_KEY, 'utf8'), 'RS256');
-    const { payload } = await jwtVerify(await clientAssertion(cfg), key, { audience: cfg.auth.tokenUrl, issuer: EMBEDDED.pkjwtClientId, subject: EMBEDDED.pkjwtClientId });
+    const { payload } = await jwtVerify(await clientAssertion(cfg), key, {
+      audience: cfg.auth.tokenUrl,
+      issuer: EMBEDDED.pkjwtClientId,
+      subject: EMBEDDED.pkjwtClientId,
+    });
     expect(typeof payload.jti).toBe('string');
   });
   test('two assertions carry different jti unless one is given', async () => {
@@ -43,7 +55,10 @@ test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
     'alg-none': async (t) => decodeProtectedHeader(t).alg === 'none' && t.endsWith('.'),
     'foreign-key': async (t) => {
       const key = await importSPKI(readFileSync(PUBLIC_KEY, 'utf8'), 'RS256');
-      return compactVerify(t, key).then(() => false, () => true); // the signature alone, not the claims
+      return compactVerify(t, key).then(
+        () => false,
+        () => true,
+      ); // the signature alone, not the claims
     },
   };
   for (const fault of Object.keys(ASSERTION_FAULTS) as AssertionFault[]) {
@@ -52,8 +67,11 @@ test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
       expect(await BROKEN[fault](t)).toBe(true);
       // Every other fault's property still holds: the case is sharp (no sub has no iss ≠ sub
       // either; an unsigned token is signed by no key at all).
-      const implied = (o: AssertionFault) => (fault === 'no-sub' && o === 'iss-not-sub') || (fault === 'alg-none' && o === 'foreign-key');
-      for (const other of Object.keys(BROKEN) as AssertionFault[]) if (other !== fault && !implied(other)) expect(await BROKEN[other](t), `${fault} also breaks ${other}`).toBe(false);
+      const implied = (o: AssertionFault) =>
+        (fault === 'no-sub' && o === 'iss-not-sub') || (fault === 'alg-none' && o === 'foreign-key');
+      for (const other of Object.keys(BROKEN) as AssertionFault[])
+        if (other !== fault && !implied(other))
+          expect(await BROKEN[other](t), `${fault} also breaks ${other}`).toBe(false);
     });
   }
 });
@@ -80,13 +98,35 @@ test.describe('mTLS edge headers', () => {
 });
 
 test.describe('auth-error records (§7.3)', () => {
-  const ex = (status: number, body: unknown): Exchange => ({ request: { method: 'POST', url: 'http://127.0.0.1/oauth/token?x=1', headers: {} }, status, headers: {}, text: JSON.stringify(body), body });
+  const ex = (status: number, body: unknown): Exchange => ({
+    request: { method: 'POST', url: 'http://127.0.0.1/oauth/token?x=1', headers: {} },
+    status,
+    headers: {},
+    text: JSON.stringify(body),
+    body,
+  });
   test('code and description found under the usual member names', () => {
-    expect(describeAuthError(ex(401, { error: 'invalid_client', error_description: 'bad' }))).toEqual({ at: 'POST /oauth/token', status: 401, object: true, members: ['error', 'error_description'], code: 'invalid_client', description: true });
+    expect(describeAuthError(ex(401, { error: 'invalid_client', error_description: 'bad' }))).toEqual({
+      at: 'POST /oauth/token',
+      status: 401,
+      object: true,
+      members: ['error', 'error_description'],
+      code: 'invalid_client',
+      description: true,
+    });
     expect(describeAuthError(ex(400, { code: 'x', message: 'y' }))).toMatchObject({ code: 'x', description: true });
   });
   test('empty strings and non-objects carry neither', () => {
-    expect(describeAuthError(ex(400, { error: '', error_description: ' ' }))).toMatchObject({ object: true, code: null, description: false });
-    expect(describeAuthError(ex(400, 'Bad Request'))).toMatchObject({ object: false, members: [], code: null, description: false });
+    expect(describeAuthError(ex(400, { error: '', error_description: ' ' }))).toMatchObject({
+      object: true,
+      code: null,
+      description: false,
+    });
+    expect(describeAuthError(ex(400, 'Bad Request'))).toMatchObject({
+      object: false,
+      members: [],
+      code: null,
+      description: false,
+    });
   });
 });

@@ -18,10 +18,20 @@ const UNKNOWN = 'rs.update.no-such-clause';
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJzZWxmdGVzdCJ9.c2lnbmF0dXJlLXNlbGZ0ZXN0LWJ5dGVz';
 const SECRET = 'idmc-selftest-checks-secret';
 
-function exchange(status: number, headers: Record<string, string> = {}, body: unknown = { statusCode: status }): Exchange {
+function exchange(
+  status: number,
+  headers: Record<string, string> = {},
+  body: unknown = { statusCode: status },
+): Exchange {
   const data = { name: 'x', client_secret: SECRET };
   return {
-    request: { method: 'PATCH', url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: JSON.stringify(data), data },
+    request: {
+      method: 'PATCH',
+      url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: JSON.stringify(data),
+      data,
+    },
     status,
     headers: { 'content-type': 'application/json', ...headers },
     text: JSON.stringify(body),
@@ -33,17 +43,27 @@ function checks(info: TestInfo = test.info()): Checks {
   return new Checks(info, createRedactor([SECRET, TOKEN]));
 }
 
-
-
 test.describe('passing checks', () => {
   const PASS: Array<{ title: string; run: (c: Checks) => boolean; clause: string }> = [
     { title: 'expectStatus: the expected status', run: (c) => c.expectStatus(MUST, exchange(201), 201), clause: MUST },
-    { title: 'expectStatus: one of several expected statuses', run: (c) => c.expectStatus(MUST, exchange(404), [400, 404]), clause: MUST },
+    {
+      title: 'expectStatus: one of several expected statuses',
+      run: (c) => c.expectStatus(MUST, exchange(404), [400, 404]),
+      clause: MUST,
+    },
     { title: 'expectRejected: a 400', run: (c) => c.expectRejected(MUST, exchange(400)), clause: MUST },
     { title: 'expectRejected: a 499', run: (c) => c.expectRejected(MUST, exchange(499)), clause: MUST },
     { title: 'expectAccepted: a 201', run: (c) => c.expectAccepted(MUST, exchange(201)), clause: MUST },
     { title: 'expectAccepted: a 204', run: (c) => c.expectAccepted(MUST, exchange(204)), clause: MUST },
-    { title: 'expectRateLimitHeaders: all three numeric', run: (c) => c.expectRateLimitHeaders(RL_MUST, exchange(201, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1795000000' })), clause: RL_MUST },
+    {
+      title: 'expectRateLimitHeaders: all three numeric',
+      run: (c) =>
+        c.expectRateLimitHeaders(
+          RL_MUST,
+          exchange(201, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1795000000' }),
+        ),
+      clause: RL_MUST,
+    },
     { title: 'that: a true condition', run: (c) => c.that(MUST, true, 'holds'), clause: MUST },
   ];
   for (const c of PASS) {
@@ -63,20 +83,69 @@ test.describe('passing checks', () => {
     c.that(MUST, true, 'one');
     c.that(MUST, true, 'two');
     c.that(MUST_2, true, 'three');
-    expect(test.info().annotations.filter((a) => a.type === 'clause').map((a) => a.description)).toEqual([MUST, MUST_2]);
+    expect(
+      test
+        .info()
+        .annotations.filter((a) => a.type === 'clause')
+        .map((a) => a.description),
+    ).toEqual([MUST, MUST_2]);
     expect(records()).toHaveLength(3);
   });
 });
 
 test.describe('failed checks: recorded, soft, redacted', () => {
   const FAIL: Array<{ title: string; run: (c: Checks) => boolean; clause: string; message: RegExp }> = [
-    { title: 'expectStatus: another status', run: (c) => c.expectStatus(MUST, exchange(500), 400), clause: MUST, message: /expected 400, got 500/ },
-    { title: 'expectRejected: a 201', run: (c) => c.expectRejected(MUST, exchange(201)), clause: MUST, message: /expected a 4xx, got 201/ },
-    { title: 'expectRejected: a 500 is not a refusal', run: (c) => c.expectRejected(MUST, exchange(500)), clause: MUST, message: /expected a 4xx, got 500/ },
-    { title: 'expectAccepted: a 302', run: (c) => c.expectAccepted(MUST, exchange(302)), clause: MUST, message: /expected a 2xx, got 302/ },
-    { title: 'expectRateLimitHeaders: Reset missing', run: (c) => c.expectRateLimitHeaders(RL_MUST, exchange(201, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '3' })), clause: RL_MUST, message: /x-ratelimit-reset/ },
-    { title: 'expectRateLimitHeaders: a non-numeric Remaining', run: (c) => c.expectRateLimitHeaders(RL_MUST, exchange(201, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': 'many', 'x-ratelimit-reset': '1795000000' })), clause: RL_MUST, message: /x-ratelimit-remaining/ },
-    { title: 'that: a false condition, multi-line message folded to one line', run: (c) => c.that(MUST, false, 'expected a\n  got b', exchange(201)), clause: MUST, message: /^expected a got b$/ },
+    {
+      title: 'expectStatus: another status',
+      run: (c) => c.expectStatus(MUST, exchange(500), 400),
+      clause: MUST,
+      message: /expected 400, got 500/,
+    },
+    {
+      title: 'expectRejected: a 201',
+      run: (c) => c.expectRejected(MUST, exchange(201)),
+      clause: MUST,
+      message: /expected a 4xx, got 201/,
+    },
+    {
+      title: 'expectRejected: a 500 is not a refusal',
+      run: (c) => c.expectRejected(MUST, exchange(500)),
+      clause: MUST,
+      message: /expected a 4xx, got 500/,
+    },
+    {
+      title: 'expectAccepted: a 302',
+      run: (c) => c.expectAccepted(MUST, exchange(302)),
+      clause: MUST,
+      message: /expected a 2xx, got 302/,
+    },
+    {
+      title: 'expectRateLimitHeaders: Reset missing',
+      run: (c) =>
+        c.expectRateLimitHeaders(RL_MUST, exchange(201, { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '3' })),
+      clause: RL_MUST,
+      message: /x-ratelimit-reset/,
+    },
+    {
+      title: 'expectRateLimitHeaders: a non-numeric Remaining',
+      run: (c) =>
+        c.expectRateLimitHeaders(
+          RL_MUST,
+          exchange(201, {
+            'x-ratelimit-limit': '50',
+            'x-ratelimit-remaining': 'many',
+            'x-ratelimit-reset': '1795000000',
+          }),
+        ),
+      clause: RL_MUST,
+      message: /x-ratelimit-remaining/,
+    },
+    {
+      title: 'that: a false condition, multi-line message folded to one line',
+      run: (c) => c.that(MUST, false, 'expected a\n  got b', exchange(201)),
+      clause: MUST,
+      message: /^expected a got b$/,
+    },
   ];
   for (const c of FAIL) {
     test(c.title, () => {
@@ -102,7 +171,11 @@ test.describe('failed checks: recorded, soft, redacted', () => {
       const text = JSON.stringify(recs) + soft.join('\n');
       expect(text).not.toContain(TOKEN);
       expect(text).not.toContain(SECRET);
-      expect(failed.evidence?.request).toMatchObject({ method: 'PATCH', headers: { authorization: 'Bearer <redacted>' }, body: { name: 'x', client_secret: '<redacted>' } });
+      expect(failed.evidence?.request).toMatchObject({
+        method: 'PATCH',
+        headers: { authorization: 'Bearer <redacted>' },
+        body: { name: 'x', client_secret: '<redacted>' },
+      });
       expect(failed.evidence?.response?.status).toBeGreaterThan(0);
       expect(failed.evidence?.curl).toContain('$IDM_ACCESS_TOKEN');
     });
@@ -121,7 +194,12 @@ test.describe('verdict vocabulary guards', () => {
   test('observe on an observe clause records an observation, never a verdict', () => {
     checks().observe(OBSERVE, 'Limit 50, Reset 1 s ahead', exchange(201));
     const [rec] = records();
-    expect(rec).toMatchObject({ clause: OBSERVE, outcome: 'observed', message: 'Limit 50, Reset 1 s ahead', observation: 'Limit 50, Reset 1 s ahead' });
+    expect(rec).toMatchObject({
+      clause: OBSERVE,
+      outcome: 'observed',
+      message: 'Limit 50, Reset 1 s ahead',
+      observation: 'Limit 50, Reset 1 s ahead',
+    });
     expect(JSON.stringify(rec)).not.toContain(TOKEN);
     expect(test.info().errors).toEqual([]);
   });
@@ -129,12 +207,36 @@ test.describe('verdict vocabulary guards', () => {
   const MISUSE: Array<{ title: string; run: (c: Checks) => unknown; error: RegExp }> = [
     { title: 'that(pass) on an observe clause', run: (c) => c.that(OBSERVE, true, 'x'), error: /observe/ },
     { title: 'that(fail) on an observe clause', run: (c) => c.that(OBSERVE, false, 'x'), error: /observe/ },
-    { title: 'expectStatus on an observe clause', run: (c) => c.expectStatus(OBSERVE, exchange(201), 201), error: /observe/ },
-    { title: 'expectRejected on an observe clause', run: (c) => c.expectRejected(OBSERVE, exchange(400)), error: /observe/ },
-    { title: 'that on a not-exercisable clause', run: (c) => c.that(NOT_EXERCISABLE, true, 'x'), error: /not-exercisable/ },
-    { title: 'that on an unknown clause id', run: (c) => c.that(UNKNOWN, true, 'x'), error: new RegExp(UNKNOWN.replace(/\./g, '\\.')) },
-    { title: 'expectStatus on an unknown clause id', run: (c) => c.expectStatus(UNKNOWN, exchange(201), 201), error: new RegExp(UNKNOWN.replace(/\./g, '\\.')) },
-    { title: 'observe on an unknown clause id', run: (c) => c.observe(UNKNOWN, 'x'), error: new RegExp(UNKNOWN.replace(/\./g, '\\.')) },
+    {
+      title: 'expectStatus on an observe clause',
+      run: (c) => c.expectStatus(OBSERVE, exchange(201), 201),
+      error: /observe/,
+    },
+    {
+      title: 'expectRejected on an observe clause',
+      run: (c) => c.expectRejected(OBSERVE, exchange(400)),
+      error: /observe/,
+    },
+    {
+      title: 'that on a not-exercisable clause',
+      run: (c) => c.that(NOT_EXERCISABLE, true, 'x'),
+      error: /not-exercisable/,
+    },
+    {
+      title: 'that on an unknown clause id',
+      run: (c) => c.that(UNKNOWN, true, 'x'),
+      error: new RegExp(UNKNOWN.replace(/\./g, '\\.')),
+    },
+    {
+      title: 'expectStatus on an unknown clause id',
+      run: (c) => c.expectStatus(UNKNOWN, exchange(201), 201),
+      error: new RegExp(UNKNOWN.replace(/\./g, '\\.')),
+    },
+    {
+      title: 'observe on an unknown clause id',
+      run: (c) => c.observe(UNKNOWN, 'x'),
+      error: new RegExp(UNKNOWN.replace(/\./g, '\\.')),
+    },
   ];
   for (const c of MISUSE) {
     test(`${c.title} throws and records nothing`, () => {
@@ -160,7 +262,11 @@ test.describe('buffered records (property runs)', () => {
     const recs = records();
     expect(recs[0]).toMatchObject({ clause: MUST, outcome: 'passed' });
     expect(recs[0]!.evidence).toBeUndefined();
-    expect(recs[1]).toMatchObject({ clause: MUST_2, outcome: 'failed', evidence: { seed: 42, path: '3:1:0', counterexample: { name: 'x', client_secret: '<redacted>' } } });
+    expect(recs[1]).toMatchObject({
+      clause: MUST_2,
+      outcome: 'failed',
+      evidence: { seed: 42, path: '3:1:0', counterexample: { name: 'x', client_secret: '<redacted>' } },
+    });
     expect(soft).toHaveLength(1);
     expect(soft[0]).toContain('replay: IDM_SEED=42 IDM_REPLAY_PATH=3:1:0 npm run conformance -- --grep');
     expect(soft[0]).not.toContain(SECRET);
@@ -168,7 +274,12 @@ test.describe('buffered records (property runs)', () => {
 
   const REPLAY: Array<{ seed: number; path?: string; title: string; expected: string }> = [
     { seed: 7, title: 'plain title', expected: `IDM_SEED=7 npm run conformance -- --grep 'plain title'` },
-    { seed: -3, path: '0:2', title: 'name (max 200) + more?', expected: `IDM_SEED=-3 IDM_REPLAY_PATH=0:2 npm run conformance -- --grep 'name \\(max 200\\) \\+ more\\?'` },
+    {
+      seed: -3,
+      path: '0:2',
+      title: 'name (max 200) + more?',
+      expected: `IDM_SEED=-3 IDM_REPLAY_PATH=0:2 npm run conformance -- --grep 'name \\(max 200\\) \\+ more\\?'`,
+    },
     { seed: 1, title: "O'Brien's case", expected: `IDM_SEED=1 npm run conformance -- --grep 'O'\\''Brien'\\''s case'` },
   ];
   for (const c of REPLAY) {

@@ -40,7 +40,12 @@ async function runCli(settings: Record<string, string>, timeoutMs = 60_000): Pro
   };
   const started = Date.now();
   // --output: a Playwright run empties its output folder; never the checkout's test-results/.
-  const child = spawn(TSX, ['bin/conformance.ts', '--output', join(work, 'test-output')], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(TSX, ['bin/conformance.ts', '--output', join(work, 'test-output')], {
+    cwd: ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -86,7 +91,9 @@ async function freePortInRange(): Promise<number> {
 
 /** The run's promises: one stderr line with the code, the exit code, no test run, no secret. */
 function expectOneLineFailure(run: CliRun, code: string, exit: number): string {
-  test.info().annotations.push({ type: 'cli', description: `exit ${run.code} after ${run.ms} ms: ${run.stderr.trim()}` });
+  test
+    .info()
+    .annotations.push({ type: 'cli', description: `exit ${run.code} after ${run.ms} ms: ${run.stderr.trim()}` });
   const lines = run.stderr.split('\n').filter((l) => l.trim() !== '');
   expect(lines, `stderr: ${run.stderr}\nstdout: ${run.stdout}`).toHaveLength(1);
   expect(lines[0]).toMatch(new RegExp(`^idm-conformance: ${code}: \\S`));
@@ -98,17 +105,44 @@ function expectOneLineFailure(run: CliRun, code: string, exit: number): string {
 
 test.describe('configuration errors end before anything starts (exit 2)', () => {
   test.describe.configure({ mode: 'parallel' });
-  const TARGET = { IDM_BASE_URL: 'http://127.0.0.1:4939', IDM_CLIENT_ID: 'client-full', IDM_CLIENT_SECRET: CANARY, IDM_RESOURCE_SERVER_ID: 'rs_custom' };
+  const TARGET = {
+    IDM_BASE_URL: 'http://127.0.0.1:4939',
+    IDM_CLIENT_ID: 'client-full',
+    IDM_CLIENT_SECRET: CANARY,
+    IDM_RESOURCE_SERVER_ID: 'rs_custom',
+  };
   const CASES: Array<{ title: string; settings: Record<string, string | undefined>; code: string; names: string }> = [
-    { title: 'IDM_CLIENT_ID missing', settings: { IDM_CLIENT_ID: undefined }, code: 'IDM_E_CONFIG_MISSING', names: 'IDM_CLIENT_ID' },
-    { title: 'IDM_CLIENT_SECRET missing', settings: { IDM_CLIENT_SECRET: undefined }, code: 'IDM_E_CONFIG_MISSING', names: 'IDM_CLIENT_SECRET' },
-    { title: 'IDM_RESOURCE_SERVER_ID missing', settings: { IDM_RESOURCE_SERVER_ID: undefined }, code: 'IDM_E_CONFIG_MISSING', names: 'IDM_RESOURCE_SERVER_ID' },
-    { title: 'a limited client id without its secret', settings: { IDM_LIMITED_CLIENT_ID: 'lim' }, code: 'IDM_E_CONFIG_CONTRADICTORY', names: 'IDM_LIMITED_CLIENT_SECRET' },
+    {
+      title: 'IDM_CLIENT_ID missing',
+      settings: { IDM_CLIENT_ID: undefined },
+      code: 'IDM_E_CONFIG_MISSING',
+      names: 'IDM_CLIENT_ID',
+    },
+    {
+      title: 'IDM_CLIENT_SECRET missing',
+      settings: { IDM_CLIENT_SECRET: undefined },
+      code: 'IDM_E_CONFIG_MISSING',
+      names: 'IDM_CLIENT_SECRET',
+    },
+    {
+      title: 'IDM_RESOURCE_SERVER_ID missing',
+      settings: { IDM_RESOURCE_SERVER_ID: undefined },
+      code: 'IDM_E_CONFIG_MISSING',
+      names: 'IDM_RESOURCE_SERVER_ID',
+    },
+    {
+      title: 'a limited client id without its secret',
+      settings: { IDM_LIMITED_CLIENT_ID: 'lim' },
+      code: 'IDM_E_CONFIG_CONTRADICTORY',
+      names: 'IDM_LIMITED_CLIENT_SECRET',
+    },
     { title: 'an unknown depth', settings: { IDM_DEPTH: 'fast' }, code: 'IDM_E_CONFIG_INVALID', names: 'IDM_DEPTH' },
   ];
   for (const c of CASES) {
     test(`${c.title} → one line ${c.code}, exit 2, no test run`, async () => {
-      const settings = Object.fromEntries(Object.entries({ ...TARGET, ...c.settings }).filter(([, v]) => v !== undefined)) as Record<string, string>;
+      const settings = Object.fromEntries(
+        Object.entries({ ...TARGET, ...c.settings }).filter(([, v]) => v !== undefined),
+      ) as Record<string, string>;
       const run = await runCli(settings);
       const line = expectOneLineFailure(run, c.code, 2);
       expect(line).toContain(c.names);
@@ -120,8 +154,16 @@ test.describe('configuration errors end before anything starts (exit 2)', () => 
 test('IDM_BASE_URL at a closed loopback port → one line IDM_E_TARGET_UNREACHABLE, exit 3', async () => {
   test.setTimeout(60_000);
   const port = await closedPort();
-  const run = await runCli({ IDM_BASE_URL: `http://127.0.0.1:${port}`, IDM_CLIENT_ID: 'client-full', IDM_CLIENT_SECRET: CANARY, IDM_RESOURCE_SERVER_ID: 'rs_custom' });
-  test.info().annotations.push({ type: 'elapsed', description: `${run.ms} ms to the verdict (issue 2 asks for under 10 s; not asserted here)` });
+  const run = await runCli({
+    IDM_BASE_URL: `http://127.0.0.1:${port}`,
+    IDM_CLIENT_ID: 'client-full',
+    IDM_CLIENT_SECRET: CANARY,
+    IDM_RESOURCE_SERVER_ID: 'rs_custom',
+  });
+  test.info().annotations.push({
+    type: 'elapsed',
+    description: `${run.ms} ms to the verdict (issue 2 asks for under 10 s; not asserted here)`,
+  });
   const line = expectOneLineFailure(run, 'IDM_E_TARGET_UNREACHABLE', 3);
   expect(line).toContain(`127.0.0.1:${port}`);
 });
@@ -135,13 +177,18 @@ test.describe('against a reference tenant started alone', () => {
     const port = await freePortInRange();
     base = `http://127.0.0.1:${port}`;
     // A plain node process (tsx as a loader), so that its pid is the tenant's own.
-    tenant = spawn(process.execPath, ['--import', 'tsx', 'reference/src/main.ts', '--host', '127.0.0.1', '--port', String(port), '--public-url', base], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    tenant = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'reference/src/main.ts', '--host', '127.0.0.1', '--port', String(port), '--public-url', base],
+      { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let log = '';
     tenant.stdout!.on('data', (d) => (log += d));
     tenant.stderr!.on('data', (d) => (log += d));
     const deadline = Date.now() + 20_000;
     while (!log.includes('listening')) {
-      if (tenant.exitCode !== null || Date.now() > deadline) throw new Error(`the reference tenant did not start on ${base}: ${log}`);
+      if (tenant.exitCode !== null || Date.now() > deadline)
+        throw new Error(`the reference tenant did not start on ${base}: ${log}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   });
@@ -155,7 +202,12 @@ test.describe('against a reference tenant started alone', () => {
 
   test('a wrong client secret → one line IDM_E_CREDENTIALS_REJECTED, exit 3, the secret never printed', async () => {
     test.setTimeout(60_000);
-    const run = await runCli({ IDM_BASE_URL: base, IDM_CLIENT_ID: 'conformance-full', IDM_CLIENT_SECRET: CANARY, IDM_RESOURCE_SERVER_ID: 'rs_conformance' });
+    const run = await runCli({
+      IDM_BASE_URL: base,
+      IDM_CLIENT_ID: 'conformance-full',
+      IDM_CLIENT_SECRET: CANARY,
+      IDM_RESOURCE_SERVER_ID: 'rs_conformance',
+    });
     test.info().annotations.push({ type: 'elapsed', description: `${run.ms} ms to the verdict` });
     const line = expectOneLineFailure(run, 'IDM_E_CREDENTIALS_REJECTED', 3);
     expect(line).toContain('IDM_CLIENT_ID');
@@ -163,7 +215,12 @@ test.describe('against a reference tenant started alone', () => {
 
   test('a resource server the tenant does not have → one line IDM_E_CONFIG_RESOURCE_SERVER, exit 2', async () => {
     test.setTimeout(60_000);
-    const run = await runCli({ IDM_BASE_URL: base, IDM_CLIENT_ID: 'conformance-full', IDM_CLIENT_SECRET: 'dev-secret-full-0123456789', IDM_RESOURCE_SERVER_ID: 'rs_does_not_exist' });
+    const run = await runCli({
+      IDM_BASE_URL: base,
+      IDM_CLIENT_ID: 'conformance-full',
+      IDM_CLIENT_SECRET: 'dev-secret-full-0123456789',
+      IDM_RESOURCE_SERVER_ID: 'rs_does_not_exist',
+    });
     const line = expectOneLineFailure(run, 'IDM_E_CONFIG_RESOURCE_SERVER', 2);
     expect(line).toContain('rs_does_not_exist');
     expect(run.stdout + run.stderr).not.toContain('dev-secret-full-0123456789');
@@ -171,7 +228,13 @@ test.describe('against a reference tenant started alone', () => {
 
   test('a token path with no token endpoint → one line IDM_E_TARGET_UNUSABLE, exit 3', async () => {
     test.setTimeout(60_000);
-    const run = await runCli({ IDM_BASE_URL: base, IDM_CLIENT_ID: 'conformance-full', IDM_CLIENT_SECRET: CANARY, IDM_RESOURCE_SERVER_ID: 'rs_conformance', IDM_TOKEN_PATH: '/no/such/token' });
+    const run = await runCli({
+      IDM_BASE_URL: base,
+      IDM_CLIENT_ID: 'conformance-full',
+      IDM_CLIENT_SECRET: CANARY,
+      IDM_RESOURCE_SERVER_ID: 'rs_conformance',
+      IDM_TOKEN_PATH: '/no/such/token',
+    });
     const line = expectOneLineFailure(run, 'IDM_E_TARGET_UNUSABLE', 3);
     expect(line).toContain('IDM_TOKEN_PATH');
   });

@@ -96,7 +96,11 @@ test.describe('embedded defaults', () => {
   });
 
   test('embedded: a setting given explicitly overrides its default (same code path)', () => {
-    const cfg = parseConfig({ IDM_CLIENT_SECRET: 'other-secret', IDM_RESOURCE_SERVER_ID: 'rs_other', IDM_DEPTH: 'quick' });
+    const cfg = parseConfig({
+      IDM_CLIENT_SECRET: 'other-secret',
+      IDM_RESOURCE_SERVER_ID: 'rs_other',
+      IDM_DEPTH: 'quick',
+    });
     expect(cfg.embedded).toBe(true);
     expect(cfg.client).toEqual({ id: 'conformance-full', secret: 'other-secret' });
     expect(cfg.resourceServerId).toBe('rs_other');
@@ -128,38 +132,94 @@ test.describe('required settings against a non-embedded target', () => {
   for (const c of MISSING) {
     test(`${c.unset} unset → IDM_E_CONFIG_MISSING naming it`, () => {
       const env = { ...STAGING, [c.unset]: undefined };
-      expectIdmError(idmErrorOf(() => parseConfig(env)), 'IDM_E_CONFIG_MISSING', [c.unset]);
+      expectIdmError(
+        idmErrorOf(() => parseConfig(env)),
+        'IDM_E_CONFIG_MISSING',
+        [c.unset],
+      );
     });
     test(`${c.unset} blank (spaces only) counts as unset → IDM_E_CONFIG_MISSING`, () => {
       const env = { ...STAGING, [c.unset]: '   ' };
-      expectIdmError(idmErrorOf(() => parseConfig(env)), 'IDM_E_CONFIG_MISSING', [c.unset]);
+      expectIdmError(
+        idmErrorOf(() => parseConfig(env)),
+        'IDM_E_CONFIG_MISSING',
+        [c.unset],
+      );
     });
   }
   test('IDM_ALLOW=experiments without IDM_FEATURE_FLAG_ID → IDM_E_CONFIG_MISSING naming the flag', () => {
-    expectIdmError(idmErrorOf(() => parseConfig({ ...STAGING, IDM_ALLOW: 'experiments' })), 'IDM_E_CONFIG_MISSING', ['IDM_FEATURE_FLAG_ID']);
+    expectIdmError(
+      idmErrorOf(() => parseConfig({ ...STAGING, IDM_ALLOW: 'experiments' })),
+      'IDM_E_CONFIG_MISSING',
+      ['IDM_FEATURE_FLAG_ID'],
+    );
   });
   test('IDM_FEATURE_FLAG_ID without IDM_VARIATION_IDS → IDM_E_CONFIG_MISSING naming the variations', () => {
-    expectIdmError(idmErrorOf(() => parseConfig({ ...STAGING, IDM_FEATURE_FLAG_ID: 'flg_x' })), 'IDM_E_CONFIG_MISSING', ['IDM_VARIATION_IDS']);
+    expectIdmError(
+      idmErrorOf(() => parseConfig({ ...STAGING, IDM_FEATURE_FLAG_ID: 'flg_x' })),
+      'IDM_E_CONFIG_MISSING',
+      ['IDM_VARIATION_IDS'],
+    );
   });
 });
 
 // --- contradictions -------------------------------------------------------------------------
 
 const CONTRADICTORY: Array<{ title: string; env: Env; names: string[] }> = [
-  { title: 'limited client id without its secret', env: { ...STAGING, IDM_LIMITED_CLIENT_ID: 'lim' }, names: ['IDM_LIMITED_CLIENT_ID', 'IDM_LIMITED_CLIENT_SECRET'] },
-  { title: 'limited client secret without its id', env: { ...STAGING, IDM_LIMITED_CLIENT_SECRET: 'lim-secret' }, names: ['IDM_LIMITED_CLIENT_SECRET', 'IDM_LIMITED_CLIENT_ID'] },
-  { title: 'the same client as full and as limited', env: { ...STAGING, IDM_LIMITED_CLIENT_ID: 'client-full', IDM_LIMITED_CLIENT_SECRET: 'x-secret' }, names: ['IDM_LIMITED_CLIENT_ID', 'IDM_CLIENT_ID'] },
-  { title: 'embedded: the limited client set to the full dev client', env: { IDM_LIMITED_CLIENT_ID: 'conformance-full', IDM_LIMITED_CLIENT_SECRET: 'dev-secret-full-0123456789' }, names: ['IDM_LIMITED_CLIENT_ID'] },
-  { title: 'the configured resource server is the system one (default identifier)', env: { ...STAGING, IDM_RESOURCE_SERVER_ID: 'https://staging.example.test/api/v2/' }, names: ['IDM_RESOURCE_SERVER_ID'] },
-  { title: 'the configured resource server is the system one (as configured)', env: { ...STAGING, IDM_RESOURCE_SERVER_ID: 'rs_sys', IDM_SYSTEM_RESOURCE_SERVER_ID: 'rs_sys' }, names: ['IDM_RESOURCE_SERVER_ID'] },
-  { title: 'variations without a feature flag', env: { ...STAGING, IDM_VARIATION_IDS: 'var_a,var_b' }, names: ['IDM_VARIATION_IDS', 'IDM_FEATURE_FLAG_ID'] },
-  { title: 'private_key_jwt client id without its key file', env: { ...STAGING, IDM_PKJWT_CLIENT_ID: 'pk' }, names: ['IDM_PKJWT_CLIENT_ID', 'IDM_PKJWT_KEY_FILE'] },
-  { title: 'private_key_jwt key file without its client id', env: { ...STAGING, IDM_PKJWT_KEY_FILE: EMBEDDED.pkjwtKeyFile }, names: ['IDM_PKJWT_KEY_FILE', 'IDM_PKJWT_CLIENT_ID'] },
+  {
+    title: 'limited client id without its secret',
+    env: { ...STAGING, IDM_LIMITED_CLIENT_ID: 'lim' },
+    names: ['IDM_LIMITED_CLIENT_ID', 'IDM_LIMITED_CLIENT_SECRET'],
+  },
+  {
+    title: 'limited client secret without its id',
+    env: { ...STAGING, IDM_LIMITED_CLIENT_SECRET: 'lim-secret' },
+    names: ['IDM_LIMITED_CLIENT_SECRET', 'IDM_LIMITED_CLIENT_ID'],
+  },
+  {
+    title: 'the same client as full and as limited',
+    env: { ...STAGING, IDM_LIMITED_CLIENT_ID: 'client-full', IDM_LIMITED_CLIENT_SECRET: 'x-secret' },
+    names: ['IDM_LIMITED_CLIENT_ID', 'IDM_CLIENT_ID'],
+  },
+  {
+    title: 'embedded: the limited client set to the full dev client',
+    env: { IDM_LIMITED_CLIENT_ID: 'conformance-full', IDM_LIMITED_CLIENT_SECRET: 'dev-secret-full-0123456789' },
+    names: ['IDM_LIMITED_CLIENT_ID'],
+  },
+  {
+    title: 'the configured resource server is the system one (default identifier)',
+    env: { ...STAGING, IDM_RESOURCE_SERVER_ID: 'https://staging.example.test/api/v2/' },
+    names: ['IDM_RESOURCE_SERVER_ID'],
+  },
+  {
+    title: 'the configured resource server is the system one (as configured)',
+    env: { ...STAGING, IDM_RESOURCE_SERVER_ID: 'rs_sys', IDM_SYSTEM_RESOURCE_SERVER_ID: 'rs_sys' },
+    names: ['IDM_RESOURCE_SERVER_ID'],
+  },
+  {
+    title: 'variations without a feature flag',
+    env: { ...STAGING, IDM_VARIATION_IDS: 'var_a,var_b' },
+    names: ['IDM_VARIATION_IDS', 'IDM_FEATURE_FLAG_ID'],
+  },
+  {
+    title: 'private_key_jwt client id without its key file',
+    env: { ...STAGING, IDM_PKJWT_CLIENT_ID: 'pk' },
+    names: ['IDM_PKJWT_CLIENT_ID', 'IDM_PKJWT_KEY_FILE'],
+  },
+  {
+    title: 'private_key_jwt key file without its client id',
+    env: { ...STAGING, IDM_PKJWT_KEY_FILE: EMBEDDED.pkjwtKeyFile },
+    names: ['IDM_PKJWT_KEY_FILE', 'IDM_PKJWT_CLIENT_ID'],
+  },
 ];
 test.describe('contradictory settings → IDM_E_CONFIG_CONTRADICTORY', () => {
   for (const c of CONTRADICTORY) {
     test(c.title, () => {
-      expectIdmError(idmErrorOf(() => parseConfig(c.env)), 'IDM_E_CONFIG_CONTRADICTORY', c.names);
+      expectIdmError(
+        idmErrorOf(() => parseConfig(c.env)),
+        'IDM_E_CONFIG_CONTRADICTORY',
+        c.names,
+      );
     });
   }
 });
@@ -206,7 +266,11 @@ test.describe('invalid values → IDM_E_CONFIG_INVALID naming the variable', () 
       const env: Env = { ...STAGING, [c.name]: c.value };
       if (c.name === 'IDM_VARIATION_IDS') env.IDM_FEATURE_FLAG_ID = 'flg_x';
       if (c.name === 'IDM_PKJWT_KEY_FILE') env.IDM_PKJWT_CLIENT_ID = 'pk';
-      expectIdmError(idmErrorOf(() => parseConfig(env)), 'IDM_E_CONFIG_INVALID', [c.name]);
+      expectIdmError(
+        idmErrorOf(() => parseConfig(env)),
+        'IDM_E_CONFIG_INVALID',
+        [c.name],
+      );
     });
   }
 
@@ -227,21 +291,56 @@ test.describe('invalid values → IDM_E_CONFIG_INVALID naming the variable', () 
 });
 
 const VALID: Array<{ title: string; env: Env; expected: Record<string, unknown> }> = [
-  { title: 'IDM_BASE_URL with trailing slashes is normalised', env: { IDM_BASE_URL: 'https://staging.example.test//' }, expected: { baseUrl: 'https://staging.example.test', apiBase: 'https://staging.example.test/api/v2' } },
-  { title: 'IDM_BASE_URL behind a proxy path prefix keeps the prefix', env: { IDM_BASE_URL: 'https://edge.example.test/tenant-a/' }, expected: { baseUrl: 'https://edge.example.test/tenant-a', tokenUrl: 'https://edge.example.test/tenant-a/oauth/token' } },
+  {
+    title: 'IDM_BASE_URL with trailing slashes is normalised',
+    env: { IDM_BASE_URL: 'https://staging.example.test//' },
+    expected: { baseUrl: 'https://staging.example.test', apiBase: 'https://staging.example.test/api/v2' },
+  },
+  {
+    title: 'IDM_BASE_URL behind a proxy path prefix keeps the prefix',
+    env: { IDM_BASE_URL: 'https://edge.example.test/tenant-a/' },
+    expected: {
+      baseUrl: 'https://edge.example.test/tenant-a',
+      tokenUrl: 'https://edge.example.test/tenant-a/oauth/token',
+    },
+  },
   { title: 'IDM_SEED negative', env: { IDM_SEED: '-5' }, expected: { seed: -5 } },
   { title: 'IDM_SEED at the 32-bit maximum', env: { IDM_SEED: '2147483647' }, expected: { seed: 2147483647 } },
   { title: 'IDM_DEPTH deep', env: { IDM_DEPTH: 'deep' }, expected: { depth: 'deep' } },
   { title: 'IDM_TIMEOUT_MS at its lower bound', env: { IDM_TIMEOUT_MS: '100' }, expected: { timeoutMs: 100 } },
   { title: 'IDM_TIMEOUT_MS at its upper bound', env: { IDM_TIMEOUT_MS: '120000' }, expected: { timeoutMs: 120000 } },
   { title: 'IDM_PACING_RESERVE 0', env: { IDM_PACING_RESERVE: '0' }, expected: { pacingReserve: 0 } },
-  { title: 'IDM_TOKEN_PATH with a trailing slash', env: { IDM_TOKEN_PATH: '/oauth/token/' }, expected: { tokenUrl: 'https://staging.example.test/oauth/token/' } },
-  { title: 'IDM_STRATEGY_FIELD another field name', env: { IDM_STRATEGY_FIELD: '_strategy2' }, expected: { strategyField: '_strategy2' } },
-  { title: 'IDM_SEGMENT_IDS with spaces around the ids', env: { IDM_SEGMENT_IDS: ' seg_a , seg_b ' }, expected: { segmentIds: ['seg_a', 'seg_b'] } },
+  {
+    title: 'IDM_TOKEN_PATH with a trailing slash',
+    env: { IDM_TOKEN_PATH: '/oauth/token/' },
+    expected: { tokenUrl: 'https://staging.example.test/oauth/token/' },
+  },
+  {
+    title: 'IDM_STRATEGY_FIELD another field name',
+    env: { IDM_STRATEGY_FIELD: '_strategy2' },
+    expected: { strategyField: '_strategy2' },
+  },
+  {
+    title: 'IDM_SEGMENT_IDS with spaces around the ids',
+    env: { IDM_SEGMENT_IDS: ' seg_a , seg_b ' },
+    expected: { segmentIds: ['seg_a', 'seg_b'] },
+  },
   { title: 'IDM_EARLY_ACCESS no', env: { IDM_EARLY_ACCESS: 'no' }, expected: { earlyAccess: false } },
-  { title: 'IDM_EARLY_ACCESS FALSE (case-insensitive)', env: { IDM_EARLY_ACCESS: 'FALSE' }, expected: { earlyAccess: false } },
-  { title: 'IDM_VARIATION_IDS with spaces and an empty item', env: { IDM_FEATURE_FLAG_ID: 'flg_x', IDM_VARIATION_IDS: ' var_a , ,var_b ' }, expected: { featureFlagId: 'flg_x', variationIds: ['var_a', 'var_b'] } },
-  { title: 'values are trimmed', env: { IDM_RESOURCE_SERVER_ID: '  rs_custom2  ' }, expected: { resourceServerId: 'rs_custom2' } },
+  {
+    title: 'IDM_EARLY_ACCESS FALSE (case-insensitive)',
+    env: { IDM_EARLY_ACCESS: 'FALSE' },
+    expected: { earlyAccess: false },
+  },
+  {
+    title: 'IDM_VARIATION_IDS with spaces and an empty item',
+    env: { IDM_FEATURE_FLAG_ID: 'flg_x', IDM_VARIATION_IDS: ' var_a , ,var_b ' },
+    expected: { featureFlagId: 'flg_x', variationIds: ['var_a', 'var_b'] },
+  },
+  {
+    title: 'values are trimmed',
+    env: { IDM_RESOURCE_SERVER_ID: '  rs_custom2  ' },
+    expected: { resourceServerId: 'rs_custom2' },
+  },
 ];
 test.describe('valid values are taken as given', () => {
   for (const c of VALID) {
@@ -255,19 +354,41 @@ test.describe('valid values are taken as given', () => {
 
   test('IDM_ALLOW=all grants every opt-in; a list grants exactly its items', () => {
     const flag = { IDM_FEATURE_FLAG_ID: 'flg_x', IDM_VARIATION_IDS: 'var_a,var_b' };
-    expect([...parseConfig({ ...STAGING, ...flag, IDM_ALLOW: 'all' }).allow].sort()).toEqual(['burst', 'experiments', 'irreversible', 'lifetime', 'lockout', 'passwordless']);
-    expect([...parseConfig({ ...STAGING, IDM_ALLOW: ' burst , lifetime ' }).allow].sort()).toEqual(['burst', 'lifetime']);
+    expect([...parseConfig({ ...STAGING, ...flag, IDM_ALLOW: 'all' }).allow].sort()).toEqual([
+      'burst',
+      'experiments',
+      'irreversible',
+      'lifetime',
+      'lockout',
+      'passwordless',
+    ]);
+    expect([...parseConfig({ ...STAGING, IDM_ALLOW: ' burst , lifetime ' }).allow].sort()).toEqual([
+      'burst',
+      'lifetime',
+    ]);
   });
 });
 
 // --- .env -------------------------------------------------------------------------------------
 
 const DOTENV: Array<{ title: string; text: string; expected: Record<string, string> }> = [
-  { title: 'comments, blank lines and CRLF line ends are ignored', text: '# a comment\r\n\r\n  # indented comment\r\nA=1\r\n', expected: { A: '1' } },
+  {
+    title: 'comments, blank lines and CRLF line ends are ignored',
+    text: '# a comment\r\n\r\n  # indented comment\r\nA=1\r\n',
+    expected: { A: '1' },
+  },
   { title: 'export prefix and spaces around =', text: 'export A = x\nB= y', expected: { A: 'x', B: 'y' } },
-  { title: 'an unquoted value loses a trailing " # comment" but keeps an inner #', text: 'A=abc # note\nB=a#b', expected: { A: 'abc', B: 'a#b' } },
+  {
+    title: 'an unquoted value loses a trailing " # comment" but keeps an inner #',
+    text: 'A=abc # note\nB=a#b',
+    expected: { A: 'abc', B: 'a#b' },
+  },
   { title: 'single quotes are literal (no escapes, # kept)', text: "A='x # y\\n'", expected: { A: 'x # y\\n' } },
-  { title: 'double quotes: \\n becomes a newline, \\" a quote', text: 'A="line1\\nline2"\nB="say \\"hi\\""', expected: { A: 'line1\nline2', B: 'say "hi"' } },
+  {
+    title: 'double quotes: \\n becomes a newline, \\" a quote',
+    text: 'A="line1\\nline2"\nB="say \\"hi\\""',
+    expected: { A: 'line1\nline2', B: 'say "hi"' },
+  },
   { title: 'a quoted value followed by a comment', text: 'A="x y" # note', expected: { A: 'x y' } },
   { title: 'an empty value', text: 'A=\nB=""', expected: { A: '', B: '' } },
   { title: 'a later line wins over an earlier one', text: 'A=1\nA=2', expected: { A: '2' } },
@@ -288,7 +409,7 @@ test.describe('.env parsing', () => {
     { title: 'a line without =', text: 'A=1\nJUSTTEXT', line: 2 },
     { title: 'a key starting with a digit', text: '1A=x', line: 1 },
     { title: 'an unterminated double quote', text: '# c\nA="abc', line: 2 },
-    { title: "an unterminated single quote", text: "A='abc", line: 1 },
+    { title: 'an unterminated single quote', text: "A='abc", line: 1 },
   ];
   for (const c of BAD) {
     test(`${c.title} → IDM_E_CONFIG_ENV_FILE naming file and line`, () => {
@@ -299,7 +420,16 @@ test.describe('.env parsing', () => {
 
   test('loadConfig: the file supplies settings, the environment wins over it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idm-selftest-env-'));
-    writeFileSync(join(dir, '.env'), ['IDM_BASE_URL=https://from-file.example.test', 'IDM_CLIENT_ID=file-client', "IDM_CLIENT_SECRET='file-secret'", 'IDM_RESOURCE_SERVER_ID=rs_file', 'IDM_DEPTH=deep'].join('\n'));
+    writeFileSync(
+      join(dir, '.env'),
+      [
+        'IDM_BASE_URL=https://from-file.example.test',
+        'IDM_CLIENT_ID=file-client',
+        "IDM_CLIENT_SECRET='file-secret'",
+        'IDM_RESOURCE_SERVER_ID=rs_file',
+        'IDM_DEPTH=deep',
+      ].join('\n'),
+    );
     const cfg = loadConfig({ IDM_CLIENT_ID: 'env-client', IDM_DEPTH: 'quick' }, dir);
     expect(cfg.envFile).toBe(join(dir, '.env'));
     expect(cfg.baseUrl).toBe('https://from-file.example.test');
@@ -320,13 +450,21 @@ test.describe('.env parsing', () => {
   test('loadConfig: no .env is fine; a named IDM_ENV_FILE that does not exist → IDM_E_CONFIG_ENV_FILE', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idm-selftest-env-'));
     expect(loadConfig({}, dir).envFile).toBeNull();
-    expectIdmError(idmErrorOf(() => loadConfig({ IDM_ENV_FILE: 'missing.env' }, dir)), 'IDM_E_CONFIG_ENV_FILE', ['missing.env']);
+    expectIdmError(
+      idmErrorOf(() => loadConfig({ IDM_ENV_FILE: 'missing.env' }, dir)),
+      'IDM_E_CONFIG_ENV_FILE',
+      ['missing.env'],
+    );
   });
 
   test('loadConfig: a bad line in .env ends with IDM_E_CONFIG_ENV_FILE naming the line', () => {
     const dir = mkdtempSync(join(tmpdir(), 'idm-selftest-env-'));
     writeFileSync(join(dir, '.env'), 'IDM_DEPTH=quick\nthis is not a setting\n');
-    expectIdmError(idmErrorOf(() => loadConfig({}, dir)), 'IDM_E_CONFIG_ENV_FILE', ['.env:2']);
+    expectIdmError(
+      idmErrorOf(() => loadConfig({}, dir)),
+      'IDM_E_CONFIG_ENV_FILE',
+      ['.env:2'],
+    );
   });
 });
 
@@ -350,7 +488,11 @@ test.describe('authentication-API settings', () => {
       logoutReturnTo: 'https://app.conformance.test/logged-out',
       samlConnection: 'conformance-saml',
       paths: { authorize: null, userinfo: null, revoke: null, passwordless: null, logout: null, samlCallback: null },
-      loginSelectors: { username: 'input[name=username]', password: 'input[name=password]', submit: 'button[type=submit]' },
+      loginSelectors: {
+        username: 'input[name=username]',
+        password: 'input[name=password]',
+        submit: 'button[type=submit]',
+      },
       chromium: '/usr/bin/chromium',
     });
   });
@@ -358,12 +500,33 @@ test.describe('authentication-API settings', () => {
   test('embedded: every secret among them is masked by the redactor', () => {
     const cfg = parseConfig({ ...MTLS });
     const secrets = secretValues(cfg);
-    for (const s of [EMBEDDED.post.secret, EMBEDDED.basic.secret, 'api-key-xyz', EMBEDDED.user.password, EMBEDDED.lockout.password]) expect(secrets).toContain(s);
+    for (const s of [
+      EMBEDDED.post.secret,
+      EMBEDDED.basic.secret,
+      'api-key-xyz',
+      EMBEDDED.user.password,
+      EMBEDDED.lockout.password,
+    ])
+      expect(secrets).toContain(s);
   });
 
   test('non-embedded: nothing falls back to dev values; each unset one is null', () => {
     const a = parseConfig(STAGING).auth;
-    expect(a).toMatchObject({ url: 'https://staging.example.test', post: null, basic: null, publicClientId: null, mtls: null, mtlsCa: null, user: null, lockout: null, redirectUri: null, logoutReturnTo: null, passwordlessEmail: null, passwordlessPhone: null, samlConnection: null });
+    expect(a).toMatchObject({
+      url: 'https://staging.example.test',
+      post: null,
+      basic: null,
+      publicClientId: null,
+      mtls: null,
+      mtlsCa: null,
+      user: null,
+      lockout: null,
+      redirectUri: null,
+      logoutReturnTo: null,
+      passwordlessEmail: null,
+      passwordlessPhone: null,
+      samlConnection: null,
+    });
   });
 
   test('non-embedded: configured clients, users and paths are taken as given', () => {
@@ -400,33 +563,95 @@ test.describe('authentication-API settings', () => {
       passwordlessPhone: '+4915123456789',
     });
     expect(cfg.auth.paths.userinfo).toBe('/me');
-    expect(cfg.tokenUrl, 'the management token endpoint stays on the base URL').toBe('https://staging.example.test/oauth/token');
+    expect(cfg.tokenUrl, 'the management token endpoint stays on the base URL').toBe(
+      'https://staging.example.test/oauth/token',
+    );
     expect([...cfg.allow]).toEqual(['lockout']);
-    expect(secretValues(cfg)).toEqual(expect.arrayContaining(['post-secret', 'basic-secret', 'api-key-xyz', 'user-pw', 'lock-pw']));
+    expect(secretValues(cfg)).toEqual(
+      expect.arrayContaining(['post-secret', 'basic-secret', 'api-key-xyz', 'user-pw', 'lock-pw']),
+    );
   });
 
   const AUTH_CONTRADICTORY: Array<{ title: string; env: Env; names: string[] }> = [
-    { title: 'post client id without its secret', env: { ...STAGING, IDM_POST_CLIENT_ID: 'p' }, names: ['IDM_POST_CLIENT_ID', 'IDM_POST_CLIENT_SECRET'] },
-    { title: 'basic client secret without its id', env: { ...STAGING, IDM_BASIC_CLIENT_SECRET: 'b-secret' }, names: ['IDM_BASIC_CLIENT_SECRET', 'IDM_BASIC_CLIENT_ID'] },
-    { title: 'mTLS client id without API key and certificate', env: { ...STAGING, IDM_MTLS_CLIENT_ID: 'm' }, names: ['IDM_MTLS_API_KEY', 'IDM_MTLS_CERT_FILE'] },
-    { title: 'mTLS API key without the client', env: { ...STAGING, IDM_MTLS_API_KEY: 'k-123' }, names: ['IDM_MTLS_CLIENT_ID', 'IDM_MTLS_CERT_FILE'] },
-    { title: 'CA-verified mTLS client without its certificate', env: { ...STAGING, IDM_MTLS_CA_CLIENT_ID: 'mca' }, names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CA_CERT_FILE'] },
-    { title: 'both mTLS clients the same', env: { ...STAGING, ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'm', IDM_MTLS_CA_CERT_FILE: PEM_FILE }, names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CLIENT_ID'] },
-    { title: 'test username without its password', env: { ...STAGING, IDM_TEST_USERNAME: 'u' }, names: ['IDM_TEST_USERNAME', 'IDM_TEST_PASSWORD'] },
-    { title: 'lockout password without its username', env: { ...STAGING, IDM_LOCKOUT_PASSWORD: 'pw-1' }, names: ['IDM_LOCKOUT_PASSWORD', 'IDM_LOCKOUT_USERNAME'] },
-    { title: 'the lockout user is the test user', env: { ...STAGING, IDM_TEST_USERNAME: 'U@x.test', IDM_TEST_PASSWORD: 'a', IDM_LOCKOUT_USERNAME: 'u@x.test', IDM_LOCKOUT_PASSWORD: 'b' }, names: ['IDM_LOCKOUT_USERNAME', 'IDM_TEST_USERNAME'] },
-    { title: 'embedded: the lockout user set to the test user', env: { IDM_LOCKOUT_USERNAME: EMBEDDED.user.username, IDM_LOCKOUT_PASSWORD: 'x' }, names: ['IDM_LOCKOUT_USERNAME'] },
-    { title: 'the public client is the post client', env: { ...STAGING, IDM_POST_CLIENT_ID: 'c', IDM_POST_CLIENT_SECRET: 's', IDM_PUBLIC_CLIENT_ID: 'c' }, names: ['IDM_PUBLIC_CLIENT_ID', 'IDM_POST_CLIENT_ID'] },
+    {
+      title: 'post client id without its secret',
+      env: { ...STAGING, IDM_POST_CLIENT_ID: 'p' },
+      names: ['IDM_POST_CLIENT_ID', 'IDM_POST_CLIENT_SECRET'],
+    },
+    {
+      title: 'basic client secret without its id',
+      env: { ...STAGING, IDM_BASIC_CLIENT_SECRET: 'b-secret' },
+      names: ['IDM_BASIC_CLIENT_SECRET', 'IDM_BASIC_CLIENT_ID'],
+    },
+    {
+      title: 'mTLS client id without API key and certificate',
+      env: { ...STAGING, IDM_MTLS_CLIENT_ID: 'm' },
+      names: ['IDM_MTLS_API_KEY', 'IDM_MTLS_CERT_FILE'],
+    },
+    {
+      title: 'mTLS API key without the client',
+      env: { ...STAGING, IDM_MTLS_API_KEY: 'k-123' },
+      names: ['IDM_MTLS_CLIENT_ID', 'IDM_MTLS_CERT_FILE'],
+    },
+    {
+      title: 'CA-verified mTLS client without its certificate',
+      env: { ...STAGING, IDM_MTLS_CA_CLIENT_ID: 'mca' },
+      names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CA_CERT_FILE'],
+    },
+    {
+      title: 'both mTLS clients the same',
+      env: { ...STAGING, ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'm', IDM_MTLS_CA_CERT_FILE: PEM_FILE },
+      names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CLIENT_ID'],
+    },
+    {
+      title: 'test username without its password',
+      env: { ...STAGING, IDM_TEST_USERNAME: 'u' },
+      names: ['IDM_TEST_USERNAME', 'IDM_TEST_PASSWORD'],
+    },
+    {
+      title: 'lockout password without its username',
+      env: { ...STAGING, IDM_LOCKOUT_PASSWORD: 'pw-1' },
+      names: ['IDM_LOCKOUT_PASSWORD', 'IDM_LOCKOUT_USERNAME'],
+    },
+    {
+      title: 'the lockout user is the test user',
+      env: {
+        ...STAGING,
+        IDM_TEST_USERNAME: 'U@x.test',
+        IDM_TEST_PASSWORD: 'a',
+        IDM_LOCKOUT_USERNAME: 'u@x.test',
+        IDM_LOCKOUT_PASSWORD: 'b',
+      },
+      names: ['IDM_LOCKOUT_USERNAME', 'IDM_TEST_USERNAME'],
+    },
+    {
+      title: 'embedded: the lockout user set to the test user',
+      env: { IDM_LOCKOUT_USERNAME: EMBEDDED.user.username, IDM_LOCKOUT_PASSWORD: 'x' },
+      names: ['IDM_LOCKOUT_USERNAME'],
+    },
+    {
+      title: 'the public client is the post client',
+      env: { ...STAGING, IDM_POST_CLIENT_ID: 'c', IDM_POST_CLIENT_SECRET: 's', IDM_PUBLIC_CLIENT_ID: 'c' },
+      names: ['IDM_PUBLIC_CLIENT_ID', 'IDM_POST_CLIENT_ID'],
+    },
   ];
   for (const c of AUTH_CONTRADICTORY) {
     test(`contradictory: ${c.title}`, () => {
-      expectIdmError(idmErrorOf(() => parseConfig(c.env)), 'IDM_E_CONFIG_CONTRADICTORY', c.names);
+      expectIdmError(
+        idmErrorOf(() => parseConfig(c.env)),
+        'IDM_E_CONFIG_CONTRADICTORY',
+        c.names,
+      );
     });
   }
 
   test('missing: a CA-verified mTLS client without IDM_MTLS_API_KEY', () => {
     const env = { ...STAGING, IDM_MTLS_CA_CLIENT_ID: 'mca', IDM_MTLS_CA_CERT_FILE: PEM_FILE };
-    expectIdmError(idmErrorOf(() => parseConfig(env)), 'IDM_E_CONFIG_MISSING', ['IDM_MTLS_API_KEY']);
+    expectIdmError(
+      idmErrorOf(() => parseConfig(env)),
+      'IDM_E_CONFIG_MISSING',
+      ['IDM_MTLS_API_KEY'],
+    );
   });
 
   const AUTH_INVALID: Array<{ name: string; value: string; extra?: Env }> = [
@@ -444,13 +669,25 @@ test.describe('authentication-API settings', () => {
     { name: 'IDM_PASSWORDLESS_PHONE', value: '5555550100' },
     { name: 'IDM_PASSWORDLESS_EMAIL', value: 'not-an-address' },
     { name: 'IDM_ALLOW', value: 'lockouts' },
-    { name: 'IDM_MTLS_CERT_FILE', value: '/nonexistent/idm-selftest/cert.pem', extra: { IDM_MTLS_CLIENT_ID: 'm', IDM_MTLS_API_KEY: 'k-123' } },
-    { name: 'IDM_MTLS_CA_CERT_FILE', value: '/nonexistent/idm-selftest/ca.pem', extra: { ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'mca' } },
+    {
+      name: 'IDM_MTLS_CERT_FILE',
+      value: '/nonexistent/idm-selftest/cert.pem',
+      extra: { IDM_MTLS_CLIENT_ID: 'm', IDM_MTLS_API_KEY: 'k-123' },
+    },
+    {
+      name: 'IDM_MTLS_CA_CERT_FILE',
+      value: '/nonexistent/idm-selftest/ca.pem',
+      extra: { ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'mca' },
+    },
   ];
   for (const c of AUTH_INVALID) {
     test(`invalid: ${c.name}=${JSON.stringify(c.value)}`, () => {
       const env: Env = { ...STAGING, ...c.extra, [c.name]: c.value };
-      expectIdmError(idmErrorOf(() => parseConfig(env)), 'IDM_E_CONFIG_INVALID', [c.name]);
+      expectIdmError(
+        idmErrorOf(() => parseConfig(env)),
+        'IDM_E_CONFIG_INVALID',
+        [c.name],
+      );
     });
   }
 });

@@ -19,7 +19,10 @@ const redactor = () => createRedactor([SECRET, TOKEN]);
 /** The arguments bash passes to `curl` for a rendered command (curl is a function here). */
 function shellArgs(command: string): string[] {
   const script = `curl() { printf '%s\\0' "$@"; }\n${command}\n`;
-  const r = spawnSync('bash', ['-c', script], { env: { PATH: process.env.PATH, IDM_ACCESS_TOKEN: ENV_TOKEN }, encoding: 'utf8' });
+  const r = spawnSync('bash', ['-c', script], {
+    env: { PATH: process.env.PATH, IDM_ACCESS_TOKEN: ENV_TOKEN },
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`bash could not run the command (${r.status}): ${r.stderr}\n${command}`);
   const parts = r.stdout.split('\0');
   parts.pop(); // after the last NUL
@@ -31,7 +34,13 @@ function expectedArgs(req: CurlRequest, token = ENV_TOKEN): string[] {
   const r = redactor();
   const out = ['-sS', '-i', '-X', req.method.toUpperCase(), r.text(req.url)];
   for (const [k, v] of Object.entries(req.headers)) {
-    if (k.toLowerCase() === 'authorization') out.push('-H', /^bearer\s/i.test(v) ? `Authorization: Bearer ${token}` : `Authorization: ${/^(\w+)\s/.exec(v)?.[1] ?? 'Bearer'} <redacted>`);
+    if (k.toLowerCase() === 'authorization')
+      out.push(
+        '-H',
+        /^bearer\s/i.test(v)
+          ? `Authorization: Bearer ${token}`
+          : `Authorization: ${/^(\w+)\s/.exec(v)?.[1] ?? 'Bearer'} <redacted>`,
+      );
     else out.push('-H', `${k}: ${r.text(v)}`);
   }
   if (req.body !== undefined) out.push('--data-raw', r.text(req.body));
@@ -39,15 +48,84 @@ function expectedArgs(req: CurlRequest, token = ENV_TOKEN): string[] {
 }
 
 const CASES: Array<{ title: string; req: CurlRequest; contains?: string[]; absent?: string[] }> = [
-  { title: 'a PATCH with a bearer token reads the token from $IDM_ACCESS_TOKEN', req: { method: 'PATCH', url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance', headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' }, body: '{"name":"x"}' }, contains: ['"Authorization: Bearer $IDM_ACCESS_TOKEN"'], absent: [TOKEN] },
-  { title: 'a single quote in the body is escaped', req: { method: 'PATCH', url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_1', headers: { 'content-type': 'application/json' }, body: `{"name":"O'Brien's API"}` }, contains: [`'\\''`] },
-  { title: 'shell metacharacters in the body stay literal', req: { method: 'POST', url: 'http://127.0.0.1:4810/x', headers: {}, body: '$(touch /tmp/idm-pwned) `id` $HOME ; | & > < * ? ! \\ "' } },
-  { title: 'a multi-line body', req: { method: 'POST', url: 'http://127.0.0.1:4810/x', headers: { 'content-type': 'text/plain' }, body: 'line1\nline2\r\n\ttab' } },
-  { title: 'a percent-encoded identifier in the path', req: { method: 'patch', url: 'http://127.0.0.1:4810/api/v2/resource-servers/https%3A%2F%2Fapi.conformance.test%2F', headers: {} } },
-  { title: 'a client secret in a form body is masked', req: { method: 'POST', url: 'http://127.0.0.1:4810/oauth/token', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `grant_type=client_credentials&client_id=c&client_secret=${SECRET}` }, absent: [SECRET] },
-  { title: 'HTTP Basic credentials are masked, scheme kept', req: { method: 'POST', url: 'http://127.0.0.1:4810/oauth/token', headers: { Authorization: 'Basic Y29uZm9ybWFuY2UtZnVsbDpzZWNyZXQ=' } }, contains: ["'Authorization: Basic <redacted>'"], absent: ['Y29uZm9ybWFuY2UtZnVsbDpzZWNyZXQ='] },
-  { title: 'a forged bearer token is replaced by the env variable too', req: { method: 'PATCH', url: 'http://127.0.0.1:4810/x', headers: { Authorization: 'Bearer not.a.real-token' } }, contains: ['$IDM_ACCESS_TOKEN'], absent: ['not.a.real-token'] },
-  { title: 'an empty body is still sent as --data-raw', req: { method: 'PATCH', url: 'http://127.0.0.1:4810/x', headers: {}, body: '' }, contains: ["--data-raw ''"] },
+  {
+    title: 'a PATCH with a bearer token reads the token from $IDM_ACCESS_TOKEN',
+    req: {
+      method: 'PATCH',
+      url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance',
+      headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+      body: '{"name":"x"}',
+    },
+    contains: ['"Authorization: Bearer $IDM_ACCESS_TOKEN"'],
+    absent: [TOKEN],
+  },
+  {
+    title: 'a single quote in the body is escaped',
+    req: {
+      method: 'PATCH',
+      url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_1',
+      headers: { 'content-type': 'application/json' },
+      body: `{"name":"O'Brien's API"}`,
+    },
+    contains: [`'\\''`],
+  },
+  {
+    title: 'shell metacharacters in the body stay literal',
+    req: {
+      method: 'POST',
+      url: 'http://127.0.0.1:4810/x',
+      headers: {},
+      body: '$(touch /tmp/idm-pwned) `id` $HOME ; | & > < * ? ! \\ "',
+    },
+  },
+  {
+    title: 'a multi-line body',
+    req: {
+      method: 'POST',
+      url: 'http://127.0.0.1:4810/x',
+      headers: { 'content-type': 'text/plain' },
+      body: 'line1\nline2\r\n\ttab',
+    },
+  },
+  {
+    title: 'a percent-encoded identifier in the path',
+    req: {
+      method: 'patch',
+      url: 'http://127.0.0.1:4810/api/v2/resource-servers/https%3A%2F%2Fapi.conformance.test%2F',
+      headers: {},
+    },
+  },
+  {
+    title: 'a client secret in a form body is masked',
+    req: {
+      method: 'POST',
+      url: 'http://127.0.0.1:4810/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `grant_type=client_credentials&client_id=c&client_secret=${SECRET}`,
+    },
+    absent: [SECRET],
+  },
+  {
+    title: 'HTTP Basic credentials are masked, scheme kept',
+    req: {
+      method: 'POST',
+      url: 'http://127.0.0.1:4810/oauth/token',
+      headers: { Authorization: 'Basic Y29uZm9ybWFuY2UtZnVsbDpzZWNyZXQ=' },
+    },
+    contains: ["'Authorization: Basic <redacted>'"],
+    absent: ['Y29uZm9ybWFuY2UtZnVsbDpzZWNyZXQ='],
+  },
+  {
+    title: 'a forged bearer token is replaced by the env variable too',
+    req: { method: 'PATCH', url: 'http://127.0.0.1:4810/x', headers: { Authorization: 'Bearer not.a.real-token' } },
+    contains: ['$IDM_ACCESS_TOKEN'],
+    absent: ['not.a.real-token'],
+  },
+  {
+    title: 'an empty body is still sent as --data-raw',
+    req: { method: 'PATCH', url: 'http://127.0.0.1:4810/x', headers: {}, body: '' },
+    contains: ["--data-raw ''"],
+  },
 ];
 
 test.describe('renderCurl: cases', () => {
@@ -81,7 +159,31 @@ test.describe('shellQuote', () => {
 
 /** Strings rich in what shells care about, plus arbitrary Unicode text (no NUL: argv cannot hold one). */
 const shellText = fc
-  .array(fc.oneof(fc.constantFrom("'", '"', '$', '`', '\\', '!', '\n', ' ', '*', ';', '$(id)', "'\\''", '%27', '#', '~', '{a,b}', '\t'), fc.string({ unit: 'grapheme', maxLength: 8 })), { maxLength: 12 })
+  .array(
+    fc.oneof(
+      fc.constantFrom(
+        "'",
+        '"',
+        '$',
+        '`',
+        '\\',
+        '!',
+        '\n',
+        ' ',
+        '*',
+        ';',
+        '$(id)',
+        "'\\''",
+        '%27',
+        '#',
+        '~',
+        '{a,b}',
+        '\t',
+      ),
+      fc.string({ unit: 'grapheme', maxLength: 8 }),
+    ),
+    { maxLength: 12 },
+  )
   .map((parts) => parts.join('').replace(/\0/g, ''));
 
 // Spawning bash from a Playwright worker costs ~0.2 s here, so the generated cases (fixed
@@ -122,7 +224,12 @@ test('the rendered command runs: real curl delivers method, path, headers and bo
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      seen.push({ method: req.method!, url: req.url!, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      seen.push({
+        method: req.method!,
+        url: req.url!,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      });
       res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
     });
   });
@@ -146,8 +253,16 @@ test('the rendered command runs: real curl delivers method, path, headers and bo
     expect(out.code).toBe(0);
     expect(out.stdout).toMatch(/^HTTP\/1\.1 201/);
     expect(seen).toHaveLength(1);
-    expect(seen[0]).toMatchObject({ method: 'PATCH', url: '/api/v2/resource-servers/https%3A%2F%2Fapi.conformance.test%2F', body });
-    expect(seen[0]!.headers).toMatchObject({ authorization: `Bearer ${ENV_TOKEN}`, 'content-type': 'application/json', 'x-note': "it's" });
+    expect(seen[0]).toMatchObject({
+      method: 'PATCH',
+      url: '/api/v2/resource-servers/https%3A%2F%2Fapi.conformance.test%2F',
+      body,
+    });
+    expect(seen[0]!.headers).toMatchObject({
+      authorization: `Bearer ${ENV_TOKEN}`,
+      'content-type': 'application/json',
+      'x-note': "it's",
+    });
   } finally {
     await new Promise((r) => server.close(r));
   }

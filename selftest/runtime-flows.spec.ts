@@ -33,10 +33,20 @@ test('endpoints: a setting wins, then the discovery document, then the default p
   const base = 'http://127.0.0.1:9';
   const discovered = { userinfo_endpoint: `${base}/me`, revocation_endpoint: 'not a url' };
   const client = fakeClient(discovered);
-  const cfg = parseConfig({ IDM_BASE_URL: `${base}/t1`, IDM_CLIENT_ID: 'c', IDM_CLIENT_SECRET: 's', IDM_RESOURCE_SERVER_ID: 'rs', IDM_LOGOUT_PATH: '/bye' });
+  const cfg = parseConfig({
+    IDM_BASE_URL: `${base}/t1`,
+    IDM_CLIENT_ID: 'c',
+    IDM_CLIENT_SECRET: 's',
+    IDM_RESOURCE_SERVER_ID: 'rs',
+    IDM_LOGOUT_PATH: '/bye',
+  });
   const userinfo = await endpoint(cfg, client, 'userinfo');
   expect(userinfo).toMatchObject({ url: `${base}/me`, source: 'discovery' });
-  expect(await endpoint(cfg, client, 'revoke')).toMatchObject({ url: `${base}/t1/oauth/revoke`, source: 'default', setting: 'IDM_REVOKE_PATH' });
+  expect(await endpoint(cfg, client, 'revoke')).toMatchObject({
+    url: `${base}/t1/oauth/revoke`,
+    source: 'default',
+    setting: 'IDM_REVOKE_PATH',
+  });
   expect(await endpoint(cfg, client, 'logout')).toMatchObject({ url: `${base}/t1/bye`, source: 'setting' });
   expect(describeEndpoint(userinfo)).toBe('/me (from the discovery document)');
   const revoke = await endpoint(cfg, client, 'revoke');
@@ -49,7 +59,11 @@ test.describe('the login-page driver in Chromium', () => {
   const lookup = findChromium();
   test.skip(!lookup.path, noChromiumReason(lookup));
   const REDIRECT = 'https://app.conformance.test/callback';
-  const login: LoginForm = { username: 'u@example.test', password: 'pw', selectors: { username: 'input[name=username]', password: 'input[name=password]', submit: 'button[type=submit]' } };
+  const login: LoginForm = {
+    username: 'u@example.test',
+    password: 'pw',
+    selectors: { username: 'input[name=username]', password: 'input[name=password]', submit: 'button[type=submit]' },
+  };
   let server: Server;
   let origin: string;
 
@@ -58,13 +72,18 @@ test.describe('the login-page driver in Chromium', () => {
       const url = new URL(req.url ?? '/', 'http://x');
       if (url.pathname === '/authorize') {
         res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(`<form method="post" action="/login?mode=${url.searchParams.get('mode')}"><input name="username"><input name="password" type="password"><button type="submit">Go</button></form>`);
+        res.end(
+          `<form method="post" action="/login?mode=${url.searchParams.get('mode')}"><input name="username"><input name="password" type="password"><button type="submit">Go</button></form>`,
+        );
       } else if (url.pathname === '/login') {
         let body = '';
         req.on('data', (c) => (body += c));
         req.on('end', () => {
           const ok = new URLSearchParams(body).get('password') === 'pw';
-          const to = url.searchParams.get('mode') === 'implicit' ? `${REDIRECT}#access_token=t0k&state=s1` : `${REDIRECT}?code=c0de&state=s1`;
+          const to =
+            url.searchParams.get('mode') === 'implicit'
+              ? `${REDIRECT}#access_token=t0k&state=s1`
+              : `${REDIRECT}?code=c0de&state=s1`;
           res.writeHead(ok ? 302 : 401, ok ? { location: to } : { 'content-type': 'text/html' });
           res.end(ok ? '' : 'wrong');
         });
@@ -83,11 +102,25 @@ test.describe('the login-page driver in Chromium', () => {
   test('logs in and reads the code from the query, the token from the fragment; an error page and a wrong password end without a redirect', async () => {
     const browser = await launchChromium(lookup.path!);
     try {
-      const run = (path: string, form = login) => authorizeThroughLogin(browser, { url: `${origin}${path}`, redirectUris: [REDIRECT], login: form, timeoutMs: 3000 });
+      const run = (path: string, form = login) =>
+        authorizeThroughLogin(browser, {
+          url: `${origin}${path}`,
+          redirectUris: [REDIRECT],
+          login: form,
+          timeoutMs: 3000,
+        });
       const code = await run('/authorize?mode=code');
-      expect(code).toMatchObject({ loggedIn: true, problem: null, params: { code: 'c0de', state: 's1' }, carriedIn: { query: ['code', 'state'], fragment: [] } });
+      expect(code).toMatchObject({
+        loggedIn: true,
+        problem: null,
+        params: { code: 'c0de', state: 's1' },
+        carriedIn: { query: ['code', 'state'], fragment: [] },
+      });
       const implicit = await run('/authorize?mode=implicit');
-      expect(implicit).toMatchObject({ params: { access_token: 't0k', state: 's1' }, carriedIn: { query: [], fragment: ['access_token', 'state'] } });
+      expect(implicit).toMatchObject({
+        params: { access_token: 't0k', state: 's1' },
+        carriedIn: { query: [], fragment: ['access_token', 'state'] },
+      });
       const error = await run('/nowhere');
       expect(error.callback).toBeNull();
       expect(error.problem).toContain('answered 400');

@@ -40,18 +40,31 @@ async function readRs(): Promise<Record<string, unknown>> {
   return (await res.json()) as Record<string, unknown>;
 }
 
-async function against(how: Misbehaviour): Promise<{ r: CliResult; ws: Workspace; hits: number; report: ConformanceReport | null; before: Record<string, unknown> }> {
+async function against(how: Misbehaviour): Promise<{
+  r: CliResult;
+  ws: Workspace;
+  hits: number;
+  report: ConformanceReport | null;
+  before: Record<string, unknown>;
+}> {
   const before = await readRs();
   const proxy = await startHostileProxy(harness.tenant.url, how);
   const ws = workspace();
   try {
-    const r = await runCli('conformance', ws, tenantSettings(proxy.url, {
-      // The tenant's own audience (behind the proxy it keeps its public URL).
-      IDM_AUDIENCE: `${harness.tenant.publicUrl}/api/v2/`,
-      IDM_ALLOW: 'burst,experiments,irreversible',
-      IDM_TIMEOUT_MS: '3000',
-    }), GREP);
-    times.push(`${how}: exit ${r.code} in ${(r.ms / 1000).toFixed(1)} s (${proxy.hits()} requests met the misbehaviour)`);
+    const r = await runCli(
+      'conformance',
+      ws,
+      tenantSettings(proxy.url, {
+        // The tenant's own audience (behind the proxy it keeps its public URL).
+        IDM_AUDIENCE: `${harness.tenant.publicUrl}/api/v2/`,
+        IDM_ALLOW: 'burst,experiments,irreversible',
+        IDM_TIMEOUT_MS: '3000',
+      }),
+      GREP,
+    );
+    times.push(
+      `${how}: exit ${r.code} in ${(r.ms / 1000).toFixed(1)} s (${proxy.hits()} requests met the misbehaviour)`,
+    );
     const file = join(ws.reportsDir, 'conformance.json');
     const report = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as ConformanceReport) : null;
     return { r, ws, hits: proxy.hits(), report, before };
@@ -73,14 +86,20 @@ async function endedCleanly(x: Awaited<ReturnType<typeof against>>): Promise<Con
   expect(x.hits, 'the misbehaviour was met').toBeGreaterThan(0);
   expect(x.report, `a report was written (${x.r.stderr.slice(-600)})`).not.toBeNull();
   expect(x.r.stderr, 'no reporter crashed').not.toMatch(/Error in reporter|Unhandled|FATAL/i);
-  expect(existsSync(x.ws.stateDir) ? readdirSync(x.ws.stateDir).filter((f) => f.startsWith('journal-')) : [], 'the restore ran and was verified').toEqual([]);
+  expect(
+    existsSync(x.ws.stateDir) ? readdirSync(x.ws.stateDir).filter((f) => f.startsWith('journal-')) : [],
+    'the restore ran and was verified',
+  ).toEqual([]);
   const after = await readRs();
   expect(Object.keys(after).filter((k) => JSON.stringify(after[k]) !== JSON.stringify(x.before[k]))).toEqual([]);
   return x.report!;
 }
 
 function failureTexts(report: ConformanceReport): string {
-  return JSON.stringify(report.clauses.filter((c) => c.status === 'failed').map((c) => c.failures)) + JSON.stringify(report.gate.reasons);
+  return (
+    JSON.stringify(report.clauses.filter((c) => c.status === 'failed').map((c) => c.failures)) +
+    JSON.stringify(report.gate.reasons)
+  );
 }
 
 test('the token endpoint answers an HTML login page with 200: one line, exit 3', async () => {
@@ -113,7 +132,10 @@ test('a body of hundreds of MB: read no further than the cap, evidence capped wi
   const report = await endedCleanly(x);
   expect(x.r.code).toBe(1);
   expect(failureTexts(report)).toMatch(/the response body of \d+ bytes \(Content-Length\) was cut after 1048576 bytes/);
-  expect(readFileSync(join(x.ws.reportsDir, 'conformance.json')).length, 'the report holds capped evidence, not the body').toBeLessThan(5 * 1024 * 1024);
+  expect(
+    readFileSync(join(x.ws.reportsDir, 'conformance.json')).length,
+    'the report holds capped evidence, not the body',
+  ).toBeLessThan(5 * 1024 * 1024);
 });
 
 test('connections reset on some requests: clean per-test failures naming the reset', async () => {
@@ -130,7 +152,9 @@ test('invalid JSON under a JSON content type: per-clause failures with the body 
   expect(report.gate.verdict).toBe('non-conformant');
   const failed = report.clauses.filter((c) => c.status === 'failed');
   expect(failed.map((c) => c.id)).toContain('rs.response.object');
-  expect(JSON.stringify(failed.find((c) => c.id === 'rs.response.object')?.failures)).toContain('"id\\":\\"rs_conformance');
+  expect(JSON.stringify(failed.find((c) => c.id === 'rs.response.object')?.failures)).toContain(
+    '"id\\":\\"rs_conformance',
+  );
 });
 
 test('intermittent 5xx on valid requests: a finding about the tenant (non-conformant, status as evidence), not a broken run', async () => {

@@ -14,7 +14,15 @@ import { requestDevToken, startHarnessTenant, type HarnessTenant, type TenantReq
 import type { Variant } from '../mutation/variant.ts';
 import { parseConfig } from '../lib/config.ts';
 import { writeJournal } from '../lib/journal.ts';
-import { removeWorkspaces, runCli, spawnCli, tenantSettings, workspace, type CliRun, type Workspace } from './cli-run.ts';
+import {
+  removeWorkspaces,
+  runCli,
+  spawnCli,
+  tenantSettings,
+  workspace,
+  type CliRun,
+  type Workspace,
+} from './cli-run.ts';
 
 /** The run the points interrupt: the valid-update tests (a property run and single writes). */
 const RUN_GREP = ['--grep', 'resource server: valid bodies'];
@@ -48,11 +56,31 @@ const isEmpty = (r: TenantRequest) => r.body.toString('utf8').trim() === '{}';
 const fromRuntime = (r: TenantRequest) => (r.headers['user-agent'] ?? '') === 'node';
 
 const POINTS: Point[] = [
-  { name: 'setup: the snapshot read', trigger: (r, s) => isRsPatch(r) && fromRuntime(r) && s.runtimeReads === 1, recover: 'restore' },
-  { name: 'the first write, applied after the kill', trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 1, recover: 'next run' },
-  { name: 'a property run, its 4th write', trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 4, recover: 'restore' },
-  { name: 'a later write (the 9th)', trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 9, recover: 'next run' },
-  { name: 'teardown: the final read', trigger: (r, s) => isRsPatch(r) && fromRuntime(r) && s.runtimeReads === 2, recover: 'restore' },
+  {
+    name: 'setup: the snapshot read',
+    trigger: (r, s) => isRsPatch(r) && fromRuntime(r) && s.runtimeReads === 1,
+    recover: 'restore',
+  },
+  {
+    name: 'the first write, applied after the kill',
+    trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 1,
+    recover: 'next run',
+  },
+  {
+    name: 'a property run, its 4th write',
+    trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 4,
+    recover: 'restore',
+  },
+  {
+    name: 'a later write (the 9th)',
+    trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 9,
+    recover: 'next run',
+  },
+  {
+    name: 'teardown: the final read',
+    trigger: (r, s) => isRsPatch(r) && fromRuntime(r) && s.runtimeReads === 2,
+    recover: 'restore',
+  },
 ];
 
 test.describe.configure({ mode: 'serial' });
@@ -60,7 +88,10 @@ test.setTimeout(420_000);
 
 let harness: HarnessTenant;
 let origin: string;
-const watch: { arm: ((req: TenantRequest) => void | Promise<void>) | null; inFlight: number } = { arm: null, inFlight: 0 };
+const watch: { arm: ((req: TenantRequest) => void | Promise<void>) | null; inFlight: number } = {
+  arm: null,
+  inFlight: 0,
+};
 
 test.beforeAll(async () => {
   const watcher: Variant = {
@@ -108,7 +139,12 @@ function differing(a: Record<string, unknown>, b: Record<string, unknown>): stri
 }
 
 /** Starts the run and kills its process group when `trigger` first holds; resolves when it is gone. */
-async function killAt(ws: Workspace, trigger: Trigger, sig: NodeJS.Signals = 'SIGKILL', group = true): Promise<{ fired: boolean; run: CliRun }> {
+async function killAt(
+  ws: Workspace,
+  trigger: Trigger,
+  sig: NodeJS.Signals = 'SIGKILL',
+  group = true,
+): Promise<{ fired: boolean; run: CliRun }> {
   const seen: Seen = { rsReads: 0, rsWrites: 0, runtimeReads: 0 };
   let fired = false;
   const run = spawnCli('conformance', ws, tenantSettings(origin, ALLOW), RUN_GREP);
@@ -149,18 +185,27 @@ test('SIGKILL at each point, then `npm run restore` or the next run: the resourc
     const damage = differing(pre, await readRs());
     if (damage.length > 0) tally.damaged++;
     const leftJournal = journals(ws);
-    if (point.name.startsWith('setup')) expect(leftJournal, 'killed before the snapshot was taken: no journal yet').toEqual([]);
+    if (point.name.startsWith('setup'))
+      expect(leftJournal, 'killed before the snapshot was taken: no journal yet').toEqual([]);
     else expect(leftJournal, `${point.name}: the journal survives the kill`).toHaveLength(1);
     for (const f of leftJournal) {
       expect(statSync(join(ws.stateDir, f)).mode & 0o777, 'the journal is owner-only').toBe(0o600);
       expect(statSync(ws.stateDir).mode & 0o777, 'its folder is owner-only').toBe(0o700);
     }
-    const r = point.recover === 'restore' ? await runCli('restore', ws, tenantSettings(origin, ALLOW)) : await runCli('conformance', ws, tenantSettings(origin, ALLOW), NEXT_GREP);
+    const r =
+      point.recover === 'restore'
+        ? await runCli('restore', ws, tenantSettings(origin, ALLOW))
+        : await runCli('conformance', ws, tenantSettings(origin, ALLOW), NEXT_GREP);
     expect(r.code, `${point.name}: ${point.recover} ends well (${(r.stdout + r.stderr).slice(-600)})`).toBe(0);
-    if (leftJournal.length > 0) expect(r.stderr).toMatch(/restored the changes of an interrupted run idmc-[a-z0-9-]+ from \d{4}-/);
+    if (leftJournal.length > 0)
+      expect(r.stderr).toMatch(/restored the changes of an interrupted run idmc-[a-z0-9-]+ from \d{4}-/);
     if (point.recover === 'next run' && leftJournal.length > 0) {
-      const report = JSON.parse(readFileSync(join(ws.reportsDir, 'conformance.json'), 'utf8')) as { run: { notes?: string[] } };
-      expect(report.run.notes?.join('\n') ?? '', 'the run facts say so').toMatch(/restored the changes of an interrupted run/);
+      const report = JSON.parse(readFileSync(join(ws.reportsDir, 'conformance.json'), 'utf8')) as {
+        run: { notes?: string[] };
+      };
+      expect(report.run.notes?.join('\n') ?? '', 'the run facts say so').toMatch(
+        /restored the changes of an interrupted run/,
+      );
     }
     // The journal holds signing_secret: it is never printed.
     expect(run.output() + r.stdout + r.stderr).not.toContain(String(pre.signing_secret));
@@ -168,10 +213,17 @@ test('SIGKILL at each point, then `npm run restore` or the next run: the resourc
     if (after.length === 0) tally.restored++;
     else tally.lost++;
     expect(journals(ws), `${point.name}: the journal is removed once the restore is verified`).toEqual([]);
-    lines.push(`${point.name}: damaged ${damage.join(', ') || '(nothing)'} → ${point.recover} → ${after.length === 0 ? 'equal' : `still different: ${after.join(', ')}`}`);
+    lines.push(
+      `${point.name}: damaged ${damage.join(', ') || '(nothing)'} → ${point.recover} → ${after.length === 0 ? 'equal' : `still different: ${after.join(', ')}`}`,
+    );
   }
-  test.info().annotations.push({ type: 'kill points', description: `${tally.tried} tried, ${tally.damaged} damaged by the kill, ${tally.restored} restored, ${tally.lost} lost` });
-  console.log(`kill test: ${tally.tried} tried, ${tally.damaged} damaged, ${tally.restored} restored, ${tally.lost} lost\n  ${lines.join('\n  ')}`);
+  test.info().annotations.push({
+    type: 'kill points',
+    description: `${tally.tried} tried, ${tally.damaged} damaged by the kill, ${tally.restored} restored, ${tally.lost} lost`,
+  });
+  console.log(
+    `kill test: ${tally.tried} tried, ${tally.damaged} damaged, ${tally.restored} restored, ${tally.lost} lost\n  ${lines.join('\n  ')}`,
+  );
   expect(tally.damaged, 'at least one point left damage to undo (else the test could not fail)').toBeGreaterThan(0);
   expect(tally.lost).toBe(0);
 });
@@ -234,7 +286,11 @@ test('two runs against the same resource server at once: the second is refused i
   for (const r of [second, third]) {
     expect(r.code, r.stderr).toBe(2);
     const lines = r.stderr.split('\n').filter((l) => l.includes('idm-conformance:'));
-    expect(lines).toEqual([expect.stringMatching(/^idm-conformance: IDM_E_RUN_IN_PROGRESS: another run \(pid \d+\) is using resource server rs_conformance/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^idm-conformance: IDM_E_RUN_IN_PROGRESS: another run \(pid \d+\) is using resource server rs_conformance/,
+      ),
+    ]);
   }
   const done = await runCli('restore', ws, tenantSettings(origin, ALLOW));
   expect(done.code, done.stderr).toBe(0);
@@ -249,7 +305,11 @@ test('a restore that cannot be verified: exit 3 in one line, the journal stays, 
   const saved = process.env.IDM_STATE_DIR;
   process.env.IDM_STATE_DIR = ws.stateDir;
   try {
-    writeJournal(cfg, { runTag: 'idmc-test-zz', startedAt: new Date(0).toISOString(), snapshot: { ...pre, id: 'rs_elsewhere' } });
+    writeJournal(cfg, {
+      runTag: 'idmc-test-zz',
+      startedAt: new Date(0).toISOString(),
+      snapshot: { ...pre, id: 'rs_elsewhere' },
+    });
   } finally {
     if (saved === undefined) delete process.env.IDM_STATE_DIR;
     else process.env.IDM_STATE_DIR = saved;
@@ -257,7 +317,11 @@ test('a restore that cannot be verified: exit 3 in one line, the journal stays, 
   for (const r of [await runCli('restore', ws, settings), await runCli('conformance', ws, settings, NEXT_GREP)]) {
     expect(r.code, r.stderr.slice(-600)).toBe(3);
     const lines = r.stderr.split('\n').filter((l) => l.startsWith('idm-conformance:'));
-    expect(lines).toEqual([expect.stringMatching(/^idm-conformance: IDM_E_RESTORE_UNVERIFIED: the changes of the interrupted run idmc-test-zz .*still different: id\b/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(
+        /^idm-conformance: IDM_E_RESTORE_UNVERIFIED: the changes of the interrupted run idmc-test-zz .*still different: id\b/,
+      ),
+    ]);
     expect(r.stderr).not.toContain(String(pre.signing_secret));
     expect(journals(ws)).toHaveLength(1);
   }

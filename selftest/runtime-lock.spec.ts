@@ -59,7 +59,10 @@ test('across two processes: 2 × 40 locked read-modify-write increments of one f
     }`;
   const run = () =>
     new Promise<number | null>((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: process.cwd(), stdio: ['ignore', 'ignore', 'inherit'] });
+      const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+        cwd: process.cwd(),
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
       child.on('close', resolve);
     });
   expect(await Promise.all([run(), run()])).toEqual([0, 0]);

@@ -26,7 +26,11 @@ function runDir(): string {
 
 /** Headers as a tenant reports them: Reset in epoch seconds, `resetInS` from now. */
 function reported(remaining: number, resetInS = 60, limit = 10): Record<string, string> {
-  return { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + resetInS) };
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + resetInS),
+  };
 }
 
 type Settled = 'returned' | 'pending';
@@ -39,18 +43,45 @@ async function settledWithin(p: Promise<unknown>, ms: number): Promise<Settled> 
 }
 
 function inflightOf(dir: string): number {
-  const all = JSON.parse(readFileSync(join(dir, 'pacer.json'), 'utf8')) as Record<string, { inflight: Record<string, number> }>;
+  const all = JSON.parse(readFileSync(join(dir, 'pacer.json'), 'utf8')) as Record<
+    string,
+    { inflight: Record<string, number> }
+  >;
   return all[KEY]?.inflight[String(process.pid)] ?? 0;
 }
 
 test.describe('parseRateLimit', () => {
   const NOW = 1_795_000_000_000;
-  const CASES: Array<{ title: string; headers: Record<string, string>; expected: { limit: number | null; remaining: number | null; resetAt: number | null } }> = [
-    { title: 'Reset as epoch seconds', headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1795000003' }, expected: { limit: 50, remaining: 7, resetAt: 1_795_000_003_000 } },
-    { title: 'Reset as seconds from now (small value)', headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2' }, expected: { limit: null, remaining: 0, resetAt: NOW + 2000 } },
-    { title: 'Retry-After when Reset is absent', headers: { 'retry-after': '3' }, expected: { limit: null, remaining: null, resetAt: NOW + 3000 } },
-    { title: 'Reset wins over Retry-After', headers: { 'x-ratelimit-reset': '1795000001', 'retry-after': '30' }, expected: { limit: null, remaining: null, resetAt: 1_795_000_001_000 } },
-    { title: 'non-numeric values are unknown', headers: { 'x-ratelimit-limit': 'lots', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': 'soon' }, expected: { limit: null, remaining: null, resetAt: null } },
+  const CASES: Array<{
+    title: string;
+    headers: Record<string, string>;
+    expected: { limit: number | null; remaining: number | null; resetAt: number | null };
+  }> = [
+    {
+      title: 'Reset as epoch seconds',
+      headers: { 'x-ratelimit-limit': '50', 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': '1795000003' },
+      expected: { limit: 50, remaining: 7, resetAt: 1_795_000_003_000 },
+    },
+    {
+      title: 'Reset as seconds from now (small value)',
+      headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '2' },
+      expected: { limit: null, remaining: 0, resetAt: NOW + 2000 },
+    },
+    {
+      title: 'Retry-After when Reset is absent',
+      headers: { 'retry-after': '3' },
+      expected: { limit: null, remaining: null, resetAt: NOW + 3000 },
+    },
+    {
+      title: 'Reset wins over Retry-After',
+      headers: { 'x-ratelimit-reset': '1795000001', 'retry-after': '30' },
+      expected: { limit: null, remaining: null, resetAt: 1_795_000_001_000 },
+    },
+    {
+      title: 'non-numeric values are unknown',
+      headers: { 'x-ratelimit-limit': 'lots', 'x-ratelimit-remaining': '-1', 'x-ratelimit-reset': 'soon' },
+      expected: { limit: null, remaining: null, resetAt: null },
+    },
     { title: 'no headers at all', headers: {}, expected: { limit: null, remaining: null, resetAt: null } },
   ];
   for (const c of CASES) {
@@ -66,7 +97,12 @@ test.describe('bucketKey', () => {
   const API = 'http://127.0.0.1:4810/api/v2';
   const CASES: Array<[string, string, string, string]> = [
     ['full', 'patch', `${API}/resource-servers/rs_conformance`, 'full PATCH /resource-servers/*'],
-    ['full', 'PATCH', `${API}/resource-servers/https%3A%2F%2Fapi.conformance.test%2F`, 'full PATCH /resource-servers/*'],
+    [
+      'full',
+      'PATCH',
+      `${API}/resource-servers/https%3A%2F%2Fapi.conformance.test%2F`,
+      'full PATCH /resource-servers/*',
+    ],
     ['limited', 'PATCH', `${API}/resource-servers/rs_1?x=1`, 'limited PATCH /resource-servers/*'],
     ['full', 'POST', `${API}/experimentation/experiments`, 'full POST /experimentation/experiments'],
     ['anon', 'POST', 'http://127.0.0.1:4810/oauth/token', 'anon POST /oauth/token'],
@@ -80,20 +116,78 @@ test.describe('bucketKey', () => {
 
 test.describe('decisions: wait at the reserve, proceed above it', () => {
   test.describe.configure({ mode: 'parallel' });
-  const CASES: Array<{ title: string; reserve: number; setup: (p: Pacer) => Promise<void>; decision: 'proceeds' | 'waits' }> = [
+  const CASES: Array<{
+    title: string;
+    reserve: number;
+    setup: (p: Pacer) => Promise<void>;
+    decision: 'proceeds' | 'waits';
+  }> = [
     { title: 'first request on an unknown bucket (a probe)', reserve: 1, setup: async () => {}, decision: 'proceeds' },
     { title: 'Remaining 5, reserve 1', reserve: 1, setup: (p) => reportOnce(p, reported(5)), decision: 'proceeds' },
     { title: 'Remaining 2, reserve 1', reserve: 1, setup: (p) => reportOnce(p, reported(2)), decision: 'proceeds' },
     { title: 'Remaining 1 = reserve 1', reserve: 1, setup: (p) => reportOnce(p, reported(1)), decision: 'waits' },
     { title: 'Remaining 0, reserve 0', reserve: 0, setup: (p) => reportOnce(p, reported(0)), decision: 'waits' },
     { title: 'Remaining 1, reserve 0', reserve: 0, setup: (p) => reportOnce(p, reported(1)), decision: 'proceeds' },
-    { title: 'Remaining 3, reserve 1, two requests in flight', reserve: 1, setup: async (p) => { await reportOnce(p, reported(3)); await p.acquire(KEY); await p.acquire(KEY); }, decision: 'waits' },
-    { title: 'Remaining 4, reserve 1, two requests in flight', reserve: 1, setup: async (p) => { await reportOnce(p, reported(4)); await p.acquire(KEY); await p.acquire(KEY); }, decision: 'proceeds' },
-    { title: 'unknown bucket with a probe in flight', reserve: 1, setup: async (p) => { await p.acquire(KEY); }, decision: 'waits' },
-    { title: 'a 429 answer empties the bucket whatever Remaining said', reserve: 1, setup: (p) => reportOnce(p, reported(9), 429), decision: 'waits' },
-    { title: 'Reset passed: a new window, one probe goes', reserve: 1, setup: (p) => reportOnce(p, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) - 2) }), decision: 'proceeds' },
-    { title: 'a route without rate-limit headers is not paced', reserve: 1, setup: async (p) => { await reportOnce(p, {}); await p.acquire(KEY); await p.acquire(KEY); }, decision: 'proceeds' },
-    { title: 'a burst test holds the bucket', reserve: 1, setup: async (p) => { await reportOnce(p, reported(9)); await p.block(KEY, Date.now() + 60_000); }, decision: 'waits' },
+    {
+      title: 'Remaining 3, reserve 1, two requests in flight',
+      reserve: 1,
+      setup: async (p) => {
+        await reportOnce(p, reported(3));
+        await p.acquire(KEY);
+        await p.acquire(KEY);
+      },
+      decision: 'waits',
+    },
+    {
+      title: 'Remaining 4, reserve 1, two requests in flight',
+      reserve: 1,
+      setup: async (p) => {
+        await reportOnce(p, reported(4));
+        await p.acquire(KEY);
+        await p.acquire(KEY);
+      },
+      decision: 'proceeds',
+    },
+    {
+      title: 'unknown bucket with a probe in flight',
+      reserve: 1,
+      setup: async (p) => {
+        await p.acquire(KEY);
+      },
+      decision: 'waits',
+    },
+    {
+      title: 'a 429 answer empties the bucket whatever Remaining said',
+      reserve: 1,
+      setup: (p) => reportOnce(p, reported(9), 429),
+      decision: 'waits',
+    },
+    {
+      title: 'Reset passed: a new window, one probe goes',
+      reserve: 1,
+      setup: (p) =>
+        reportOnce(p, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) - 2) }),
+      decision: 'proceeds',
+    },
+    {
+      title: 'a route without rate-limit headers is not paced',
+      reserve: 1,
+      setup: async (p) => {
+        await reportOnce(p, {});
+        await p.acquire(KEY);
+        await p.acquire(KEY);
+      },
+      decision: 'proceeds',
+    },
+    {
+      title: 'a burst test holds the bucket',
+      reserve: 1,
+      setup: async (p) => {
+        await reportOnce(p, reported(9));
+        await p.block(KEY, Date.now() + 60_000);
+      },
+      decision: 'waits',
+    },
   ];
   for (const c of CASES) {
     test(`${c.title} → ${c.decision}`, async () => {
@@ -161,7 +255,11 @@ async function bucketServer(capacity: number, perSecond: number): Promise<Bucket
     req.on('end', () => res.writeHead(allowed ? 200 : 429, headers).end('{}'));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2/resource-servers/rs_1`, counts };
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2/resource-servers/rs_1`,
+    counts,
+  };
 }
 
 async function send(url: string): Promise<{ status: number; headers: Record<string, string> }> {
@@ -192,7 +290,10 @@ test.describe('end to end: a bucket of 3 refilled at 3/s, 2 concurrent callers, 
           }
         };
         await Promise.all([caller(), caller()]);
-        test.info().annotations.push({ type: 'requests', description: `${bucket.counts.total} sent, ${bucket.counts.refused} refused` });
+        test.info().annotations.push({
+          type: 'requests',
+          description: `${bucket.counts.total} sent, ${bucket.counts.refused} refused`,
+        });
         expect(bucket.counts.total).toBe(12);
         expect(statuses.filter((s) => s === 429)).toEqual([]);
         expect(bucket.counts.refused).toBe(0);
@@ -232,7 +333,14 @@ function tokenBucket(capacity: number, perSecond: number, t0: number): Limiter {
     at = now;
     const ok = tokens >= 1;
     if (ok) tokens -= 1;
-    return { status: ok ? 200 : 429, headers: { 'x-ratelimit-limit': String(capacity), 'x-ratelimit-remaining': String(Math.floor(tokens)), 'x-ratelimit-reset': String(Math.ceil(now / 1000 + (capacity - tokens) / perSecond)) } };
+    return {
+      status: ok ? 200 : 429,
+      headers: {
+        'x-ratelimit-limit': String(capacity),
+        'x-ratelimit-remaining': String(Math.floor(tokens)),
+        'x-ratelimit-reset': String(Math.ceil(now / 1000 + (capacity - tokens) / perSecond)),
+      },
+    };
   };
 }
 
@@ -248,12 +356,23 @@ function fixedWindow(capacity: number, seconds: number): Limiter {
     }
     const ok = used < capacity;
     if (ok) used++;
-    return { status: ok ? 200 : 429, headers: { 'x-ratelimit-limit': String(capacity), 'x-ratelimit-remaining': String(capacity - used), 'x-ratelimit-reset': String(Math.ceil((start + seconds * 1000) / 1000)) } };
+    return {
+      status: ok ? 200 : 429,
+      headers: {
+        'x-ratelimit-limit': String(capacity),
+        'x-ratelimit-remaining': String(capacity - used),
+        'x-ratelimit-reset': String(Math.ceil((start + seconds * 1000) / 1000)),
+      },
+    };
   };
 }
 
 /** One caller, `n` requests, a fixed latency; the pacer's waits advance the virtual clock. */
-function simulate(limiter: Limiter, n: number, o: { reserve: number; latencyMs: number; t0: number }): { refused: number; virtualSeconds: number; st: BucketState; rateSeen: number[] } {
+function simulate(
+  limiter: Limiter,
+  n: number,
+  o: { reserve: number; latencyMs: number; t0: number },
+): { refused: number; virtualSeconds: number; st: BucketState; rateSeen: number[] } {
   let st = emptyBucket();
   let t = o.t0;
   let sent = 0;
@@ -268,7 +387,15 @@ function simulate(limiter: Limiter, n: number, o: { reserve: number; latencyMs: 
     const r = limiter(t + o.latencyMs / 2);
     sent++;
     if (r.status === 429) refused++;
-    st = learn(st, { headers: r.headers, status: r.status, sentAt: t, receivedAt: t + o.latencyMs, inflightAfter: 0, key: KEY, reserve: o.reserve });
+    st = learn(st, {
+      headers: r.headers,
+      status: r.status,
+      sentAt: t,
+      receivedAt: t + o.latencyMs,
+      inflightAfter: 0,
+      key: KEY,
+      reserve: o.reserve,
+    });
     rateSeen.push(st.rate * 1000);
     t += o.latencyMs;
   }
@@ -316,7 +443,15 @@ test.describe('the learned refill (virtual clock)', () => {
 
   test('an unconfirmed bucket lets a request go on the learned refill only while a token is really left', () => {
     const now = 1_795_000_000_000;
-    const st: BucketState = { ...emptyBucket(), limit: 10, remaining: 1, resetAt: now + 4000, seenAt: now - 2000, rate: 0.002, guess: 0.002 };
+    const st: BucketState = {
+      ...emptyBucket(),
+      limit: 10,
+      remaining: 1,
+      resetAt: now + 4000,
+      seenAt: now - 2000,
+      rate: 0.002,
+      guess: 0.002,
+    };
     // 1 left = the reserve; the refill since says 4 more: go (it spends a real token).
     expect(decide(st, now, 1, 0).go).toBe(true);
     // Nothing really left (one in flight): unconfirmed, so no spending of a refill not yet seen.
@@ -329,18 +464,61 @@ test.describe('the learned refill (virtual clock)', () => {
 
   test('Remaining that did not rise before Reset where the proven rate promised a request marks the bucket fixed', () => {
     const t = 1_795_000_000_000;
-    const prev: BucketState = { ...emptyBucket(), limit: 10, remaining: 1, resetAt: t + 4000, seenAt: t, served: 5, rate: 0.002 };
-    const next = learn(prev, { headers: reported10(0, t + 4000), status: 200, sentAt: t + 600, receivedAt: t + 610, inflightAfter: 0, key: KEY, reserve: 1 });
+    const prev: BucketState = {
+      ...emptyBucket(),
+      limit: 10,
+      remaining: 1,
+      resetAt: t + 4000,
+      seenAt: t,
+      served: 5,
+      rate: 0.002,
+    };
+    const next = learn(prev, {
+      headers: reported10(0, t + 4000),
+      status: 200,
+      sentAt: t + 600,
+      receivedAt: t + 610,
+      inflightAfter: 0,
+      key: KEY,
+      reserve: 1,
+    });
     expect(next.kind).toBe('fixed');
     // The same answer with Remaining risen confirms a refilling bucket.
-    const rose = learn(prev, { headers: reported10(1, t + 5000), status: 200, sentAt: t + 600, receivedAt: t + 610, inflightAfter: 0, key: KEY, reserve: 1 });
+    const rose = learn(prev, {
+      headers: reported10(1, t + 5000),
+      status: 200,
+      sentAt: t + 600,
+      receivedAt: t + 610,
+      inflightAfter: 0,
+      key: KEY,
+      reserve: 1,
+    });
     expect(rose.kind).toBe('refill');
   });
 
-  test('a 429 met on the learned refill marks the bucket fixed; a burst test\'s own 429 does not', async () => {
+  test("a 429 met on the learned refill marks the bucket fixed; a burst test's own 429 does not", async () => {
     const t = 1_795_000_000_000;
-    const prev: BucketState = { ...emptyBucket(), limit: 10, remaining: 0, resetAt: t + 4000, seenAt: t, served: 5, rate: 0.002, kind: 'refill' };
-    expect(learn(prev, { headers: reported10(0, t + 4000), status: 429, sentAt: t + 600, receivedAt: t + 610, inflightAfter: 0, key: KEY, reserve: 1 }).kind).toBe('fixed');
+    const prev: BucketState = {
+      ...emptyBucket(),
+      limit: 10,
+      remaining: 0,
+      resetAt: t + 4000,
+      seenAt: t,
+      served: 5,
+      rate: 0.002,
+      kind: 'refill',
+    };
+    expect(
+      learn(prev, {
+        headers: reported10(0, t + 4000),
+        status: 429,
+        sentAt: t + 600,
+        receivedAt: t + 610,
+        inflightAfter: 0,
+        key: KEY,
+        reserve: 1,
+      }).kind,
+    ).toBe('fixed');
     const dir = runDir();
     const p = new Pacer(dir, 1);
     await reportOnce(p, reported(5));
@@ -353,7 +531,11 @@ test.describe('the learned refill (virtual clock)', () => {
 });
 
 function reported10(remaining: number, resetAtMs: number): Record<string, string> {
-  return { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': String(remaining), 'x-ratelimit-reset': String(Math.ceil(resetAtMs / 1000)) };
+  return {
+    'x-ratelimit-limit': '10',
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(resetAtMs / 1000)),
+  };
 }
 
 // --- a tenant without a usable X-RateLimit-Reset ----------------------------------------------
@@ -372,13 +554,21 @@ async function noResetServer(perSecond: number, reset: 'absent' | 'unparseable')
     const allowed = tokens >= 1;
     if (allowed) tokens -= 1;
     else counts.refused++;
-    const headers: Record<string, string> = { 'x-ratelimit-limit': '3', 'x-ratelimit-remaining': String(Math.floor(tokens)), 'content-type': 'application/json' };
+    const headers: Record<string, string> = {
+      'x-ratelimit-limit': '3',
+      'x-ratelimit-remaining': String(Math.floor(tokens)),
+      'content-type': 'application/json',
+    };
     if (reset === 'unparseable') headers['x-ratelimit-reset'] = 'soon';
     req.resume();
     req.on('end', () => res.writeHead(allowed ? 200 : 429, headers).end('{}'));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2/resource-servers/rs_1`, counts };
+  return {
+    server,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v2/resource-servers/rs_1`,
+    counts,
+  };
 }
 
 test.describe('a bucket without a usable X-RateLimit-Reset', () => {
@@ -400,7 +590,10 @@ test.describe('a bucket without a usable X-RateLimit-Reset', () => {
             await pacer.release(KEY, r?.headers ?? null, r?.status ?? null);
           }
         }
-        test.info().annotations.push({ type: 'requests', description: `${bucket.counts.total} sent, ${bucket.counts.refused} refused` });
+        test.info().annotations.push({
+          type: 'requests',
+          description: `${bucket.counts.total} sent, ${bucket.counts.refused} refused`,
+        });
         expect(ok).toBe(8);
       } finally {
         await new Promise((r) => bucket.server.close(r));

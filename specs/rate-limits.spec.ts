@@ -9,22 +9,42 @@ import { burstOnBlockedBucket } from '../lib/burst.ts';
 import { parseRateLimit } from '../lib/pacer.ts';
 
 test.describe('rate limits', () => {
-  test('an update answer reports the limit state in X-RateLimit-Limit, -Remaining and -Reset', clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'), async ({ run, mgmt, check }) => {
-    const ex = await mgmt.patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
-    check.expectRateLimitHeaders('ratelimit.headers', ex, 'PATCH {}');
-    check.observe('ratelimit.per-endpoint', `update: X-RateLimit-Limit ${ex.headers['x-ratelimit-limit'] ?? '(absent)'}`);
-  });
+  test(
+    'an update answer reports the limit state in X-RateLimit-Limit, -Remaining and -Reset',
+    clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'),
+    async ({ run, mgmt, check }) => {
+      const ex = await mgmt.patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
+      check.expectRateLimitHeaders('ratelimit.headers', ex, 'PATCH {}');
+      check.observe(
+        'ratelimit.per-endpoint',
+        `update: X-RateLimit-Limit ${ex.headers['x-ratelimit-limit'] ?? '(absent)'}`,
+      );
+    },
+  );
 
-  test('an experiment-creation answer reports the limit state (limit recorded)', clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'), async ({ experiments, check }) => {
-    // A name of 2 characters must be refused (§8): nothing is created.
-    const ex = await experiments.create({ ...experiments.realistic(), name: 'ab' });
-    check.expectRateLimitHeaders('ratelimit.headers', ex, 'POST an experiment (refused payload)');
-    check.observe('ratelimit.per-endpoint', `experiment creation: X-RateLimit-Limit ${ex.headers['x-ratelimit-limit'] ?? '(absent)'}`);
-  });
+  test(
+    'an experiment-creation answer reports the limit state (limit recorded)',
+    clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'),
+    async ({ experiments, check }) => {
+      // A name of 2 characters must be refused (§8): nothing is created.
+      const ex = await experiments.create({ ...experiments.realistic(), name: 'ab' });
+      check.expectRateLimitHeaders('ratelimit.headers', ex, 'POST an experiment (refused payload)');
+      check.observe(
+        'ratelimit.per-endpoint',
+        `experiment creation: X-RateLimit-Limit ${ex.headers['x-ratelimit-limit'] ?? '(absent)'}`,
+      );
+    },
+  );
 
   test(
     'a bounded burst of updates reaches 429 carrying the three X-RateLimit-* headers, with Remaining falling before it',
-    clauses(OPERATIONS.rateLimit, 'ratelimit.enforced', 'ratelimit.429.headers', 'ratelimit.headers', 'ratelimit.values'),
+    clauses(
+      OPERATIONS.rateLimit,
+      'ratelimit.enforced',
+      'ratelimit.429.headers',
+      'ratelimit.headers',
+      'ratelimit.values',
+    ),
     async ({ run, suite, counter, check }) => {
       const { cfg, state } = suite;
       test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
@@ -33,7 +53,11 @@ test.describe('rate limits', () => {
       const result = await burstOnBlockedBucket(suite.pacer, key, {
         url,
         method: 'PATCH',
-        headers: { authorization: `Bearer ${state.tokens.full}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          authorization: `Bearer ${state.tokens.full}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
         body: '{}',
         max: 1000,
         boundByLimit: true,
@@ -48,48 +72,86 @@ test.describe('rate limits', () => {
         check.that('ratelimit.enforced', true, `429 after ${result.sent} requests (Limit ${limit ?? '?'})`, evidence);
       } else if (result.zeroRemainingAnswers >= 5) {
         // The bucket said it was empty, again and again, and still let every request through.
-        check.that('ratelimit.enforced', false, `no 429 after ${result.sent} requests, though ${result.zeroRemainingAnswers} answers reported X-RateLimit-Remaining 0`, evidence);
+        check.that(
+          'ratelimit.enforced',
+          false,
+          `no 429 after ${result.sent} requests, though ${result.zeroRemainingAnswers} answers reported X-RateLimit-Remaining 0`,
+          evidence,
+        );
       } else {
         // A refill that keeps pace with the burst is no violation: nothing to judge.
-        check.observe('ratelimit.enforced', `inconclusive: ${result.sent} requests in ${result.elapsedMs} ms never drained the bucket (Remaining lowest ${lowest ?? '?'})`, evidence);
+        check.observe(
+          'ratelimit.enforced',
+          `inconclusive: ${result.sent} requests in ${result.elapsedMs} ms never drained the bucket (Remaining lowest ${lowest ?? '?'})`,
+          evidence,
+        );
       }
       if (result.first429) {
         check.expectRateLimitHeaders('ratelimit.429.headers', result.first429, 'the 429 answer');
         const reset = Number(result.first429.headers['x-ratelimit-reset']);
         const now = Date.now() / 1000;
         const form = reset > 1e9 ? `epoch seconds, ${Math.round(reset - now)} s ahead` : `${reset} (not an epoch time)`;
-        check.observe('ratelimit.values', `Limit ${result.first429.headers['x-ratelimit-limit']}, Remaining on the 429 ${result.first429.headers['x-ratelimit-remaining']}, Reset ${result.first429.headers['x-ratelimit-reset']} (${form}); burst of ${result.sent} in ${result.elapsedMs} ms`);
+        check.observe(
+          'ratelimit.values',
+          `Limit ${result.first429.headers['x-ratelimit-limit']}, Remaining on the 429 ${result.first429.headers['x-ratelimit-remaining']}, Reset ${result.first429.headers['x-ratelimit-reset']} (${form}); burst of ${result.sent} in ${result.elapsedMs} ms`,
+        );
       }
       if (numeric.length >= 2 && lowest !== null) {
-        if (lowest < numeric[0]!) check.that('ratelimit.headers', true, `X-RateLimit-Remaining falls over the burst: first ${numeric[0]}, lowest ${lowest}`);
-        else check.observe('ratelimit.headers', `X-RateLimit-Remaining did not fall over the burst (first ${numeric[0]}, lowest ${lowest}): the refill kept pace`);
+        if (lowest < numeric[0]!)
+          check.that(
+            'ratelimit.headers',
+            true,
+            `X-RateLimit-Remaining falls over the burst: first ${numeric[0]}, lowest ${lowest}`,
+          );
+        else
+          check.observe(
+            'ratelimit.headers',
+            `X-RateLimit-Remaining did not fall over the burst (first ${numeric[0]}, lowest ${lowest}): the refill kept pace`,
+          );
       }
     },
   );
 
-  test('a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them', clauses(OPERATIONS.rateLimit, 'auth.error.429'), async ({ suite, counter, check }) => {
-    const { cfg } = suite;
-    test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
-    // The authentication API's token endpoint, with a JSON body as §4.3 has it.
-    const key = bucketKey('anonymous', 'POST', cfg.auth.tokenUrl, cfg.apiBase);
-    const result = await burstOnBlockedBucket(suite.pacer, key, {
-      url: cfg.auth.tokenUrl,
-      method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json' },
-      body: JSON.stringify({ grant_type: 'client_credentials', client_id: cfg.client.id, client_secret: cfg.client.secret, audience: cfg.audience }),
-      max: 1000,
-      boundByLimit: true,
-      timeoutMs: cfg.timeoutMs,
-      onSent: () => counter.sent++,
-    });
-    const r = result.first429;
-    if (!r) {
-      // No breach within the bound: nothing §7.3 speaks about happened.
-      test.info().annotations.push({ type: 'skip', description: `no 429 after ${result.sent} token requests (bounded burst)` });
-      return;
-    }
-    check.expectRateLimitHeaders('auth.error.429', r, `the token endpoint's 429 after ${result.sent} requests`);
-    const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body ?? '');
-    check.that('auth.error.429', /x-ratelimit/i.test(text), `the 429 message ${/x-ratelimit/i.test(text) ? 'points at' : 'does not mention'} the X-RateLimit-* headers: ${text.slice(0, 200)}`, r);
-  });
+  test(
+    'a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them',
+    clauses(OPERATIONS.rateLimit, 'auth.error.429'),
+    async ({ suite, counter, check }) => {
+      const { cfg } = suite;
+      test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
+      // The authentication API's token endpoint, with a JSON body as §4.3 has it.
+      const key = bucketKey('anonymous', 'POST', cfg.auth.tokenUrl, cfg.apiBase);
+      const result = await burstOnBlockedBucket(suite.pacer, key, {
+        url: cfg.auth.tokenUrl,
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({
+          grant_type: 'client_credentials',
+          client_id: cfg.client.id,
+          client_secret: cfg.client.secret,
+          audience: cfg.audience,
+        }),
+        max: 1000,
+        boundByLimit: true,
+        timeoutMs: cfg.timeoutMs,
+        onSent: () => counter.sent++,
+      });
+      const r = result.first429;
+      if (!r) {
+        // No breach within the bound: nothing §7.3 speaks about happened.
+        test.info().annotations.push({
+          type: 'skip',
+          description: `no 429 after ${result.sent} token requests (bounded burst)`,
+        });
+        return;
+      }
+      check.expectRateLimitHeaders('auth.error.429', r, `the token endpoint's 429 after ${result.sent} requests`);
+      const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body ?? '');
+      check.that(
+        'auth.error.429',
+        /x-ratelimit/i.test(text),
+        `the 429 message ${/x-ratelimit/i.test(text) ? 'points at' : 'does not mention'} the X-RateLimit-* headers: ${text.slice(0, 200)}`,
+        r,
+      );
+    },
+  );
 });

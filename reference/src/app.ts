@@ -17,7 +17,17 @@ import { disabledEndpoint } from './routes/disabled.ts';
 export type { AppContext } from './context.ts';
 
 type AuthRoute =
-  | 'oauth.token' | 'userinfo' | 'revoke' | 'authorize' | 'login' | 'passwordless' | 'outbox' | 'logout' | 'saml' | 'wsfed' | 'delegation';
+  | 'oauth.token'
+  | 'userinfo'
+  | 'revoke'
+  | 'authorize'
+  | 'login'
+  | 'passwordless'
+  | 'outbox'
+  | 'logout'
+  | 'saml'
+  | 'wsfed'
+  | 'delegation';
 type Route = ManagementRoute | { id: AuthRoute } | { id: 'jwks' } | { id: 'openid-configuration' };
 
 export function createApp(ctx: AppContext): Handler {
@@ -42,7 +52,12 @@ async function dispatch(req: TenantRequest, ctx: AppContext): Promise<TenantResp
     const res =
       matched.status === 404
         ? apiError(404, 'not_found', `No route for ${req.method} ${path}`)
-        : (matched.auth ? ctx.parts.authError : apiError)(405, 'method_not_allowed', `Method ${req.method} not allowed on ${path}`, { allow: matched.allow });
+        : (matched.auth ? ctx.parts.authError : apiError)(
+            405,
+            'method_not_allowed',
+            `Method ${req.method} not allowed on ${path}`,
+            { allow: matched.allow },
+          );
     return withHeaders(res, limited.headers);
   }
   const route = matched.route;
@@ -83,7 +98,10 @@ async function dispatch(req: TenantRequest, ctx: AppContext): Promise<TenantResp
 
 // Routing (§4.1, §4.2, §5.1 token endpoint path `/oauth/token/`)
 
-function matchRoute(method: string, path: string): { route: Route } | { status: 404 } | { status: 405; allow: string; auth?: boolean } {
+function matchRoute(
+  method: string,
+  path: string,
+): { route: Route } | { status: 404 } | { status: 405; allow: string; auth?: boolean } {
   const rs = /^\/api\/v2\/resource-servers\/([^/]+)$/.exec(path);
   if (rs) {
     return method === 'PATCH'
@@ -91,15 +109,23 @@ function matchRoute(method: string, path: string): { route: Route } | { status: 
       : { status: 405, allow: 'PATCH' };
   }
   if (path === '/api/v2/experimentation/experiments') {
-    return method === 'POST' ? { route: { id: 'exp.create', scope: 'create:experimentation' } } : { status: 405, allow: 'POST' };
+    return method === 'POST'
+      ? { route: { id: 'exp.create', scope: 'create:experimentation' } }
+      : { status: 405, allow: 'POST' };
   }
   if (path === '/oauth/token' || path === '/oauth/token/') {
     return method === 'POST' ? { route: { id: 'oauth.token' } } : { status: 405, allow: 'POST', auth: true };
   }
   // Authentication API (§4.3): one method per path; a trailing slash is tolerated.
-  const auth = AUTH_ROUTES[path.length > 1 ? path.replace(/\/$/, '') : path] ?? (/^\/wsfed(\/[^/]+)?\/?$/.test(path) ? AUTH_ROUTES['/wsfed'] : undefined);
-  if (auth) return auth.methods.includes(method) ? { route: { id: auth.id } } : { status: 405, allow: auth.methods.join(', '), auth: true };
-  if (path === '/.well-known/jwks.json') return method === 'GET' ? { route: { id: 'jwks' } } : { status: 405, allow: 'GET' };
+  const auth =
+    AUTH_ROUTES[path.length > 1 ? path.replace(/\/$/, '') : path] ??
+    (/^\/wsfed(\/[^/]+)?\/?$/.test(path) ? AUTH_ROUTES['/wsfed'] : undefined);
+  if (auth)
+    return auth.methods.includes(method)
+      ? { route: { id: auth.id } }
+      : { status: 405, allow: auth.methods.join(', '), auth: true };
+  if (path === '/.well-known/jwks.json')
+    return method === 'GET' ? { route: { id: 'jwks' } } : { status: 405, allow: 'GET' };
   if (path === '/.well-known/openid-configuration') {
     return method === 'GET' ? { route: { id: 'openid-configuration' } } : { status: 405, allow: 'GET' };
   }

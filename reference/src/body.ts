@@ -20,7 +20,11 @@ export function bodyTooLarge(req: TenantRequest, limits: Limits): boolean {
 export function bodyFormat(req: TenantRequest): Decoded<BodyFormat> {
   const header = req.headers['content-type'];
   if (header === undefined || header.trim() === '') {
-    return { ok: false, status: 415, message: 'Content-Type is required: application/json or application/x-www-form-urlencoded' };
+    return {
+      ok: false,
+      status: 415,
+      message: 'Content-Type is required: application/json or application/x-www-form-urlencoded',
+    };
   }
   const [type, ...params] = header.split(';').map((s) => s.trim());
   for (const p of params) {
@@ -121,7 +125,8 @@ function jsonDepth(text: string): number {
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
     if (inString) {
-      if (c === 0x5c) i++; // backslash: skip escaped char
+      if (c === 0x5c)
+        i++; // backslash: skip escaped char
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x7b || c === 0x5b) {

@@ -14,7 +14,9 @@ export const DEFAULT_PORT = 4810;
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { capacity: 50, refillPerSecond: 100 };
 
 const DEV_PKJWT_PUBLIC_KEY_PATH = fileURLToPath(new URL('../dev-keys/conformance-pkjwt.public.pem', import.meta.url));
-export const DEV_PKJWT_PRIVATE_KEY_PATH = fileURLToPath(new URL('../dev-keys/conformance-pkjwt.private.pem', import.meta.url));
+export const DEV_PKJWT_PRIVATE_KEY_PATH = fileURLToPath(
+  new URL('../dev-keys/conformance-pkjwt.private.pem', import.meta.url),
+);
 
 const devKey = (name: string) => fileURLToPath(new URL(`../dev-keys/${name}`, import.meta.url));
 export const DEV_MTLS_CERT_PATH = devKey('conformance-mtls.cert.pem');
@@ -29,8 +31,14 @@ const LOGOUT_URL = 'https://app.conformance.test/logged-out';
 const USER_GRANTS = ['client_credentials', 'authorization_code', 'password', 'refresh_token'];
 
 const FULL_SCOPES = [
-  'read:resource_servers', 'create:resource_servers', 'update:resource_servers', 'delete:resource_servers',
-  'read:experimentation', 'create:experimentation', 'update:experimentation', 'delete:experimentation',
+  'read:resource_servers',
+  'create:resource_servers',
+  'update:resource_servers',
+  'delete:resource_servers',
+  'read:experimentation',
+  'create:experimentation',
+  'update:experimentation',
+  'delete:experimentation',
 ];
 
 type Env = Record<string, string | undefined>;

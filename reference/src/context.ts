@@ -18,14 +18,18 @@ export interface AppContext {
  * authentication API's error object for its keys (`oauth.token|…`, `auth.…|…`), the
  * management API's otherwise.
  */
-export function rateLimit(ctx: AppContext, key: string): { headers: Record<string, string>; response?: TenantResponse } {
+export function rateLimit(
+  ctx: AppContext,
+  key: string,
+): { headers: Record<string, string>; response?: TenantResponse } {
   const state = ctx.parts.rateLimiter.take(key, ctx.parts.now());
   const headers = rateLimitHeaders(state);
   if (state.allowed) return { headers };
   const retry = { ...headers, 'retry-after': String(state.retryAfter) };
-  const response = key.startsWith('oauth.token|') || key.startsWith('auth.')
-    ? ctx.parts.authError(429, 'too_many_requests', RATE_LIMIT_MESSAGE, retry)
-    : apiError(429, 'too_many_requests', RATE_LIMIT_MESSAGE, retry);
+  const response =
+    key.startsWith('oauth.token|') || key.startsWith('auth.')
+      ? ctx.parts.authError(429, 'too_many_requests', RATE_LIMIT_MESSAGE, retry)
+      : apiError(429, 'too_many_requests', RATE_LIMIT_MESSAGE, retry);
   return { headers, response };
 }
 

@@ -37,8 +37,17 @@ export { memoryLoginLimiter, loginKey } from './auth/login-limit.ts';
 export { memoryAuthStore } from './auth/auth-store.ts';
 export { oauthError } from './errors.ts';
 export {
-  defaultClients, defaultUsers, DEFAULT_RATE_LIMIT, DEFAULT_PORT, DEFAULT_HOST, DEV_PKJWT_PRIVATE_KEY_PATH,
-  DEV_MTLS_CERT_PATH, DEV_MTLS_CA_CERT_PATH, DEV_EDGE_API_KEY, DATABASE_CONNECTION, SAML_CONNECTION,
+  defaultClients,
+  defaultUsers,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_PORT,
+  DEFAULT_HOST,
+  DEV_PKJWT_PRIVATE_KEY_PATH,
+  DEV_MTLS_CERT_PATH,
+  DEV_MTLS_CA_CERT_PATH,
+  DEV_EDGE_API_KEY,
+  DATABASE_CONNECTION,
+  SAML_CONNECTION,
 } from './config.ts';
 export { makeCheck } from './validation/engine.ts';
 
@@ -79,7 +88,11 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     verifyClientAssertion: assertionVerifier(limits),
     checkMtlsEdge: mtlsEdgeCheck,
     verifyPkce,
-    verifyUserToken: accessTokenVerifier(signingKey, { issuer: `${publicUrl}/`, audience: `${publicUrl}/userinfo` }, () => final().now()),
+    verifyUserToken: accessTokenVerifier(
+      signingKey,
+      { issuer: `${publicUrl}/`, audience: `${publicUrl}/userinfo` },
+      () => final().now(),
+    ),
     checkPassword: passwordCheck(users),
     loginLimiter: memoryLoginLimiter(limits),
     authStore: memoryAuthStore(() => final().now()),

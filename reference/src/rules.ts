@@ -5,10 +5,28 @@ import { UPDATE_FIELDS } from './validation/resource-server.ts';
 
 /** §2.1: the fields of the returned resource server, in order; no others. */
 export const RESOURCE_SERVER_FIELDS = [
-  'id', 'name', 'is_system', 'identifier', 'scopes', 'signing_alg', 'signing_secret', 'allow_offline_access',
-  'allow_online_access', 'allow_online_access_with_ephemeral_sessions', 'skip_consent_for_verifiable_first_party_clients',
-  'token_lifetime', 'token_lifetime_for_web', 'enforce_policies', 'token_dialect', 'token_encryption', 'consent_policy',
-  'authorization_details', 'proof_of_possession', 'subject_type_authorization', 'authorization_policy', 'client_id',
+  'id',
+  'name',
+  'is_system',
+  'identifier',
+  'scopes',
+  'signing_alg',
+  'signing_secret',
+  'allow_offline_access',
+  'allow_online_access',
+  'allow_online_access_with_ephemeral_sessions',
+  'skip_consent_for_verifiable_first_party_clients',
+  'token_lifetime',
+  'token_lifetime_for_web',
+  'enforce_policies',
+  'token_dialect',
+  'token_encryption',
+  'consent_policy',
+  'authorization_details',
+  'proof_of_possession',
+  'subject_type_authorization',
+  'authorization_policy',
+  'client_id',
 ] as const;
 
 export function defaultRules(lim: LimitsRef): Rules {
@@ -58,13 +76,19 @@ export function defaultRules(lim: LimitsRef): Rules {
       allocations.forEach((a, i) => {
         const at = `allocations[${i}]`;
         if (!flag.variations.includes(a.variation_id as string)) {
-          found.push({ path: `${at}.variation_id`, message: `Variation ${String(a.variation_id)} does not belong to feature flag ${flag.id}` });
+          found.push({
+            path: `${at}.variation_id`,
+            message: `Variation ${String(a.variation_id)} does not belong to feature flag ${flag.id}`,
+          });
         }
         if (strategy === 'percentage' && a.weight === undefined) {
           found.push({ path: `${at}.weight`, message: 'weight is required when allocation_strategy is percentage' });
         }
         if (strategy === 'segment' && a.segment_id === undefined) {
-          found.push({ path: `${at}.segment_id`, message: 'segment_id is required when allocation_strategy is segment' });
+          found.push({
+            path: `${at}.segment_id`,
+            message: 'segment_id is required when allocation_strategy is segment',
+          });
         }
       });
       if (strategy === 'percentage') {
@@ -73,7 +97,8 @@ export function defaultRules(lim: LimitsRef): Rules {
           found.push({ path: 'allocations', message: `Weights must sum to ${lim().allocationWeightSum} (got ${sum})` });
         }
         const ids = allocations.map((a) => a.variation_id);
-        if (new Set(ids).size !== ids.length) found.push({ path: 'allocations', message: 'A variation may be allocated only once' });
+        if (new Set(ids).size !== ids.length)
+          found.push({ path: 'allocations', message: 'A variation may be allocated only once' });
       }
       if (allocations.filter((a) => a.is_control === true).length > 1) {
         found.push({ path: 'allocations', message: 'At most one allocation may be the control' });
@@ -102,5 +127,7 @@ export function defaultRules(lim: LimitsRef): Rules {
 /** The allocations as objects; tolerant, so a variant with a validator switched off cannot crash here. */
 function allocationsOf(body: Record<string, unknown>): Array<Record<string, unknown>> {
   const list = Array.isArray(body.allocations) ? (body.allocations as unknown[]) : [];
-  return list.map((a) => (a !== null && typeof a === 'object' && !Array.isArray(a) ? (a as Record<string, unknown>) : {}));
+  return list.map((a) =>
+    a !== null && typeof a === 'object' && !Array.isArray(a) ? (a as Record<string, unknown>) : {},
+  );
 }

@@ -6,7 +6,10 @@ function clone<T>(v: T): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
 
-export function memoryStore(seed: { resourceServers: ResourceServerRecord[]; featureFlags: FeatureFlagRecord[] }): Store {
+export function memoryStore(seed: {
+  resourceServers: ResourceServerRecord[];
+  featureFlags: FeatureFlagRecord[];
+}): Store {
   const resourceServers = new Map(seed.resourceServers.map((rs) => [rs.id, clone(rs)]));
   const flags = new Map(seed.featureFlags.map((f) => [f.id, clone(f)]));
   const experiments = new Map<string, ExperimentRecord>();
@@ -34,7 +37,10 @@ export function memoryStore(seed: { resourceServers: ResourceServerRecord[]; fea
 }
 
 /** The seeded tenant of docs/ARCHITECTURE.md ("Reference tenant defaults"). */
-export function seedData(publicUrl: string): { resourceServers: ResourceServerRecord[]; featureFlags: FeatureFlagRecord[] } {
+export function seedData(publicUrl: string): {
+  resourceServers: ResourceServerRecord[];
+  featureFlags: FeatureFlagRecord[];
+} {
   const base = {
     scopes: [] as Array<{ value: string; description?: string }>,
     allow_offline_access: false,

@@ -35,12 +35,25 @@ export function createTransport(): Transport {
       run(request)
         .catch((e: unknown) => {
           console.error('reference tenant: handler failed:', e instanceof Error ? e.message : String(e));
-          return { status: 500, headers: { 'content-type': 'application/json' }, body: Buffer.from(
-            JSON.stringify({ statusCode: 500, error: 'Internal Server Error', message: 'Internal error', errorCode: 'internal_error' })) };
+          return {
+            status: 500,
+            headers: { 'content-type': 'application/json' },
+            body: Buffer.from(
+              JSON.stringify({
+                statusCode: 500,
+                error: 'Internal Server Error',
+                message: 'Internal error',
+                errorCode: 'internal_error',
+              }),
+            ),
+          };
         })
         .then((response) => {
           if (res.destroyed) return;
-          const headers: Record<string, string> = { ...response.headers, 'content-length': String(response.body.length) };
+          const headers: Record<string, string> = {
+            ...response.headers,
+            'content-length': String(response.body.length),
+          };
           if (cut) headers.connection = 'close';
           res.writeHead(response.status, headers);
           res.end(response.body);
@@ -65,9 +78,16 @@ export function createTransport(): Transport {
   });
   server.on('clientError', (_err, socket) => {
     // Unparseable HTTP never reaches the handler; answer with the same JSON error shape.
-    const body = JSON.stringify({ statusCode: 400, error: 'Bad Request', message: 'Malformed HTTP request', errorCode: 'bad_request' });
+    const body = JSON.stringify({
+      statusCode: 400,
+      error: 'Bad Request',
+      message: 'Malformed HTTP request',
+      errorCode: 'bad_request',
+    });
     if (socket.writable) {
-      socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
     } else socket.destroy();
   });
   return {

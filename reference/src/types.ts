@@ -180,7 +180,12 @@ export interface ClientAuthInput {
 }
 
 export type ClientAuthVerdict =
-  | { ok: true; client: ClientConfig; method: ClientAuthMethod; /** mTLS: base64url SHA-256 of the certificate */ x5tS256?: string }
+  | {
+      ok: true;
+      client: ClientConfig;
+      method: ClientAuthMethod /** mTLS: base64url SHA-256 of the certificate */;
+      x5tS256?: string;
+    }
   /** `client`: the client the request named, when it is known (lets a variant "accept anyway"). */
   | { ok: false; status: number; error: string; description: string; client?: ClientConfig };
 
@@ -209,7 +214,12 @@ export type AssertionVerifier = (
   expected: { audiences: string[]; nowMs: number },
 ) => Promise<AssertionVerdict>;
 
-export type MtlsFault = 'api-key' | 'no-certificate' | 'malformed-certificate' | 'certificate-mismatch' | 'ca-not-verified';
+export type MtlsFault =
+  | 'api-key'
+  | 'no-certificate'
+  | 'malformed-certificate'
+  | 'certificate-mismatch'
+  | 'ca-not-verified';
 
 export type MtlsVerdict = { ok: true; x5tS256: string } | { ok: false; reason: MtlsFault; description: string };
 
@@ -333,9 +343,7 @@ export interface AccessTokenClaims {
   [claim: string]: unknown;
 }
 
-export type TokenVerdict =
-  | { ok: true; claims: AccessTokenClaims }
-  | { ok: false; reason: string };
+export type TokenVerdict = { ok: true; claims: AccessTokenClaims } | { ok: false; reason: string };
 
 /** Single-use `jti` of client assertions (private_key_jwt), remembered until they expire. */
 export interface JtiCache {

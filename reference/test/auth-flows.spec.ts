@@ -6,7 +6,19 @@ import { createHash, randomBytes } from 'node:crypto';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { memoryLoginLimiter, defaultLimits, type RunningTenant } from '../src/index.ts';
 import {
-  BASIC, LOCKOUT, LOGOUT_URL, POST, REDIRECT_URI, SPA, USER, basicAuth, form, isAuthError, jsonBody, tenant, type Client,
+  BASIC,
+  LOCKOUT,
+  LOGOUT_URL,
+  POST,
+  REDIRECT_URI,
+  SPA,
+  USER,
+  basicAuth,
+  form,
+  isAuthError,
+  jsonBody,
+  tenant,
+  type Client,
 } from './helpers.ts';
 
 let t: RunningTenant;
@@ -16,12 +28,24 @@ test.beforeAll(async () => ({ t, c } = await tenant({ parts: (d) => ({ now: () =
 test.afterAll(async () => t.close());
 
 const password = (extra: Record<string, string> = {}) =>
-  c.token({ grant_type: 'password', client_id: POST.id, client_secret: POST.secret, username: USER.username, password: USER.password, ...extra });
+  c.token({
+    grant_type: 'password',
+    client_id: POST.id,
+    client_secret: POST.secret,
+    username: USER.username,
+    password: USER.password,
+    ...extra,
+  });
 
 /** A request that does not follow redirects. */
 async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {
   const res = await fetch(t.url + path, { method, redirect: 'manual', headers: init.headers, body: init.body });
-  return { status: res.status, location: res.headers.get('location') ?? '', text: await res.text(), headers: res.headers };
+  return {
+    status: res.status,
+    location: res.headers.get('location') ?? '',
+    text: await res.text(),
+    headers: res.headers,
+  };
 }
 
 /** /authorize → login page → POST /u/login: the redirect (Location) the browser would follow. */
@@ -49,13 +73,26 @@ test.describe('resource owner password and refresh', () => {
     const id = await jwtVerify(r.body.id_token, jwks, { issuer: `${t.publicUrl}/`, audience: POST.id });
     expect(id.payload).toMatchObject({ sub: 'db|conformance-user', email: USER.username });
     expect(typeof r.body.refresh_token).toBe('string');
-    const refreshed = await c.token({ grant_type: 'refresh_token', client_id: POST.id, client_secret: POST.secret, refresh_token: r.body.refresh_token });
+    const refreshed = await c.token({
+      grant_type: 'refresh_token',
+      client_id: POST.id,
+      client_secret: POST.secret,
+      refresh_token: r.body.refresh_token,
+    });
     expect(refreshed.status, refreshed.text).toBe(200);
     expect(refreshed.body.refresh_token).toBeUndefined();
   });
   test('no offline_access → no refresh token; Basic client through the password grant', async () => {
     expect((await password({ scope: 'openid' })).body.refresh_token).toBeUndefined();
-    const b = await c.token({ grant_type: 'password', username: USER.username, password: USER.password, realm: 'Username-Password-Authentication' }, { authorization: basicAuth(BASIC.id, BASIC.secret) });
+    const b = await c.token(
+      {
+        grant_type: 'password',
+        username: USER.username,
+        password: USER.password,
+        realm: 'Username-Password-Authentication',
+      },
+      { authorization: basicAuth(BASIC.id, BASIC.secret) },
+    );
     expect(b.status, b.text).toBe(200);
   });
   test('wrong password → 400 invalid_grant; unknown realm → 400; missing username → 400', async () => {
@@ -77,10 +114,19 @@ test.describe('resource owner password and refresh', () => {
   });
   test('refresh token of another client → 400 invalid_grant; scope widening → 400 invalid_scope', async () => {
     const rt = (await password({ scope: 'openid offline_access' })).body.refresh_token as string;
-    const other = await c.token({ grant_type: 'refresh_token', refresh_token: rt }, { authorization: basicAuth(BASIC.id, BASIC.secret) });
+    const other = await c.token(
+      { grant_type: 'refresh_token', refresh_token: rt },
+      { authorization: basicAuth(BASIC.id, BASIC.secret) },
+    );
     expect(other.status).toBe(400);
     expect(other.body.error).toBe('invalid_grant');
-    const wider = await c.token({ grant_type: 'refresh_token', client_id: POST.id, client_secret: POST.secret, refresh_token: rt, scope: 'openid email' });
+    const wider = await c.token({
+      grant_type: 'refresh_token',
+      client_id: POST.id,
+      client_secret: POST.secret,
+      refresh_token: rt,
+      scope: 'openid email',
+    });
     expect(wider.body.error).toBe('invalid_scope');
   });
 });
@@ -98,8 +144,11 @@ test.describe('user info (Bearer)', () => {
     ['garbage', async () => 'Bearer not-a-token'],
     ['another scheme', async () => basicAuth(POST.id, POST.secret)],
     ['a management API token (another audience)', async () => `Bearer ${await c.accessToken()}`],
-    ['a custom API token without openid (another audience)', async () =>
-      `Bearer ${(await password({ audience: 'https://api.conformance.test/', scope: 'read:things' })).body.access_token}`],
+    [
+      'a custom API token without openid (another audience)',
+      async () =>
+        `Bearer ${(await password({ audience: 'https://api.conformance.test/', scope: 'read:things' })).body.access_token}`,
+    ],
   ];
   for (const [title, header] of refusals) {
     test(`${title} → 401 with WWW-Authenticate and the error object`, async () => {
@@ -127,19 +176,48 @@ test.describe('revocation', () => {
   test('a revoked refresh token no longer works; JSON and form bodies', async () => {
     for (const encode of [jsonBody, form]) {
       const rt = (await password({ scope: 'openid offline_access' })).body.refresh_token as string;
-      const r = await c.send('POST', '/oauth/revoke', encode({ client_id: POST.id, client_secret: POST.secret, token: rt }));
+      const r = await c.send(
+        'POST',
+        '/oauth/revoke',
+        encode({ client_id: POST.id, client_secret: POST.secret, token: rt }),
+      );
       expect(r.status).toBe(200);
-      const again = await c.token({ grant_type: 'refresh_token', client_id: POST.id, client_secret: POST.secret, refresh_token: rt });
+      const again = await c.token({
+        grant_type: 'refresh_token',
+        client_id: POST.id,
+        client_secret: POST.secret,
+        refresh_token: rt,
+      });
       expect(again.status).toBe(400);
       expect(again.body.error).toBe('invalid_grant');
     }
   });
-  test('wrong client secret → 401; another client\'s token → 400 and the token stays valid', async () => {
+  test("wrong client secret → 401; another client's token → 400 and the token stays valid", async () => {
     const rt = (await password({ scope: 'openid offline_access' })).body.refresh_token as string;
-    expect((await c.send('POST', '/oauth/revoke', jsonBody({ client_id: POST.id, client_secret: 'nope-0123456789', token: rt }))).status).toBe(401);
-    const other = await c.send('POST', '/oauth/revoke', { headers: { 'content-type': 'application/json', authorization: basicAuth(BASIC.id, BASIC.secret) }, body: JSON.stringify({ token: rt }) });
+    expect(
+      (
+        await c.send(
+          'POST',
+          '/oauth/revoke',
+          jsonBody({ client_id: POST.id, client_secret: 'nope-0123456789', token: rt }),
+        )
+      ).status,
+    ).toBe(401);
+    const other = await c.send('POST', '/oauth/revoke', {
+      headers: { 'content-type': 'application/json', authorization: basicAuth(BASIC.id, BASIC.secret) },
+      body: JSON.stringify({ token: rt }),
+    });
     expect(other.status).toBe(400);
-    expect((await c.token({ grant_type: 'refresh_token', client_id: POST.id, client_secret: POST.secret, refresh_token: rt })).status).toBe(200);
+    expect(
+      (
+        await c.token({
+          grant_type: 'refresh_token',
+          client_id: POST.id,
+          client_secret: POST.secret,
+          refresh_token: rt,
+        })
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -147,8 +225,13 @@ test.describe('authorization code and implicit (login page)', () => {
   test('public client: code with PKCE S256, exchanged with the client ID alone and the verifier', async () => {
     const { verifier, challenge } = pkcePair();
     const res = await loginThrough({
-      response_type: 'code', client_id: SPA.id, redirect_uri: REDIRECT_URI, state: 'st-1', scope: 'openid offline_access',
-      code_challenge: challenge, code_challenge_method: 'S256',
+      response_type: 'code',
+      client_id: SPA.id,
+      redirect_uri: REDIRECT_URI,
+      state: 'st-1',
+      scope: 'openid offline_access',
+      code_challenge: challenge,
+      code_challenge_method: 'S256',
     });
     expect(res.status).toBe(302);
     const loc = new URL(res.location);
@@ -163,21 +246,42 @@ test.describe('authorization code and implicit (login page)', () => {
     expect(ok.status, ok.text).toBe(200);
     expect(typeof ok.body.refresh_token).toBe('string');
     expect((await exchange({ code_verifier: verifier })).body.error).toBe('invalid_grant'); // single use
-    const revoked = await c.send('POST', '/oauth/revoke', jsonBody({ client_id: SPA.id, token: ok.body.refresh_token }));
+    const revoked = await c.send(
+      'POST',
+      '/oauth/revoke',
+      jsonBody({ client_id: SPA.id, token: ok.body.refresh_token }),
+    );
     expect(revoked.status).toBe(200);
   });
   test('confidential client: code without PKCE, exchanged with its secret; redirect_uri must match', async () => {
-    const res = await loginThrough({ response_type: 'code', client_id: POST.id, redirect_uri: REDIRECT_URI, scope: 'openid', nonce: 'n-1' });
+    const res = await loginThrough({
+      response_type: 'code',
+      client_id: POST.id,
+      redirect_uri: REDIRECT_URI,
+      scope: 'openid',
+      nonce: 'n-1',
+    });
     const code = new URL(res.location).searchParams.get('code') ?? '';
     const base = { grant_type: 'authorization_code', client_id: POST.id, client_secret: POST.secret, code };
-    expect((await c.token({ ...base, redirect_uri: 'https://app.conformance.test/other' })).body.error).toBe('invalid_grant');
-    expect((await c.token({ ...base, redirect_uri: REDIRECT_URI, code_verifier: pkcePair().verifier })).body.error).toBe('invalid_grant');
+    expect((await c.token({ ...base, redirect_uri: 'https://app.conformance.test/other' })).body.error).toBe(
+      'invalid_grant',
+    );
+    expect(
+      (await c.token({ ...base, redirect_uri: REDIRECT_URI, code_verifier: pkcePair().verifier })).body.error,
+    ).toBe('invalid_grant');
     const ok = await c.token({ ...base, redirect_uri: REDIRECT_URI });
     expect(ok.status, ok.text).toBe(200);
     expect(decodeJwt(ok.body.id_token).nonce).toBe('n-1');
   });
   test('implicit: tokens in the fragment', async () => {
-    const res = await loginThrough({ response_type: 'id_token token', client_id: SPA.id, redirect_uri: REDIRECT_URI, state: 'st-2', nonce: 'n-2', scope: 'openid' });
+    const res = await loginThrough({
+      response_type: 'id_token token',
+      client_id: SPA.id,
+      redirect_uri: REDIRECT_URI,
+      state: 'st-2',
+      nonce: 'n-2',
+      scope: 'openid',
+    });
     expect(res.status).toBe(302);
     const frag = new URLSearchParams(new URL(res.location).hash.slice(1));
     expect(frag.get('token_type')).toBe('Bearer');
@@ -188,46 +292,78 @@ test.describe('authorization code and implicit (login page)', () => {
     expect(info.status).toBe(200);
   });
   test('wrong password on the login page → 401 page again; JSON caller gets the error object', async () => {
-    const page = await raw('GET', `/authorize?${new URLSearchParams({ response_type: 'token', client_id: SPA.id, redirect_uri: REDIRECT_URI })}`);
+    const page = await raw(
+      'GET',
+      `/authorize?${new URLSearchParams({ response_type: 'token', client_id: SPA.id, redirect_uri: REDIRECT_URI })}`,
+    );
     const state = /name="state" value="([^"]+)"/.exec(page.text)?.[1] ?? '';
-    const html = await raw('POST', `/u/login?state=${state}`, form({ username: USER.username, password: 'wrong-0123456789' }));
+    const html = await raw(
+      'POST',
+      `/u/login?state=${state}`,
+      form({ username: USER.username, password: 'wrong-0123456789' }),
+    );
     expect(html.status).toBe(401);
     expect(html.text).toContain('Wrong email or password.');
-    const api = await raw('POST', '/u/login', jsonBody({ username: USER.username, password: 'wrong-0123456789', state }));
+    const api = await raw(
+      'POST',
+      '/u/login',
+      jsonBody({ username: USER.username, password: 'wrong-0123456789', state }),
+    );
     expect(api.status).toBe(401);
     expect(isAuthError(JSON.parse(api.text))).toBe(true);
   });
   test('authorize errors: unregistered redirect URI → 400 JSON; others → redirect with error and state', async () => {
-    const bad = await raw('GET', `/authorize?${new URLSearchParams({ response_type: 'code', client_id: SPA.id, redirect_uri: 'https://evil.test/cb' })}`);
+    const bad = await raw(
+      'GET',
+      `/authorize?${new URLSearchParams({ response_type: 'code', client_id: SPA.id, redirect_uri: 'https://evil.test/cb' })}`,
+    );
     expect(bad.status).toBe(400);
     expect(isAuthError(JSON.parse(bad.text))).toBe(true);
     const cases: Array<[Record<string, string>, string]> = [
       [{ response_type: 'code' }, 'invalid_request'], // public client without PKCE
-      [{ response_type: 'code', code_challenge: pkcePair().challenge, code_challenge_method: 'plain' }, 'invalid_request'],
+      [
+        { response_type: 'code', code_challenge: pkcePair().challenge, code_challenge_method: 'plain' },
+        'invalid_request',
+      ],
       [{ response_type: 'device' }, 'unsupported_response_type'],
       [{ response_type: 'id_token' }, 'invalid_request'], // no nonce
       [{ response_type: 'token', prompt: 'none' }, 'login_required'],
     ];
     for (const [q, error] of cases) {
-      const r = await raw('GET', `/authorize?${new URLSearchParams({ client_id: SPA.id, redirect_uri: REDIRECT_URI, state: 's', ...q })}`);
+      const r = await raw(
+        'GET',
+        `/authorize?${new URLSearchParams({ client_id: SPA.id, redirect_uri: REDIRECT_URI, state: 's', ...q })}`,
+      );
       expect(r.status, JSON.stringify(q)).toBe(302);
       const loc = new URL(r.location);
       const values = loc.hash ? new URLSearchParams(loc.hash.slice(1)) : loc.searchParams;
       expect(values.get('error'), JSON.stringify(q)).toBe(error);
       expect(values.get('state')).toBe('s');
     }
-    const basicCode = await raw('GET', `/authorize?${new URLSearchParams({ response_type: 'code', client_id: BASIC.id, redirect_uri: REDIRECT_URI })}`);
+    const basicCode = await raw(
+      'GET',
+      `/authorize?${new URLSearchParams({ response_type: 'code', client_id: BASIC.id, redirect_uri: REDIRECT_URI })}`,
+    );
     expect(basicCode.status).toBe(400); // no redirect URI registered for the Basic client
   });
   test('the verifyPkce part decides: a variant that skips it exchanges a public code without a verifier', async () => {
     const { t: own } = await tenant({ parts: () => ({ verifyPkce: () => ({ ok: true }) }) });
     try {
       const { challenge } = pkcePair();
-      const page = await fetch(`${own.url}/authorize?${new URLSearchParams({ response_type: 'code', client_id: SPA.id, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256' })}`);
+      const page = await fetch(
+        `${own.url}/authorize?${new URLSearchParams({ response_type: 'code', client_id: SPA.id, redirect_uri: REDIRECT_URI, code_challenge: challenge, code_challenge_method: 'S256' })}`,
+      );
       const state = /name="state" value="([^"]+)"/.exec(await page.text())?.[1] ?? '';
-      const login = await fetch(`${own.url}/u/login`, { method: 'POST', redirect: 'manual', ...form({ ...USER, state }) });
+      const login = await fetch(`${own.url}/u/login`, {
+        method: 'POST',
+        redirect: 'manual',
+        ...form({ ...USER, state }),
+      });
       const code = new URL(login.headers.get('location') ?? '').searchParams.get('code') ?? '';
-      const r = await fetch(`${own.url}/oauth/token`, { method: 'POST', ...jsonBody({ grant_type: 'authorization_code', client_id: SPA.id, code, redirect_uri: REDIRECT_URI }) });
+      const r = await fetch(`${own.url}/oauth/token`, {
+        method: 'POST',
+        ...jsonBody({ grant_type: 'authorization_code', client_id: SPA.id, code, redirect_uri: REDIRECT_URI }),
+      });
       expect(r.status).toBe(200);
     } finally {
       await own.close();
@@ -238,7 +374,13 @@ test.describe('authorization code and implicit (login page)', () => {
 test.describe('§8 repeat login attempts per user and IP', () => {
   test('5 failed logins block the user from this IP for 60 s (429 with X-RateLimit-*), even with the right password', async () => {
     const attempt = (pw: string) =>
-      c.token({ grant_type: 'password', client_id: POST.id, client_secret: POST.secret, username: LOCKOUT.username, password: pw });
+      c.token({
+        grant_type: 'password',
+        client_id: POST.id,
+        client_secret: POST.secret,
+        username: LOCKOUT.username,
+        password: pw,
+      });
     for (let i = 0; i < 5; i++) expect((await attempt('wrong-password-0123')).status).toBe(400);
     const blocked = await attempt(LOCKOUT.password);
     expect(blocked.status).toBe(429);
@@ -273,13 +415,25 @@ test.describe('§8 repeat login attempts per user and IP', () => {
 
 test.describe('passwordless', () => {
   test('email and sms start → 200; the code is in the dev outbox', async () => {
-    const email = await c.send('POST', '/passwordless/start', jsonBody({ client_id: SPA.id, connection: 'email', email: 'pl@example.test', send: 'code' }));
+    const email = await c.send(
+      'POST',
+      '/passwordless/start',
+      jsonBody({ client_id: SPA.id, connection: 'email', email: 'pl@example.test', send: 'code' }),
+    );
     expect(email.status, email.text).toBe(200);
     expect(email.body.email).toBe('pl@example.test');
-    const sms = await c.send('POST', '/passwordless/start', jsonBody({ client_id: POST.id, client_secret: POST.secret, connection: 'sms', phone_number: '+15555550123' }));
+    const sms = await c.send(
+      'POST',
+      '/passwordless/start',
+      jsonBody({ client_id: POST.id, client_secret: POST.secret, connection: 'sms', phone_number: '+15555550123' }),
+    );
     expect(sms.status, sms.text).toBe(200);
     const box = await c.send('GET', `/dev/outbox?to=${encodeURIComponent('+15555550123')}`);
-    expect(box.body.messages.at(-1)).toMatchObject({ connection: 'sms', send: 'code', code: expect.stringMatching(/^\d{6}$/) });
+    expect(box.body.messages.at(-1)).toMatchObject({
+      connection: 'sms',
+      send: 'code',
+      code: expect.stringMatching(/^\d{6}$/),
+    });
   });
   test('faulty starts → 400 with the error object', async () => {
     for (const body of [
@@ -293,7 +447,15 @@ test.describe('passwordless', () => {
       expect(r.status, JSON.stringify(body)).toBe(400);
       expect(isAuthError(r.body)).toBe(true);
     }
-    expect((await c.send('POST', '/passwordless/start', jsonBody({ client_id: SPA.id, connection: 'email', email: 'a@b.test', authParams: { scope: 'openid' } }))).status).toBe(200);
+    expect(
+      (
+        await c.send(
+          'POST',
+          '/passwordless/start',
+          jsonBody({ client_id: SPA.id, connection: 'email', email: 'a@b.test', authParams: { scope: 'openid' } }),
+        )
+      ).status,
+    ).toBe(200);
   });
 });
 
@@ -308,7 +470,11 @@ test.describe('logout', () => {
     expect((await raw('GET', '/v2/logout')).status).toBe(200);
   });
   test('unregistered returnTo or unknown client → 400 with the error object', async () => {
-    for (const q of [`client_id=${SPA.id}&returnTo=${encodeURIComponent('https://evil.test/')}`, 'client_id=nobody', `client_id=${BASIC.id}&returnTo=${encodeURIComponent(LOGOUT_URL)}`]) {
+    for (const q of [
+      `client_id=${SPA.id}&returnTo=${encodeURIComponent('https://evil.test/')}`,
+      'client_id=nobody',
+      `client_id=${BASIC.id}&returnTo=${encodeURIComponent(LOGOUT_URL)}`,
+    ]) {
       const r = await raw('GET', `/v2/logout?${q}`);
       expect(r.status, q).toBe(400);
       expect(isAuthError(JSON.parse(r.text))).toBe(true);
@@ -325,7 +491,10 @@ test.describe('SAML, WS-Federation, legacy delegation', () => {
       [form({}), /Missing required parameter: SAMLResponse/],
       [form({ SAMLResponse: '%%%' }), /not base64/],
       [form({ SAMLResponse: b64('<html/>') }), /not a SAML 2.0 Response/],
-      [form({ SAMLResponse: b64('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>') }), /not signed/],
+      [
+        form({ SAMLResponse: b64('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol"/>') }),
+        /not signed/,
+      ],
       [jsonBody({ SAMLResponse: b64('<samlp:Response><ds:Signature/></samlp:Response>') }), /cannot be verified/],
     ];
     for (const [body, why] of cases) {
@@ -338,7 +507,11 @@ test.describe('SAML, WS-Federation, legacy delegation', () => {
     expect((await c.send('POST', '/login/callback', form({ SAMLResponse: 'x' }))).status).toBe(400);
   });
   test('WS-Federation and delegation → 403 endpoint_disabled', async () => {
-    for (const [method, path] of [['GET', '/wsfed'], ['GET', `/wsfed/${SPA.id}`], ['POST', '/delegation']] as const) {
+    for (const [method, path] of [
+      ['GET', '/wsfed'],
+      ['GET', `/wsfed/${SPA.id}`],
+      ['POST', '/delegation'],
+    ] as const) {
       const r = await c.send(method, path, method === 'POST' ? jsonBody({ client_id: SPA.id }) : {});
       expect(r.status, path).toBe(403);
       expect(r.body.error).toBe('endpoint_disabled');
@@ -354,6 +527,11 @@ test('discovery lists every endpoint and method', async () => {
     revocation_endpoint: `${t.publicUrl}/oauth/revoke`,
     end_session_endpoint: `${t.publicUrl}/v2/logout`,
     code_challenge_methods_supported: expect.arrayContaining(['S256']),
-    token_endpoint_auth_methods_supported: expect.arrayContaining(['client_secret_basic', 'none', 'tls_client_auth', 'self_signed_tls_client_auth']),
+    token_endpoint_auth_methods_supported: expect.arrayContaining([
+      'client_secret_basic',
+      'none',
+      'tls_client_auth',
+      'self_signed_tls_client_auth',
+    ]),
   });
 });

@@ -6,7 +6,20 @@ import { SignJWT, generateKeyPair, decodeJwt } from 'jose';
 import { randomUUID } from 'node:crypto';
 import type { RunningTenant } from '../src/index.ts';
 import {
-  ASSERTION_TYPE, BASIC, FULL, PKJWT, POST, SPA, USER, assertion, basicAuth, form, isAuthError, jsonBody, tenant, type Client,
+  ASSERTION_TYPE,
+  BASIC,
+  FULL,
+  PKJWT,
+  POST,
+  SPA,
+  USER,
+  assertion,
+  basicAuth,
+  form,
+  isAuthError,
+  jsonBody,
+  tenant,
+  type Client,
 } from './helpers.ts';
 
 let t: RunningTenant;
@@ -14,7 +27,11 @@ let c: Client;
 test.beforeAll(async () => ({ t, c } = await tenant()));
 test.afterAll(async () => t.close());
 
-const cc = (extra: Record<string, string> = {}) => ({ grant_type: 'client_credentials', audience: `${t.publicUrl}/api/v2/`, ...extra });
+const cc = (extra: Record<string, string> = {}) => ({
+  grant_type: 'client_credentials',
+  audience: `${t.publicUrl}/api/v2/`,
+  ...extra,
+});
 const expectRefused = (r: { status: number; body: unknown }, status: number, error: string) => {
   expect(r.status).toBe(status);
   expect((r.body as { error: string }).error).toBe(error);
@@ -28,7 +45,11 @@ test.describe('client secret: Post', () => {
     expect((await c.send('POST', '/oauth/token', f)).status).toBe(200);
   });
   test('wrong secret → 401 invalid_client', async () => {
-    expectRefused(await c.token(cc({ client_id: POST.id, client_secret: 'wrong-secret-0123456789' })), 401, 'invalid_client');
+    expectRefused(
+      await c.token(cc({ client_id: POST.id, client_secret: 'wrong-secret-0123456789' })),
+      401,
+      'invalid_client',
+    );
   });
   test('the Post client through Basic → 401 (registered for client_secret_post)', async () => {
     const r = await c.token(cc(), { authorization: basicAuth(POST.id, POST.secret) });
@@ -48,8 +69,16 @@ test.describe('client secret: Basic', () => {
     expect(decodeJwt(r.body.access_token).azp).toBe(BASIC.id);
   });
   test('wrong secret, wrong id → 401 invalid_client', async () => {
-    expectRefused(await c.token(cc(), { authorization: basicAuth(BASIC.id, 'dev-secret:basic+wrong') }), 401, 'invalid_client');
-    expectRefused(await c.token(cc(), { authorization: basicAuth('conformance-nobody', BASIC.secret) }), 401, 'invalid_client');
+    expectRefused(
+      await c.token(cc(), { authorization: basicAuth(BASIC.id, 'dev-secret:basic+wrong') }),
+      401,
+      'invalid_client',
+    );
+    expectRefused(
+      await c.token(cc(), { authorization: basicAuth('conformance-nobody', BASIC.secret) }),
+      401,
+      'invalid_client',
+    );
   });
   test('secret sent without form-encoding where encoding changes it ("+" read as space) → 401', async () => {
     // Raw "+" decodes to a space under RFC 6749 §2.3.1, so this secret differs.
@@ -78,18 +107,32 @@ test.describe('client assertion (private_key_jwt)', () => {
     ['expired', () => assertion(t, { iat: now() - 600, exp: now() - 120 })],
     ['iss ≠ sub', () => assertion(t, { sub: 'conformance-other' })],
     ['missing sub', () => assertion(t, { sub: undefined })],
-    ['signed by an unregistered key', async () => {
-      const { privateKey } = await generateKeyPair('RS256');
-      return new SignJWT({ iss: PKJWT.id, sub: PKJWT.id, aud: `${t.publicUrl}/`, jti: randomUUID() })
-        .setProtectedHeader({ alg: 'RS256' }).setIssuedAt().setExpirationTime('60s').sign(privateKey);
-    }],
-    ['alg: none', async () => {
-      const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-      return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ iss: PKJWT.id, sub: PKJWT.id, aud: `${t.publicUrl}/`, jti: randomUUID(), exp: now() + 60 })}.`;
-    }],
-    ['HS256 with the key text as secret', async () =>
-      new SignJWT({ iss: PKJWT.id, sub: PKJWT.id, aud: `${t.publicUrl}/`, jti: randomUUID() })
-        .setProtectedHeader({ alg: 'HS256' }).setExpirationTime('60s').sign(new TextEncoder().encode('k'.repeat(32)))],
+    [
+      'signed by an unregistered key',
+      async () => {
+        const { privateKey } = await generateKeyPair('RS256');
+        return new SignJWT({ iss: PKJWT.id, sub: PKJWT.id, aud: `${t.publicUrl}/`, jti: randomUUID() })
+          .setProtectedHeader({ alg: 'RS256' })
+          .setIssuedAt()
+          .setExpirationTime('60s')
+          .sign(privateKey);
+      },
+    ],
+    [
+      'alg: none',
+      async () => {
+        const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+        return `${b64({ alg: 'none', typ: 'JWT' })}.${b64({ iss: PKJWT.id, sub: PKJWT.id, aud: `${t.publicUrl}/`, jti: randomUUID(), exp: now() + 60 })}.`;
+      },
+    ],
+    [
+      'HS256 with the key text as secret',
+      async () =>
+        new SignJWT({ iss: PKJWT.id, sub: PKJWT.id, aud: `${t.publicUrl}/`, jti: randomUUID() })
+          .setProtectedHeader({ alg: 'HS256' })
+          .setExpirationTime('60s')
+          .sign(new TextEncoder().encode('k'.repeat(32))),
+    ],
   ];
   for (const [title, make] of faults) {
     test(`${title} → 401 invalid_client`, async () => {
@@ -112,7 +155,12 @@ test.describe('client assertion (private_key_jwt)', () => {
     });
     try {
       const jwt = await assertion(own, { iat: now() - 600, exp: now() - 120 });
-      const r = await oc.token({ grant_type: 'client_credentials', audience: `${own.publicUrl}/api/v2/`, client_assertion_type: ASSERTION_TYPE, client_assertion: jwt });
+      const r = await oc.token({
+        grant_type: 'client_credentials',
+        audience: `${own.publicUrl}/api/v2/`,
+        client_assertion_type: ASSERTION_TYPE,
+        client_assertion: jwt,
+      });
       expect(r.status).toBe(200);
     } finally {
       await own.close();
@@ -122,8 +170,12 @@ test.describe('client assertion (private_key_jwt)', () => {
 
 test.describe('client ID only (public client)', () => {
   test('the public client is authenticated by its ID alone (revocation answers 200, JSON and form)', async () => {
-    expect((await c.send('POST', '/oauth/revoke', jsonBody({ client_id: SPA.id, token: 'unknown-token' }))).status).toBe(200);
-    expect((await c.send('POST', '/oauth/revoke', form({ client_id: SPA.id, token: 'unknown-token' }))).status).toBe(200);
+    expect(
+      (await c.send('POST', '/oauth/revoke', jsonBody({ client_id: SPA.id, token: 'unknown-token' }))).status,
+    ).toBe(200);
+    expect((await c.send('POST', '/oauth/revoke', form({ client_id: SPA.id, token: 'unknown-token' }))).status).toBe(
+      200,
+    );
   });
   test('the public client may not use client_credentials → 403 unauthorized_client', async () => {
     expectRefused(await c.token(cc({ client_id: SPA.id })), 403, 'unauthorized_client');
@@ -138,7 +190,11 @@ test.describe('client ID only (public client)', () => {
     }
   });
   test('a secret sent by the public client is refused (it has none)', async () => {
-    expectRefused(await c.token(cc({ client_id: SPA.id, client_secret: 'anything-0123456789' })), 401, 'invalid_client');
+    expectRefused(
+      await c.token(cc({ client_id: SPA.id, client_secret: 'anything-0123456789' })),
+      401,
+      'invalid_client',
+    );
   });
 });
 
@@ -153,7 +209,11 @@ test.describe('authenticateClient part', () => {
       }),
     });
     try {
-      const r = await oc.token({ grant_type: 'client_credentials', client_id: POST.id, audience: `${own.publicUrl}/api/v2/` });
+      const r = await oc.token({
+        grant_type: 'client_credentials',
+        client_id: POST.id,
+        audience: `${own.publicUrl}/api/v2/`,
+      });
       expect(r.status).toBe(200);
     } finally {
       await own.close();
@@ -163,7 +223,14 @@ test.describe('authenticateClient part', () => {
 
 test.describe('conventions (§4.3, §7.3)', () => {
   test('every POST endpoint takes JSON and form bodies alike', async () => {
-    const params = { grant_type: 'password', client_id: POST.id, client_secret: POST.secret, username: USER.username, password: USER.password, scope: 'openid' };
+    const params = {
+      grant_type: 'password',
+      client_id: POST.id,
+      client_secret: POST.secret,
+      username: USER.username,
+      password: USER.password,
+      scope: 'openid',
+    };
     expect((await c.send('POST', '/oauth/token', jsonBody(params))).status).toBe(200);
     expect((await c.send('POST', '/oauth/token', form(params))).status).toBe(200);
     const pl = { client_id: SPA.id, connection: 'sms', phone_number: '+15555550100', send: 'code' };
@@ -179,8 +246,21 @@ test.describe('conventions (§4.3, §7.3)', () => {
       ['POST', '/oauth/token', { headers: { 'content-type': 'application/json' }, body: '{' }],
       ['POST', '/oauth/token', { headers: { 'content-type': 'text/plain' }, body: 'x' }],
       ['POST', '/oauth/token', jsonBody({ grant_type: 'password', client_id: POST.id, client_secret: POST.secret })],
-      ['POST', '/oauth/token', jsonBody({ grant_type: 'authorization_code', client_id: POST.id, client_secret: POST.secret, code: 'nope' })],
-      ['POST', '/oauth/token', jsonBody({ grant_type: 'refresh_token', client_id: POST.id, client_secret: POST.secret, refresh_token: 'nope' })],
+      [
+        'POST',
+        '/oauth/token',
+        jsonBody({ grant_type: 'authorization_code', client_id: POST.id, client_secret: POST.secret, code: 'nope' }),
+      ],
+      [
+        'POST',
+        '/oauth/token',
+        jsonBody({
+          grant_type: 'refresh_token',
+          client_id: POST.id,
+          client_secret: POST.secret,
+          refresh_token: 'nope',
+        }),
+      ],
       ['POST', '/oauth/token', jsonBody({ grant_type: 'client_credentials', client_id: POST.id, client_secret: 42 })],
       ['POST', '/oauth/revoke', jsonBody({ client_id: SPA.id })],
       ['POST', '/passwordless/start', jsonBody({ client_id: SPA.id, connection: 'fax' })],
@@ -203,7 +283,15 @@ test.describe('conventions (§4.3, §7.3)', () => {
     }
   });
   test('the authError part builds every error answer', async () => {
-    const { t: own, c: oc } = await tenant({ parts: () => ({ authError: (status, error, _d, headers) => ({ status, headers: { ...headers }, body: Buffer.from(JSON.stringify({ code: error })) }) }) });
+    const { t: own, c: oc } = await tenant({
+      parts: () => ({
+        authError: (status, error, _d, headers) => ({
+          status,
+          headers: { ...headers },
+          body: Buffer.from(JSON.stringify({ code: error })),
+        }),
+      }),
+    });
     try {
       const r = await oc.send('GET', '/userinfo');
       expect(r.status).toBe(401);
@@ -221,7 +309,8 @@ test('429 on the authentication API: the three X-RateLimit-* headers and a messa
       let last: Awaited<ReturnType<typeof oc.send>> | undefined;
       for (let i = 0; i < 3; i++) last = await oc.send('GET', path);
       expect(last?.status, path).toBe(429);
-      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(last?.headers.get(h), h).not.toBeNull();
+      for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+        expect(last?.headers.get(h), h).not.toBeNull();
       expect(isAuthError(last?.body)).toBe(true);
       expect(last?.body.error_description).toMatch(/X-RateLimit-Limit.*X-RateLimit-Remaining.*X-RateLimit-Reset/);
     }
@@ -231,20 +320,75 @@ test('429 on the authentication API: the three X-RateLimit-* headers and a messa
 });
 
 test('no parameter values on any authentication endpoint yield a 5xx, and every 4xx is the error object (property test)', async () => {
-  const names = ['grant_type', 'client_id', 'client_secret', 'client_assertion_type', 'client_assertion', 'audience', 'scope', 'code',
-    'redirect_uri', 'code_verifier', 'username', 'password', 'realm', 'refresh_token', 'token', 'connection', 'email', 'phone_number',
-    'send', 'authParams', 'state', 'SAMLResponse', 'response_type', 'code_challenge', 'code_challenge_method', 'nonce', 'returnTo', 'federated'];
-  const known = fc.constantFrom(POST.id, SPA.id, BASIC.id, PKJWT.id, 'password', 'authorization_code', 'refresh_token', 'client_credentials',
-    'email', 'sms', 'code', 'link', 'S256', 'plain', 'https://app.conformance.test/callback', 'id_token token', 'token', 'conformance-saml');
+  const names = [
+    'grant_type',
+    'client_id',
+    'client_secret',
+    'client_assertion_type',
+    'client_assertion',
+    'audience',
+    'scope',
+    'code',
+    'redirect_uri',
+    'code_verifier',
+    'username',
+    'password',
+    'realm',
+    'refresh_token',
+    'token',
+    'connection',
+    'email',
+    'phone_number',
+    'send',
+    'authParams',
+    'state',
+    'SAMLResponse',
+    'response_type',
+    'code_challenge',
+    'code_challenge_method',
+    'nonce',
+    'returnTo',
+    'federated',
+  ];
+  const known = fc.constantFrom(
+    POST.id,
+    SPA.id,
+    BASIC.id,
+    PKJWT.id,
+    'password',
+    'authorization_code',
+    'refresh_token',
+    'client_credentials',
+    'email',
+    'sms',
+    'code',
+    'link',
+    'S256',
+    'plain',
+    'https://app.conformance.test/callback',
+    'id_token token',
+    'token',
+    'conformance-saml',
+  );
   const value = fc.oneof(known, fc.string({ maxLength: 40 }), fc.jsonValue({ maxDepth: 2 }));
   const params = fc.dictionary(fc.constantFrom(...names), value, { maxKeys: 6 });
-  const posts = ['/oauth/token', '/oauth/revoke', '/passwordless/start', '/u/login', '/login/callback?connection=conformance-saml', '/userinfo'];
+  const posts = [
+    '/oauth/token',
+    '/oauth/revoke',
+    '/passwordless/start',
+    '/u/login',
+    '/login/callback?connection=conformance-saml',
+    '/userinfo',
+  ];
   const gets = ['/authorize', '/v2/logout', '/userinfo', '/dev/outbox'];
   const ok = (r: { status: number; body: unknown; headers: Headers }) =>
-    r.status < 500 && (r.status < 400 || !(r.headers.get('content-type') ?? '').includes('json') || isAuthError(r.body));
+    r.status < 500 &&
+    (r.status < 400 || !(r.headers.get('content-type') ?? '').includes('json') || isAuthError(r.body));
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...posts), params, fc.boolean(), async (path, p, asJson) => {
-      const strings = Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+      const strings = Object.fromEntries(
+        Object.entries(p).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      );
       const r = await c.send('POST', path, asJson ? jsonBody(p) : form(strings));
       return ok(r);
     }),
@@ -252,7 +396,9 @@ test('no parameter values on any authentication endpoint yield a 5xx, and every 
   );
   await fc.assert(
     fc.asyncProperty(fc.constantFrom(...gets), params, async (path, p) => {
-      const strings = Object.fromEntries(Object.entries(p).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]));
+      const strings = Object.fromEntries(
+        Object.entries(p).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+      );
       const res = await fetch(`${t.url}${path}?${new URLSearchParams(strings)}`, { redirect: 'manual' });
       const text = await res.text();
       let body: unknown;

@@ -22,10 +22,21 @@ function launch(args: string[]): { child: ChildProcess; firstLine: Promise<strin
 
 test('starts, prints its URL on one line, serves, and exits 0 on SIGTERM', async () => {
   const started = performance.now();
-  const { child, firstLine, exit } = launch(['--host', '127.0.0.1', '--port', '0', '--public-url', 'http://edge.example.test:8443', '--rate-limit', '7/3']);
+  const { child, firstLine, exit } = launch([
+    '--host',
+    '127.0.0.1',
+    '--port',
+    '0',
+    '--public-url',
+    'http://edge.example.test:8443',
+    '--rate-limit',
+    '7/3',
+  ]);
   try {
     const line = await firstLine;
-    test.info().annotations.push({ type: 'start-time-ms', description: String(Math.round(performance.now() - started)) });
+    test
+      .info()
+      .annotations.push({ type: 'start-time-ms', description: String(Math.round(performance.now() - started)) });
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(line)?.[1];
     expect(url, line).toBeDefined();
     const oidc = await fetch(`${url}/.well-known/openid-configuration`);
@@ -38,7 +49,9 @@ test('starts, prints its URL on one line, serves, and exits 0 on SIGTERM', async
 });
 
 test('a bad flag ends with exit code 2 and one line on stderr', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--rate-limit', 'fast'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, '--rate-limit', 'fast'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let err = '';
   child.stderr.on('data', (d: Buffer) => (err += d.toString()));
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));

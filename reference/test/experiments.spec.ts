@@ -36,19 +36,27 @@ test('a realistic control/treatment 50/50 payload → 201 draft experiment', asy
 });
 
 test('segment strategy with segment ids → 201', async () => {
-  const r = await c.createExperiment({
-    name: 'By segment', feature_flag_id: 'flg_3mNbV9xQ', allocation_strategy: 'segment',
-    allocations: [
-      { variation_id: 'var_a', segment_id: 'seg_1', priority: 1, is_control: true },
-      { variation_id: 'var_b', segment_id: 'seg_2', priority: 2, is_fallback: true },
-    ],
-  }, token);
+  const r = await c.createExperiment(
+    {
+      name: 'By segment',
+      feature_flag_id: 'flg_3mNbV9xQ',
+      allocation_strategy: 'segment',
+      allocations: [
+        { variation_id: 'var_a', segment_id: 'seg_1', priority: 1, is_control: true },
+        { variation_id: 'var_b', segment_id: 'seg_2', priority: 2, is_fallback: true },
+      ],
+    },
+    token,
+  );
   expect(r.status, r.text).toBe(201);
   expect(r.body.allocation_strategy).toBe('segment');
 });
 
 test('allocation_strategy defaults to percentage; a single allocation is accepted but not valid', async () => {
-  const r = await c.createExperiment({ name: 'Solo', feature_flag_id: 'flg_7Hq2kPzR', allocations: [{ variation_id: 'var_control', weight: 100 }] }, token);
+  const r = await c.createExperiment(
+    { name: 'Solo', feature_flag_id: 'flg_7Hq2kPzR', allocations: [{ variation_id: 'var_control', weight: 100 }] },
+    token,
+  );
   expect(r.status, r.text).toBe(201);
   expect(r.body).toMatchObject({ allocation_strategy: 'percentage', is_valid: false });
 });
@@ -58,8 +66,21 @@ const valid: Array<[string, (b: any) => void]> = [
   ['name of 255 characters', (b) => (b.name = s(255))],
   ['name with inner spaces', (b) => (b.name = 'a  b')],
   ['description of 3 and 1024 characters', (b) => (b.description = s(1024))],
-  ['no description, flow or assignment config', (b) => { delete b.description; delete b.authentication_flow; delete b.assignment_config; }],
-  ['weights 0 and 100', (b) => { b.allocations[0].weight = 0; b.allocations[1].weight = 100; }],
+  [
+    'no description, flow or assignment config',
+    (b) => {
+      delete b.description;
+      delete b.authentication_flow;
+      delete b.assignment_config;
+    },
+  ],
+  [
+    'weights 0 and 100',
+    (b) => {
+      b.allocations[0].weight = 0;
+      b.allocations[1].weight = 100;
+    },
+  ],
 ];
 for (const [title, change] of valid) {
   test(`${title} → 201`, async () => {
@@ -103,8 +124,20 @@ const invalid: Array<[string, (b: any) => void]> = [
   ['allocation without variation_id', (b) => delete b.allocations[0].variation_id],
   ['allocation a string', (b) => (b.allocations[0] = 'var_control')],
   ['weight as a string', (b) => (b.allocations[0].weight = '50')],
-  ['weight fractional', (b) => { b.allocations[0].weight = 50.5; b.allocations[1].weight = 49.5; }],
-  ['weight negative', (b) => { b.allocations[0].weight = -10; b.allocations[1].weight = 110; }],
+  [
+    'weight fractional',
+    (b) => {
+      b.allocations[0].weight = 50.5;
+      b.allocations[1].weight = 49.5;
+    },
+  ],
+  [
+    'weight negative',
+    (b) => {
+      b.allocations[0].weight = -10;
+      b.allocations[1].weight = 110;
+    },
+  ],
   ['weights not summing to 100', (b) => (b.allocations[1].weight = 40)],
   ['weight missing under percentage', (b) => delete b.allocations[1].weight],
   ['variation not in the flag', (b) => (b.allocations[1].variation_id = 'var_other')],
@@ -133,8 +166,11 @@ test('unknown feature flag → 404', async () => {
 test('form body: flat strings, allocations as JSON text', async () => {
   const b = realistic();
   const form = new URLSearchParams({
-    name: b.name, feature_flag_id: b.feature_flag_id, allocation_strategy: 'percentage',
-    allocations: JSON.stringify(b.allocations), assignment_config: JSON.stringify(b.assignment_config),
+    name: b.name,
+    feature_flag_id: b.feature_flag_id,
+    allocation_strategy: 'percentage',
+    allocations: JSON.stringify(b.allocations),
+    assignment_config: JSON.stringify(b.assignment_config),
   }).toString();
   const r = await c.send('POST', '/api/v2/experimentation/experiments', {
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/x-www-form-urlencoded' },

@@ -39,7 +39,19 @@ test('malformed JSON bodies on both operations and the token endpoint: 4xx, neve
       fc.string({ maxLength: 200 }),
       fc.json().map((j) => j.slice(0, Math.max(1, j.length - 1))), // truncated
       fc.json().map((j) => `${j}}`),
-      fc.constantFrom('{', '{"name":', '{"name":"x",}', '[1,2', '{"a":1e999999}', '{"__proto__":{"x":1}}', '{"constructor":{"prototype":{}}}', 'null', '"str"', '\u0000', '{"name":"\\ud800"}'),
+      fc.constantFrom(
+        '{',
+        '{"name":',
+        '{"name":"x",}',
+        '[1,2',
+        '{"a":1e999999}',
+        '{"__proto__":{"x":1}}',
+        '{"constructor":{"prototype":{}}}',
+        'null',
+        '"str"',
+        '\u0000',
+        '{"name":"\\ud800"}',
+      ),
     ),
     { numRuns: 120, seed: SEED },
   );
@@ -56,54 +68,106 @@ test('malformed JSON bodies on both operations and the token endpoint: 4xx, neve
 
 test('deeply nested JSON, in a JSON body and inside a form field: 4xx, never 5xx', async () => {
   for (const depth of [33, 1000, 20_000]) {
-    for (const [open, close] of [['[', ']'], ['{"a":', '}']] as const) {
+    for (const [open, close] of [
+      ['[', ']'],
+      ['{"a":', '}'],
+    ] as const) {
       const nested = open.repeat(depth) + '1' + close.repeat(depth);
-      const asJson = await c.send('PATCH', RS, { headers: { ...auth(), 'content-type': 'application/json' }, body: `{"authorization_details":${nested}}` });
+      const asJson = await c.send('PATCH', RS, {
+        headers: { ...auth(), 'content-type': 'application/json' },
+        body: `{"authorization_details":${nested}}`,
+      });
       noServerError(asJson.status, `JSON depth ${depth}`);
-      const asForm = await c.send('PATCH', RS, { headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' }, body: `authorization_details=${encodeURIComponent(nested)}` });
+      const asForm = await c.send('PATCH', RS, {
+        headers: { ...auth(), 'content-type': 'application/x-www-form-urlencoded' },
+        body: `authorization_details=${encodeURIComponent(nested)}`,
+      });
       noServerError(asForm.status, `form depth ${depth}`);
     }
   }
 });
 
 test('invalid UTF-8 in bodies, paths and headers: 4xx, never 5xx', async () => {
-  const bad = [Buffer.from([0xff, 0xfe]), Buffer.from([0xc3, 0x28]), Buffer.from([0xed, 0xa0, 0x80]), Buffer.from([0xf4, 0x90, 0x80, 0x80])];
+  const bad = [
+    Buffer.from([0xff, 0xfe]),
+    Buffer.from([0xc3, 0x28]),
+    Buffer.from([0xed, 0xa0, 0x80]),
+    Buffer.from([0xf4, 0x90, 0x80, 0x80]),
+  ];
   for (const b of bad) {
     for (const ct of ['application/json', 'application/x-www-form-urlencoded']) {
       const body = Buffer.concat([Buffer.from('{"name":"'), b, Buffer.from('"}')]);
-      noServerError((await c.send('PATCH', RS, { headers: { ...auth(), 'content-type': ct }, body })).status, `body ${b.toString('hex')} as ${ct}`);
-      noServerError((await c.send('POST', '/oauth/token', { headers: { 'content-type': ct }, body })).status, `token body ${b.toString('hex')}`);
+      noServerError(
+        (await c.send('PATCH', RS, { headers: { ...auth(), 'content-type': ct }, body })).status,
+        `body ${b.toString('hex')} as ${ct}`,
+      );
+      noServerError(
+        (await c.send('POST', '/oauth/token', { headers: { 'content-type': ct }, body })).status,
+        `token body ${b.toString('hex')}`,
+      );
     }
   }
   // Raw bytes on the wire: fetch would percent-encode the path and refuse the header.
-  for (const raw of ['/api/v2/resource-servers/%ff%fe', '/api/v2/resource-servers/%C3%28', '/api/v2/resource-servers/\xff']) {
-    const status = await rawRequest(`PATCH ${raw} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`);
+  for (const raw of [
+    '/api/v2/resource-servers/%ff%fe',
+    '/api/v2/resource-servers/%C3%28',
+    '/api/v2/resource-servers/\xff',
+  ]) {
+    const status = await rawRequest(
+      `PATCH ${raw} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
+    );
     noServerError(status, `path ${JSON.stringify(raw)}`);
   }
-  const hdr = await rawRequest(`PATCH ${RS} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer \xff\xfe\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`);
+  const hdr = await rawRequest(
+    `PATCH ${RS} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer \xff\xfe\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
+  );
   noServerError(hdr, 'authorization header with invalid UTF-8');
 });
 
 test('oversized bodies and headers: 413 / 431 / 4xx, never 5xx, and the tenant still answers', async () => {
   for (const size of [64 * 1024 + 1, 1024 * 1024, 8 * 1024 * 1024]) {
     const body = `{"name":"${'x'.repeat(size)}"}`;
-    noServerError((await sendOrCut('PATCH', RS, { ...auth(), 'content-type': 'application/json' }, body)) ?? 413, `body of ${size} bytes`);
-    noServerError((await sendOrCut('POST', '/oauth/token', { 'content-type': 'application/x-www-form-urlencoded' }, `client_id=${'y'.repeat(size)}`)) ?? 413, `token body of ${size} bytes`);
+    noServerError(
+      (await sendOrCut('PATCH', RS, { ...auth(), 'content-type': 'application/json' }, body)) ?? 413,
+      `body of ${size} bytes`,
+    );
+    noServerError(
+      (await sendOrCut(
+        'POST',
+        '/oauth/token',
+        { 'content-type': 'application/x-www-form-urlencoded' },
+        `client_id=${'y'.repeat(size)}`,
+      )) ?? 413,
+      `token body of ${size} bytes`,
+    );
   }
   for (const size of [8 * 1024, 20 * 1024, 100 * 1024]) {
-    const status = await rawRequest(`PATCH ${RS} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\nx-big: ${'h'.repeat(size)}\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`);
+    const status = await rawRequest(
+      `PATCH ${RS} HTTP/1.1\r\nhost: x\r\nauthorization: Bearer ${token}\r\nx-big: ${'h'.repeat(size)}\r\ncontent-type: application/json\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`,
+    );
     noServerError(status, `a header of ${size} bytes`);
   }
   const many = Array.from({ length: 3000 }, (_, i) => `x-h${i}: v`).join('\r\n');
-  noServerError(await rawRequest(`PATCH ${RS} HTTP/1.1\r\nhost: x\r\n${many}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`), '3000 headers');
+  noServerError(
+    await rawRequest(`PATCH ${RS} HTTP/1.1\r\nhost: x\r\n${many}\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}`),
+    '3000 headers',
+  );
   expect((await c.patchJson('rs_conformance', {}, token)).status).toBeLessThan(300);
 });
 
 test('many distinct client ids: no 5xx, and the bucket map stays bounded', async () => {
   for (let i = 0; i < 4 * SMALL_BOUND; i++) {
-    const tok = await c.token({ grant_type: 'client_credentials', client_id: `fuzz-client-${i}`, client_secret: 'nope', audience: `${t.publicUrl}/api/v2/` });
+    const tok = await c.token({
+      grant_type: 'client_credentials',
+      client_id: `fuzz-client-${i}`,
+      client_secret: 'nope',
+      audience: `${t.publicUrl}/api/v2/`,
+    });
     noServerError(tok.status, `client ${i}`);
-    const forged = await c.send('PATCH', RS, { headers: { authorization: `Bearer forged.${i}.x`, 'content-type': 'application/json' }, body: '{}' });
+    const forged = await c.send('PATCH', RS, {
+      headers: { authorization: `Bearer forged.${i}.x`, 'content-type': 'application/json' },
+      body: '{}',
+    });
     noServerError(forged.status, `forged token ${i}`);
   }
   expect(limiter.size()).toBeLessThanOrEqual(SMALL_BOUND);
@@ -144,7 +208,12 @@ function rawRequest(text: string): Promise<number> {
 }
 
 /** fetch, where a tenant that cuts the upload after answering 413 counts as that answer (null). */
-async function sendOrCut(method: string, path: string, headers: Record<string, string>, body: string): Promise<number | null> {
+async function sendOrCut(
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+): Promise<number | null> {
   try {
     return (await c.send(method, path, { headers, body })).status;
   } catch {

@@ -23,7 +23,11 @@ export interface Reply {
 export class Client {
   constructor(readonly tenant: RunningTenant) {}
 
-  async send(method: string, path: string, init: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Reply> {
+  async send(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: string | Buffer } = {},
+  ): Promise<Reply> {
     const res = await fetch(this.tenant.url + path, { method, headers: init.headers, body: init.body });
     const text = await res.text();
     let body: unknown;
@@ -42,8 +46,16 @@ export class Client {
     });
   }
 
-  async accessToken(client: { id: string; secret: string } = FULL, audience = `${this.tenant.publicUrl}/api/v2/`): Promise<string> {
-    const r = await this.token({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, audience });
+  async accessToken(
+    client: { id: string; secret: string } = FULL,
+    audience = `${this.tenant.publicUrl}/api/v2/`,
+  ): Promise<string> {
+    const r = await this.token({
+      grant_type: 'client_credentials',
+      client_id: client.id,
+      client_secret: client.secret,
+      audience,
+    });
     if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${r.text}`);
     return r.body.access_token as string;
   }
@@ -72,7 +84,10 @@ export async function tenant(options: TenantOptions = {}): Promise<{ t: RunningT
  * One tenant per test file, with the full client's token: started before the file's tests,
  * closed after them. `use` receives it (the file keeps its own variables).
  */
-export function tenantPerFile(use: (s: { t: RunningTenant; c: Client; token: string }) => void, options: TenantOptions = {}): void {
+export function tenantPerFile(
+  use: (s: { t: RunningTenant; c: Client; token: string }) => void,
+  options: TenantOptions = {},
+): void {
   let started: RunningTenant | undefined;
   test.beforeAll(async () => {
     const { t, c } = await tenant(options);
@@ -85,11 +100,23 @@ export function tenantPerFile(use: (s: { t: RunningTenant; c: Client; token: str
 let devKey: Awaited<ReturnType<typeof importPKCS8>> | undefined;
 
 /** A client assertion signed with the documented dev key; claims overridable. */
-export async function assertion(t: RunningTenant, claims: Record<string, unknown> = {}, alg = 'RS256'): Promise<string> {
+export async function assertion(
+  t: RunningTenant,
+  claims: Record<string, unknown> = {},
+  alg = 'RS256',
+): Promise<string> {
   devKey ??= await importPKCS8(readFileSync(DEV_PKJWT_PRIVATE_KEY_PATH, 'utf8'), 'RS256');
   const key = alg === 'RS256' ? devKey : await importPKCS8(readFileSync(DEV_PKJWT_PRIVATE_KEY_PATH, 'utf8'), alg);
   const now = Math.floor(Date.now() / 1000);
-  const payload = { iss: PKJWT.id, sub: PKJWT.id, aud: `${t.publicUrl}/`, iat: now, exp: now + 60, jti: randomUUID(), ...claims };
+  const payload = {
+    iss: PKJWT.id,
+    sub: PKJWT.id,
+    aud: `${t.publicUrl}/`,
+    iat: now,
+    exp: now + 60,
+    jti: randomUUID(),
+    ...claims,
+  };
   return new SignJWT(payload).setProtectedHeader({ alg }).sign(key);
 }
 
@@ -118,7 +145,10 @@ export function basicAuth(id: string, secret: string): string {
 }
 
 export function form(params: Record<string, string>): { headers: Record<string, string>; body: string } {
-  return { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(params).toString() };
+  return {
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams(params).toString(),
+  };
 }
 
 export function jsonBody(params: unknown): { headers: Record<string, string>; body: string } {

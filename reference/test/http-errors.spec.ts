@@ -16,7 +16,12 @@ const patch = (body: string | Buffer, contentType?: string, extra: Record<string
   });
 
 const expectErrorBody = (body: any, status: number) =>
-  expect(body).toEqual({ statusCode: status, error: expect.any(String), message: expect.any(String), errorCode: expect.any(String) });
+  expect(body).toEqual({
+    statusCode: status,
+    error: expect.any(String),
+    message: expect.any(String),
+    errorCode: expect.any(String),
+  });
 
 test.describe('malformed bodies → 400', () => {
   const cases: Array<[string, string | Buffer]> = [
@@ -45,7 +50,13 @@ test.describe('malformed bodies → 400', () => {
 });
 
 test.describe('unsupported content types → 415', () => {
-  for (const type of [undefined, 'text/plain', 'application/xml', 'multipart/form-data; boundary=x', 'application/json; charset=iso-8859-1']) {
+  for (const type of [
+    undefined,
+    'text/plain',
+    'application/xml',
+    'multipart/form-data; boundary=x',
+    'application/json; charset=iso-8859-1',
+  ]) {
     test(String(type), async () => {
       const r = await patch('{"name":"x"}', type);
       expect(r.status).toBe(415);
@@ -94,8 +105,12 @@ test.describe('oversized bodies → 413', () => {
 
 test.describe('routes', () => {
   for (const [method, path] of [
-    ['GET', '/'], ['GET', '/api/v2/nope'], ['PATCH', '/api/v2/resource-servers'], ['PATCH', '/api/v2/resource-servers/'],
-    ['PATCH', '/api/v2/resource-servers/rs_conformance/extra'], ['POST', '/api/v2/experimentation/experiments/'],
+    ['GET', '/'],
+    ['GET', '/api/v2/nope'],
+    ['PATCH', '/api/v2/resource-servers'],
+    ['PATCH', '/api/v2/resource-servers/'],
+    ['PATCH', '/api/v2/resource-servers/rs_conformance/extra'],
+    ['POST', '/api/v2/experimentation/experiments/'],
     ['POST', '/oauth/token/extra'],
   ] as const) {
     test(`${method} ${path} → 404`, async () => {
@@ -111,9 +126,16 @@ test.describe('routes', () => {
     expectErrorBody(r.body, 405);
   });
   test('query strings do not change the route', async () => {
-    expect((await patch('{}', 'application/json').then(() => c.send('PATCH', '/api/v2/resource-servers/rs_conformance?x=1', {
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{}',
-    }))).status).toBe(201);
+    expect(
+      (
+        await patch('{}', 'application/json').then(() =>
+          c.send('PATCH', '/api/v2/resource-servers/rs_conformance?x=1', {
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: '{}',
+          }),
+        )
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -135,8 +157,19 @@ test('every response carries the three X-RateLimit-* headers', async () => {
 });
 
 test('no body or field value yields a 5xx (property test)', async () => {
-  const member = fc.constantFrom('name', 'scopes', 'token_lifetime', 'token_encryption', 'proof_of_possession',
-    'subject_type_authorization', 'authorization_policy', 'authorization_details', 'consent_policy', 'x', '__proto__');
+  const member = fc.constantFrom(
+    'name',
+    'scopes',
+    'token_lifetime',
+    'token_encryption',
+    'proof_of_possession',
+    'subject_type_authorization',
+    'authorization_policy',
+    'authorization_details',
+    'consent_policy',
+    'x',
+    '__proto__',
+  );
   await fc.assert(
     fc.asyncProperty(fc.dictionary(member, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }), async (body) => {
       const r = await patch(JSON.stringify(body), 'application/json');
@@ -144,7 +177,14 @@ test('no body or field value yields a 5xx (property test)', async () => {
     }),
     { numRuns: 150, seed: 4810 },
   );
-  const expMember = fc.constantFrom('name', 'feature_flag_id', 'allocations', 'allocation_strategy', 'assignment_config', 'description');
+  const expMember = fc.constantFrom(
+    'name',
+    'feature_flag_id',
+    'allocations',
+    'allocation_strategy',
+    'assignment_config',
+    'description',
+  );
   await fc.assert(
     fc.asyncProperty(fc.dictionary(expMember, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }), async (body) => {
       const r = await c.createExperiment(body, token);
@@ -154,7 +194,10 @@ test('no body or field value yields a 5xx (property test)', async () => {
   );
   await fc.assert(
     fc.asyncProperty(fc.string({ maxLength: 200 }), async (text) => {
-      const r = await c.send('POST', '/oauth/token', { headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: text });
+      const r = await c.send('POST', '/oauth/token', {
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: text,
+      });
       return r.status < 500;
     }),
     { numRuns: 100, seed: 4812 },
@@ -172,6 +215,9 @@ test('unparseable HTTP gets a 400 with the JSON error body, and the tenant keeps
     socket.on('error', reject);
   });
   expect(raw).toMatch(/^HTTP\/1\.1 400 /);
-  expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 400, errorCode: 'bad_request' });
+  expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
+    statusCode: 400,
+    errorCode: 'bad_request',
+  });
   expect((await c.send('GET', '/.well-known/jwks.json')).status).toBe(200);
 });

@@ -39,7 +39,12 @@ test('a store that drops writes makes the update non-persistent', async () => {
 
 test('a permissive token verifier lets a garbage token through', async () => {
   const { t, c } = await tenant({
-    parts: { verifyAccessToken: async () => ({ ok: true, claims: { iss: 'x', sub: 'x', aud: 'x', scope: 'update:resource_servers' } }) },
+    parts: {
+      verifyAccessToken: async () => ({
+        ok: true,
+        claims: { iss: 'x', sub: 'x', aud: 'x', scope: 'update:resource_servers' },
+      }),
+    },
   });
   try {
     expect((await c.patchJson('rs_conformance', { name: 'Bypass' }, 'garbage')).status).toBe(201);
@@ -50,11 +55,13 @@ test('a permissive token verifier lets a garbage token through', async () => {
 
 test('wrap sees plain data in and out, for every route', async () => {
   const seen: TenantRequest[] = [];
-  const wrap = (next: Handler): Handler => async (req) => {
-    seen.push(req);
-    const res = await next(req);
-    return { ...res, headers: { ...res.headers, 'x-wrapped': 'yes' } };
-  };
+  const wrap =
+    (next: Handler): Handler =>
+    async (req) => {
+      seen.push(req);
+      const res = await next(req);
+      return { ...res, headers: { ...res.headers, 'x-wrapped': 'yes' } };
+    };
   const { t, c } = await tenant({ wrap });
   try {
     const token = await c.accessToken();
@@ -72,7 +79,12 @@ test('wrap sees plain data in and out, for every route', async () => {
 
 test('a wrapper that throws yields a 500, and the tenant keeps serving', async () => {
   let fail = true;
-  const { t, c } = await tenant({ wrap: (next) => async (req) => { if (fail) throw new Error('boom'); return next(req); } });
+  const { t, c } = await tenant({
+    wrap: (next) => async (req) => {
+      if (fail) throw new Error('boom');
+      return next(req);
+    },
+  });
   try {
     expect((await c.send('GET', '/.well-known/jwks.json')).status).toBe(500);
     fail = false;

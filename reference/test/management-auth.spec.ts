@@ -11,10 +11,23 @@ test.beforeAll(async () => ({ t, c } = await tenant({ parts: { now: () => Date.n
 test.afterAll(async () => t.close());
 
 const operations = [
-  { title: 'PATCH resource server', method: 'PATCH', path: '/api/v2/resource-servers/rs_conformance', body: { name: 'Auth probe' }, scope: 'update:resource_servers' },
   {
-    title: 'POST experiment', method: 'POST', path: '/api/v2/experimentation/experiments', scope: 'create:experimentation',
-    body: { name: 'Auth probe', feature_flag_id: 'flg_7Hq2kPzR', allocations: [{ variation_id: 'var_control', weight: 100 }] },
+    title: 'PATCH resource server',
+    method: 'PATCH',
+    path: '/api/v2/resource-servers/rs_conformance',
+    body: { name: 'Auth probe' },
+    scope: 'update:resource_servers',
+  },
+  {
+    title: 'POST experiment',
+    method: 'POST',
+    path: '/api/v2/experimentation/experiments',
+    scope: 'create:experimentation',
+    body: {
+      name: 'Auth probe',
+      feature_flag_id: 'flg_7Hq2kPzR',
+      allocations: [{ variation_id: 'var_control', weight: 100 }],
+    },
   },
 ];
 
@@ -35,7 +48,8 @@ for (const op of operations) {
 
     test('no Authorization header → 401', async () => expect401(undefined));
     test('malformed Authorization headers → 401', async () => {
-      for (const h of ['Bearer', 'Bearer ', 'Token abc', 'Basic Zm9vOmJhcg==', 'Bearer a b', 'bearer']) await expect401(h);
+      for (const h of ['Bearer', 'Bearer ', 'Token abc', 'Basic Zm9vOmJhcg==', 'Bearer a b', 'bearer'])
+        await expect401(h);
     });
     test('a token that is not a JWT → 401', async () => expect401('Bearer not-a-jwt'));
     test('a token with a tampered payload (signature no longer matches) → 401', async () => {
@@ -48,14 +62,20 @@ for (const op of operations) {
     test('a token signed by another key → 401', async () => {
       const { privateKey } = await generateKeyPair('RS256');
       const forged = await new SignJWT({ scope: op.scope, azp: FULL.id })
-        .setProtectedHeader({ alg: 'RS256' }).setIssuer(`${t.publicUrl}/`).setAudience(`${t.publicUrl}/api/v2/`)
-        .setIssuedAt().setExpirationTime('1h').sign(privateKey);
+        .setProtectedHeader({ alg: 'RS256' })
+        .setIssuer(`${t.publicUrl}/`)
+        .setAudience(`${t.publicUrl}/api/v2/`)
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(privateKey);
       await expect401(`Bearer ${forged}`);
     });
     test('an unsigned (alg none) token → 401', async () => {
       const enc = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
       const now = Math.floor(Date.now() / 1000);
-      await expect401(`Bearer ${enc({ alg: 'none' })}.${enc({ iss: `${t.publicUrl}/`, aud: `${t.publicUrl}/api/v2/`, scope: op.scope, exp: now + 60 })}.`);
+      await expect401(
+        `Bearer ${enc({ alg: 'none' })}.${enc({ iss: `${t.publicUrl}/`, aud: `${t.publicUrl}/api/v2/`, scope: op.scope, exp: now + 60 })}.`,
+      );
     });
     test('an expired token → 401', async () => {
       const token = await c.accessToken();
@@ -83,6 +103,9 @@ for (const op of operations) {
 }
 
 test('auth is checked before the body: a bad body without a token is 401, not 400', async () => {
-  const r = await c.send('PATCH', '/api/v2/resource-servers/rs_conformance', { headers: { 'content-type': 'application/json' }, body: '{' });
+  const r = await c.send('PATCH', '/api/v2/resource-servers/rs_conformance', {
+    headers: { 'content-type': 'application/json' },
+    body: '{',
+  });
   expect(r.status).toBe(401);
 });

@@ -18,7 +18,11 @@ const pem = (p: string) => readFileSync(p, 'utf8');
 const SELF = pem(DEV_MTLS_CERT_PATH);
 const CA = pem(DEV_MTLS_CA_CERT_PATH);
 const OTHER = pem(fileURLToPath(new URL('../dev-keys/unregistered.cert.pem', import.meta.url)));
-const cc = (clientId: string) => ({ grant_type: 'client_credentials', client_id: clientId, audience: `${t.publicUrl}/api/v2/` });
+const cc = (clientId: string) => ({
+  grant_type: 'client_credentials',
+  client_id: clientId,
+  audience: `${t.publicUrl}/api/v2/`,
+});
 const edge = (cert: string, extra: Record<string, string> = {}) => ({
   'cname-api-key': EDGE_API_KEY,
   'client-certificate': encodeURIComponent(cert),
@@ -36,7 +40,10 @@ test('CA-verified client: SUCCESS and the registered certificate → 200; form b
   const r = await c.token(cc(MTLS_CA.id), edge(CA, { 'client-certificate-ca-verified': 'SUCCESS' }));
   expect(r.status, r.text).toBe(200);
   const f = await c.send('POST', '/oauth/token', {
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...edge(CA, { 'client-certificate-ca-verified': 'SUCCESS' }) },
+    headers: {
+      'content-type': 'application/x-www-form-urlencoded',
+      ...edge(CA, { 'client-certificate-ca-verified': 'SUCCESS' }),
+    },
     body: new URLSearchParams(cc(MTLS_CA.id)).toString(),
   });
   expect(f.status).toBe(200);
@@ -48,12 +55,28 @@ const refused: Array<[string, string, () => Record<string, string>]> = [
   ['no certificate header', MTLS.id, () => ({ 'cname-api-key': EDGE_API_KEY })],
   ['no edge headers at all (client ID alone)', MTLS.id, () => ({})],
   ['another certificate', MTLS.id, () => edge(OTHER)],
-  ['the CA client certificate for the self-signed client', MTLS.id, () => edge(CA, { 'client-certificate-ca-verified': 'SUCCESS' })],
+  [
+    'the CA client certificate for the self-signed client',
+    MTLS.id,
+    () => edge(CA, { 'client-certificate-ca-verified': 'SUCCESS' }),
+  ],
   ['a certificate that is not PEM', MTLS.id, () => edge('not a certificate')],
-  ['CA client with FAILED verification', MTLS_CA.id, () => edge(CA, { 'client-certificate-ca-verified': 'FAILED: unable to get issuer certificate' })],
+  [
+    'CA client with FAILED verification',
+    MTLS_CA.id,
+    () => edge(CA, { 'client-certificate-ca-verified': 'FAILED: unable to get issuer certificate' }),
+  ],
   ['CA client without the verification header', MTLS_CA.id, () => edge(CA)],
-  ['CA client with another certificate verified', MTLS_CA.id, () => edge(OTHER, { 'client-certificate-ca-verified': 'SUCCESS' })],
-  ['CA client with the right certificate and a wrong API key', MTLS_CA.id, () => ({ ...edge(CA, { 'client-certificate-ca-verified': 'SUCCESS' }), 'cname-api-key': 'nope' })],
+  [
+    'CA client with another certificate verified',
+    MTLS_CA.id,
+    () => edge(OTHER, { 'client-certificate-ca-verified': 'SUCCESS' }),
+  ],
+  [
+    'CA client with the right certificate and a wrong API key',
+    MTLS_CA.id,
+    () => ({ ...edge(CA, { 'client-certificate-ca-verified': 'SUCCESS' }), 'cname-api-key': 'nope' }),
+  ],
 ];
 for (const [title, clientId, headers] of refused) {
   test(`${title} → 401 invalid_client`, async () => {
@@ -76,11 +99,17 @@ test('an mTLS client sending a secret instead is refused', async () => {
 });
 
 test('the checkMtlsEdge part decides: a variant that skips the API key accepts a wrong key', async () => {
-  const { t: own, c: oc } = await tenant({ parts: (d) => ({ checkMtlsEdge: (h, client) => d.checkMtlsEdge(h, client, h['cname-api-key'] ?? '') }) });
+  const { t: own, c: oc } = await tenant({
+    parts: (d) => ({ checkMtlsEdge: (h, client) => d.checkMtlsEdge(h, client, h['cname-api-key'] ?? '') }),
+  });
   try {
-    const r = await oc.token({ grant_type: 'client_credentials', client_id: MTLS.id, audience: `${own.publicUrl}/api/v2/` }, {
-      ...edge(SELF), 'cname-api-key': 'wrong',
-    });
+    const r = await oc.token(
+      { grant_type: 'client_credentials', client_id: MTLS.id, audience: `${own.publicUrl}/api/v2/` },
+      {
+        ...edge(SELF),
+        'cname-api-key': 'wrong',
+      },
+    );
     expect(r.status).toBe(200);
   } finally {
     await own.close();

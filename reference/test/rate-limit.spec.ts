@@ -40,7 +40,14 @@ test.describe('a tight limit (capacity 5, refill 1/s)', () => {
     expect(over.headers.get('retry-after')).toBe('1');
 
     // Another endpoint for the same client, and the same endpoint for another client, have their own buckets.
-    const exp = await c.createExperiment({ name: 'Other bucket', feature_flag_id: 'flg_7Hq2kPzR', allocations: [{ variation_id: 'var_control', weight: 100 }] }, full);
+    const exp = await c.createExperiment(
+      {
+        name: 'Other bucket',
+        feature_flag_id: 'flg_7Hq2kPzR',
+        allocations: [{ variation_id: 'var_control', weight: 100 }],
+      },
+      full,
+    );
     expect(exp.status).toBe(201);
     expect((await patch(limited)).status).toBe(403);
 
@@ -51,7 +58,12 @@ test.describe('a tight limit (capacity 5, refill 1/s)', () => {
   });
 
   test('the token endpoint is limited per client, with OAuth-shaped 429', async () => {
-    const params = { grant_type: 'client_credentials', client_id: LIMITED.id, client_secret: 'wrong-secret-0000', audience: `${t.publicUrl}/api/v2/` };
+    const params = {
+      grant_type: 'client_credentials',
+      client_id: LIMITED.id,
+      client_secret: 'wrong-secret-0000',
+      audience: `${t.publicUrl}/api/v2/`,
+    };
     const statuses: number[] = [];
     for (let i = 0; i < 6; i++) statuses.push((await c.token(params)).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);

@@ -9,9 +9,14 @@ let token: string;
 tenantPerFile((s) => ({ t, c, token } = s));
 
 const s = (n: number, ch = 'a') => ch.repeat(n);
-const key = (over: Record<string, unknown> = {}) => ({ alg: 'RSA-OAEP-256', pem: '-----BEGIN PUBLIC KEY-----\r\nMIIB\r\n-----END PUBLIC KEY-----\r\n', ...over });
-const enc1 = (over: Record<string, unknown> = {}, keyOver: Record<string, unknown> = {}) =>
-  ({ token_encryption: { format: 'compact-nested-jwe', encryption_key: key(keyOver), ...over } });
+const key = (over: Record<string, unknown> = {}) => ({
+  alg: 'RSA-OAEP-256',
+  pem: '-----BEGIN PUBLIC KEY-----\r\nMIIB\r\n-----END PUBLIC KEY-----\r\n',
+  ...over,
+});
+const enc1 = (over: Record<string, unknown> = {}, keyOver: Record<string, unknown> = {}) => ({
+  token_encryption: { format: 'compact-nested-jwe', encryption_key: key(keyOver), ...over },
+});
 
 // [title, body] accepted with 201
 const valid: Array<[string, Record<string, unknown>]> = [
@@ -22,36 +27,91 @@ const valid: Array<[string, Record<string, unknown>]> = [
   ['name with spaces, quotes and newline', { name: 'My "API"\nv2' }],
   ['empty scopes', { scopes: [] }],
   ['scope value of 1 and 280 characters', { scopes: [{ value: 'r' }, { value: s(280) }] }],
-  ['scope description of 500 characters and empty', { scopes: [{ value: 'a:b', description: s(500) }, { value: 'c:d', description: '' }] }],
-  ...['HS256', 'RS256', 'RS512', 'PS256'].map((alg): [string, Record<string, unknown>] => [`signing_alg ${alg}`, { signing_alg: alg }]),
+  [
+    'scope description of 500 characters and empty',
+    {
+      scopes: [
+        { value: 'a:b', description: s(500) },
+        { value: 'c:d', description: '' },
+      ],
+    },
+  ],
+  ...['HS256', 'RS256', 'RS512', 'PS256'].map((alg): [string, Record<string, unknown>] => [
+    `signing_alg ${alg}`,
+    { signing_alg: alg },
+  ]),
   ['signing_secret of 16 characters', { signing_secret: s(16, 'k') }],
-  ['every boolean true', { skip_consent_for_verifiable_first_party_clients: true, allow_offline_access: true, allow_online_access: true, allow_online_access_with_ephemeral_sessions: true, enforce_policies: true }],
-  ['every boolean false', { skip_consent_for_verifiable_first_party_clients: false, allow_offline_access: false, allow_online_access: false, allow_online_access_with_ephemeral_sessions: false, enforce_policies: false }],
+  [
+    'every boolean true',
+    {
+      skip_consent_for_verifiable_first_party_clients: true,
+      allow_offline_access: true,
+      allow_online_access: true,
+      allow_online_access_with_ephemeral_sessions: true,
+      enforce_policies: true,
+    },
+  ],
+  [
+    'every boolean false',
+    {
+      skip_consent_for_verifiable_first_party_clients: false,
+      allow_offline_access: false,
+      allow_online_access: false,
+      allow_online_access_with_ephemeral_sessions: false,
+      enforce_policies: false,
+    },
+  ],
   ['token_lifetime 0', { token_lifetime: 0 }],
   ['token_lifetime 2592000', { token_lifetime: 2592000 }],
   ['token_lifetime written as 3600.0', { token_lifetime: 3600.0 }],
-  ...['access_token', 'access_token_authz', 'rfc9068_profile', 'rfc9068_profile_authz'].map((d): [string, Record<string, unknown>] => [`token_dialect ${d}`, { token_dialect: d }]),
+  ...['access_token', 'access_token_authz', 'rfc9068_profile', 'rfc9068_profile_authz'].map(
+    (d): [string, Record<string, unknown>] => [`token_dialect ${d}`, { token_dialect: d }],
+  ),
   ['token_encryption null', { token_encryption: null }],
   ['token_encryption with required members only', enc1()],
   ['encryption key name and kid of 1 character', enc1({}, { name: 'n', kid: 'k' })],
   ['encryption key name and kid of 128 characters', enc1({}, { name: s(128), kid: s(128) })],
   ['pem of 1 and of 4096 characters', enc1({}, { pem: 'p' })],
   ['pem of 4096 characters', enc1({}, { pem: s(4096) })],
-  ...['RSA-OAEP-256', 'RSA-OAEP-384', 'RSA-OAEP-512'].map((alg): [string, Record<string, unknown>] => [`encryption key alg ${alg}`, enc1({}, { alg })]),
+  ...['RSA-OAEP-256', 'RSA-OAEP-384', 'RSA-OAEP-512'].map((alg): [string, Record<string, unknown>] => [
+    `encryption key alg ${alg}`,
+    enc1({}, { alg }),
+  ]),
   ['consent_policy null', { consent_policy: null }],
   ['consent_policy transactional-authorization-with-mfa', { consent_policy: 'transactional-authorization-with-mfa' }],
   ['authorization_details null', { authorization_details: null }],
-  ['authorization_details with items of any type', { authorization_details: [{ type: 'x', any: [1] }, 1, 'two', null] }],
+  [
+    'authorization_details with items of any type',
+    { authorization_details: [{ type: 'x', any: [1] }, 1, 'two', null] },
+  ],
   ['proof_of_possession null', { proof_of_possession: null }],
   ['proof_of_possession mtls required', { proof_of_possession: { mechanism: 'mtls', required: true } }],
-  ['proof_of_possession dpop with required_for', { proof_of_possession: { mechanism: 'dpop', required: false, required_for: 'public_clients' } }],
-  ['proof_of_possession required_for all_clients', { proof_of_possession: { mechanism: 'dpop', required: true, required_for: 'all_clients' } }],
+  [
+    'proof_of_possession dpop with required_for',
+    { proof_of_possession: { mechanism: 'dpop', required: false, required_for: 'public_clients' } },
+  ],
+  [
+    'proof_of_possession required_for all_clients',
+    { proof_of_possession: { mechanism: 'dpop', required: true, required_for: 'all_clients' } },
+  ],
   ['subject_type_authorization empty', { subject_type_authorization: {} }],
-  ['subject_type_authorization.user with extra members', { subject_type_authorization: { user: { policy: 'allow_all', note: 'x', nested: { a: 1 } } } }],
-  ['subject_type_authorization.client with extra members', { subject_type_authorization: { client: { policy: 'deny_all', extra: [1, 2] } } }],
+  [
+    'subject_type_authorization.user with extra members',
+    { subject_type_authorization: { user: { policy: 'allow_all', note: 'x', nested: { a: 1 } } } },
+  ],
+  [
+    'subject_type_authorization.client with extra members',
+    { subject_type_authorization: { client: { policy: 'deny_all', extra: [1, 2] } } },
+  ],
   ['subject_type_authorization.user without policy', { subject_type_authorization: { user: {} } }],
-  ...['allow_all', 'deny_all', 'require_client_grant'].map((p): [string, Record<string, unknown>] => [`user policy ${p}`, { subject_type_authorization: { user: { policy: p } } }]),
-  ['client policy require_client_grant', { subject_type_authorization: { client: { policy: 'require_client_grant' } } }],
+  ...['allow_all', 'deny_all', 'require_client_grant'].map((p): [string, Record<string, unknown>] => [
+    `user policy ${p}`,
+    { subject_type_authorization: { user: { policy: p } } },
+  ]),
+  [
+    'client policy require_client_grant',
+    { subject_type_authorization: { client: { policy: 'require_client_grant' } } },
+  ],
   ['authorization_policy null', { authorization_policy: null }],
   ['policy_id of 1 character', { authorization_policy: { policy_id: 'p' } }],
   ['policy_id of 1024 characters', { authorization_policy: { policy_id: s(1024) } }],
@@ -97,7 +157,10 @@ const invalid: Array<[string, Record<string, unknown>]> = [
   ['token_encryption with an unknown member', enc1({ extra: 1 })],
   ['encryption key with an unknown member', enc1({}, { use: 'enc' })],
   ['encryption key without alg', { token_encryption: { format: 'compact-nested-jwe', encryption_key: { pem: 'p' } } }],
-  ['encryption key without pem', { token_encryption: { format: 'compact-nested-jwe', encryption_key: { alg: 'RSA-OAEP-256' } } }],
+  [
+    'encryption key without pem',
+    { token_encryption: { format: 'compact-nested-jwe', encryption_key: { alg: 'RSA-OAEP-256' } } },
+  ],
   ['encryption key alg outside the enum', enc1({}, { alg: 'RSA-OAEP' })],
   ['encryption key name empty', enc1({}, { name: '' })],
   ['encryption key name of 129 characters', enc1({}, { name: s(129) })],
@@ -114,12 +177,24 @@ const invalid: Array<[string, Record<string, unknown>]> = [
   ['proof_of_possession without required', { proof_of_possession: { mechanism: 'mtls' } }],
   ['proof_of_possession mechanism outside the enum', { proof_of_possession: { mechanism: 'tls', required: true } }],
   ['proof_of_possession required as a string', { proof_of_possession: { mechanism: 'mtls', required: 'yes' } }],
-  ['proof_of_possession required_for outside the enum', { proof_of_possession: { mechanism: 'mtls', required: true, required_for: 'some_clients' } }],
-  ['proof_of_possession with an unknown member', { proof_of_possession: { mechanism: 'mtls', required: true, extra: 1 } }],
+  [
+    'proof_of_possession required_for outside the enum',
+    { proof_of_possession: { mechanism: 'mtls', required: true, required_for: 'some_clients' } },
+  ],
+  [
+    'proof_of_possession with an unknown member',
+    { proof_of_possession: { mechanism: 'mtls', required: true, extra: 1 } },
+  ],
   ['subject_type_authorization null', { subject_type_authorization: null }],
-  ['subject_type_authorization with an unknown member', { subject_type_authorization: { user: { policy: 'allow_all' }, group: {} } }],
+  [
+    'subject_type_authorization with an unknown member',
+    { subject_type_authorization: { user: { policy: 'allow_all' }, group: {} } },
+  ],
   ['user policy outside the enum', { subject_type_authorization: { user: { policy: 'allow_some' } } }],
-  ['client policy allow_all (not in the client enum)', { subject_type_authorization: { client: { policy: 'allow_all' } } }],
+  [
+    'client policy allow_all (not in the client enum)',
+    { subject_type_authorization: { client: { policy: 'allow_all' } } },
+  ],
   ['user a string', { subject_type_authorization: { user: 'allow_all' } }],
   ['client null', { subject_type_authorization: { client: null } }],
   ['authorization_policy without policy_id', { authorization_policy: {} }],
@@ -155,7 +230,12 @@ test.describe('rejected bodies → 400, nothing changed', () => {
       const before = await c.patchJson('rs_conformance', {}, token);
       const r = await c.patchJson('rs_conformance', body, token);
       expect(r.status, r.text).toBe(400);
-      expect(r.body).toMatchObject({ statusCode: 400, error: 'Bad Request', errorCode: 'invalid_body', message: expect.any(String) });
+      expect(r.body).toMatchObject({
+        statusCode: 400,
+        error: 'Bad Request',
+        errorCode: 'invalid_body',
+        message: expect.any(String),
+      });
       const after = await c.patchJson('rs_conformance', {}, token);
       expect(after.body).toEqual(before.body);
     });
@@ -228,9 +308,18 @@ test.describe('form bodies', () => {
     });
 
   test('flat fields are typed by the schema', async () => {
-    const r = await form('rs_other', 'name=Form+name&token_lifetime=3600&allow_offline_access=false&enforce_policies=true&consent_policy=null');
+    const r = await form(
+      'rs_other',
+      'name=Form+name&token_lifetime=3600&allow_offline_access=false&enforce_policies=true&consent_policy=null',
+    );
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ name: 'Form name', token_lifetime: 3600, allow_offline_access: false, enforce_policies: true, consent_policy: null });
+    expect(r.body).toMatchObject({
+      name: 'Form name',
+      token_lifetime: 3600,
+      allow_offline_access: false,
+      enforce_policies: true,
+      consent_policy: null,
+    });
   });
 
   test('non-flat fields carry JSON text', async () => {
@@ -248,9 +337,18 @@ test.describe('form bodies', () => {
   });
 
   test('fields that admit null read an empty value or `null` as null', async () => {
-    const r = await form('rs_other', 'token_encryption=&authorization_details=&proof_of_possession=null&authorization_policy=&consent_policy=');
+    const r = await form(
+      'rs_other',
+      'token_encryption=&authorization_details=&proof_of_possession=null&authorization_policy=&consent_policy=',
+    );
     expect(r.status, r.text).toBe(201);
-    expect(r.body).toMatchObject({ token_encryption: null, authorization_details: null, proof_of_possession: null, authorization_policy: null, consent_policy: null });
+    expect(r.body).toMatchObject({
+      token_encryption: null,
+      authorization_details: null,
+      proof_of_possession: null,
+      authorization_policy: null,
+      consent_policy: null,
+    });
   });
 
   const bad: Array<[string, string]> = [

@@ -5,7 +5,13 @@
 // redaction must catch them).
 import { expect, test } from '@playwright/test';
 
-type Check = { clause: string; outcome: 'passed' | 'failed' | 'observed'; message: string; observation?: string; evidence?: unknown };
+type Check = {
+  clause: string;
+  outcome: 'passed' | 'failed' | 'observed';
+  message: string;
+  observation?: string;
+  evidence?: unknown;
+};
 
 function record(check: Check): void {
   test.info().annotations.push({ type: 'check', description: JSON.stringify(check) });
@@ -13,9 +19,17 @@ function record(check: Check): void {
 }
 
 test('name of 201 characters is rejected with 400', { tag: ['@fx.update.name.max-length'] }, () => {
-  record({ clause: 'fx.update.name.max-length', outcome: 'passed', message: 'name of 200 characters accepted with 201' });
+  record({
+    clause: 'fx.update.name.max-length',
+    outcome: 'passed',
+    message: 'name of 200 characters accepted with 201',
+  });
   if (process.env.FX_NAME === 'pass') {
-    record({ clause: 'fx.update.name.max-length', outcome: 'passed', message: 'name of 201 characters rejected with 400' });
+    record({
+      clause: 'fx.update.name.max-length',
+      outcome: 'passed',
+      message: 'name of 201 characters rejected with 400',
+    });
     return;
   }
   if (process.env.FX_LEAK === '1') {
@@ -27,9 +41,16 @@ test('name of 201 characters is rejected with 400', { tag: ['@fx.update.name.max
       message: `expected 400, got 201 (client secret ${secret})`,
       evidence: {
         curl: `curl -u conformance-full:${secret} -H 'Authorization: Bearer ${jwt}' http://127.0.0.1:4900/oauth/token`,
-        request: { method: 'POST', url: 'http://127.0.0.1:4900/oauth/token', headers: { authorization: `Bearer ${jwt}` }, body: { client_id: 'conformance-full', client_secret: secret } },
+        request: {
+          method: 'POST',
+          url: 'http://127.0.0.1:4900/oauth/token',
+          headers: { authorization: `Bearer ${jwt}` },
+          body: { client_id: 'conformance-full', client_secret: secret },
+        },
         response: { status: 200, headers: {}, body: { access_token: jwt } },
-        counterexample: { key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----' },
+        counterexample: {
+          key: '-----BEGIN PRIVATE KEY-----\nMIIEvQIBADANBgkqhkiG9w0BAQEFAASC\n-----END PRIVATE KEY-----',
+        },
       },
     });
     return;
@@ -43,8 +64,17 @@ test('name of 201 characters is rejected with 400', { tag: ['@fx.update.name.max
       path: '3:1',
       counterexample: { name: 'a'.repeat(201) },
       curl: "curl -X PATCH 'http://127.0.0.1:4900/api/v2/resource-servers/rs_conformance' -H 'Authorization: Bearer <redacted>' -H 'Content-Type: application/json' --data-raw '{\"name\":\"aaaa…\"}'",
-      request: { method: 'PATCH', url: 'http://127.0.0.1:4900/api/v2/resource-servers/rs_conformance', headers: { authorization: 'Bearer <redacted>' }, body: { name: 'a'.repeat(201) } },
-      response: { status: 201, headers: { 'content-type': 'application/json' }, body: { id: 'rs_conformance', name: 'a'.repeat(201) } },
+      request: {
+        method: 'PATCH',
+        url: 'http://127.0.0.1:4900/api/v2/resource-servers/rs_conformance',
+        headers: { authorization: 'Bearer <redacted>' },
+        body: { name: 'a'.repeat(201) },
+      },
+      response: {
+        status: 201,
+        headers: { 'content-type': 'application/json' },
+        body: { id: 'rs_conformance', name: 'a'.repeat(201) },
+      },
     },
   });
 });
@@ -56,7 +86,12 @@ test('token_lifetime accepts 0 and 2592000', { tag: ['@fx.update.token-lifetime.
 
 test('experiment creation status code is recorded', () => {
   test.info().annotations.push({ type: 'clause', description: 'fx.experiment.status-code' });
-  record({ clause: 'fx.experiment.status-code', outcome: 'observed', message: 'success status of experiment creation', observation: 'experiment create answered 201' });
+  record({
+    clause: 'fx.experiment.status-code',
+    outcome: 'observed',
+    message: 'success status of experiment creation',
+    observation: 'experiment create answered 201',
+  });
 });
 
 test('token without update:resource_servers is refused with 403', { tag: ['@fx.auth.limited.forbidden'] }, () => {

@@ -9,18 +9,35 @@ import { short } from '../../lib/values.ts';
 
 test.describe('update a resource server: authorization', () => {
   for (const c of INVALID_CREDENTIALS) {
-    test(`an update ${c.title} is refused with 401`, clauses(OPERATIONS.update, c.updateClause, 'rs.update.error.body'), async ({ run, anon, credentials, check }) => {
-      const { authorization, how } = await c.build(credentials);
-      const ex = await anon.withAuthorization('invalid-credentials', authorization).patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
-      check.expectStatus(c.updateClause, ex, 401, `PATCH {} ${c.title} (${how})`);
-      check.observe('rs.update.error.body', `${ex.status} error body: ${short(ex.body)}`, ex);
-    });
+    test(
+      `an update ${c.title} is refused with 401`,
+      clauses(OPERATIONS.update, c.updateClause, 'rs.update.error.body'),
+      async ({ run, anon, credentials, check }) => {
+        const { authorization, how } = await c.build(credentials);
+        const ex = await anon
+          .withAuthorization('invalid-credentials', authorization)
+          .patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
+        check.expectStatus(c.updateClause, ex, 401, `PATCH {} ${c.title} (${how})`);
+        check.observe('rs.update.error.body', `${ex.status} error body: ${short(ex.body)}`, ex);
+      },
+    );
   }
 
-  test('an update with a token lacking update:resource_servers is refused with 403 naming that scope', clauses(OPERATIONS.update, 'auth.mgmt.missing-scope', 'auth.mgmt.missing-scope.names-scope'), async ({ run, limited, check }) => {
-    const ex = await limited.patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
-    check.expectStatus('auth.mgmt.missing-scope', ex, 403, 'PATCH {} with the limited client');
-    // The spec names no field of the error body: the scope is searched in its text.
-    check.that('auth.mgmt.missing-scope.names-scope', ex.text.includes('update:resource_servers'), ex.text.includes('update:resource_servers') ? 'the 403 body names update:resource_servers' : `the ${ex.status} body does not name update:resource_servers: ${short(ex.text)}`, ex);
-  });
+  test(
+    'an update with a token lacking update:resource_servers is refused with 403 naming that scope',
+    clauses(OPERATIONS.update, 'auth.mgmt.missing-scope', 'auth.mgmt.missing-scope.names-scope'),
+    async ({ run, limited, check }) => {
+      const ex = await limited.patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
+      check.expectStatus('auth.mgmt.missing-scope', ex, 403, 'PATCH {} with the limited client');
+      // The spec names no field of the error body: the scope is searched in its text.
+      check.that(
+        'auth.mgmt.missing-scope.names-scope',
+        ex.text.includes('update:resource_servers'),
+        ex.text.includes('update:resource_servers')
+          ? 'the 403 body names update:resource_servers'
+          : `the ${ex.status} body does not name update:resource_servers: ${short(ex.text)}`,
+        ex,
+      );
+    },
+  );
 });

@@ -47,7 +47,14 @@ test.describe('create an experiment', () => {
         async (body) => {
           const ex = await experiments.create(body);
           await checkCreatedExperiment(check, ex, body, run.cfg.strategyField);
-          check.that('version.mgmt.path-prefix', ex.status >= 200 && ex.status < 300 && new URL(ex.request.url).pathname.endsWith('/api/v2/experimentation/experiments'), `the creation is served under /api/v2 (answered ${ex.status})`, ex);
+          check.that(
+            'version.mgmt.path-prefix',
+            ex.status >= 200 &&
+              ex.status < 300 &&
+              new URL(ex.request.url).pathname.endsWith('/api/v2/experimentation/experiments'),
+            `the creation is served under /api/v2 (answered ${ex.status})`,
+            ex,
+          );
         },
         // Each run creates an experiment: shrinking is kept short.
         { name: 'exp.create.valid-payloads', runSeed: run.seed, numRuns: run.runs.experiment, maxShrinkCalls: 10 },
@@ -57,51 +64,83 @@ test.describe('create an experiment', () => {
 
   for (const [clause, cases] of violationsByClause) {
     const ids = new Set(cases.map((c) => c.id));
-    test(`${cases.map((c) => c.description).join('; ')}: refused with a 4xx (code recorded)`, clauses(OPERATIONS.experiment, clause, 'exp.create.rejected.status'), async ({ run, experiments, check }) => {
-      for (const c of experimentViolationCases(experimentPayload(options(run))).filter((x) => ids.has(x.id))) {
-        const ex = await experiments.create(c.body);
-        check.expectRejected(c.clause, ex, c.description);
-        check.observe('exp.create.rejected.status', `${c.description}: answered ${ex.status}`);
-      }
-    });
+    test(
+      `${cases.map((c) => c.description).join('; ')}: refused with a 4xx (code recorded)`,
+      clauses(OPERATIONS.experiment, clause, 'exp.create.rejected.status'),
+      async ({ run, experiments, check }) => {
+        for (const c of experimentViolationCases(experimentPayload(options(run))).filter((x) => ids.has(x.id))) {
+          const ex = await experiments.create(c.body);
+          check.expectRejected(c.clause, ex, c.description);
+          check.observe('exp.create.rejected.status', `${c.description}: answered ${ex.status}`);
+        }
+      },
+    );
   }
 
   for (const [clause, cases] of boundariesByClause) {
     const ids = new Set(cases.map((c) => c.id));
     const outcome = { accept: 'created', reject: 'refused with a 4xx', observe: 'answer recorded' } as const;
-    test(cases.map((c) => `${c.description} ${outcome[c.expect]}`).join('; '), clauses(OPERATIONS.experiment, clause), async ({ run, experiments, check }) => {
-      for (const c of experimentBoundaryCases(options(run)).filter((x) => ids.has(x.id))) {
-        const ex = await experiments.create(c.body);
-        if (c.expect === 'accept') check.expectAccepted(c.clause, ex, c.description);
-        else if (c.expect === 'reject') check.expectRejected(c.clause, ex, c.description);
-        else check.observe(c.clause, `${c.description}: answered ${ex.status}`, ex);
-      }
-    });
+    test(
+      cases.map((c) => `${c.description} ${outcome[c.expect]}`).join('; '),
+      clauses(OPERATIONS.experiment, clause),
+      async ({ run, experiments, check }) => {
+        for (const c of experimentBoundaryCases(options(run)).filter((x) => ids.has(x.id))) {
+          const ex = await experiments.create(c.body);
+          if (c.expect === 'accept') check.expectAccepted(c.clause, ex, c.description);
+          else if (c.expect === 'reject') check.expectRejected(c.clause, ex, c.description);
+          else check.observe(c.clause, `${c.description}: answered ${ex.status}`, ex);
+        }
+      },
+    );
   }
 
-  test('a payload missing one request field at a time: each answer recorded', clauses(OPERATIONS.experiment, 'exp.create.required-fields'), async ({ run, experiments, check }) => {
-    const base = experimentPayload(options(run));
-    for (const field of Object.keys(base)) {
-      const { [field]: _omitted, ...rest } = base;
-      const ex = await experiments.create(rest);
-      check.observe('exp.create.required-fields', `without ${field}: answered ${ex.status}`, ex);
-    }
-  });
+  test(
+    'a payload missing one request field at a time: each answer recorded',
+    clauses(OPERATIONS.experiment, 'exp.create.required-fields'),
+    async ({ run, experiments, check }) => {
+      const base = experimentPayload(options(run));
+      for (const field of Object.keys(base)) {
+        const { [field]: _omitted, ...rest } = base;
+        const ex = await experiments.create(rest);
+        check.observe('exp.create.required-fields', `without ${field}: answered ${ex.status}`, ex);
+      }
+    },
+  );
 
-  test('weights that do not sum to 100: answer recorded', clauses(OPERATIONS.experiment, 'exp.create.allocation.rules'), async ({ run, experiments, check }) => {
-    const base = experimentPayload(options(run));
-    const allocations = base.allocations as Array<Record<string, unknown>>;
-    const uneven = await experiments.create({ ...base, allocations: allocations.map((a) => ({ ...a, weight: 30 })) });
-    check.observe('exp.create.allocation.rules', `weights 30/30 answered ${uneven.status}`, uneven);
-  });
+  test(
+    'weights that do not sum to 100: answer recorded',
+    clauses(OPERATIONS.experiment, 'exp.create.allocation.rules'),
+    async ({ run, experiments, check }) => {
+      const base = experimentPayload(options(run));
+      const allocations = base.allocations as Array<Record<string, unknown>>;
+      const uneven = await experiments.create({ ...base, allocations: allocations.map((a) => ({ ...a, weight: 30 })) });
+      check.observe('exp.create.allocation.rules', `weights 30/30 answered ${uneven.status}`, uneven);
+    },
+  );
 
-  test('other authentication_flow and assignment subject values: answers recorded', clauses(OPERATIONS.experiment, 'exp.create.authentication_flow.values', 'exp.create.assignment_config.subject.values'), async ({ run, experiments, check }) => {
-    const base = experimentPayload(options(run));
-    const flow = await experiments.create({ ...base, authentication_flow: 'signup' });
-    check.observe('exp.create.authentication_flow.values', `authentication_flow "signup" answered ${flow.status}`, flow);
-    const subject = await experiments.create({ ...base, assignment_config: { subject: 'user' } });
-    check.observe('exp.create.assignment_config.subject.values', `assignment_config.subject "user" answered ${subject.status}${subject.status >= 400 ? `: ${short(subject.body)}` : ''}`, subject);
-  });
+  test(
+    'other authentication_flow and assignment subject values: answers recorded',
+    clauses(
+      OPERATIONS.experiment,
+      'exp.create.authentication_flow.values',
+      'exp.create.assignment_config.subject.values',
+    ),
+    async ({ run, experiments, check }) => {
+      const base = experimentPayload(options(run));
+      const flow = await experiments.create({ ...base, authentication_flow: 'signup' });
+      check.observe(
+        'exp.create.authentication_flow.values',
+        `authentication_flow "signup" answered ${flow.status}`,
+        flow,
+      );
+      const subject = await experiments.create({ ...base, assignment_config: { subject: 'user' } });
+      check.observe(
+        'exp.create.assignment_config.subject.values',
+        `assignment_config.subject "user" answered ${subject.status}${subject.status >= 400 ? `: ${short(subject.body)}` : ''}`,
+        subject,
+      );
+    },
+  );
 });
 
 // Helpers

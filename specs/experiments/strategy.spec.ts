@@ -16,7 +16,12 @@ import { segmentExperimentPayload, strategyViolationCases, type ExperimentBody }
 test.describe('allocation strategy', () => {
   test(
     'strategy values outside percentage | segment (another string, wrong case, empty, a number, null): refused with a 4xx once the target confirms the field name (code recorded)',
-    clauses(OPERATIONS.experiment, 'exp.create.strategy.enum', 'exp.create.strategy.name', 'exp.create.rejected.status'),
+    clauses(
+      OPERATIONS.experiment,
+      'exp.create.strategy.enum',
+      'exp.create.strategy.name',
+      'exp.create.rejected.status',
+    ),
     async ({ run, experiments, check }) => {
       const { base } = await confirmName(run, experiments, check);
       for (const c of strategyViolationCases(base, run.cfg.strategyField)) {
@@ -35,12 +40,31 @@ test.describe('allocation strategy', () => {
       const { base, confirming } = await confirmName(run, experiments, check);
       // The confirming creation is the `percentage` one.
       check.expectAccepted('exp.create.strategy.enum', confirming, `${field} "percentage"`);
-      test.skip(run.cfg.segmentIds.length === 0, 'the segment half of exp.create.strategy.enum needs segment ids the target knows: set IDM_SEGMENT_IDS (comma-separated, in allocation order)');
+      test.skip(
+        run.cfg.segmentIds.length === 0,
+        'the segment half of exp.create.strategy.enum needs segment ids the target knows: set IDM_SEGMENT_IDS (comma-separated, in allocation order)',
+      );
       const ex = await experiments.create(segmentExperimentPayload(base, run.cfg.segmentIds, field));
-      if (!check.expectAccepted('exp.create.strategy.enum', ex, `${field} "segment" with segment ids ${run.cfg.segmentIds.join(', ')}`)) return;
+      if (
+        !check.expectAccepted(
+          'exp.create.strategy.enum',
+          ex,
+          `${field} "segment" with segment ids ${run.cfg.segmentIds.join(', ')}`,
+        )
+      )
+        return;
       // §2.4: the attribute exists on the response too, with the same enum.
-      const answered = ex.body !== null && typeof ex.body === 'object' && !Array.isArray(ex.body) ? (ex.body as Record<string, unknown>)[field] : undefined;
-      if (answered !== undefined) check.that('exp.create.strategy.enum', !isOutsider(answered), `the answer to "segment" carries ${field} ${short(answered)}`, ex);
+      const answered =
+        ex.body !== null && typeof ex.body === 'object' && !Array.isArray(ex.body)
+          ? (ex.body as Record<string, unknown>)[field]
+          : undefined;
+      if (answered !== undefined)
+        check.that(
+          'exp.create.strategy.enum',
+          !isOutsider(answered),
+          `the answer to "segment" carries ${field} ${short(answered)}`,
+          ex,
+        );
       else check.observe('exp.create.strategy.name', `the answer to "segment" does not carry ${field}`, ex);
     },
   );
@@ -49,7 +73,11 @@ test.describe('allocation strategy', () => {
 // Helpers
 
 /** Creates a valid experiment and records whether its answer confirms the name; skips the test when it does not. */
-async function confirmName(run: RunInfo, experiments: ExperimentsHelper, check: Checks): Promise<{ base: ExperimentBody; confirming: Exchange }> {
+async function confirmName(
+  run: RunInfo,
+  experiments: ExperimentsHelper,
+  check: Checks,
+): Promise<{ base: ExperimentBody; confirming: Exchange }> {
   const base = experiments.realistic() as ExperimentBody;
   const ex = await experiments.create(base);
   const confirmation = strategyConfirmation(ex, run.cfg.strategyField);

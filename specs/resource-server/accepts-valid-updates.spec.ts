@@ -27,10 +27,22 @@ test.describe('update a resource server: valid bodies', () => {
             before = null;
             return;
           }
-          check.that('version.mgmt.path-prefix', new URL(ex.request.url).pathname.includes('/api/v2/resource-servers/'), 'the update is served under /api/v2', ex);
+          check.that(
+            'version.mgmt.path-prefix',
+            new URL(ex.request.url).pathname.includes('/api/v2/resource-servers/'),
+            'the update is served under /api/v2',
+            ex,
+          );
           const again = await rs.read();
           const same = isObject(again.body) && deepEqual(again.body, after);
-          check.that('rs.update.persisted', same, same ? 'PATCH {} answers the state the update returned' : `PATCH {} answered ${again.status} ${short(again.body)} instead of the updated state`, again);
+          check.that(
+            'rs.update.persisted',
+            same,
+            same
+              ? 'PATCH {} answers the state the update returned'
+              : `PATCH {} answered ${again.status} ${short(again.body)} instead of the updated state`,
+            again,
+          );
           before = isObject(again.body) ? again.body : after;
         },
         { name: 'rs.update.valid-bodies', runSeed: run.seed, numRuns: run.runs.update, maxShrinkCalls: 150 },
@@ -38,21 +50,44 @@ test.describe('update a resource server: valid bodies', () => {
     },
   );
 
-  test('an empty body {} is a valid update and changes nothing', clauses(OPERATIONS.update, 'rs.update.optional', 'rs.update.persisted'), async ({ rs, check }) => {
-    const first = await rs.read();
-    check.expectStatus('rs.update.optional', first, 201, 'PATCH {}');
-    const second = await rs.read();
-    const same = isObject(first.body) && isObject(second.body) && deepEqual(first.body, second.body);
-    check.that('rs.update.persisted', same, same ? 'a second PATCH {} answers the same state' : `a second PATCH {} answered ${short(second.body)} after ${short(first.body)}`, second);
-  });
+  test(
+    'an empty body {} is a valid update and changes nothing',
+    clauses(OPERATIONS.update, 'rs.update.optional', 'rs.update.persisted'),
+    async ({ rs, check }) => {
+      const first = await rs.read();
+      check.expectStatus('rs.update.optional', first, 201, 'PATCH {}');
+      const second = await rs.read();
+      const same = isObject(first.body) && isObject(second.body) && deepEqual(first.body, second.body);
+      check.that(
+        'rs.update.persisted',
+        same,
+        same
+          ? 'a second PATCH {} answers the same state'
+          : `a second PATCH {} answered ${short(second.body)} after ${short(first.body)}`,
+        second,
+      );
+    },
+  );
 
-  test('PS256, available through an add-on, is accepted or refused: recorded', clauses(OPERATIONS.update, 'rs.update.signing_alg.ps256-add-on'), async ({ rs, check }) => {
-    const ex = await rs.update({ signing_alg: 'PS256' });
-    check.observe('rs.update.signing_alg.ps256-add-on', `signing_alg PS256 answered ${ex.status}`, ex);
-  });
+  test(
+    'PS256, available through an add-on, is accepted or refused: recorded',
+    clauses(OPERATIONS.update, 'rs.update.signing_alg.ps256-add-on'),
+    async ({ rs, check }) => {
+      const ex = await rs.update({ signing_alg: 'PS256' });
+      check.observe('rs.update.signing_alg.ps256-add-on', `signing_alg PS256 answered ${ex.status}`, ex);
+    },
+  );
 
-  test('authorization_policy, an Early Access field, is accepted or refused: recorded', clauses(OPERATIONS.update, 'version.authorization_policy.early-access'), async ({ rs, check }) => {
-    const ex = await rs.update({ authorization_policy: { policy_id: 'pol_idm_conformance' } });
-    check.observe('version.authorization_policy.early-access', `authorization_policy {policy_id} answered ${ex.status}`, ex);
-  });
+  test(
+    'authorization_policy, an Early Access field, is accepted or refused: recorded',
+    clauses(OPERATIONS.update, 'version.authorization_policy.early-access'),
+    async ({ rs, check }) => {
+      const ex = await rs.update({ authorization_policy: { policy_id: 'pol_idm_conformance' } });
+      check.observe(
+        'version.authorization_policy.early-access',
+        `authorization_policy {policy_id} answered ${ex.status}`,
+        ex,
+      );
+    },
+  );
 });

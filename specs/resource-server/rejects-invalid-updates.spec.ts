@@ -14,56 +14,97 @@ import { updateViolationCases, findLeak, type ViolationCase } from '../../genera
 
 // Grouped at collection time (titles must not depend on the run); rebuilt per run with the run tag.
 const byClause = new Map<string, ViolationCase[]>();
-for (const c of updateViolationCases({ probeTag: 'collect' })) byClause.set(c.clause, [...(byClause.get(c.clause) ?? []), c]);
+for (const c of updateViolationCases({ probeTag: 'collect' }))
+  byClause.set(c.clause, [...(byClause.get(c.clause) ?? []), c]);
 
 test.describe('update a resource server: invalid bodies', () => {
   for (const [clause, group] of byClause) {
     const ids = new Set(group.map((c) => c.id));
-    test(`${group.map((c) => c.description).join('; ')}: refused with 400, nothing written`, clauses(OPERATIONS.update, clause, 'rs.update.error.400.no-write'), async ({ run, rs, check }) => {
-      const cases = updateViolationCases({ probeTag: run.runTag })
-        .filter((c) => ids.has(c.id))
-        .map((c) => safeProbe(c, run.cfg, run.snapshot));
-      let expected: ResourceServer = run.snapshot;
-      const refused: ViolationCase[] = [];
-      for (const c of cases) {
-        const ex = await rs.update(c.body);
-        check.expectStatus(c.clause, ex, 400, c.description);
-        if (ex.status === 400) refused.push(c);
-        else if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) expected = ex.body; // accepted: a failure above, and the new state
-      }
-      await checkNothingWritten(check, rs, expected, refused, run.snapshot);
-    });
+    test(
+      `${group.map((c) => c.description).join('; ')}: refused with 400, nothing written`,
+      clauses(OPERATIONS.update, clause, 'rs.update.error.400.no-write'),
+      async ({ run, rs, check }) => {
+        const cases = updateViolationCases({ probeTag: run.runTag })
+          .filter((c) => ids.has(c.id))
+          .map((c) => safeProbe(c, run.cfg, run.snapshot));
+        let expected: ResourceServer = run.snapshot;
+        const refused: ViolationCase[] = [];
+        for (const c of cases) {
+          const ex = await rs.update(c.body);
+          check.expectStatus(c.clause, ex, 400, c.description);
+          if (ex.status === 400) refused.push(c);
+          else if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) expected = ex.body; // accepted: a failure above, and the new state
+        }
+        await checkNothingWritten(check, rs, expected, refused, run.snapshot);
+      },
+    );
   }
 
-  test('a body that is not valid JSON is refused with 400', clauses(OPERATIONS.update, 'rs.update.error.400.malformed-body', 'rs.update.error.body'), async ({ rs, check }) => {
-    const ex = await rs.update(null, { raw: '{"name": "unterminated', headers: { 'content-type': 'application/json' } });
-    check.expectStatus('rs.update.error.400.malformed-body', ex, 400, 'PATCH with a truncated JSON body');
-    check.observe('rs.update.error.body', `error body: ${short(ex.body)}`, ex);
-  });
+  test(
+    'a body that is not valid JSON is refused with 400',
+    clauses(OPERATIONS.update, 'rs.update.error.400.malformed-body', 'rs.update.error.body'),
+    async ({ rs, check }) => {
+      const ex = await rs.update(null, {
+        raw: '{"name": "unterminated',
+        headers: { 'content-type': 'application/json' },
+      });
+      check.expectStatus('rs.update.error.400.malformed-body', ex, 400, 'PATCH with a truncated JSON body');
+      check.observe('rs.update.error.body', `error body: ${short(ex.body)}`, ex);
+    },
+  );
 });
 
 /** Reads the state once; on a difference names the leaking case by its probe, else bisects. */
-async function checkNothingWritten(check: Checks, rs: ResourceServerUnderTest, expected: ResourceServer, refused: ViolationCase[], snapshot: ResourceServer): Promise<void> {
+async function checkNothingWritten(
+  check: Checks,
+  rs: ResourceServerUnderTest,
+  expected: ResourceServer,
+  refused: ViolationCase[],
+  snapshot: ResourceServer,
+): Promise<void> {
   if (refused.length === 0) return;
   const read = await rs.read();
   if (!isObject(read.body)) {
-    check.that('rs.update.error.400.no-write', false, `could not read the state back: PATCH {} answered ${read.status}`, read);
+    check.that(
+      'rs.update.error.400.no-write',
+      false,
+      `could not read the state back: PATCH {} answered ${read.status}`,
+      read,
+    );
     return;
   }
   const changed = diff(expected, read.body);
   if (changed.length === 0) {
-    check.that('rs.update.error.400.no-write', true, `${refused.length} refused update(s) left the state unchanged`, read);
+    check.that(
+      'rs.update.error.400.no-write',
+      true,
+      `${refused.length} refused update(s) left the state unchanged`,
+      read,
+    );
     return;
   }
   let culprits = findLeak(read.body, refused);
   if (culprits.length === 0 && refused.length === 1) culprits = refused;
   if (culprits.length === 0) culprits = await bisect(rs, refused, snapshot);
-  const names = culprits.length > 0 ? culprits.map((c) => `${c.id} (${c.description})`).join(', ') : 'a refused update (not attributable)';
-  check.that('rs.update.error.400.no-write', false, `${names} was refused with 400 but changed ${changed.join('; ')}`, read, culprits[0] ? { counterexample: culprits[0].body } : undefined);
+  const names =
+    culprits.length > 0
+      ? culprits.map((c) => `${c.id} (${c.description})`).join(', ')
+      : 'a refused update (not attributable)';
+  check.that(
+    'rs.update.error.400.no-write',
+    false,
+    `${names} was refused with 400 but changed ${changed.join('; ')}`,
+    read,
+    culprits[0] ? { counterexample: culprits[0].body } : undefined,
+  );
 }
 
 /** Replays each refused case alone, from the snapshot, until the state moves. */
-async function bisect(rs: ResourceServerUnderTest, refused: ViolationCase[], snapshot: ResourceServer): Promise<ViolationCase[]> {
+async function bisect(
+  rs: ResourceServerUnderTest,
+  refused: ViolationCase[],
+  snapshot: ResourceServer,
+): Promise<ViolationCase[]> {
   const out: ViolationCase[] = [];
   for (const c of refused) {
     const now = await rs.read();

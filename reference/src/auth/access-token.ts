@@ -22,7 +22,15 @@ export async function newSigningKey(): Promise<SigningKey> {
 
 export async function issueAccessToken(
   key: SigningKey,
-  claims: { issuer: string; audience: string; clientId: string; scope: string; lifetimeSeconds: number; nowMs: number; x5tS256?: string },
+  claims: {
+    issuer: string;
+    audience: string;
+    clientId: string;
+    scope: string;
+    lifetimeSeconds: number;
+    nowMs: number;
+    x5tS256?: string;
+  },
 ): Promise<string> {
   const iat = Math.floor(claims.nowMs / 1000);
   // RFC 8705 §3: a token obtained with mTLS is bound to the certificate (cnf.x5t#S256).

@@ -51,14 +51,24 @@ export function assertionVerifier(limits: () => Limits): AssertionVerifier {
       if (exp > expected.nowMs / 1000 + assertionMaxLifetimeSeconds + clockSkewSeconds) {
         return fault('lifetime', `client_assertion exp is more than ${assertionMaxLifetimeSeconds} seconds ahead`);
       }
-      return { ok: true, claims: { ...payload, iss: client.clientId, sub: client.clientId, jti: String(payload.jti), exp } };
+      return {
+        ok: true,
+        claims: { ...payload, iss: client.clientId, sub: client.clientId, jti: String(payload.jti), exp },
+      };
     } catch (e) {
-      if (e instanceof errors.JWSSignatureVerificationFailed) return fault('signature', 'client_assertion signature does not match the registered key');
+      if (e instanceof errors.JWSSignatureVerificationFailed)
+        return fault('signature', 'client_assertion signature does not match the registered key');
       if (e instanceof errors.JWTExpired) return fault('expired', 'client_assertion has expired');
       if (e instanceof errors.JWTClaimValidationFailed && e.claim === 'aud') {
-        return fault('audience', 'client_assertion aud must be this tenant (its URL with a trailing slash) or its token endpoint');
+        return fault(
+          'audience',
+          'client_assertion aud must be this tenant (its URL with a trailing slash) or its token endpoint',
+        );
       }
-      return fault('claims', 'client_assertion failed validation (exp and jti are required; nbf/iat must not be in the future)');
+      return fault(
+        'claims',
+        'client_assertion failed validation (exp and jti are required; nbf/iat must not be in the future)',
+      );
     }
   };
 }

@@ -13,7 +13,8 @@ export function memoryAuthStore(now: () => number): AuthStore {
     const t = now();
     for (const [k, v] of m) if (v.expiresAtMs <= t) m.delete(k);
   };
-  const live = <T extends { expiresAtMs: number }>(v: T | undefined) => (v !== undefined && v.expiresAtMs > now() ? { ...v } : undefined);
+  const live = <T extends { expiresAtMs: number }>(v: T | undefined) =>
+    v !== undefined && v.expiresAtMs > now() ? { ...v } : undefined;
   return {
     saveCode(code, grant) {
       prune(codes);

@@ -5,7 +5,14 @@
 // clients, registered before methods existed, accept post and Basic.
 import { decodeJwt } from 'jose';
 import { timingSafeEqual, createHash } from 'node:crypto';
-import type { ClientAuthMethod, ClientAuthVerdict, ClientAuthenticator, ClientConfig, JtiCache, TenantParts } from '../types.ts';
+import type {
+  ClientAuthMethod,
+  ClientAuthVerdict,
+  ClientAuthenticator,
+  ClientConfig,
+  JtiCache,
+  TenantParts,
+} from '../types.ts';
 
 export const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -43,9 +50,14 @@ function allows(client: ClientConfig, method: ClientAuthMethod): boolean {
 export function clientAuthenticator(deps: ClientAuthDeps): ClientAuthenticator {
   const find = (id: string | undefined) => (id === undefined ? undefined : deps.clients.find((c) => c.clientId === id));
 
-  const bySecret = (clientId: string, secret: string, method: 'client_secret_post' | 'client_secret_basic'): ClientAuthVerdict => {
+  const bySecret = (
+    clientId: string,
+    secret: string,
+    method: 'client_secret_post' | 'client_secret_basic',
+  ): ClientAuthVerdict => {
     const client = find(clientId);
-    if (client?.secret === undefined) return fail(401, 'invalid_client', 'Client authentication failed: unknown client or wrong secret', client);
+    if (client?.secret === undefined)
+      return fail(401, 'invalid_client', 'Client authentication failed: unknown client or wrong secret', client);
     if (!allows(client, method)) return wrongMethod(client, method);
     if (!sameSecret(client.secret, secret)) {
       return fail(401, 'invalid_client', 'Client authentication failed: unknown client or wrong secret', client);
@@ -78,7 +90,8 @@ export function clientAuthenticator(deps: ClientAuthDeps): ClientAuthenticator {
         return fail(400, 'invalid_request', `client_assertion_type must be ${ASSERTION_TYPE}`);
       }
       const assertion = params.client_assertion;
-      if (assertion === undefined || assertion === '') return fail(400, 'invalid_request', 'Missing required parameter: client_assertion');
+      if (assertion === undefined || assertion === '')
+        return fail(400, 'invalid_request', 'Missing required parameter: client_assertion');
       let iss: unknown;
       try {
         iss = decodeJwt(assertion).iss;
@@ -92,7 +105,10 @@ export function clientAuthenticator(deps: ClientAuthDeps): ClientAuthenticator {
       if (client === undefined) return fail(401, 'invalid_client', 'Client authentication failed: unknown client');
       if (!allows(client, 'private_key_jwt')) return wrongMethod(client, 'private_key_jwt');
       const nowMs = parts.now();
-      const verdict = await parts.verifyClientAssertion(assertion, client, { audiences: deps.assertionAudiences, nowMs });
+      const verdict = await parts.verifyClientAssertion(assertion, client, {
+        audiences: deps.assertionAudiences,
+        nowMs,
+      });
       if (!verdict.ok) return fail(401, 'invalid_client', verdict.description, client);
       // Replay: a used jti is refused while the assertion could still be valid (tenant choice, README).
       if (!parts.jtiCache.consume(client.clientId, verdict.claims.jti, verdict.claims.exp, nowMs)) {
@@ -109,15 +125,23 @@ export function clientAuthenticator(deps: ClientAuthDeps): ClientAuthenticator {
     if (registered === 'none') return { ok: true, client, method: 'none' };
     if (registered === 'tls_client_auth' || registered === 'self_signed_tls_client_auth') {
       const edge = parts.checkMtlsEdge(headers, client, deps.edgeApiKey);
-      if (!edge.ok) return fail(401, 'invalid_client', `mTLS client authentication failed: ${edge.description}`, client);
+      if (!edge.ok)
+        return fail(401, 'invalid_client', `mTLS client authentication failed: ${edge.description}`, client);
       return { ok: true, client, method: registered, x5tS256: edge.x5tS256 };
     }
-    return fail(401, 'invalid_client', 'Client authentication is required for this confidential client (client ID alone is not enough)', client);
+    return fail(
+      401,
+      'invalid_client',
+      'Client authentication is required for this confidential client (client ID alone is not enough)',
+      client,
+    );
   };
 }
 
 function wrongMethod(client: ClientConfig, used: ClientAuthMethod): ClientAuthVerdict {
-  const registered = client.tokenEndpointAuthMethod ?? (client.secret !== undefined ? 'client_secret_post or client_secret_basic' : 'private_key_jwt');
+  const registered =
+    client.tokenEndpointAuthMethod ??
+    (client.secret !== undefined ? 'client_secret_post or client_secret_basic' : 'private_key_jwt');
   return fail(401, 'invalid_client', `The client is registered for ${registered}, not ${used}`, client);
 }
 
@@ -149,5 +173,7 @@ function formDecode(s: string): string {
 }
 
 function fail(status: number, error: string, description: string, client?: ClientConfig): ClientAuthVerdict {
-  return client === undefined ? { ok: false, status, error, description } : { ok: false, status, error, description, client };
+  return client === undefined
+    ? { ok: false, status, error, description }
+    : { ok: false, status, error, description, client };
 }

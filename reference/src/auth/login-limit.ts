@@ -14,12 +14,20 @@ export function memoryLoginLimiter(limits: () => Limits): LoginLimiter {
   const state = (key: string, nowMs: number): RateLimitState => {
     const { loginAttemptsMax, loginFailureWindowSeconds } = limits();
     const e = entries.get(key);
-    if (e && e.blockedUntilMs <= nowMs && (e.blockedUntilMs > 0 || nowMs - e.lastFailureMs > loginFailureWindowSeconds * 1000)) {
+    if (
+      e &&
+      e.blockedUntilMs <= nowMs &&
+      (e.blockedUntilMs > 0 || nowMs - e.lastFailureMs > loginFailureWindowSeconds * 1000)
+    ) {
       entries.delete(key); // the block or the window is over: start afresh
     }
     const live = entries.get(key);
     const blocked = live !== undefined && live.blockedUntilMs > nowMs;
-    const resetMs = blocked ? live.blockedUntilMs : live ? live.lastFailureMs + loginFailureWindowSeconds * 1000 : nowMs;
+    const resetMs = blocked
+      ? live.blockedUntilMs
+      : live
+        ? live.lastFailureMs + loginFailureWindowSeconds * 1000
+        : nowMs;
     return {
       allowed: !blocked,
       limit: loginAttemptsMax,

@@ -15,16 +15,21 @@ export const mtlsEdgeCheck: MtlsEdgeCheck = (headers, client, apiKey) => {
   const raw = headers['client-certificate'];
   if (raw === undefined || raw === '') return fault('no-certificate', 'client-certificate header is missing');
   const presented = parseCertificate(raw);
-  if (presented === undefined) return fault('malformed-certificate', 'client-certificate is not a URL-encoded PEM certificate');
+  if (presented === undefined)
+    return fault('malformed-certificate', 'client-certificate is not a URL-encoded PEM certificate');
   const registered = client.certificatePem === undefined ? undefined : parseCertificate(client.certificatePem);
   if (registered === undefined) return fault('certificate-mismatch', 'The client has no registered certificate');
 
   if (client.tokenEndpointAuthMethod === 'tls_client_auth') {
     const verified = headers['client-certificate-ca-verified'];
     if (verified !== 'SUCCESS') {
-      return fault('ca-not-verified', `client-certificate-ca-verified is ${verified === undefined ? 'missing' : `"${verified.slice(0, 80)}"`}, SUCCESS is required`);
+      return fault(
+        'ca-not-verified',
+        `client-certificate-ca-verified is ${verified === undefined ? 'missing' : `"${verified.slice(0, 80)}"`}, SUCCESS is required`,
+      );
     }
-    if (presented.subject !== registered.subject) return fault('certificate-mismatch', 'Certificate subject is not the registered one');
+    if (presented.subject !== registered.subject)
+      return fault('certificate-mismatch', 'Certificate subject is not the registered one');
   } else if (!presented.raw.equals(registered.raw)) {
     return fault('certificate-mismatch', 'Certificate is not the registered one');
   }

@@ -17,7 +17,8 @@ export type Read =
  * JSON body may give as objects (e.g. `authParams` of /passwordless/start).
  */
 export function readBody(req: TenantRequest, limits: Limits, objectKeys: string[] = []): Read {
-  if (bodyTooLarge(req, limits)) return { ok: false, status: 413, description: `Request body is larger than ${limits.maxBodyBytes} bytes` };
+  if (bodyTooLarge(req, limits))
+    return { ok: false, status: 413, description: `Request body is larger than ${limits.maxBodyBytes} bytes` };
   const format = bodyFormat(req);
   if (!format.ok) return { ok: false, status: 415, description: format.message };
   const decoded = decodeObject(req, format.value, {}, limits);
@@ -54,7 +55,9 @@ export function callerOf(params: Params | undefined, req: TenantRequest): string
   if (params?.client_id) return `client:${params.client_id}`;
   if (params?.client_assertion) {
     try {
-      const payload = JSON.parse(Buffer.from(params.client_assertion.split('.')[1] ?? '', 'base64url').toString('utf8')) as { iss?: unknown };
+      const payload = JSON.parse(
+        Buffer.from(params.client_assertion.split('.')[1] ?? '', 'base64url').toString('utf8'),
+      ) as { iss?: unknown };
       if (typeof payload.iss === 'string') return `client:${payload.iss}`;
     } catch {
       // fall through to the peer address
@@ -82,10 +85,15 @@ export function begin(ctx: AppContext, route: string, caller: string): { limited
   const h = limited.headers;
   return {
     reply: {
-      error: (status, error, description, headers = {}) => ctx.parts.authError(status, error, description, { ...h, ...headers }),
-      json: (status, body, headers = {}) => json(status, body, { ...h, 'cache-control': 'no-store', pragma: 'no-cache', ...headers }),
-      raw: (status, headers, body = '') => ({ status, headers: { ...h, 'cache-control': 'no-store', ...headers }, body: Buffer.from(body) }),
+      error: (status, error, description, headers = {}) =>
+        ctx.parts.authError(status, error, description, { ...h, ...headers }),
+      json: (status, body, headers = {}) =>
+        json(status, body, { ...h, 'cache-control': 'no-store', pragma: 'no-cache', ...headers }),
+      raw: (status, headers, body = '') => ({
+        status,
+        headers: { ...h, 'cache-control': 'no-store', ...headers },
+        body: Buffer.from(body),
+      }),
     },
   };
 }
-

@@ -16,7 +16,11 @@ const userinfoAudience = (ctx: AppContext) => `${ctx.publicUrl}/userinfo`;
  * when an audience is named. Undefined audience (or none asked) → no API scopes.
  * Returns undefined for an unknown audience or a system API (users get no management scopes).
  */
-export function userScope(ctx: AppContext, requested: string | undefined, audience: string | undefined): string | undefined {
+export function userScope(
+  ctx: AppContext,
+  requested: string | undefined,
+  audience: string | undefined,
+): string | undefined {
   const asked = (requested ?? 'openid').split(' ').filter((s) => s !== '');
   let apiScopes: string[] = [];
   if (audience !== undefined && audience !== '') {
@@ -55,7 +59,10 @@ export async function issueUserTokens(
   const lifetime = ctx.parts.limits.userAccessTokenLifetimeSeconds;
   const scopes = grant.scope.split(' ').filter((s) => s !== '');
   const openid = scopes.includes('openid');
-  const aud = [...(grant.audience ? [grant.audience] : []), ...(openid || !grant.audience ? [userinfoAudience(ctx)] : [])];
+  const aud = [
+    ...(grant.audience ? [grant.audience] : []),
+    ...(openid || !grant.audience ? [userinfoAudience(ctx)] : []),
+  ];
   const header = { alg: 'RS256', typ: 'JWT', kid: ctx.signingKey.kid };
   const accessToken = await new SignJWT({ scope: grant.scope, azp: grant.client.clientId, gty: grant.gty })
     .setProtectedHeader(header)
@@ -66,7 +73,12 @@ export async function issueUserTokens(
     .setExpirationTime(nowS + lifetime)
     .setJti(randomUUID())
     .sign(ctx.signingKey.privateKey);
-  const out: IssuedTokens = { access_token: accessToken, token_type: 'Bearer', expires_in: lifetime, scope: grant.scope };
+  const out: IssuedTokens = {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: lifetime,
+    scope: grant.scope,
+  };
   const want = grant.want ?? { accessToken: true, idToken: openid };
   if (want.idToken && openid) {
     const claims: Record<string, unknown> = { ...profileClaims(grant.user, scopes) };
@@ -81,7 +93,11 @@ export async function issueUserTokens(
       .setExpirationTime(nowS + 36000)
       .sign(ctx.signingKey.privateKey);
   }
-  if (grant.refreshable && scopes.includes('offline_access') && (grant.client.grantTypes ?? []).includes('refresh_token')) {
+  if (
+    grant.refreshable &&
+    scopes.includes('offline_access') &&
+    (grant.client.grantTypes ?? []).includes('refresh_token')
+  ) {
     const token = randomBytes(32).toString('base64url');
     ctx.parts.authStore.saveRefreshToken(token, {
       clientId: grant.client.clientId,

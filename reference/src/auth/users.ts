@@ -12,7 +12,9 @@ export function passwordCheck(users: UserRecord[]): PasswordCheck {
   return (connection, username, password) => {
     const user = findUser(users, connection, username);
     // Compare digests whether or not the user exists, so both fail alike.
-    const expected = createHash('sha256').update(user?.password ?? '\u0000no user').digest();
+    const expected = createHash('sha256')
+      .update(user?.password ?? '\u0000no user')
+      .digest();
     const given = createHash('sha256').update(password).digest();
     return timingSafeEqual(expected, given) && user !== undefined ? user : undefined;
   };

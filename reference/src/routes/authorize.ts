@@ -20,10 +20,19 @@ const IMPLICIT = ['token', 'id_token', 'id_token token'];
 /** response_type values are space-separated sets (OAuth 2.0 Multiple Response Types). */
 function normalType(t: string | undefined): string | undefined {
   if (t === undefined) return undefined;
-  return t.split(' ').filter((s) => s !== '').sort().join(' ');
+  return t
+    .split(' ')
+    .filter((s) => s !== '')
+    .sort()
+    .join(' ');
 }
 
-function redirectTo(reply: Reply, uri: string, fragment: boolean, values: Record<string, string | undefined>): TenantResponse {
+function redirectTo(
+  reply: Reply,
+  uri: string,
+  fragment: boolean,
+  values: Record<string, string | undefined>,
+): TenantResponse {
   const p = new URLSearchParams();
   for (const [k, v] of Object.entries(values)) if (v !== undefined) p.set(k, v);
   const url = new URL(uri);
@@ -55,10 +64,13 @@ export async function authorize(req: TenantRequest, ctx: AppContext): Promise<Te
     return fail('unsupported_response_type', `response_type must be code, token, id_token or "id_token token"`);
   }
   const grant = implicit ? 'implicit' : 'authorization_code';
-  if (!(client.grantTypes ?? []).includes(grant)) return fail('unauthorized_client', `Client may not use the ${grant} grant`);
+  if (!(client.grantTypes ?? []).includes(grant))
+    return fail('unauthorized_client', `Client may not use the ${grant} grant`);
   const connection = p.connection ?? DATABASE_CONNECTION;
-  if (connection !== DATABASE_CONNECTION) return fail('invalid_request', `The login page supports the ${DATABASE_CONNECTION} connection only`);
-  if (responseType?.includes('id_token') && !p.nonce) return fail('invalid_request', 'nonce is required when an ID token is asked for');
+  if (connection !== DATABASE_CONNECTION)
+    return fail('invalid_request', `The login page supports the ${DATABASE_CONNECTION} connection only`);
+  if (responseType?.includes('id_token') && !p.nonce)
+    return fail('invalid_request', 'nonce is required when an ID token is asked for');
   const scope = userScope(ctx, p.scope, p.audience);
   if (scope === undefined) return fail('access_denied', `Service not found: ${p.audience}`);
   // OIDC Core §3.1.2.6: without a session (none is kept) a silent request needs a login.
@@ -68,8 +80,10 @@ export async function authorize(req: TenantRequest, ctx: AppContext): Promise<Te
   if (!implicit) {
     if (p.code_challenge !== undefined) {
       const method = p.code_challenge_method ?? 'plain';
-      if (method !== 'S256' && method !== 'plain') return fail('invalid_request', 'code_challenge_method must be S256 or plain');
-      if (!PKCE_VALUE.test(p.code_challenge)) return fail('invalid_request', 'code_challenge must be 43 to 128 unreserved characters');
+      if (method !== 'S256' && method !== 'plain')
+        return fail('invalid_request', 'code_challenge_method must be S256 or plain');
+      if (!PKCE_VALUE.test(p.code_challenge))
+        return fail('invalid_request', 'code_challenge must be 43 to 128 unreserved characters');
       pkce = { challenge: p.code_challenge, method };
     } else if (p.code_challenge_method !== undefined) {
       return fail('invalid_request', 'code_challenge_method without code_challenge');
@@ -111,13 +125,17 @@ export async function login(req: TenantRequest, ctx: AppContext): Promise<Tenant
   // A browser (form post) gets the page again with the message; an API caller the error object.
   const page = (req.headers['content-type'] ?? '').toLowerCase().startsWith('application/x-www-form-urlencoded');
   const refuse = (status: number, error: string, description: string, headers: Record<string, string> = {}) =>
-    page ? reply.raw(status, { ...htmlHeaders, ...headers }, loginPage(id, tx.clientId, description)) : reply.error(status, error, description, headers);
+    page
+      ? reply.raw(status, { ...htmlHeaders, ...headers }, loginPage(id, tx.clientId, description))
+      : reply.error(status, error, description, headers);
 
   const { username, password } = read.params;
   if (!username || !password) return refuse(400, 'invalid_request', 'Enter your email address and password.');
   const result = checkLogin(ctx, tx.connection, username, password, req.remoteAddress);
   if (!result.ok) {
-    return result.blocked ? refuse(429, 'too_many_attempts', LOGIN_BLOCKED, result.headers) : refuse(401, 'invalid_grant', 'Wrong email or password.');
+    return result.blocked
+      ? refuse(429, 'too_many_attempts', LOGIN_BLOCKED, result.headers)
+      : refuse(401, 'invalid_grant', 'Wrong email or password.');
   }
   ctx.parts.authStore.deleteLoginTransaction(id);
   const client = ctx.clients.find((c) => c.clientId === tx.clientId);
@@ -149,7 +167,12 @@ export async function login(req: TenantRequest, ctx: AppContext): Promise<Tenant
     gty: 'implicit',
   });
   const access = types.includes('token')
-    ? { access_token: tokens.access_token, token_type: tokens.token_type, expires_in: String(tokens.expires_in), scope: tokens.scope }
+    ? {
+        access_token: tokens.access_token,
+        token_type: tokens.token_type,
+        expires_in: String(tokens.expires_in),
+        scope: tokens.scope,
+      }
     : {};
   return redirectTo(reply, tx.redirectUri, true, { ...access, id_token: tokens.id_token, state: tx.state });
 }

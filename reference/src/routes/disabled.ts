@@ -4,8 +4,16 @@ import type { TenantRequest, TenantResponse } from '../types.ts';
 import type { AppContext } from '../context.ts';
 import { begin } from '../auth/request.ts';
 
-export function disabledEndpoint(req: TenantRequest, ctx: AppContext, name: 'WS-Federation' | 'Legacy delegation'): TenantResponse {
-  const started = begin(ctx, name === 'WS-Federation' ? 'auth.wsfed' : 'auth.delegation', `ip:${req.remoteAddress ?? '-'}`);
+export function disabledEndpoint(
+  req: TenantRequest,
+  ctx: AppContext,
+  name: 'WS-Federation' | 'Legacy delegation',
+): TenantResponse {
+  const started = begin(
+    ctx,
+    name === 'WS-Federation' ? 'auth.wsfed' : 'auth.delegation',
+    `ip:${req.remoteAddress ?? '-'}`,
+  );
   if ('limited' in started) return started.limited;
   return started.reply.error(403, 'endpoint_disabled', `${name} is disabled on this tenant`);
 }

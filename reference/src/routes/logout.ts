@@ -15,13 +15,22 @@ export function logout(req: TenantRequest, ctx: AppContext): TenantResponse {
   if (!q.ok) return reply.error(400, 'invalid_request', q.description);
   const { client_id: clientId, returnTo } = q.params;
   const client = clientId === undefined ? undefined : ctx.clients.find((c) => c.clientId === clientId);
-  if (clientId !== undefined && client === undefined) return reply.error(400, 'invalid_request', `Unknown client: ${clientId}`);
+  if (clientId !== undefined && client === undefined)
+    return reply.error(400, 'invalid_request', `Unknown client: ${clientId}`);
   if (returnTo === undefined) {
-    return reply.raw(200, { 'content-type': 'text/html; charset=utf-8' }, '<!doctype html><title>Logged out</title><p>You are logged out.</p>\n');
+    return reply.raw(
+      200,
+      { 'content-type': 'text/html; charset=utf-8' },
+      '<!doctype html><title>Logged out</title><p>You are logged out.</p>\n',
+    );
   }
   const allowed = client ? (client.logoutUrls ?? []) : ctx.clients.flatMap((c) => c.logoutUrls ?? []);
   if (!allowed.includes(returnTo)) {
-    return reply.error(400, 'invalid_request', `returnTo is not an allowed logout URL${client ? ' of this client' : ' of this tenant'}`);
+    return reply.error(
+      400,
+      'invalid_request',
+      `returnTo is not an allowed logout URL${client ? ' of this client' : ' of this tenant'}`,
+    );
   }
   return reply.raw(302, { location: returnTo });
 }

@@ -8,15 +8,9 @@ import { EXPERIMENT_FORM_KINDS } from '../validation/experiment.ts';
 import { updateResourceServer } from './resource-servers.ts';
 import { createExperiment } from './experiments.ts';
 
-export type ManagementRoute =
-  | { id: 'rs.update'; scope: string; pathId: string }
-  | { id: 'exp.create'; scope: string };
+export type ManagementRoute = { id: 'rs.update'; scope: string; pathId: string } | { id: 'exp.create'; scope: string };
 
-export async function management(
-  req: TenantRequest,
-  route: ManagementRoute,
-  ctx: AppContext,
-): Promise<TenantResponse> {
+export async function management(req: TenantRequest, route: ManagementRoute, ctx: AppContext): Promise<TenantResponse> {
   const auth = await authorize(req, ctx);
   const caller = auth.ok ? `client:${String(auth.claims.azp ?? auth.claims.sub)}` : `ip:${req.remoteAddress ?? '-'}`;
   const limited = rateLimit(ctx, `${route.id}|${caller}`);
@@ -40,7 +34,9 @@ async function authorizedOperation(
   const realm = `${ctx.publicUrl}/api/v2/`;
   // §7.1 401: token missing, malformed, badly signed, expired, wrong audience.
   if (!auth.ok) {
-    return apiError(401, 'invalid_token', auth.reason, { 'www-authenticate': `Bearer realm="${realm}", error="invalid_token"` });
+    return apiError(401, 'invalid_token', auth.reason, {
+      'www-authenticate': `Bearer realm="${realm}", error="invalid_token"`,
+    });
   }
   // §7.1 403: the token lacks the operation's scope; the message names it.
   if (!ctx.parts.rules.hasScope(auth.claims, route.scope)) {
@@ -68,7 +64,9 @@ async function authorize(
 function readBody(req: TenantRequest, kinds: FormKinds, ctx: AppContext): Record<string, unknown> {
   const limits = ctx.parts.limits;
   if (bodyTooLarge(req, limits)) {
-    throw new HttpFailure(apiError(413, 'payload_too_large', `Request body is larger than ${limits.maxBodyBytes} bytes`));
+    throw new HttpFailure(
+      apiError(413, 'payload_too_large', `Request body is larger than ${limits.maxBodyBytes} bytes`),
+    );
   }
   const format = bodyFormat(req);
   if (!format.ok) throw new HttpFailure(apiError(format.status, errorCodeFor(format.status), format.message));

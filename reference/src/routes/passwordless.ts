@@ -32,9 +32,11 @@ export async function passwordlessStart(req: TenantRequest, ctx: AppContext): Pr
   }
   const send = p.send ?? (connection === 'email' ? 'link' : 'code');
   if (send !== 'code' && send !== 'link') return reply.error(400, 'invalid_request', 'send must be "code" or "link"');
-  if (connection === 'sms' && send === 'link') return reply.error(400, 'invalid_request', 'The sms connection sends codes only');
+  if (connection === 'sms' && send === 'link')
+    return reply.error(400, 'invalid_request', 'The sms connection sends codes only');
   const to = connection === 'email' ? p.email : p.phone_number;
-  if (connection === 'email' && (to === undefined || !EMAIL.test(to))) return reply.error(400, 'invalid_request', 'email must be an email address');
+  if (connection === 'email' && (to === undefined || !EMAIL.test(to)))
+    return reply.error(400, 'invalid_request', 'email must be an email address');
   if (connection === 'sms' && (to === undefined || !E164.test(to))) {
     return reply.error(400, 'invalid_request', 'phone_number must be in E.164 form, e.g. +15555550100');
   }
@@ -46,13 +48,19 @@ export async function passwordlessStart(req: TenantRequest, ctx: AppContext): Pr
     to: to as string,
     send,
     code,
-    ...(send === 'link' ? { link: `${ctx.publicUrl}/passwordless/verify_redirect?verification_code=${code}&connection=email&email=${encodeURIComponent(to as string)}` } : {}),
+    ...(send === 'link'
+      ? {
+          link: `${ctx.publicUrl}/passwordless/verify_redirect?verification_code=${code}&connection=email&email=${encodeURIComponent(to as string)}`,
+        }
+      : {}),
     clientId: auth.client.clientId,
     at: new Date(ctx.parts.now()).toISOString(),
   });
   return reply.json(
     200,
-    connection === 'email' ? { _id: id, email: to, email_verified: false } : { _id: id, phone_number: to, phone_verified: false },
+    connection === 'email'
+      ? { _id: id, email: to, email_verified: false }
+      : { _id: id, phone_number: to, phone_verified: false },
   );
 }
 

@@ -15,10 +15,12 @@ export async function revoke(req: TenantRequest, ctx: AppContext): Promise<Tenan
   const auth = await ctx.parts.authenticateClient({ params: read.params, headers: req.headers });
   if (!auth.ok) return reply.error(auth.status, auth.error, auth.description);
   const token = read.params.token;
-  if (token === undefined || token === '') return reply.error(400, 'invalid_request', 'Missing required parameter: token');
+  if (token === undefined || token === '')
+    return reply.error(400, 'invalid_request', 'Missing required parameter: token');
   const grant = ctx.parts.authStore.getRefreshToken(token);
   if (grant !== undefined) {
-    if (grant.clientId !== auth.client.clientId) return reply.error(400, 'invalid_grant', 'The token was not issued to this client');
+    if (grant.clientId !== auth.client.clientId)
+      return reply.error(400, 'invalid_grant', 'The token was not issued to this client');
     ctx.parts.authStore.revokeRefreshToken(token);
   }
   return reply.raw(200, {});

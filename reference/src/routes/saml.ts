@@ -17,12 +17,15 @@ export function samlCallback(req: TenantRequest, ctx: AppContext): TenantRespons
   const q = readQuery(req.url);
   if (!q.ok) return reply.error(400, 'invalid_request', q.description);
   const connection = q.params.connection;
-  if (connection === undefined || connection === '') return reply.error(400, 'invalid_request', 'Missing required query parameter: connection');
-  if (connection !== SAML_CONNECTION) return reply.error(400, 'invalid_request', `Unknown SAML connection: ${connection}`);
+  if (connection === undefined || connection === '')
+    return reply.error(400, 'invalid_request', 'Missing required query parameter: connection');
+  if (connection !== SAML_CONNECTION)
+    return reply.error(400, 'invalid_request', `Unknown SAML connection: ${connection}`);
   const read = readBody(req, ctx.parts.limits);
   if (!read.ok) return reply.error(read.status, 'invalid_request', read.description);
   const encoded = read.params.SAMLResponse;
-  if (encoded === undefined || encoded === '') return reply.error(400, 'invalid_request', 'Missing required parameter: SAMLResponse');
+  if (encoded === undefined || encoded === '')
+    return reply.error(400, 'invalid_request', 'Missing required parameter: SAMLResponse');
   if (!BASE64.test(encoded)) return reply.error(400, 'invalid_saml_response', 'SAMLResponse is not base64');
   const xml = Buffer.from(encoded, 'base64').toString('utf8');
   if (!/^\s*(<\?xml[^>]*>\s*)?<([A-Za-z_][\w.-]*:)?Response[\s/>]/.test(xml)) {
@@ -31,5 +34,9 @@ export function samlCallback(req: TenantRequest, ctx: AppContext): TenantRespons
   if (!/<([A-Za-z_][\w.-]*:)?Signature[\s/>]/.test(xml)) {
     return reply.error(400, 'invalid_saml_response', 'SAMLResponse is not signed');
   }
-  return reply.error(400, 'invalid_saml_response', `The signature cannot be verified: no identity-provider certificate is configured for ${connection}`);
+  return reply.error(
+    400,
+    'invalid_saml_response',
+    `The signature cannot be verified: no identity-provider certificate is configured for ${connection}`,
+  );
 }

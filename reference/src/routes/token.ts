@@ -13,7 +13,8 @@ import { DATABASE_CONNECTION } from '../config.ts';
 export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'password', 'refresh_token'];
 
 /** Login-limit answer (§8): 429 with the pair's own X-RateLimit-* state. */
-export const LOGIN_BLOCKED = 'Too many failed login attempts for this user from this IP address. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.';
+export const LOGIN_BLOCKED =
+  'Too many failed login attempts for this user from this IP address. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.';
 
 type Authenticated = { client: ClientConfig; x5tS256?: string };
 
@@ -27,12 +28,18 @@ export async function tokenEndpoint(req: TenantRequest, ctx: AppContext): Promis
 
   const grantType = params.grant_type;
   if (grantType === undefined) return reply.error(400, 'invalid_request', 'Missing required parameter: grant_type');
-  if (!GRANT_TYPES.includes(grantType)) return reply.error(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
+  if (!GRANT_TYPES.includes(grantType))
+    return reply.error(400, 'unsupported_grant_type', `Unsupported grant type: ${grantType}`);
 
   const auth = await ctx.parts.authenticateClient({ params, headers: req.headers });
   if (!auth.ok) {
     const basic = auth.status === 401 && /^Basic/i.test(req.headers.authorization ?? '');
-    return reply.error(auth.status, auth.error, auth.description, basic ? { 'www-authenticate': 'Basic realm="token"' } : {});
+    return reply.error(
+      auth.status,
+      auth.error,
+      auth.description,
+      basic ? { 'www-authenticate': 'Basic realm="token"' } : {},
+    );
   }
   if (!(auth.client.grantTypes ?? ['client_credentials']).includes(grantType)) {
     return reply.error(403, 'unauthorized_client', `Client ${auth.client.clientId} may not use the ${grantType} grant`);
@@ -52,7 +59,12 @@ export async function tokenEndpoint(req: TenantRequest, ctx: AppContext): Promis
 
 const tokenAnswer = (reply: Reply, body: object) => reply.json(200, body);
 
-async function clientCredentials(params: Params, who: Authenticated, ctx: AppContext, reply: Reply): Promise<TenantResponse> {
+async function clientCredentials(
+  params: Params,
+  who: Authenticated,
+  ctx: AppContext,
+  reply: Reply,
+): Promise<TenantResponse> {
   const limits = ctx.parts.limits;
   if (params.audience === undefined || params.audience === '') {
     return reply.error(400, 'invalid_request', 'Missing required parameter: audience');
@@ -70,11 +82,20 @@ async function clientCredentials(params: Params, who: Authenticated, ctx: AppCon
     nowMs: ctx.parts.now(),
     ...(who.x5tS256 ? { x5tS256: who.x5tS256 } : {}),
   });
-  return tokenAnswer(reply, { access_token: accessToken, token_type: 'Bearer', expires_in: limits.accessTokenLifetimeSeconds, scope });
+  return tokenAnswer(reply, {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: limits.accessTokenLifetimeSeconds,
+    scope,
+  });
 }
 
 /** The management API (audience `<public URL>/api/v2/`, or `/api/v2/` as §5.1 writes it) or a custom resource server. */
-function grantedScopes(audience: string, client: ClientConfig, ctx: AppContext): { audience: string; scopes: string[] } | undefined {
+function grantedScopes(
+  audience: string,
+  client: ClientConfig,
+  ctx: AppContext,
+): { audience: string; scopes: string[] } | undefined {
   const management = `${ctx.publicUrl}/api/v2/`;
   if (audience === management || audience === '/api/v2/') return { audience: management, scopes: client.scopes };
   const rs = ctx.parts.store.getResourceServerByIdentifier(audience);
@@ -83,17 +104,28 @@ function grantedScopes(audience: string, client: ClientConfig, ctx: AppContext):
 }
 
 /** Resource owner password (RFC 6749 §4.3), `realm` naming the database connection. */
-async function password(params: Params, who: Authenticated, ctx: AppContext, reply: Reply, ip: string | undefined): Promise<TenantResponse> {
+async function password(
+  params: Params,
+  who: Authenticated,
+  ctx: AppContext,
+  reply: Reply,
+  ip: string | undefined,
+): Promise<TenantResponse> {
   const { username, password: pw } = params;
-  if (username === undefined || username === '') return reply.error(400, 'invalid_request', 'Missing required parameter: username');
+  if (username === undefined || username === '')
+    return reply.error(400, 'invalid_request', 'Missing required parameter: username');
   if (pw === undefined || pw === '') return reply.error(400, 'invalid_request', 'Missing required parameter: password');
   const connection = params.realm ?? DATABASE_CONNECTION;
-  if (connection !== DATABASE_CONNECTION) return reply.error(400, 'invalid_request', `Unknown realm (database connection): ${connection}`);
+  if (connection !== DATABASE_CONNECTION)
+    return reply.error(400, 'invalid_request', `Unknown realm (database connection): ${connection}`);
   const scope = userScope(ctx, params.scope, params.audience);
   if (scope === undefined) return reply.error(403, 'access_denied', `Service not found: ${params.audience}`);
 
   const login = checkLogin(ctx, connection, username, pw, ip);
-  if (!login.ok) return login.blocked ? reply.error(429, 'too_many_attempts', LOGIN_BLOCKED, login.headers) : reply.error(400, 'invalid_grant', 'Wrong email or password.');
+  if (!login.ok)
+    return login.blocked
+      ? reply.error(429, 'too_many_attempts', LOGIN_BLOCKED, login.headers)
+      : reply.error(400, 'invalid_grant', 'Wrong email or password.');
   const tokens = await issueUserTokens(ctx, {
     client: who.client,
     user: login.user,
@@ -112,11 +144,18 @@ export function checkLogin(
   username: string,
   pw: string,
   ip: string | undefined,
-): { ok: true; user: NonNullable<ReturnType<AppContext['parts']['checkPassword']>> } | { ok: false; blocked: boolean; headers: Record<string, string> } {
+):
+  | { ok: true; user: NonNullable<ReturnType<AppContext['parts']['checkPassword']>> }
+  | { ok: false; blocked: boolean; headers: Record<string, string> } {
   const key = loginKey(connection, username, ip);
   const nowMs = ctx.parts.now();
   const state = ctx.parts.loginLimiter.check(key, nowMs);
-  if (!state.allowed) return { ok: false, blocked: true, headers: { ...rateLimitHeaders(state), 'retry-after': String(state.retryAfter) } };
+  if (!state.allowed)
+    return {
+      ok: false,
+      blocked: true,
+      headers: { ...rateLimitHeaders(state), 'retry-after': String(state.retryAfter) },
+    };
   const user = ctx.parts.checkPassword(connection, username, pw);
   if (user === undefined) {
     ctx.parts.loginLimiter.failed(key, nowMs);
@@ -127,7 +166,12 @@ export function checkLogin(
 }
 
 /** RFC 6749 §4.1.3, RFC 7636 §4.5: the code is single use and bound to client and redirect URI. */
-async function authorizationCode(params: Params, who: Authenticated, ctx: AppContext, reply: Reply): Promise<TenantResponse> {
+async function authorizationCode(
+  params: Params,
+  who: Authenticated,
+  ctx: AppContext,
+  reply: Reply,
+): Promise<TenantResponse> {
   const code = params.code;
   if (code === undefined || code === '') return reply.error(400, 'invalid_request', 'Missing required parameter: code');
   const grant = ctx.parts.authStore.getCode(code);
@@ -156,9 +200,15 @@ async function authorizationCode(params: Params, who: Authenticated, ctx: AppCon
 }
 
 /** RFC 6749 §6: no rotation (the refresh token stays valid until revoked); scope may narrow. */
-async function refreshToken(params: Params, who: Authenticated, ctx: AppContext, reply: Reply): Promise<TenantResponse> {
+async function refreshToken(
+  params: Params,
+  who: Authenticated,
+  ctx: AppContext,
+  reply: Reply,
+): Promise<TenantResponse> {
   const token = params.refresh_token;
-  if (token === undefined || token === '') return reply.error(400, 'invalid_request', 'Missing required parameter: refresh_token');
+  if (token === undefined || token === '')
+    return reply.error(400, 'invalid_request', 'Missing required parameter: refresh_token');
   const grant = ctx.parts.authStore.getRefreshToken(token);
   if (grant === undefined || grant.clientId !== who.client.clientId) {
     return reply.error(400, 'invalid_grant', 'Unknown or revoked refresh token');
@@ -170,7 +220,8 @@ async function refreshToken(params: Params, who: Authenticated, ctx: AppContext,
   if (params.scope !== undefined) {
     const asked = params.scope.split(' ').filter((s) => s !== '');
     const beyond = asked.filter((s) => !original.includes(s));
-    if (beyond.length > 0) return reply.error(400, 'invalid_scope', `Scope not granted to this refresh token: ${beyond.join(' ')}`);
+    if (beyond.length > 0)
+      return reply.error(400, 'invalid_scope', `Scope not granted to this refresh token: ${beyond.join(' ')}`);
     scope = asked.join(' ');
   }
   const tokens = await issueUserTokens(ctx, {

@@ -18,7 +18,12 @@ export async function userinfo(req: TenantRequest, ctx: AppContext): Promise<Ten
     reply.error(401, 'invalid_token', description, {
       'www-authenticate': `Bearer realm="userinfo", error="invalid_token", error_description="${description.replace(/["\\]/g, '')}"`,
     });
-  if (token === undefined) return refuse(req.headers.authorization === undefined ? 'Missing Bearer access token' : 'Authorization must be: Bearer <access token>');
+  if (token === undefined)
+    return refuse(
+      req.headers.authorization === undefined
+        ? 'Missing Bearer access token'
+        : 'Authorization must be: Bearer <access token>',
+    );
   if (!verdict?.ok) return refuse(verdict?.reason ?? 'Invalid token');
   const user = ctx.users.find((u) => u.userId === verdict.claims.sub);
   if (user === undefined) return refuse('The token does not belong to a user of this tenant');

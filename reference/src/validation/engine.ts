@@ -80,7 +80,10 @@ export function enumField(values: readonly (string | null)[]): FieldValidator {
   return (value, at) =>
     values.includes(value as string | null)
       ? []
-      : issue(at, `No enum match for: ${JSON.stringify(value)}; allowed: ${values.map((v) => JSON.stringify(v)).join(', ')}`);
+      : issue(
+          at,
+          `No enum match for: ${JSON.stringify(value)}; allowed: ${values.map((v) => JSON.stringify(v)).join(', ')}`,
+        );
 }
 
 export function arrayField(itemKey: string, min?: () => number, max?: () => number, nullable = false): FieldValidator {

@@ -2,7 +2,14 @@
 import type { ValidatorTable } from '../types.ts';
 import type { FormKinds } from '../body.ts';
 import {
-  arrayField, booleanField, enumField, integerField, issue, objectType, stringField, type LimitsRef,
+  arrayField,
+  booleanField,
+  enumField,
+  integerField,
+  issue,
+  objectType,
+  stringField,
+  type LimitsRef,
 } from './engine.ts';
 
 const SIGNING_ALGORITHMS = ['HS256', 'RS256', 'RS512', 'PS256'] as const; // §2.3
@@ -10,10 +17,23 @@ const TOKEN_DIALECTS = ['access_token', 'access_token_authz', 'rfc9068_profile',
 
 /** §2.2: the fields of the request body (all optional; no other fields allowed). */
 export const UPDATE_FIELDS = [
-  'name', 'scopes', 'signing_alg', 'signing_secret', 'skip_consent_for_verifiable_first_party_clients',
-  'allow_offline_access', 'allow_online_access', 'allow_online_access_with_ephemeral_sessions',
-  'token_lifetime', 'token_dialect', 'enforce_policies', 'token_encryption', 'consent_policy',
-  'authorization_details', 'proof_of_possession', 'subject_type_authorization', 'authorization_policy',
+  'name',
+  'scopes',
+  'signing_alg',
+  'signing_secret',
+  'skip_consent_for_verifiable_first_party_clients',
+  'allow_offline_access',
+  'allow_online_access',
+  'allow_online_access_with_ephemeral_sessions',
+  'token_lifetime',
+  'token_dialect',
+  'enforce_policies',
+  'token_encryption',
+  'consent_policy',
+  'authorization_details',
+  'proof_of_possession',
+  'subject_type_authorization',
+  'authorization_policy',
 ] as const;
 
 /** Form bodies: flat fields typed by §2.2, non-flat fields as JSON text. */
@@ -53,7 +73,10 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
 
   // §2.3 Scope (no other fields), value 1..280 required, description max 500
   t['rs.scopes'] = arrayField('rs.scope');
-  objectType(t, 'rs.scope', { fields: { value: 'rs.scope.value', description: 'rs.scope.description' }, required: ['value'] });
+  objectType(t, 'rs.scope', {
+    fields: { value: 'rs.scope.value', description: 'rs.scope.description' },
+    required: ['value'],
+  });
   t['rs.scope.value'] = stringField({ min: () => lim().scopeValueMin, max: () => lim().scopeValueMax });
   t['rs.scope.description'] = stringField({ max: () => lim().scopeDescriptionMax });
 
@@ -62,12 +85,19 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
 
   // §2.2 booleans
   for (const f of [
-    'skip_consent_for_verifiable_first_party_clients', 'allow_offline_access', 'allow_online_access',
-    'allow_online_access_with_ephemeral_sessions', 'enforce_policies',
-  ]) t[`rs.${f}`] = booleanField;
+    'skip_consent_for_verifiable_first_party_clients',
+    'allow_offline_access',
+    'allow_online_access',
+    'allow_online_access_with_ephemeral_sessions',
+    'enforce_policies',
+  ])
+    t[`rs.${f}`] = booleanField;
 
   // §2.2/§8 token_lifetime: integer, 0..2592000 inclusive
-  t['rs.token_lifetime'] = integerField(() => lim().tokenLifetimeMin, () => lim().tokenLifetimeMax);
+  t['rs.token_lifetime'] = integerField(
+    () => lim().tokenLifetimeMin,
+    () => lim().tokenLifetimeMax,
+  );
   t['rs.token_dialect'] = enumField(TOKEN_DIALECTS); // §2.3 TokenDialect
 
   // §2.3 TokenEncryption (object or null; no other fields): format, encryption_key required
@@ -80,14 +110,22 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
   // §2.3 EncryptionKey (no other fields): alg, pem required; name/kid 1..128; pem 1..4096
   objectType(t, 'rs.encryption_key', {
     fields: {
-      name: 'rs.encryption_key.name', alg: 'rs.encryption_key.alg',
-      kid: 'rs.encryption_key.kid', pem: 'rs.encryption_key.pem',
+      name: 'rs.encryption_key.name',
+      alg: 'rs.encryption_key.alg',
+      kid: 'rs.encryption_key.kid',
+      pem: 'rs.encryption_key.pem',
     },
     required: ['alg', 'pem'],
   });
-  t['rs.encryption_key.name'] = stringField({ min: () => lim().encryptionKeyNameMin, max: () => lim().encryptionKeyNameMax });
+  t['rs.encryption_key.name'] = stringField({
+    min: () => lim().encryptionKeyNameMin,
+    max: () => lim().encryptionKeyNameMax,
+  });
   t['rs.encryption_key.alg'] = enumField(['RSA-OAEP-256', 'RSA-OAEP-384', 'RSA-OAEP-512']);
-  t['rs.encryption_key.kid'] = stringField({ min: () => lim().encryptionKeyKidMin, max: () => lim().encryptionKeyKidMax });
+  t['rs.encryption_key.kid'] = stringField({
+    min: () => lim().encryptionKeyKidMin,
+    max: () => lim().encryptionKeyKidMax,
+  });
   t['rs.encryption_key.pem'] = stringField({ min: () => lim().pemMin, max: () => lim().pemMax });
 
   // §2.3 ConsentPolicy: "transactional-authorization-with-mfa" or null
@@ -100,7 +138,8 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
   // §2.3 ProofOfPossession (object or null; no other fields): mechanism, required required
   objectType(t, 'rs.proof_of_possession', {
     fields: {
-      mechanism: 'rs.proof_of_possession.mechanism', required: 'rs.proof_of_possession.required',
+      mechanism: 'rs.proof_of_possession.mechanism',
+      required: 'rs.proof_of_possession.required',
       required_for: 'rs.proof_of_possession.required_for',
     },
     required: ['mechanism', 'required'],
@@ -114,9 +153,19 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
   objectType(t, 'rs.subject_type_authorization', {
     fields: { user: 'rs.subject_type_authorization.user', client: 'rs.subject_type_authorization.client' },
   });
-  objectType(t, 'rs.subject_type_authorization.user', { fields: { policy: 'rs.subject_type_authorization.user.policy' } }, false);
+  objectType(
+    t,
+    'rs.subject_type_authorization.user',
+    { fields: { policy: 'rs.subject_type_authorization.user.policy' } },
+    false,
+  );
   t['rs.subject_type_authorization.user.policy'] = enumField(['allow_all', 'deny_all', 'require_client_grant']);
-  objectType(t, 'rs.subject_type_authorization.client', { fields: { policy: 'rs.subject_type_authorization.client.policy' } }, false);
+  objectType(
+    t,
+    'rs.subject_type_authorization.client',
+    { fields: { policy: 'rs.subject_type_authorization.client.policy' } },
+    false,
+  );
   t['rs.subject_type_authorization.client.policy'] = enumField(['deny_all', 'require_client_grant']);
 
   // §2.3 AuthorizationPolicy (object or null; no other fields): policy_id 1..1024 required

@@ -21,41 +21,74 @@ const MAX_FAILED = 12;
 const ENDPOINT_RESET_MS = 5_000;
 
 test.describe('repeat login attempts (§8)', () => {
-  test('failed logins of one user are limited; another user from the same IP still logs in', clauses(OPERATIONS.authApi, 'ratelimit.login-attempts', 'auth.error.client-fault-4xx', 'auth.error.object', 'auth.error.oauth-error'), async ({ run, anon, check }, info) => {
-    const { cfg } = run;
-    const { lockout, user, post } = cfg.auth;
-    test.skip(!lockout || !post, 'needs a lockout user and a client for the password grant: set IDM_LOCKOUT_USERNAME/IDM_LOCKOUT_PASSWORD and IDM_POST_CLIENT_ID/SECRET');
-    test.skip(!allowed(cfg, 'lockout'), optInReason('lockout'));
-    // Each kind of attempt paces in a bucket of its own: the block's X-RateLimit-* answer
-    // (Remaining 0 until the block ends) must not make the pacer wait out the block itself.
-    const login = (bucket: string, username: string, password: string): Promise<Exchange> =>
-      anon.withAuthorization(`login-${bucket}`, null).send('POST', cfg.auth.tokenUrl, {
-        data: { grant_type: 'password', client_id: post!.id, client_secret: post!.secret, username, password, scope: 'openid', ...(user?.connection ? { realm: user.connection } : {}) },
-        retryOn429: false,
-      });
-    let failed = 0;
-    let last: Exchange | null = null;
-    const first = await login('failing', lockout!.username, `${lockout!.password}-wrong`);
-    failed++;
-    last = first;
-    // Stop as soon as the answer changes (blocked); the right password decides.
-    while (failed < MAX_FAILED && last.status === first.status && last.status !== 429) {
-      last = await login('failing', lockout!.username, `${lockout!.password}-wrong-${failed}`);
+  test(
+    'failed logins of one user are limited; another user from the same IP still logs in',
+    clauses(
+      OPERATIONS.authApi,
+      'ratelimit.login-attempts',
+      'auth.error.client-fault-4xx',
+      'auth.error.object',
+      'auth.error.oauth-error',
+    ),
+    async ({ run, anon, check }, info) => {
+      const { cfg } = run;
+      const { lockout, user, post } = cfg.auth;
+      test.skip(
+        !lockout || !post,
+        'needs a lockout user and a client for the password grant: set IDM_LOCKOUT_USERNAME/IDM_LOCKOUT_PASSWORD and IDM_POST_CLIENT_ID/SECRET',
+      );
+      test.skip(!allowed(cfg, 'lockout'), optInReason('lockout'));
+      // Each kind of attempt paces in a bucket of its own: the block's X-RateLimit-* answer
+      // (Remaining 0 until the block ends) must not make the pacer wait out the block itself.
+      const login = (bucket: string, username: string, password: string): Promise<Exchange> =>
+        anon.withAuthorization(`login-${bucket}`, null).send('POST', cfg.auth.tokenUrl, {
+          data: {
+            grant_type: 'password',
+            client_id: post!.id,
+            client_secret: post!.secret,
+            username,
+            password,
+            scope: 'openid',
+            ...(user?.connection ? { realm: user.connection } : {}),
+          },
+          retryOn429: false,
+        });
+      let failed = 0;
+      let last: Exchange | null = null;
+      const first = await login('failing', lockout!.username, `${lockout!.password}-wrong`);
       failed++;
-    }
-    recordAuthError(info, last);
-    const right = await login('blocked', lockout!.username, lockout!.password);
-    expectAuthRefusal(check, info, 'ratelimit.login-attempts', right, `the lockout user's right password after ${failed} failed logins`, { tokenEndpoint: true, faulty: false });
-    if (user) {
-      let other = await login('other-user', user.username, user.password);
-      for (let i = 0; i < 3 && other.status === 429; i++) {
-        const { resetAt } = parseRateLimit(other.headers);
-        const wait = resetAt === null ? null : resetAt - Date.now();
-        if (wait === null || wait > ENDPOINT_RESET_MS) break;
-        await new Promise((r) => setTimeout(r, Math.max(wait, 0) + 50));
-        other = await login('other-user', user.username, user.password);
+      last = first;
+      // Stop as soon as the answer changes (blocked); the right password decides.
+      while (failed < MAX_FAILED && last.status === first.status && last.status !== 429) {
+        last = await login('failing', lockout!.username, `${lockout!.password}-wrong-${failed}`);
+        failed++;
       }
-      check.that('ratelimit.login-attempts', issuedToken(other) !== null, `the test user from the same IP answered ${other.status} (the limit is per account)`, other);
-    }
-  });
+      recordAuthError(info, last);
+      const right = await login('blocked', lockout!.username, lockout!.password);
+      expectAuthRefusal(
+        check,
+        info,
+        'ratelimit.login-attempts',
+        right,
+        `the lockout user's right password after ${failed} failed logins`,
+        { tokenEndpoint: true, faulty: false },
+      );
+      if (user) {
+        let other = await login('other-user', user.username, user.password);
+        for (let i = 0; i < 3 && other.status === 429; i++) {
+          const { resetAt } = parseRateLimit(other.headers);
+          const wait = resetAt === null ? null : resetAt - Date.now();
+          if (wait === null || wait > ENDPOINT_RESET_MS) break;
+          await new Promise((r) => setTimeout(r, Math.max(wait, 0) + 50));
+          other = await login('other-user', user.username, user.password);
+        }
+        check.that(
+          'ratelimit.login-attempts',
+          issuedToken(other) !== null,
+          `the test user from the same IP answered ${other.status} (the limit is per account)`,
+          other,
+        );
+      }
+    },
+  );
 });

@@ -9,47 +9,93 @@ import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
 import { recordAuthError } from '../../../lib/auth-errors.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
-  test('POST: a token request as JSON is answered like the same request as a form', clauses(OPERATIONS.authApi, 'auth.api.post-json', 'auth.api.base'), async ({ run, anon, check }, info) => {
-    const { cfg } = run;
-    const c = cfg.auth.post ?? cfg.client;
-    const data = { grant_type: 'client_credentials', client_id: c.id, client_secret: c.secret, audience: cfg.audience };
-    const form = await anon.send('POST', cfg.auth.tokenUrl, { data, encoding: 'form' });
-    const json = await anon.send('POST', cfg.auth.tokenUrl, { data });
-    recordAuthError(info, json);
-    check.that('auth.api.post-json', issuedToken(json) !== null, `the JSON token request answered ${json.status} (the same request as a form: ${form.status})`, json);
-    check.observe('auth.api.base', `the authentication API's token endpoint answered ${json.status} at ${cfg.auth.tokenUrl}`);
-  });
+  test(
+    'POST: a token request as JSON is answered like the same request as a form',
+    clauses(OPERATIONS.authApi, 'auth.api.post-json', 'auth.api.base'),
+    async ({ run, anon, check }, info) => {
+      const { cfg } = run;
+      const c = cfg.auth.post ?? cfg.client;
+      const data = {
+        grant_type: 'client_credentials',
+        client_id: c.id,
+        client_secret: c.secret,
+        audience: cfg.audience,
+      };
+      const form = await anon.send('POST', cfg.auth.tokenUrl, { data, encoding: 'form' });
+      const json = await anon.send('POST', cfg.auth.tokenUrl, { data });
+      recordAuthError(info, json);
+      check.that(
+        'auth.api.post-json',
+        issuedToken(json) !== null,
+        `the JSON token request answered ${json.status} (the same request as a form: ${form.status})`,
+        json,
+      );
+      check.observe(
+        'auth.api.base',
+        `the authentication API's token endpoint answered ${json.status} at ${cfg.auth.tokenUrl}`,
+      );
+    },
+  );
 
-  test('GET: authorization parameters are read from the query string', clauses(OPERATIONS.authApi, 'auth.api.get-query', 'auth.error.client-fault-4xx'), async ({ run, anon, check }, info) => {
-    const { cfg } = run;
-    const clientId = cfg.auth.publicClientId ?? cfg.auth.post?.id;
-    test.skip(!clientId || !cfg.auth.redirectUri, 'needs a client and its redirect URI: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID) and IDM_REDIRECT_URI');
-    const authorize = await endpoint(cfg, anon, 'authorize');
-    const params = new URLSearchParams({
-      response_type: 'code',
-      client_id: clientId!,
-      redirect_uri: cfg.auth.redirectUri!,
-      scope: 'openid',
-      state: 'idm-conformance-state',
-      code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-      code_challenge_method: 'S256',
-    });
-    const served = await anon.send('GET', `${authorize.url}?${params.toString()}`, { headers: { accept: 'text/html' } });
-    check.that('auth.api.get-query', served.status >= 200 && served.status < 400, `GET ${new URL(authorize.url).pathname} with its parameters in the query answered ${served.status}`, served);
-    // The same parameters anywhere but the query (here: none at all) cannot be read.
-    const bare = await anon.send('GET', authorize.url, { headers: { accept: 'application/json' } });
-    recordAuthError(info, bare);
-    check.expectRejected('auth.api.get-query', bare, `GET ${new URL(authorize.url).pathname} without query parameters`);
-  });
+  test(
+    'GET: authorization parameters are read from the query string',
+    clauses(OPERATIONS.authApi, 'auth.api.get-query', 'auth.error.client-fault-4xx'),
+    async ({ run, anon, check }, info) => {
+      const { cfg } = run;
+      const clientId = cfg.auth.publicClientId ?? cfg.auth.post?.id;
+      test.skip(
+        !clientId || !cfg.auth.redirectUri,
+        'needs a client and its redirect URI: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID) and IDM_REDIRECT_URI',
+      );
+      const authorize = await endpoint(cfg, anon, 'authorize');
+      const params = new URLSearchParams({
+        response_type: 'code',
+        client_id: clientId!,
+        redirect_uri: cfg.auth.redirectUri!,
+        scope: 'openid',
+        state: 'idm-conformance-state',
+        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+        code_challenge_method: 'S256',
+      });
+      const served = await anon.send('GET', `${authorize.url}?${params.toString()}`, {
+        headers: { accept: 'text/html' },
+      });
+      check.that(
+        'auth.api.get-query',
+        served.status >= 200 && served.status < 400,
+        `GET ${new URL(authorize.url).pathname} with its parameters in the query answered ${served.status}`,
+        served,
+      );
+      // The same parameters anywhere but the query (here: none at all) cannot be read.
+      const bare = await anon.send('GET', authorize.url, { headers: { accept: 'application/json' } });
+      recordAuthError(info, bare);
+      check.expectRejected(
+        'auth.api.get-query',
+        bare,
+        `GET ${new URL(authorize.url).pathname} without query parameters`,
+      );
+    },
+  );
 
-  test('SAML IdP-initiated: a form-encoded SAMLResponse is read; an invalid one is a 4xx error object', clauses(OPERATIONS.authApi, 'auth.api.saml-exception', 'auth.error.client-fault-4xx', 'auth.error.object'), async ({ run, anon, check }, info) => {
-    const { cfg } = run;
-    test.skip(!cfg.auth.samlConnection, 'needs a SAML connection: set IDM_SAML_CONNECTION');
-    const cb = await endpoint(cfg, anon, 'samlCallback');
-    const url = `${cb.url}?connection=${encodeURIComponent(cfg.auth.samlConnection!)}`;
-    const invalid = Buffer.from('<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">not signed</samlp:Response>').toString('base64');
-    const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form' });
-    check.that('auth.api.saml-exception', ex.status !== 415, `the form-encoded SAMLResponse was ${ex.status === 415 ? 'refused as a content type (415)' : `read (answered ${ex.status})`}`, ex);
-    expectAuthRefusal(check, info, 'auth.api.saml-exception', ex, 'an invalid SAMLResponse');
-  });
+  test(
+    'SAML IdP-initiated: a form-encoded SAMLResponse is read; an invalid one is a 4xx error object',
+    clauses(OPERATIONS.authApi, 'auth.api.saml-exception', 'auth.error.client-fault-4xx', 'auth.error.object'),
+    async ({ run, anon, check }, info) => {
+      const { cfg } = run;
+      test.skip(!cfg.auth.samlConnection, 'needs a SAML connection: set IDM_SAML_CONNECTION');
+      const cb = await endpoint(cfg, anon, 'samlCallback');
+      const url = `${cb.url}?connection=${encodeURIComponent(cfg.auth.samlConnection!)}`;
+      const invalid = Buffer.from(
+        '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">not signed</samlp:Response>',
+      ).toString('base64');
+      const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form' });
+      check.that(
+        'auth.api.saml-exception',
+        ex.status !== 415,
+        `the form-encoded SAMLResponse was ${ex.status === 415 ? 'refused as a content type (415)' : `read (answered ${ex.status})`}`,
+        ex,
+      );
+      expectAuthRefusal(check, info, 'auth.api.saml-exception', ex, 'an invalid SAMLResponse');
+    },
+  );
 });

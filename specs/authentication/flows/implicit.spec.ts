@@ -11,31 +11,55 @@ import { publicClient } from './flow-checks.ts';
 const UNREGISTERED = 'https://unregistered.conformance.test/callback';
 
 test.describe('implicit grant through the login page', () => {
-  test('the access token, its type and the state come back in the fragment', clauses(OPERATIONS.authFlow, 'auth.flow.implicit', 'auth.api.named-flows'), async ({ run, flows, check }) => {
-    const { clientId, redirectUri } = publicClient(run.cfg);
-    const e = await flows.endpoint('authorize');
-    const state = newState();
-    const out = await flows.authorize(e, { response_type: 'token', client_id: clientId, redirect_uri: redirectUri, scope: 'openid profile', state }, [redirectUri]);
-    check.observe('auth.api.named-flows', `implicit grant: ${describeEndpoint(e)}`);
-    const inFragment = (k: string): boolean => out.carriedIn.fragment.includes(k);
-    const missing = ['access_token', 'token_type', 'state'].filter((k) => !inFragment(k));
-    const ok = out.callback !== null && missing.length === 0 && out.params.state === state && !out.carriedIn.query.includes('access_token');
-    const seen = out.callback
-      ? `fragment carries ${out.carriedIn.fragment.join(', ') || 'nothing'}; query carries ${out.carriedIn.query.join(', ') || 'nothing'}${out.params.state !== undefined && out.params.state !== state ? ' (another state)' : ''}`
-      : (out.problem ?? 'no redirect');
-    check.that('auth.flow.implicit', ok, `implicit grant for client ${clientId}: ${seen}`);
-  });
+  test(
+    'the access token, its type and the state come back in the fragment',
+    clauses(OPERATIONS.authFlow, 'auth.flow.implicit', 'auth.api.named-flows'),
+    async ({ run, flows, check }) => {
+      const { clientId, redirectUri } = publicClient(run.cfg);
+      const e = await flows.endpoint('authorize');
+      const state = newState();
+      const out = await flows.authorize(
+        e,
+        { response_type: 'token', client_id: clientId, redirect_uri: redirectUri, scope: 'openid profile', state },
+        [redirectUri],
+      );
+      check.observe('auth.api.named-flows', `implicit grant: ${describeEndpoint(e)}`);
+      const inFragment = (k: string): boolean => out.carriedIn.fragment.includes(k);
+      const missing = ['access_token', 'token_type', 'state'].filter((k) => !inFragment(k));
+      const ok =
+        out.callback !== null &&
+        missing.length === 0 &&
+        out.params.state === state &&
+        !out.carriedIn.query.includes('access_token');
+      const seen = out.callback
+        ? `fragment carries ${out.carriedIn.fragment.join(', ') || 'nothing'}; query carries ${out.carriedIn.query.join(', ') || 'nothing'}${out.params.state !== undefined && out.params.state !== state ? ' (another state)' : ''}`
+        : (out.problem ?? 'no redirect');
+      check.that('auth.flow.implicit', ok, `implicit grant for client ${clientId}: ${seen}`);
+    },
+  );
 
-  test('a redirect URI the client did not register is never redirected to', clauses(OPERATIONS.authFlow, 'auth.flow.implicit.redirect-uri'), async ({ run, flows, check }) => {
-    const { clientId, redirectUri } = publicClient(run.cfg);
-    const e = await flows.endpoint('authorize');
-    const out = await flows.authorize(e, { response_type: 'token', client_id: clientId, redirect_uri: UNREGISTERED, scope: 'openid', state: newState() }, [UNREGISTERED, redirectUri]);
-    const there = out.callback !== null && out.callback.host === new URL(UNREGISTERED).host;
-    const seen = there
-      ? `the browser was sent to the unregistered ${UNREGISTERED}${out.carriedIn.fragment.includes('access_token') || out.carriedIn.query.includes('access_token') ? ' with an access_token' : ''}`
-      : out.callback
-        ? `the browser was sent to the registered redirect URI instead`
-        : `the browser stayed on the tenant (${out.stoppedAt ?? 'no redirect'}${out.loggedIn ? ', after the login form' : ', no login form'})`;
-    check.that('auth.flow.implicit.redirect-uri', !there, `implicit grant with an unregistered redirect URI: ${seen}`);
-  });
+  test(
+    'a redirect URI the client did not register is never redirected to',
+    clauses(OPERATIONS.authFlow, 'auth.flow.implicit.redirect-uri'),
+    async ({ run, flows, check }) => {
+      const { clientId, redirectUri } = publicClient(run.cfg);
+      const e = await flows.endpoint('authorize');
+      const out = await flows.authorize(
+        e,
+        { response_type: 'token', client_id: clientId, redirect_uri: UNREGISTERED, scope: 'openid', state: newState() },
+        [UNREGISTERED, redirectUri],
+      );
+      const there = out.callback !== null && out.callback.host === new URL(UNREGISTERED).host;
+      const seen = there
+        ? `the browser was sent to the unregistered ${UNREGISTERED}${out.carriedIn.fragment.includes('access_token') || out.carriedIn.query.includes('access_token') ? ' with an access_token' : ''}`
+        : out.callback
+          ? `the browser was sent to the registered redirect URI instead`
+          : `the browser stayed on the tenant (${out.stoppedAt ?? 'no redirect'}${out.loggedIn ? ', after the login form' : ', no login form'})`;
+      check.that(
+        'auth.flow.implicit.redirect-uri',
+        !there,
+        `implicit grant with an unregistered redirect URI: ${seen}`,
+      );
+    },
+  );
 });

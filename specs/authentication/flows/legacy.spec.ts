@@ -5,15 +5,26 @@ import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { isObject, short } from '../../../lib/values.ts';
 import type { Exchange } from '../../../lib/http.ts';
 
-test('WS-Federation and legacy delegation: answers recorded', clauses(OPERATIONS.authFlow, 'auth.flow.wsfed', 'auth.flow.delegation', 'auth.api.named-flows'), async ({ run, flows, check }) => {
-  const { auth } = run.cfg;
-  const clientId = auth.publicClientId ?? auth.post?.id ?? run.cfg.client.id;
-  const wsfed = await flows.get(`${auth.url}/wsfed/${encodeURIComponent(clientId)}`);
-  check.observe('auth.flow.wsfed', `GET /wsfed/{client_id} answered ${answer(wsfed)}`, wsfed);
-  const delegation = await flows.post(`${auth.url}/delegation`, { client_id: clientId, grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer', scope: 'openid' });
-  check.observe('auth.flow.delegation', `POST /delegation answered ${answer(delegation)}`, delegation);
-  check.observe('auth.api.named-flows', 'WS-Federation /wsfed/{client_id} and delegation /delegation: default paths (no setting moves them)');
-});
+test(
+  'WS-Federation and legacy delegation: answers recorded',
+  clauses(OPERATIONS.authFlow, 'auth.flow.wsfed', 'auth.flow.delegation', 'auth.api.named-flows'),
+  async ({ run, flows, check }) => {
+    const { auth } = run.cfg;
+    const clientId = auth.publicClientId ?? auth.post?.id ?? run.cfg.client.id;
+    const wsfed = await flows.get(`${auth.url}/wsfed/${encodeURIComponent(clientId)}`);
+    check.observe('auth.flow.wsfed', `GET /wsfed/{client_id} answered ${answer(wsfed)}`, wsfed);
+    const delegation = await flows.post(`${auth.url}/delegation`, {
+      client_id: clientId,
+      grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
+      scope: 'openid',
+    });
+    check.observe('auth.flow.delegation', `POST /delegation answered ${answer(delegation)}`, delegation);
+    check.observe(
+      'auth.api.named-flows',
+      'WS-Federation /wsfed/{client_id} and delegation /delegation: default paths (no setting moves them)',
+    );
+  },
+);
 
 function answer(ex: Exchange): string {
   return `${ex.status}${isObject(ex.body) ? ` ${short(ex.body)}` : ''}`;

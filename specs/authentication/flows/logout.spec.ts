@@ -8,20 +8,34 @@ import type { Exchange } from '../../../lib/http.ts';
 
 for (const federated of [false, true]) {
   const clause = federated ? 'auth.flow.logout.federated' : 'auth.flow.logout';
-  test(`logout${federated ? ' with federated' : ''}: answer recorded`, clauses(OPERATIONS.authFlow, clause, 'auth.api.named-flows'), async ({ run, flows, check }) => {
-    const { auth } = run.cfg;
-    const clientId = auth.publicClientId ?? auth.post?.id;
-    test.skip(!clientId, 'needs a client with a registered logout return URL: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)');
-    test.skip(!auth.logoutReturnTo, 'needs a logout return URL registered for that client: set IDM_LOGOUT_RETURN_TO');
-    const e = await flows.endpoint('logout');
-    // A discovered end_session_endpoint is OpenID Connect RP-Initiated Logout, which names the
-    // return URL post_logout_redirect_uri; both names are sent, each side ignores the other's.
-    const returnTo: Record<string, string> = e.source === 'discovery' ? { returnTo: auth.logoutReturnTo!, post_logout_redirect_uri: auth.logoutReturnTo! } : { returnTo: auth.logoutReturnTo! };
-    const ex = await flows.get(e.url, { client_id: clientId!, ...returnTo, ...(federated ? { federated: '' } : {}) });
-    flows.skipIfAbsent(e, ex);
-    check.observe(clause, `logout${federated ? ' (federated)' : ''} answered ${ex.status}${whereTo(ex, auth.logoutReturnTo!)}`, ex);
-    check.observe('auth.api.named-flows', `logout: ${describeEndpoint(e)}`);
-  });
+  test(
+    `logout${federated ? ' with federated' : ''}: answer recorded`,
+    clauses(OPERATIONS.authFlow, clause, 'auth.api.named-flows'),
+    async ({ run, flows, check }) => {
+      const { auth } = run.cfg;
+      const clientId = auth.publicClientId ?? auth.post?.id;
+      test.skip(
+        !clientId,
+        'needs a client with a registered logout return URL: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)',
+      );
+      test.skip(!auth.logoutReturnTo, 'needs a logout return URL registered for that client: set IDM_LOGOUT_RETURN_TO');
+      const e = await flows.endpoint('logout');
+      // A discovered end_session_endpoint is OpenID Connect RP-Initiated Logout, which names the
+      // return URL post_logout_redirect_uri; both names are sent, each side ignores the other's.
+      const returnTo: Record<string, string> =
+        e.source === 'discovery'
+          ? { returnTo: auth.logoutReturnTo!, post_logout_redirect_uri: auth.logoutReturnTo! }
+          : { returnTo: auth.logoutReturnTo! };
+      const ex = await flows.get(e.url, { client_id: clientId!, ...returnTo, ...(federated ? { federated: '' } : {}) });
+      flows.skipIfAbsent(e, ex);
+      check.observe(
+        clause,
+        `logout${federated ? ' (federated)' : ''} answered ${ex.status}${whereTo(ex, auth.logoutReturnTo!)}`,
+        ex,
+      );
+      check.observe('auth.api.named-flows', `logout: ${describeEndpoint(e)}`);
+    },
+  );
 }
 
 function whereTo(ex: Exchange, returnTo: string): string {

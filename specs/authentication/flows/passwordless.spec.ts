@@ -9,20 +9,43 @@ import { isObject, short } from '../../../lib/values.ts';
 
 for (const connection of ['email', 'sms'] as const) {
   const clause = `auth.flow.passwordless.${connection}`;
-  test(`passwordless start with connection ${connection}: answer recorded`, clauses(OPERATIONS.authFlow, clause, 'auth.api.post-json', 'auth.api.named-flows'), async ({ run, flows, check }) => {
-    const { cfg } = run;
-    test.skip(!allowed(cfg, 'passwordless'), optInReason('passwordless'));
-    const to = connection === 'email' ? cfg.auth.passwordlessEmail : cfg.auth.passwordlessPhone;
-    test.skip(!to, `needs a recipient the suite may message: set ${connection === 'email' ? 'IDM_PASSWORDLESS_EMAIL' : 'IDM_PASSWORDLESS_PHONE'}`);
-    const clientId = cfg.auth.publicClientId ?? cfg.auth.post?.id;
-    test.skip(!clientId, 'needs a client for passwordless: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)');
-    const e = await flows.endpoint('passwordless');
-    const secret = cfg.auth.publicClientId ? {} : { client_secret: cfg.auth.post!.secret };
-    const ex = await flows.post(e.url, { client_id: clientId, ...secret, connection, ...(connection === 'email' ? { email: to } : { phone_number: to }), send: 'code' });
-    flows.skipIfAbsent(e, ex);
-    check.observe(clause, `passwordless start (${connection}, send code) answered ${ex.status}${isObject(ex.body) ? ` with members ${Object.keys(ex.body).sort().join(', ') || '(none)'}` : ` ${short(ex.text)}`}`, ex);
-    check.observe('auth.api.named-flows', `passwordless (${connection}): ${describeEndpoint(e)}`);
-    // §4.3 JSON convention: a 2xx is its acceptance, a 415 its refusal; other answers say nothing about it.
-    if (ex.status < 300 || ex.status === 415) check.that('auth.api.post-json', ex.status < 300, `POST ${new URL(e.url).pathname} with a JSON body answered ${ex.status}`, ex);
-  });
+  test(
+    `passwordless start with connection ${connection}: answer recorded`,
+    clauses(OPERATIONS.authFlow, clause, 'auth.api.post-json', 'auth.api.named-flows'),
+    async ({ run, flows, check }) => {
+      const { cfg } = run;
+      test.skip(!allowed(cfg, 'passwordless'), optInReason('passwordless'));
+      const to = connection === 'email' ? cfg.auth.passwordlessEmail : cfg.auth.passwordlessPhone;
+      test.skip(
+        !to,
+        `needs a recipient the suite may message: set ${connection === 'email' ? 'IDM_PASSWORDLESS_EMAIL' : 'IDM_PASSWORDLESS_PHONE'}`,
+      );
+      const clientId = cfg.auth.publicClientId ?? cfg.auth.post?.id;
+      test.skip(!clientId, 'needs a client for passwordless: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)');
+      const e = await flows.endpoint('passwordless');
+      const secret = cfg.auth.publicClientId ? {} : { client_secret: cfg.auth.post!.secret };
+      const ex = await flows.post(e.url, {
+        client_id: clientId,
+        ...secret,
+        connection,
+        ...(connection === 'email' ? { email: to } : { phone_number: to }),
+        send: 'code',
+      });
+      flows.skipIfAbsent(e, ex);
+      check.observe(
+        clause,
+        `passwordless start (${connection}, send code) answered ${ex.status}${isObject(ex.body) ? ` with members ${Object.keys(ex.body).sort().join(', ') || '(none)'}` : ` ${short(ex.text)}`}`,
+        ex,
+      );
+      check.observe('auth.api.named-flows', `passwordless (${connection}): ${describeEndpoint(e)}`);
+      // §4.3 JSON convention: a 2xx is its acceptance, a 415 its refusal; other answers say nothing about it.
+      if (ex.status < 300 || ex.status === 415)
+        check.that(
+          'auth.api.post-json',
+          ex.status < 300,
+          `POST ${new URL(e.url).pathname} with a JSON body answered ${ex.status}`,
+          ex,
+        );
+    },
+  );
 }

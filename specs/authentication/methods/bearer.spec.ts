@@ -10,29 +10,64 @@ import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
 import { forgeExpired, MALFORMED_TOKENS } from '../../../lib/forge.ts';
 
 test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
-  test('user info refuses no token, garbage, an expired token and a token for another audience', clauses(OPERATIONS.authMethod, 'auth.method.bearer', 'auth.method.bearer.status', 'auth.error.client-fault-4xx', 'auth.error.object'), async ({ run, anon, check, credentials }, info) => {
-    const { cfg } = run;
-    const user = cfg.auth.user;
-    const client = cfg.auth.post;
-    test.skip(!user || !client, 'needs a test user and a client for the password grant: set IDM_TEST_USERNAME/IDM_TEST_PASSWORD and IDM_POST_CLIENT_ID/SECRET');
-    const userinfo = await endpoint(cfg, anon, 'userinfo');
-    // A real user token is the model for the expired one (same header and claims, suite-signed).
-    const pw = await anon.send('POST', cfg.auth.tokenUrl, {
-      data: { grant_type: 'password', client_id: client!.id, client_secret: client!.secret, username: user!.username, password: user!.password, scope: 'openid profile', ...(user!.connection ? { realm: user!.connection } : {}) },
-    });
-    const userToken = issuedToken(pw);
-    const cases: Array<[string, string | null]> = [
-      ['no Authorization header', null],
-      ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string] => [`a garbage token (${what})`, `Bearer ${t}`]),
-      // The management token is tenant-signed and valid, but for the management API, not user info.
-      ['a valid token for another audience (the management API)', `Bearer ${credentials.realToken}`],
-    ];
-    if (userToken) cases.push(['an expired user token', `Bearer ${await forgeExpired(userToken)}`]);
-    else check.observe('auth.method.bearer.status', `no user token from the password grant (${pw.status}); the expired case uses none`, pw);
-    for (const [what, authorization] of cases) {
-      const ex = await anon.withAuthorization('userinfo', authorization).send('GET', userinfo.url);
-      expectAuthRefusal(check, info, 'auth.method.bearer', ex, `user info with ${what}`, { statusClause: 'auth.method.bearer.status' });
-      if (ex.status === 401) check.observe('auth.method.bearer.status', `WWW-Authenticate: ${ex.headers['www-authenticate'] ?? '(absent)'}`);
-    }
-  });
+  test(
+    'user info refuses no token, garbage, an expired token and a token for another audience',
+    clauses(
+      OPERATIONS.authMethod,
+      'auth.method.bearer',
+      'auth.method.bearer.status',
+      'auth.error.client-fault-4xx',
+      'auth.error.object',
+    ),
+    async ({ run, anon, check, credentials }, info) => {
+      const { cfg } = run;
+      const user = cfg.auth.user;
+      const client = cfg.auth.post;
+      test.skip(
+        !user || !client,
+        'needs a test user and a client for the password grant: set IDM_TEST_USERNAME/IDM_TEST_PASSWORD and IDM_POST_CLIENT_ID/SECRET',
+      );
+      const userinfo = await endpoint(cfg, anon, 'userinfo');
+      // A real user token is the model for the expired one (same header and claims, suite-signed).
+      const pw = await anon.send('POST', cfg.auth.tokenUrl, {
+        data: {
+          grant_type: 'password',
+          client_id: client!.id,
+          client_secret: client!.secret,
+          username: user!.username,
+          password: user!.password,
+          scope: 'openid profile',
+          ...(user!.connection ? { realm: user!.connection } : {}),
+        },
+      });
+      const userToken = issuedToken(pw);
+      const cases: Array<[string, string | null]> = [
+        ['no Authorization header', null],
+        ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string] => [
+          `a garbage token (${what})`,
+          `Bearer ${t}`,
+        ]),
+        // The management token is tenant-signed and valid, but for the management API, not user info.
+        ['a valid token for another audience (the management API)', `Bearer ${credentials.realToken}`],
+      ];
+      if (userToken) cases.push(['an expired user token', `Bearer ${await forgeExpired(userToken)}`]);
+      else
+        check.observe(
+          'auth.method.bearer.status',
+          `no user token from the password grant (${pw.status}); the expired case uses none`,
+          pw,
+        );
+      for (const [what, authorization] of cases) {
+        const ex = await anon.withAuthorization('userinfo', authorization).send('GET', userinfo.url);
+        expectAuthRefusal(check, info, 'auth.method.bearer', ex, `user info with ${what}`, {
+          statusClause: 'auth.method.bearer.status',
+        });
+        if (ex.status === 401)
+          check.observe(
+            'auth.method.bearer.status',
+            `WWW-Authenticate: ${ex.headers['www-authenticate'] ?? '(absent)'}`,
+          );
+      }
+    },
+  );
 });

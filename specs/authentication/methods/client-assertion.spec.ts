@@ -5,32 +5,84 @@
 import { randomUUID } from 'node:crypto';
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { ASSERTION_FAULTS, assertionBody, clientAssertion, issuedToken, type AssertionFault } from '../../../lib/auth-target.ts';
+import {
+  ASSERTION_FAULTS,
+  assertionBody,
+  clientAssertion,
+  issuedToken,
+  type AssertionFault,
+} from '../../../lib/auth-target.ts';
 import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
 import { recordAuthError } from '../../../lib/auth-errors.ts';
 
 const SKIP = 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE';
 
 test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
-  test('a valid assertion obtains a token; a replayed jti is recorded', clauses(OPERATIONS.authMethod, 'auth.method.client-assertion', 'auth.token.answer', 'auth.method.client-assertion.replay', 'auth.method.param-names'), async ({ run, anon, check }, info) => {
-    const { cfg } = run;
-    test.skip(!cfg.pkjwt, SKIP);
-    const jti = randomUUID();
-    const ok = await anon.send('POST', cfg.auth.tokenUrl, { data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti)) });
-    check.that('auth.method.client-assertion', issuedToken(ok) !== null, `a signed client assertion (aud ${cfg.auth.tokenUrl}) answered ${ok.status}`, ok);
-    if (issuedToken(ok)) await check.expectSchema('auth.token.answer', 'TokenResponse', ok.body, ok);
-    check.observe('auth.method.param-names', `client_id, client_assertion_type and client_assertion in a JSON body answered ${ok.status}`);
-    const again = await anon.send('POST', cfg.auth.tokenUrl, { data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti)) });
-    recordAuthError(info, again);
-    check.observe('auth.method.client-assertion.replay', `a second assertion with the same jti answered ${again.status}${issuedToken(again) ? ' with a token (replay accepted)' : ''}`, again);
-  });
+  test(
+    'a valid assertion obtains a token; a replayed jti is recorded',
+    clauses(
+      OPERATIONS.authMethod,
+      'auth.method.client-assertion',
+      'auth.token.answer',
+      'auth.method.client-assertion.replay',
+      'auth.method.param-names',
+    ),
+    async ({ run, anon, check }, info) => {
+      const { cfg } = run;
+      test.skip(!cfg.pkjwt, SKIP);
+      const jti = randomUUID();
+      const ok = await anon.send('POST', cfg.auth.tokenUrl, {
+        data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti)),
+      });
+      check.that(
+        'auth.method.client-assertion',
+        issuedToken(ok) !== null,
+        `a signed client assertion (aud ${cfg.auth.tokenUrl}) answered ${ok.status}`,
+        ok,
+      );
+      if (issuedToken(ok)) await check.expectSchema('auth.token.answer', 'TokenResponse', ok.body, ok);
+      check.observe(
+        'auth.method.param-names',
+        `client_id, client_assertion_type and client_assertion in a JSON body answered ${ok.status}`,
+      );
+      const again = await anon.send('POST', cfg.auth.tokenUrl, {
+        data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti)),
+      });
+      recordAuthError(info, again);
+      check.observe(
+        'auth.method.client-assertion.replay',
+        `a second assertion with the same jti answered ${again.status}${issuedToken(again) ? ' with a token (replay accepted)' : ''}`,
+        again,
+      );
+    },
+  );
 
-  test('an invalid assertion is refused: wrong aud, expired, iss ≠ sub, no sub, unregistered key, alg none', clauses(OPERATIONS.authMethod, 'auth.method.client-assertion.refused', 'auth.error.client-fault-4xx', 'auth.error.object', 'auth.error.oauth-error', 'auth.method.client-auth-status'), async ({ run, anon, check }, info) => {
-    const { cfg } = run;
-    test.skip(!cfg.pkjwt, SKIP);
-    for (const fault of Object.keys(ASSERTION_FAULTS) as AssertionFault[]) {
-      const ex = await anon.send('POST', cfg.auth.tokenUrl, { data: assertionBody(cfg, await clientAssertion(cfg, fault)) });
-      expectAuthRefusal(check, info, 'auth.method.client-assertion.refused', ex, `a client assertion ${ASSERTION_FAULTS[fault]}`, { statusClause: 'auth.method.client-auth-status', tokenEndpoint: true });
-    }
-  });
+  test(
+    'an invalid assertion is refused: wrong aud, expired, iss ≠ sub, no sub, unregistered key, alg none',
+    clauses(
+      OPERATIONS.authMethod,
+      'auth.method.client-assertion.refused',
+      'auth.error.client-fault-4xx',
+      'auth.error.object',
+      'auth.error.oauth-error',
+      'auth.method.client-auth-status',
+    ),
+    async ({ run, anon, check }, info) => {
+      const { cfg } = run;
+      test.skip(!cfg.pkjwt, SKIP);
+      for (const fault of Object.keys(ASSERTION_FAULTS) as AssertionFault[]) {
+        const ex = await anon.send('POST', cfg.auth.tokenUrl, {
+          data: assertionBody(cfg, await clientAssertion(cfg, fault)),
+        });
+        expectAuthRefusal(
+          check,
+          info,
+          'auth.method.client-assertion.refused',
+          ex,
+          `a client assertion ${ASSERTION_FAULTS[fault]}`,
+          { statusClause: 'auth.method.client-auth-status', tokenEndpoint: true },
+        );
+      }
+    },
+  );
 });

@@ -10,45 +10,131 @@ import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
 const STATUS = 'auth.method.client-auth-status';
 
 test.describe('client ID and client secret (§5.2)', () => {
-  test('Post: the secret in the JSON body obtains a token; a wrong secret is refused', clauses(OPERATIONS.authMethod, 'auth.method.client-secret-post', 'auth.api.post-json', 'auth.token.answer', 'auth.error.client-fault-4xx', 'auth.error.object', 'auth.error.oauth-error', STATUS), async ({ run, anon, check }, info) => {
-    const { cfg } = run;
-    const post = cfg.auth.post;
-    test.skip(!post, 'needs a client_secret_post client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
-    const body = (secret: string) => ({ grant_type: 'client_credentials', client_id: post!.id, client_secret: secret, audience: cfg.audience });
-    const ok = await anon.send('POST', cfg.auth.tokenUrl, { data: body(post!.secret) });
-    check.that('auth.method.client-secret-post', issuedToken(ok) !== null, `client_id and client_secret in a JSON body answered ${ok.status}${issuedToken(ok) ? ' with an access_token' : ''}`, ok);
-    check.that('auth.api.post-json', issuedToken(ok) !== null, `a JSON token request (Post client) answered ${ok.status}`, ok);
-    if (ok.status >= 200 && ok.status < 300) await check.expectSchema('auth.token.answer', 'TokenResponse', ok.body, ok);
-    const wrong = await anon.send('POST', cfg.auth.tokenUrl, { data: body(`${post!.secret}-wrong`) });
-    expectAuthRefusal(check, info, 'auth.method.client-secret-post', wrong, 'Post with a wrong client secret', { statusClause: STATUS, tokenEndpoint: true });
-  });
+  test(
+    'Post: the secret in the JSON body obtains a token; a wrong secret is refused',
+    clauses(
+      OPERATIONS.authMethod,
+      'auth.method.client-secret-post',
+      'auth.api.post-json',
+      'auth.token.answer',
+      'auth.error.client-fault-4xx',
+      'auth.error.object',
+      'auth.error.oauth-error',
+      STATUS,
+    ),
+    async ({ run, anon, check }, info) => {
+      const { cfg } = run;
+      const post = cfg.auth.post;
+      test.skip(!post, 'needs a client_secret_post client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
+      const body = (secret: string) => ({
+        grant_type: 'client_credentials',
+        client_id: post!.id,
+        client_secret: secret,
+        audience: cfg.audience,
+      });
+      const ok = await anon.send('POST', cfg.auth.tokenUrl, { data: body(post!.secret) });
+      check.that(
+        'auth.method.client-secret-post',
+        issuedToken(ok) !== null,
+        `client_id and client_secret in a JSON body answered ${ok.status}${issuedToken(ok) ? ' with an access_token' : ''}`,
+        ok,
+      );
+      check.that(
+        'auth.api.post-json',
+        issuedToken(ok) !== null,
+        `a JSON token request (Post client) answered ${ok.status}`,
+        ok,
+      );
+      if (ok.status >= 200 && ok.status < 300)
+        await check.expectSchema('auth.token.answer', 'TokenResponse', ok.body, ok);
+      const wrong = await anon.send('POST', cfg.auth.tokenUrl, { data: body(`${post!.secret}-wrong`) });
+      expectAuthRefusal(check, info, 'auth.method.client-secret-post', wrong, 'Post with a wrong client secret', {
+        statusClause: STATUS,
+        tokenEndpoint: true,
+      });
+    },
+  );
 
-  test('Basic: the header obtains a token; a wrong secret and a wrong client id are refused', clauses(OPERATIONS.authMethod, 'auth.method.client-secret-basic', 'auth.method.client-secret-basic.form-encoded', 'auth.token.answer', 'auth.error.client-fault-4xx', 'auth.error.object', 'auth.error.oauth-error', STATUS), async ({ run, anon, check }, info) => {
-    const { cfg } = run;
-    const basic = cfg.auth.basic;
-    test.skip(!basic, 'needs a client_secret_basic client: set IDM_BASIC_CLIENT_ID and IDM_BASIC_CLIENT_SECRET');
-    const send = (authorization: string) =>
-      anon.withAuthorization('basic-client', authorization).send('POST', cfg.auth.tokenUrl, { data: { grant_type: 'client_credentials', audience: cfg.audience } });
-    const ok = await send(basicAuthorization(basic!.id, basic!.secret));
-    const token = issuedToken(ok);
-    check.that('auth.method.client-secret-basic', token !== null, `Authorization: Basic answered ${ok.status}${token ? ' with an access_token' : ''}`, ok);
-    if (token) await check.expectSchema('auth.token.answer', 'TokenResponse', ok.body, ok);
-    if (needsFormEncoding(basic!.id) || needsFormEncoding(basic!.secret)) {
-      check.that('auth.method.client-secret-basic.form-encoded', token !== null, `a Basic header with the form-encoded id and secret (RFC 6749 §2.3.1) answered ${ok.status}`, ok);
-    }
-    const wrongSecret = await send(basicAuthorization(basic!.id, `${basic!.secret}-wrong`));
-    expectAuthRefusal(check, info, 'auth.method.client-secret-basic', wrongSecret, 'Basic with a wrong secret', { statusClause: STATUS, tokenEndpoint: true });
-    const wrongId = await send(basicAuthorization(`${basic!.id}-unknown`, basic!.secret));
-    expectAuthRefusal(check, info, 'auth.method.client-secret-basic', wrongId, 'Basic with a wrong client id', { statusClause: STATUS, tokenEndpoint: true });
-  });
+  test(
+    'Basic: the header obtains a token; a wrong secret and a wrong client id are refused',
+    clauses(
+      OPERATIONS.authMethod,
+      'auth.method.client-secret-basic',
+      'auth.method.client-secret-basic.form-encoded',
+      'auth.token.answer',
+      'auth.error.client-fault-4xx',
+      'auth.error.object',
+      'auth.error.oauth-error',
+      STATUS,
+    ),
+    async ({ run, anon, check }, info) => {
+      const { cfg } = run;
+      const basic = cfg.auth.basic;
+      test.skip(!basic, 'needs a client_secret_basic client: set IDM_BASIC_CLIENT_ID and IDM_BASIC_CLIENT_SECRET');
+      const send = (authorization: string) =>
+        anon
+          .withAuthorization('basic-client', authorization)
+          .send('POST', cfg.auth.tokenUrl, { data: { grant_type: 'client_credentials', audience: cfg.audience } });
+      const ok = await send(basicAuthorization(basic!.id, basic!.secret));
+      const token = issuedToken(ok);
+      check.that(
+        'auth.method.client-secret-basic',
+        token !== null,
+        `Authorization: Basic answered ${ok.status}${token ? ' with an access_token' : ''}`,
+        ok,
+      );
+      if (token) await check.expectSchema('auth.token.answer', 'TokenResponse', ok.body, ok);
+      if (needsFormEncoding(basic!.id) || needsFormEncoding(basic!.secret)) {
+        check.that(
+          'auth.method.client-secret-basic.form-encoded',
+          token !== null,
+          `a Basic header with the form-encoded id and secret (RFC 6749 §2.3.1) answered ${ok.status}`,
+          ok,
+        );
+      }
+      const wrongSecret = await send(basicAuthorization(basic!.id, `${basic!.secret}-wrong`));
+      expectAuthRefusal(check, info, 'auth.method.client-secret-basic', wrongSecret, 'Basic with a wrong secret', {
+        statusClause: STATUS,
+        tokenEndpoint: true,
+      });
+      const wrongId = await send(basicAuthorization(`${basic!.id}-unknown`, basic!.secret));
+      expectAuthRefusal(check, info, 'auth.method.client-secret-basic', wrongId, 'Basic with a wrong client id', {
+        statusClause: STATUS,
+        tokenEndpoint: true,
+      });
+    },
+  );
 
-  test('a confidential client sending its client ID alone is refused', clauses(OPERATIONS.authMethod, 'auth.method.client-id-only.confidential-refused', 'auth.error.client-fault-4xx', 'auth.error.object', 'auth.error.oauth-error', STATUS), async ({ run, anon, check }, info) => {
-    const { cfg } = run;
-    const ids = [cfg.auth.post?.id, cfg.auth.basic?.id].filter((x): x is string => !!x);
-    test.skip(ids.length === 0, 'needs a confidential client: set IDM_POST_CLIENT_ID/SECRET or IDM_BASIC_CLIENT_ID/SECRET');
-    for (const id of ids) {
-      const ex = await anon.send('POST', cfg.auth.tokenUrl, { data: { grant_type: 'client_credentials', client_id: id, audience: cfg.audience } });
-      expectAuthRefusal(check, info, 'auth.method.client-id-only.confidential-refused', ex, `confidential client ${id} with its client ID alone`, { statusClause: STATUS, tokenEndpoint: true });
-    }
-  });
+  test(
+    'a confidential client sending its client ID alone is refused',
+    clauses(
+      OPERATIONS.authMethod,
+      'auth.method.client-id-only.confidential-refused',
+      'auth.error.client-fault-4xx',
+      'auth.error.object',
+      'auth.error.oauth-error',
+      STATUS,
+    ),
+    async ({ run, anon, check }, info) => {
+      const { cfg } = run;
+      const ids = [cfg.auth.post?.id, cfg.auth.basic?.id].filter((x): x is string => !!x);
+      test.skip(
+        ids.length === 0,
+        'needs a confidential client: set IDM_POST_CLIENT_ID/SECRET or IDM_BASIC_CLIENT_ID/SECRET',
+      );
+      for (const id of ids) {
+        const ex = await anon.send('POST', cfg.auth.tokenUrl, {
+          data: { grant_type: 'client_credentials', client_id: id, audience: cfg.audience },
+        });
+        expectAuthRefusal(
+          check,
+          info,
+          'auth.method.client-id-only.confidential-refused',
+          ex,
+          `confidential client ${id} with its client ID alone`,
+          { statusClause: STATUS, tokenEndpoint: true },
+        );
+      }
+    },
+  );
 });
