@@ -55,7 +55,7 @@ export interface TraceData {
   validated: Map<string, string[]>;
   cases: Map<string, CaseRef[]>;
   tests: Map<string, TestRef[]>;
-  /** Quoted literal mentions in lib/ and specs/ (checks recorded outside a declaring test). */
+  /** Quoted literal mentions in lib/, specs/ and reporters/ (checks recorded outside a declaring test, or judged once per run by the reporter). */
   named: Map<string, SourceRef[]>;
   mutants: Map<string, MutantRef[]>;
   /** The last run's conformance.json, if there is one. */
@@ -71,7 +71,7 @@ export interface TraceData {
 export function exercisedBy(id: string, d: TraceData): string[] {
   const why: string[] = [];
   if (d.tests.get(id)?.length) why.push('declared by a test');
-  if (d.named.get(id)?.length) why.push('named in lib/ or specs/');
+  if (d.named.get(id)?.length) why.push('named in lib/, specs/ or reporters/');
   if (d.cases.get(id)?.some((c) => c.consumed)) why.push('carried by a consumed case list');
   if (d.validated.get(id)?.length) why.push('in a validated schema');
   return why;
@@ -108,7 +108,7 @@ export function traceData(opts: { tests?: Map<string, TestRef[]>; reportsDir?: s
     validated: validatedSchemaClauses(runtimeSrc),
     cases: caseRefs(specSrc),
     tests: opts.tests ?? listedTests(),
-    named: namedIn([...specFiles, ...sourceFiles('lib')]),
+    named: namedIn([...specFiles, ...sourceFiles('lib'), ...sourceFiles('reporters')]),
     mutants: mutantRefs(),
     report: lastReport(opts.reportsDir ?? process.env.IDM_REPORTS_DIR ?? 'reports'),
   };

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SignJWT, UnsecuredJWT, decodeJwt, generateKeyPair, importPKCS8 } from 'jose';
-import type { ClientAuthInput, TenantParts, TenantResponse } from '../reference/src/types.ts';
+import type { ClientAuthInput, TenantParts, TenantResponse } from '../reference/src/index.ts';
 import { jsonRes, type Req } from './exchange.ts';
 import { isObject } from '../lib/values.ts';
 import { compose, mapResponse } from './faults.ts';

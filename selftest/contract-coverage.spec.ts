@@ -1,5 +1,5 @@
 // No orphaned must clause: every `must` clause is exercised — declared by a conformance test
-// (as Playwright lists them), named in lib/ or specs/ (a check recorded outside a declaring
+// (as Playwright lists them), named in lib/, specs/ or reporters/ (a check recorded outside a declaring
 // test), carried by a generated case list a spec consumes, or mapped in a schema the specs
 // validate against. The data is bin/clause-trace.ts's, the same `npm run clauses -- --trace`
 // prints, so the trace and this check cannot disagree.
