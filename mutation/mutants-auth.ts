@@ -84,6 +84,13 @@ const passwordGrant = (c: ProbeClient, username: string, password: string) =>
     scope: 'openid',
     realm: A.IDM_TEST_CONNECTION,
   });
+/** The SAML callback with a form-encoded SAMLResponse that is not a SAML document. */
+const samlCallback = (c: ProbeClient) =>
+  c.request('POST', '/login/callback', {
+    query: { connection: A.IDM_SAML_CONNECTION },
+    body: { SAMLResponse: 'bm90LXNhbWw=' },
+    form: true,
+  });
 const errorShape = (s: Seen) => ({
   status: s.status,
   members: isObject(s.body) ? Object.keys(s.body).sort() : typeof s.body,
@@ -195,14 +202,7 @@ export const AUTH_MUTANTS: Variant[] = [
           ? jsonRes(415, { error: 'invalid_request', error_description: 'Unsupported Media Type' })
           : next(req),
     ),
-    probe: (c) =>
-      status(
-        c.request('POST', '/login/callback', {
-          query: { connection: A.IDM_SAML_CONNECTION },
-          body: { SAMLResponse: 'bm90LXNhbWw=' },
-          form: true,
-        }),
-      ),
+    probe: (c) => status(samlCallback(c)),
   },
   {
     id: 'auth-saml-invalid-500',
@@ -211,14 +211,7 @@ export const AUTH_MUTANTS: Variant[] = [
     fault: 'wrong-status',
     description: 'an invalid SAMLResponse crashes the callback: 500',
     options: viaWrap(mapResponse(isSaml, (res) => void (res.status >= 400 && res.status < 500 && (res.status = 500)))),
-    probe: (c) =>
-      status(
-        c.request('POST', '/login/callback', {
-          query: { connection: A.IDM_SAML_CONNECTION },
-          body: { SAMLResponse: 'bm90LXNhbWw=' },
-          form: true,
-        }),
-      ),
+    probe: (c) => status(samlCallback(c)),
   },
   // §5.2 client ID and secret
   {
