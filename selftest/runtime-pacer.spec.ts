@@ -448,61 +448,18 @@ test.describe('the learned refill (virtual clock)', () => {
 
   test('Remaining that did not rise before Reset where the proven rate promised a request marks the bucket fixed', () => {
     const t = 1_795_000_000_000;
-    const prev: BucketState = {
-      ...emptyBucket(),
-      limit: 10,
-      remaining: 1,
-      resetAt: t + 4000,
-      seenAt: t,
-      served: 5,
-      rate: 0.002,
-    };
-    const next = learn(prev, {
-      headers: reported10(0, t + 4000),
-      status: 200,
-      sentAt: t + 600,
-      receivedAt: t + 610,
-      inflightAfter: 0,
-      key: KEY,
-      reserve: 1,
-    });
+    const prev = provenRate(t, { remaining: 1 });
+    const next = answered(prev, t, reported10(0, t + 4000));
     expect(next.kind).toBe('fixed');
     // The same answer with Remaining risen confirms a refilling bucket.
-    const rose = learn(prev, {
-      headers: reported10(1, t + 5000),
-      status: 200,
-      sentAt: t + 600,
-      receivedAt: t + 610,
-      inflightAfter: 0,
-      key: KEY,
-      reserve: 1,
-    });
+    const rose = answered(prev, t, reported10(1, t + 5000));
     expect(rose.kind).toBe('refill');
   });
 
   test("a 429 met on the learned refill marks the bucket fixed; a burst test's own 429 does not", async () => {
     const t = 1_795_000_000_000;
-    const prev: BucketState = {
-      ...emptyBucket(),
-      limit: 10,
-      remaining: 0,
-      resetAt: t + 4000,
-      seenAt: t,
-      served: 5,
-      rate: 0.002,
-      kind: 'refill',
-    };
-    expect(
-      learn(prev, {
-        headers: reported10(0, t + 4000),
-        status: 429,
-        sentAt: t + 600,
-        receivedAt: t + 610,
-        inflightAfter: 0,
-        key: KEY,
-        reserve: 1,
-      }).kind,
-    ).toBe('fixed');
+    const prev = provenRate(t, { remaining: 0, kind: 'refill' });
+    expect(answered(prev, t, reported10(0, t + 4000), 429).kind).toBe('fixed');
     const dir = runDir();
     const p = new Pacer(dir, 1);
     await reportOnce(p, reported(5));
@@ -513,6 +470,24 @@ test.describe('the learned refill (virtual clock)', () => {
     expect(p.peek(KEY)!.kind).toBe(kind);
   });
 });
+
+/** A bucket of 10 seen at `t`, Reset 4 s later, 5 served at a proven 2 per second. */
+function provenRate(t: number, o: Partial<BucketState>): BucketState {
+  return { ...emptyBucket(), limit: 10, resetAt: t + 4000, seenAt: t, served: 5, rate: 0.002, ...o };
+}
+
+/** What learn() makes of one answer sent 600 ms after `t` and received 10 ms later, reserve 1. */
+function answered(prev: BucketState, t: number, headers: Record<string, string>, status = 200): BucketState {
+  return learn(prev, {
+    headers,
+    status,
+    sentAt: t + 600,
+    receivedAt: t + 610,
+    inflightAfter: 0,
+    key: KEY,
+    reserve: 1,
+  });
+}
 
 function reported10(remaining: number, resetAtMs: number): Record<string, string> {
   return {
