@@ -99,6 +99,9 @@ const errorShape = (s: Seen) => ({
 // --- part builders ---------------------------------------------------------------------------
 
 /** The client authenticator, accepting instead a refusal that `when` picks (the named client). */
+/** The shape of the error answered to a Post client with a wrong secret. */
+const wrongSecretError = async (c: ProbeClient) => errorShape(await tokenReq(c, post('wrong-secret')));
+
 function clientAuthAccepts(when: (input: ClientAuthInput, refusal: { error: string; description: string }) => boolean) {
   return viaParts((d: TenantParts) => ({
     authenticateClient: async (input) => {
@@ -419,7 +422,7 @@ export const AUTH_MUTANTS: Variant[] = [
     fault: 'response-schema',
     description: 'authentication-API error objects lose their error member (only error_description is left)',
     options: authErrorRewritten((b) => void delete b.error),
-    probe: async (c) => errorShape(await tokenReq(c, post('wrong-secret'))),
+    probe: wrongSecretError,
   },
   {
     id: 'auth-error-without-description',
@@ -428,7 +431,7 @@ export const AUTH_MUTANTS: Variant[] = [
     fault: 'response-schema',
     description: 'authentication-API error objects carry the error code only, no description',
     options: authErrorRewritten((b) => void delete b.error_description),
-    probe: async (c) => errorShape(await tokenReq(c, post('wrong-secret'))),
+    probe: wrongSecretError,
   },
   {
     id: 'auth-error-not-an-object',
@@ -441,7 +444,7 @@ export const AUTH_MUTANTS: Variant[] = [
       headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' },
       body: Buffer.from(String(b.error_description ?? 'error')),
     })),
-    probe: async (c) => errorShape(await tokenReq(c, post('wrong-secret'))),
+    probe: wrongSecretError,
   },
   {
     id: 'auth-client-error-500',
