@@ -17,6 +17,14 @@ export interface RefusalOptions {
   faulty?: boolean;
 }
 
+/** The clauses expectClientAuthRefusal judges, besides the case's own. */
+export const CLIENT_AUTH_REFUSAL_CLAUSES: readonly string[] = [
+  'auth.error.client-fault-4xx',
+  'auth.error.object',
+  'auth.error.oauth-error',
+  'auth.method.client-auth-status',
+];
+
 export function expectAuthRefusal(
   check: Checks,
   info: TestInfo,
@@ -57,4 +65,18 @@ export function expectAuthRefusal(
     check.observe(o.statusClause, `${what}: ${ex.status} ${code}`);
   }
   return is4xx;
+}
+
+/** A client authentication refused at the token endpoint (§5.2): status and error code recorded. */
+export function expectClientAuthRefusal(
+  check: Checks,
+  info: TestInfo,
+  clause: string,
+  ex: Exchange,
+  what: string,
+): boolean {
+  return expectAuthRefusal(check, info, clause, ex, what, {
+    statusClause: 'auth.method.client-auth-status',
+    tokenEndpoint: true,
+  });
 }

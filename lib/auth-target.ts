@@ -28,6 +28,16 @@ export function needsFormEncoding(s: string): boolean {
   return encodeURIComponent(s) !== s;
 }
 
+/** The management client's client-credentials grant for the management API, its secret in the body. */
+export function fullClientGrant(cfg: Config): Record<string, string> {
+  return {
+    grant_type: 'client_credentials',
+    client_id: cfg.client.id,
+    client_secret: cfg.client.secret,
+    audience: cfg.audience,
+  };
+}
+
 /** Token answer with an access token (RFC 6749 §5.1). */
 export function issuedToken(ex: Exchange): string | null {
   return ex.status >= 200 && ex.status < 300 && isObject(ex.body) && typeof ex.body.access_token === 'string'

@@ -84,6 +84,13 @@ const passwordGrant = (c: ProbeClient, username: string, password: string) =>
     scope: 'openid',
     realm: A.IDM_TEST_CONNECTION,
   });
+/** The SAML callback with a form-encoded SAMLResponse that is not a SAML document. */
+const samlCallback = (c: ProbeClient) =>
+  c.request('POST', '/login/callback', {
+    query: { connection: A.IDM_SAML_CONNECTION },
+    body: { SAMLResponse: 'bm90LXNhbWw=' },
+    form: true,
+  });
 const errorShape = (s: Seen) => ({
   status: s.status,
   members: isObject(s.body) ? Object.keys(s.body).sort() : typeof s.body,
@@ -92,6 +99,9 @@ const errorShape = (s: Seen) => ({
 // --- part builders ---------------------------------------------------------------------------
 
 /** The client authenticator, accepting instead a refusal that `when` picks (the named client). */
+/** The shape of the error answered to a Post client with a wrong secret. */
+const wrongSecretError = async (c: ProbeClient) => errorShape(await tokenReq(c, post('wrong-secret')));
+
 function clientAuthAccepts(when: (input: ClientAuthInput, refusal: { error: string; description: string }) => boolean) {
   return viaParts((d: TenantParts) => ({
     authenticateClient: async (input) => {
@@ -195,14 +205,7 @@ export const AUTH_MUTANTS: Variant[] = [
           ? jsonRes(415, { error: 'invalid_request', error_description: 'Unsupported Media Type' })
           : next(req),
     ),
-    probe: (c) =>
-      status(
-        c.request('POST', '/login/callback', {
-          query: { connection: A.IDM_SAML_CONNECTION },
-          body: { SAMLResponse: 'bm90LXNhbWw=' },
-          form: true,
-        }),
-      ),
+    probe: (c) => status(samlCallback(c)),
   },
   {
     id: 'auth-saml-invalid-500',
@@ -211,14 +214,7 @@ export const AUTH_MUTANTS: Variant[] = [
     fault: 'wrong-status',
     description: 'an invalid SAMLResponse crashes the callback: 500',
     options: viaWrap(mapResponse(isSaml, (res) => void (res.status >= 400 && res.status < 500 && (res.status = 500)))),
-    probe: (c) =>
-      status(
-        c.request('POST', '/login/callback', {
-          query: { connection: A.IDM_SAML_CONNECTION },
-          body: { SAMLResponse: 'bm90LXNhbWw=' },
-          form: true,
-        }),
-      ),
+    probe: (c) => status(samlCallback(c)),
   },
   // §5.2 client ID and secret
   {
@@ -426,7 +422,7 @@ export const AUTH_MUTANTS: Variant[] = [
     fault: 'response-schema',
     description: 'authentication-API error objects lose their error member (only error_description is left)',
     options: authErrorRewritten((b) => void delete b.error),
-    probe: async (c) => errorShape(await tokenReq(c, post('wrong-secret'))),
+    probe: wrongSecretError,
   },
   {
     id: 'auth-error-without-description',
@@ -435,7 +431,7 @@ export const AUTH_MUTANTS: Variant[] = [
     fault: 'response-schema',
     description: 'authentication-API error objects carry the error code only, no description',
     options: authErrorRewritten((b) => void delete b.error_description),
-    probe: async (c) => errorShape(await tokenReq(c, post('wrong-secret'))),
+    probe: wrongSecretError,
   },
   {
     id: 'auth-error-not-an-object',
@@ -448,7 +444,7 @@ export const AUTH_MUTANTS: Variant[] = [
       headers: { ...res.headers, 'content-type': 'text/plain; charset=utf-8' },
       body: Buffer.from(String(b.error_description ?? 'error')),
     })),
-    probe: async (c) => errorShape(await tokenReq(c, post('wrong-secret'))),
+    probe: wrongSecretError,
   },
   {
     id: 'auth-client-error-500',

@@ -1,7 +1,7 @@
 // Spawns `tsx bin/<script>.ts` as CI would, in a process group of its own (so a test can
 // SIGKILL the whole run, runner and workers, as a CI job timeout does), with only the given
-// IDM_* settings, its own reports, output and state folders. Used by the kill and the
-// broken-target self-tests.
+// IDM_* settings, its own reports, output and state folders. Used by the kill, the
+// broken-target and the command-line self-tests.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,68 +1,29 @@
 // The command line, end to end: `tsx bin/conformance.ts` with a controlled environment, as
 // CI runs it. A missing or wrong setting, a closed port, rejected credentials: each ends
 // with exactly one line on stderr carrying a stable code, the documented exit code, no test
-// run, and never the secret. (node_modules/.bin/tsx is what `npx tsx` resolves to; calling
-// it directly keeps npm's own warnings out of the stderr under test.)
+// run, and never the secret. (cli-run.ts starts it with `node --import tsx`, not through npm,
+// which keeps npm's own warnings out of the stderr under test.)
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
+import { removeWorkspaces, runCli as runInWorkspace, workspace, type CliResult } from './cli-run.ts';
 
 const ROOT = process.cwd();
-const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
 const CANARY = `idmc-cli-canary-${process.pid}-${Date.now().toString(36)}`;
 /** The range this self-test may bind (4920-4939). */
 const PORT_RANGE = { from: 4920, to: 4939 };
 
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-  ms: number;
+test.afterAll(removeWorkspaces);
+
+interface CliRun extends CliResult {
   reportsDir: string;
 }
 
 /** Runs the CLI with only `settings` as IDM_* configuration (the outer IDM_* never leak in). */
 async function runCli(settings: Record<string, string>, timeoutMs = 60_000): Promise<CliRun> {
-  const work = mkdtempSync(join(tmpdir(), 'idm-selftest-cli-'));
-  const envFile = join(work, 'empty.env'); // a .env in the checkout must not take part
-  writeFileSync(envFile, '');
-  const reportsDir = join(work, 'reports');
-  const env: NodeJS.ProcessEnv = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('IDM_'))),
-    CI: 'true',
-    FORCE_COLOR: '0',
-    IDM_ENV_FILE: envFile,
-    IDM_REPORTS_DIR: reportsDir,
-    ...settings,
-  };
-  const started = Date.now();
-  // --output: a Playwright run empties its output folder; never the checkout's test-results/.
-  const child = spawn(TSX, ['bin/conformance.ts', '--output', join(work, 'test-output')], {
-    cwd: ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  const timer = setTimeout(() => killGroup(child), timeoutMs);
-  const code = await new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
-  clearTimeout(timer);
-  return { code, stdout, stderr, ms: Date.now() - started, reportsDir };
-}
-
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGTERM');
-  } catch {
-    /* already gone */
-  }
+  const ws = workspace();
+  return { ...(await runInWorkspace('conformance', ws, settings, [], timeoutMs)), reportsDir: ws.reportsDir };
 }
 
 /** A loopback port nothing listens on: bound by the OS, then released. */
@@ -173,6 +134,15 @@ test.describe('against a reference tenant started alone', () => {
   let tenant: ChildProcess | null = null;
   let base = '';
 
+  /** The tenant's full client with the canary as its (wrong) secret, and `extra` over them. */
+  const target = (extra: Record<string, string> = {}): Record<string, string> => ({
+    IDM_BASE_URL: base,
+    IDM_CLIENT_ID: 'conformance-full',
+    IDM_CLIENT_SECRET: CANARY,
+    IDM_RESOURCE_SERVER_ID: 'rs_conformance',
+    ...extra,
+  });
+
   test.beforeAll(async () => {
     const port = await freePortInRange();
     base = `http://127.0.0.1:${port}`;
@@ -202,12 +172,7 @@ test.describe('against a reference tenant started alone', () => {
 
   test('a wrong client secret → one line IDM_E_CREDENTIALS_REJECTED, exit 3, the secret never printed', async () => {
     test.setTimeout(60_000);
-    const run = await runCli({
-      IDM_BASE_URL: base,
-      IDM_CLIENT_ID: 'conformance-full',
-      IDM_CLIENT_SECRET: CANARY,
-      IDM_RESOURCE_SERVER_ID: 'rs_conformance',
-    });
+    const run = await runCli(target());
     test.info().annotations.push({ type: 'elapsed', description: `${run.ms} ms to the verdict` });
     const line = expectOneLineFailure(run, 'IDM_E_CREDENTIALS_REJECTED', 3);
     expect(line).toContain('IDM_CLIENT_ID');
@@ -215,12 +180,9 @@ test.describe('against a reference tenant started alone', () => {
 
   test('a resource server the tenant does not have → one line IDM_E_CONFIG_RESOURCE_SERVER, exit 2', async () => {
     test.setTimeout(60_000);
-    const run = await runCli({
-      IDM_BASE_URL: base,
-      IDM_CLIENT_ID: 'conformance-full',
-      IDM_CLIENT_SECRET: 'dev-secret-full-0123456789',
-      IDM_RESOURCE_SERVER_ID: 'rs_does_not_exist',
-    });
+    const run = await runCli(
+      target({ IDM_CLIENT_SECRET: 'dev-secret-full-0123456789', IDM_RESOURCE_SERVER_ID: 'rs_does_not_exist' }),
+    );
     const line = expectOneLineFailure(run, 'IDM_E_CONFIG_RESOURCE_SERVER', 2);
     expect(line).toContain('rs_does_not_exist');
     expect(run.stdout + run.stderr).not.toContain('dev-secret-full-0123456789');
@@ -228,13 +190,7 @@ test.describe('against a reference tenant started alone', () => {
 
   test('a token path with no token endpoint → one line IDM_E_TARGET_UNUSABLE, exit 3', async () => {
     test.setTimeout(60_000);
-    const run = await runCli({
-      IDM_BASE_URL: base,
-      IDM_CLIENT_ID: 'conformance-full',
-      IDM_CLIENT_SECRET: CANARY,
-      IDM_RESOURCE_SERVER_ID: 'rs_conformance',
-      IDM_TOKEN_PATH: '/no/such/token',
-    });
+    const run = await runCli(target({ IDM_TOKEN_PATH: '/no/such/token' }));
     const line = expectOneLineFailure(run, 'IDM_E_TARGET_UNUSABLE', 3);
     expect(line).toContain('IDM_TOKEN_PATH');
   });

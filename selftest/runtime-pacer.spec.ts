@@ -131,21 +131,13 @@ test.describe('decisions: wait at the reserve, proceed above it', () => {
     {
       title: 'Remaining 3, reserve 1, two requests in flight',
       reserve: 1,
-      setup: async (p) => {
-        await reportOnce(p, reported(3));
-        await p.acquire(KEY);
-        await p.acquire(KEY);
-      },
+      setup: (p) => twoInFlightAfter(p, reported(3)),
       decision: 'waits',
     },
     {
       title: 'Remaining 4, reserve 1, two requests in flight',
       reserve: 1,
-      setup: async (p) => {
-        await reportOnce(p, reported(4));
-        await p.acquire(KEY);
-        await p.acquire(KEY);
-      },
+      setup: (p) => twoInFlightAfter(p, reported(4)),
       decision: 'proceeds',
     },
     {
@@ -172,11 +164,7 @@ test.describe('decisions: wait at the reserve, proceed above it', () => {
     {
       title: 'a route without rate-limit headers is not paced',
       reserve: 1,
-      setup: async (p) => {
-        await reportOnce(p, {});
-        await p.acquire(KEY);
-        await p.acquire(KEY);
-      },
+      setup: (p) => twoInFlightAfter(p, {}),
       decision: 'proceeds',
     },
     {
@@ -216,6 +204,13 @@ async function reportOnce(p: Pacer, headers: Record<string, string>, status = 20
   await p.release(KEY, headers, status);
 }
 
+/** One answer reported with `headers`, then two requests taken and still in flight. */
+async function twoInFlightAfter(p: Pacer, headers: Record<string, string>): Promise<void> {
+  await reportOnce(p, headers);
+  await p.acquire(KEY);
+  await p.acquire(KEY);
+}
+
 function inflightOrZero(dir: string): number {
   try {
     return inflightOf(dir);
@@ -232,27 +227,16 @@ interface Bucket {
   counts: { total: number; refused: number };
 }
 
-/** Capacity `capacity`, refilled at `perSecond`; Reset = epoch second at which it is full again. */
+/** tokenBucket (below) served over HTTP on real time, counting what it answered and refused. */
 async function bucketServer(capacity: number, perSecond: number): Promise<Bucket> {
-  let tokens = capacity;
-  let at = Date.now();
+  const limit = tokenBucket(capacity, perSecond, Date.now());
   const counts = { total: 0, refused: 0 };
   const server = createServer((req, res) => {
-    const now = Date.now();
-    tokens = Math.min(capacity, tokens + ((now - at) / 1000) * perSecond);
-    at = now;
+    const r = limit(Date.now());
     counts.total++;
-    const allowed = tokens >= 1;
-    if (allowed) tokens -= 1;
-    else counts.refused++;
-    const headers = {
-      'x-ratelimit-limit': String(capacity),
-      'x-ratelimit-remaining': String(Math.floor(tokens)),
-      'x-ratelimit-reset': String(Math.ceil(now / 1000 + (capacity - tokens) / perSecond)),
-      'content-type': 'application/json',
-    };
+    if (r.status === 429) counts.refused++;
     req.resume();
-    req.on('end', () => res.writeHead(allowed ? 200 : 429, headers).end('{}'));
+    req.on('end', () => res.writeHead(r.status, { ...r.headers, 'content-type': 'application/json' }).end('{}'));
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
@@ -464,61 +448,18 @@ test.describe('the learned refill (virtual clock)', () => {
 
   test('Remaining that did not rise before Reset where the proven rate promised a request marks the bucket fixed', () => {
     const t = 1_795_000_000_000;
-    const prev: BucketState = {
-      ...emptyBucket(),
-      limit: 10,
-      remaining: 1,
-      resetAt: t + 4000,
-      seenAt: t,
-      served: 5,
-      rate: 0.002,
-    };
-    const next = learn(prev, {
-      headers: reported10(0, t + 4000),
-      status: 200,
-      sentAt: t + 600,
-      receivedAt: t + 610,
-      inflightAfter: 0,
-      key: KEY,
-      reserve: 1,
-    });
+    const prev = provenRate(t, { remaining: 1 });
+    const next = answered(prev, t, reported10(0, t + 4000));
     expect(next.kind).toBe('fixed');
     // The same answer with Remaining risen confirms a refilling bucket.
-    const rose = learn(prev, {
-      headers: reported10(1, t + 5000),
-      status: 200,
-      sentAt: t + 600,
-      receivedAt: t + 610,
-      inflightAfter: 0,
-      key: KEY,
-      reserve: 1,
-    });
+    const rose = answered(prev, t, reported10(1, t + 5000));
     expect(rose.kind).toBe('refill');
   });
 
   test("a 429 met on the learned refill marks the bucket fixed; a burst test's own 429 does not", async () => {
     const t = 1_795_000_000_000;
-    const prev: BucketState = {
-      ...emptyBucket(),
-      limit: 10,
-      remaining: 0,
-      resetAt: t + 4000,
-      seenAt: t,
-      served: 5,
-      rate: 0.002,
-      kind: 'refill',
-    };
-    expect(
-      learn(prev, {
-        headers: reported10(0, t + 4000),
-        status: 429,
-        sentAt: t + 600,
-        receivedAt: t + 610,
-        inflightAfter: 0,
-        key: KEY,
-        reserve: 1,
-      }).kind,
-    ).toBe('fixed');
+    const prev = provenRate(t, { remaining: 0, kind: 'refill' });
+    expect(answered(prev, t, reported10(0, t + 4000), 429).kind).toBe('fixed');
     const dir = runDir();
     const p = new Pacer(dir, 1);
     await reportOnce(p, reported(5));
@@ -529,6 +470,24 @@ test.describe('the learned refill (virtual clock)', () => {
     expect(p.peek(KEY)!.kind).toBe(kind);
   });
 });
+
+/** A bucket of 10 seen at `t`, Reset 4 s later, 5 served at a proven 2 per second. */
+function provenRate(t: number, o: Partial<BucketState>): BucketState {
+  return { ...emptyBucket(), limit: 10, resetAt: t + 4000, seenAt: t, served: 5, rate: 0.002, ...o };
+}
+
+/** What learn() makes of one answer sent 600 ms after `t` and received 10 ms later, reserve 1. */
+function answered(prev: BucketState, t: number, headers: Record<string, string>, status = 200): BucketState {
+  return learn(prev, {
+    headers,
+    status,
+    sentAt: t + 600,
+    receivedAt: t + 610,
+    inflightAfter: 0,
+    key: KEY,
+    reserve: 1,
+  });
+}
 
 function reported10(remaining: number, resetAtMs: number): Record<string, string> {
   return {

@@ -3,6 +3,7 @@
 // stops at the first 429 — against anything but the embedded tenant only when opted in.
 import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../lib/declare.ts';
+import { fullClientGrant } from '../lib/auth-target.ts';
 import { allowed, optInReason } from '../lib/config.ts';
 import { bucketKey, resourceServerPath } from '../lib/http.ts';
 import { burstOnBlockedBucket } from '../lib/burst.ts';
@@ -124,12 +125,7 @@ test.describe('rate limits', () => {
         url: cfg.auth.tokenUrl,
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({
-          grant_type: 'client_credentials',
-          client_id: cfg.client.id,
-          client_secret: cfg.client.secret,
-          audience: cfg.audience,
-        }),
+        body: JSON.stringify(fullClientGrant(cfg)),
         max: 1000,
         boundByLimit: true,
         timeoutMs: cfg.timeoutMs,

@@ -2,6 +2,7 @@
 // through the configuration. The thorough versions live in the operation specs.
 import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../lib/declare.ts';
+import { fullClientGrant } from '../lib/auth-target.ts';
 
 test.describe('smoke', () => {
   test(
@@ -14,12 +15,7 @@ test.describe('smoke', () => {
         `the target is served over ${new URL(cfg.baseUrl).protocol.replace(':', '')}`,
       );
       const res = await anon.send('POST', cfg.tokenUrl, {
-        data: {
-          grant_type: 'client_credentials',
-          client_id: cfg.client.id,
-          client_secret: cfg.client.secret,
-          audience: cfg.audience,
-        },
+        data: fullClientGrant(cfg),
         encoding: 'form',
       });
       const token =

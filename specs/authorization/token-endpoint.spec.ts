@@ -5,7 +5,7 @@ import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { isObject, short } from '../../lib/values.ts';
 import { peekClaims } from '../../lib/forge.ts';
-import { basicAuthorization, issuedToken } from '../../lib/auth-target.ts';
+import { basicAuthorization, fullClientGrant, issuedToken } from '../../lib/auth-target.ts';
 import { expectAuthRefusal } from '../../lib/auth-checks.ts';
 
 test.describe('client-credentials token endpoint', () => {
@@ -15,12 +15,7 @@ test.describe('client-credentials token endpoint', () => {
     async ({ run, anon, check }) => {
       const { cfg } = run;
       const ex = await anon.send('POST', `${cfg.baseUrl}/oauth/token/`, {
-        data: {
-          grant_type: 'client_credentials',
-          client_id: cfg.client.id,
-          client_secret: cfg.client.secret,
-          audience: cfg.audience,
-        },
+        data: fullClientGrant(cfg),
         encoding: 'form',
       });
       const token = isObject(ex.body) && typeof ex.body.access_token === 'string' ? ex.body.access_token : null;
@@ -80,12 +75,7 @@ test.describe('client-credentials token endpoint', () => {
     async ({ run, anon, check }) => {
       const { cfg } = run;
       const json = await anon.send('POST', cfg.tokenUrl, {
-        data: {
-          grant_type: 'client_credentials',
-          client_id: cfg.client.id,
-          client_secret: cfg.client.secret,
-          audience: cfg.audience,
-        },
+        data: fullClientGrant(cfg),
       });
       check.that(
         'auth.api.post-json',

@@ -6,6 +6,16 @@ import type { AppContext } from '../context.ts';
 import { ASSERTION_ALGS } from '../auth/assertion.ts';
 import { GRANT_TYPES } from './token.ts';
 
+/** The token and the revocation endpoint authenticate a client the same ways (§5.2). */
+const CLIENT_AUTH_METHODS = [
+  'client_secret_post',
+  'client_secret_basic',
+  'private_key_jwt',
+  'none',
+  'tls_client_auth',
+  'self_signed_tls_client_auth',
+];
+
 export function jwks(ctx: AppContext): TenantResponse {
   return json(200, { keys: [ctx.signingKey.publicJwk] });
 }
@@ -32,23 +42,9 @@ export function openidConfiguration(ctx: AppContext): TenantResponse {
     scopes_supported: ['openid', 'profile', 'email', 'offline_access'],
     claims_supported: ['sub', 'iss', 'aud', 'exp', 'iat', 'nonce', 'name', 'nickname', 'email', 'email_verified'],
     code_challenge_methods_supported: ['S256', 'plain'],
-    token_endpoint_auth_methods_supported: [
-      'client_secret_post',
-      'client_secret_basic',
-      'private_key_jwt',
-      'none',
-      'tls_client_auth',
-      'self_signed_tls_client_auth',
-    ],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
-    revocation_endpoint_auth_methods_supported: [
-      'client_secret_post',
-      'client_secret_basic',
-      'private_key_jwt',
-      'none',
-      'tls_client_auth',
-      'self_signed_tls_client_auth',
-    ],
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     tls_client_certificate_bound_access_tokens: true,
     id_token_signing_alg_values_supported: ['RS256'],
     subject_types_supported: ['public'],

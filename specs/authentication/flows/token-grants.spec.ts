@@ -2,6 +2,7 @@
 // §4.3 names them without payloads; success and refusal are asserted as OAuth 2.0 states them.
 import { test } from '../../../lib/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { fullClientGrant } from '../../../lib/auth-target.ts';
 import { tokenIssued } from './flow-checks.ts';
 
 test.describe('token-endpoint flows', () => {
@@ -10,12 +11,7 @@ test.describe('token-endpoint flows', () => {
     clauses(OPERATIONS.authFlow, 'auth.flow.client-credentials', 'auth.api.named-flows'),
     async ({ run, flows, check }) => {
       const { cfg } = run;
-      const t = await flows.token({
-        grant_type: 'client_credentials',
-        client_id: cfg.client.id,
-        client_secret: cfg.client.secret,
-        audience: cfg.audience,
-      });
+      const t = await flows.token(fullClientGrant(cfg));
       check.that(
         'auth.flow.client-credentials',
         tokenIssued(t),

@@ -12,7 +12,7 @@ import {
   issuedToken,
   type AssertionFault,
 } from '../../../lib/auth-target.ts';
-import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
+import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth-checks.ts';
 import { recordAuthError } from '../../../lib/auth-errors.ts';
 
 const SKIP = 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE';
@@ -59,14 +59,7 @@ test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
 
   test(
     'an invalid assertion is refused: wrong aud, expired, iss ≠ sub, no sub, unregistered key, alg none',
-    clauses(
-      OPERATIONS.authMethod,
-      'auth.method.client-assertion.refused',
-      'auth.error.client-fault-4xx',
-      'auth.error.object',
-      'auth.error.oauth-error',
-      'auth.method.client-auth-status',
-    ),
+    clauses(OPERATIONS.authMethod, 'auth.method.client-assertion.refused', ...CLIENT_AUTH_REFUSAL_CLAUSES),
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
       test.skip(!cfg.pkjwt, SKIP);
@@ -74,13 +67,12 @@ test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
         const ex = await anon.send('POST', cfg.auth.tokenUrl, {
           data: assertionBody(cfg, await clientAssertion(cfg, fault)),
         });
-        expectAuthRefusal(
+        expectClientAuthRefusal(
           check,
           info,
           'auth.method.client-assertion.refused',
           ex,
           `a client assertion ${ASSERTION_FAULTS[fault]}`,
-          { statusClause: 'auth.method.client-auth-status', tokenEndpoint: true },
         );
       }
     },

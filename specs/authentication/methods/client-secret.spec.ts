@@ -5,9 +5,7 @@
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { basicAuthorization, issuedToken, needsFormEncoding } from '../../../lib/auth-target.ts';
-import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
-
-const STATUS = 'auth.method.client-auth-status';
+import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth-checks.ts';
 
 test.describe('client ID and client secret (§5.2)', () => {
   test(
@@ -17,10 +15,7 @@ test.describe('client ID and client secret (§5.2)', () => {
       'auth.method.client-secret-post',
       'auth.api.post-json',
       'auth.token.answer',
-      'auth.error.client-fault-4xx',
-      'auth.error.object',
-      'auth.error.oauth-error',
-      STATUS,
+      ...CLIENT_AUTH_REFUSAL_CLAUSES,
     ),
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
@@ -48,10 +43,7 @@ test.describe('client ID and client secret (§5.2)', () => {
       if (ok.status >= 200 && ok.status < 300)
         await check.expectSchema('auth.token.answer', 'TokenResponse', ok.body, ok);
       const wrong = await anon.send('POST', cfg.auth.tokenUrl, { data: body(`${post!.secret}-wrong`) });
-      expectAuthRefusal(check, info, 'auth.method.client-secret-post', wrong, 'Post with a wrong client secret', {
-        statusClause: STATUS,
-        tokenEndpoint: true,
-      });
+      expectClientAuthRefusal(check, info, 'auth.method.client-secret-post', wrong, 'Post with a wrong client secret');
     },
   );
 
@@ -62,10 +54,7 @@ test.describe('client ID and client secret (§5.2)', () => {
       'auth.method.client-secret-basic',
       'auth.method.client-secret-basic.form-encoded',
       'auth.token.answer',
-      'auth.error.client-fault-4xx',
-      'auth.error.object',
-      'auth.error.oauth-error',
-      STATUS,
+      ...CLIENT_AUTH_REFUSAL_CLAUSES,
     ),
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
@@ -93,28 +82,15 @@ test.describe('client ID and client secret (§5.2)', () => {
         );
       }
       const wrongSecret = await send(basicAuthorization(basic!.id, `${basic!.secret}-wrong`));
-      expectAuthRefusal(check, info, 'auth.method.client-secret-basic', wrongSecret, 'Basic with a wrong secret', {
-        statusClause: STATUS,
-        tokenEndpoint: true,
-      });
+      expectClientAuthRefusal(check, info, 'auth.method.client-secret-basic', wrongSecret, 'Basic with a wrong secret');
       const wrongId = await send(basicAuthorization(`${basic!.id}-unknown`, basic!.secret));
-      expectAuthRefusal(check, info, 'auth.method.client-secret-basic', wrongId, 'Basic with a wrong client id', {
-        statusClause: STATUS,
-        tokenEndpoint: true,
-      });
+      expectClientAuthRefusal(check, info, 'auth.method.client-secret-basic', wrongId, 'Basic with a wrong client id');
     },
   );
 
   test(
     'a confidential client sending its client ID alone is refused',
-    clauses(
-      OPERATIONS.authMethod,
-      'auth.method.client-id-only.confidential-refused',
-      'auth.error.client-fault-4xx',
-      'auth.error.object',
-      'auth.error.oauth-error',
-      STATUS,
-    ),
+    clauses(OPERATIONS.authMethod, 'auth.method.client-id-only.confidential-refused', ...CLIENT_AUTH_REFUSAL_CLAUSES),
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
       const ids = [cfg.auth.post?.id, cfg.auth.basic?.id].filter((x): x is string => !!x);
@@ -126,13 +102,12 @@ test.describe('client ID and client secret (§5.2)', () => {
         const ex = await anon.send('POST', cfg.auth.tokenUrl, {
           data: { grant_type: 'client_credentials', client_id: id, audience: cfg.audience },
         });
-        expectAuthRefusal(
+        expectClientAuthRefusal(
           check,
           info,
           'auth.method.client-id-only.confidential-refused',
           ex,
           `confidential client ${id} with its client ID alone`,
-          { statusClause: STATUS, tokenEndpoint: true },
         );
       }
     },

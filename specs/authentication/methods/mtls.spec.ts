@@ -4,10 +4,8 @@
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { FOREIGN_CERT_FILE, issuedToken, mtlsHeaders, type EdgeHeaders } from '../../../lib/auth-target.ts';
-import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
+import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth-checks.ts';
 import type { MtlsClient } from '../../../lib/config.ts';
-
-const STATUS = 'auth.method.client-auth-status';
 
 test.describe('mTLS through the edge (§5.2)', () => {
   test(
@@ -38,14 +36,7 @@ test.describe('mTLS through the edge (§5.2)', () => {
 
   test(
     'a wrong API key, a missing header, another certificate or FAILED verification is refused',
-    clauses(
-      OPERATIONS.authMethod,
-      'auth.method.mtls.refused',
-      'auth.error.client-fault-4xx',
-      'auth.error.object',
-      'auth.error.oauth-error',
-      STATUS,
-    ),
+    clauses(OPERATIONS.authMethod, 'auth.method.mtls.refused', ...CLIENT_AUTH_REFUSAL_CLAUSES),
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
       const { mtls, mtlsCa } = cfg.auth;
@@ -77,10 +68,7 @@ test.describe('mTLS through the edge (§5.2)', () => {
           headers: mtlsHeaders(c, edge),
           data: { grant_type: 'client_credentials', client_id: c.id, audience: cfg.audience },
         });
-        expectAuthRefusal(check, info, 'auth.method.mtls.refused', ex, `${c.id} with ${what}`, {
-          statusClause: STATUS,
-          tokenEndpoint: true,
-        });
+        expectClientAuthRefusal(check, info, 'auth.method.mtls.refused', ex, `${c.id} with ${what}`);
       }
     },
   );
