@@ -132,7 +132,9 @@ export function probeClient(origin: string, expired: () => Promise<string | null
       const seen: Seen[] = [];
       while (seen.length < max) {
         const n = Math.min(BURST_WAVE, max - seen.length);
-        const wave = await Promise.all(Array.from({ length: n }, () => send('PATCH', rsPath(), '{}', 'application/json', 'full')));
+        const wave = await Promise.all(
+          Array.from({ length: n }, () => send('PATCH', rsPath(), '{}', 'application/json', 'full')),
+        );
         const refused = wave.findIndex((s) => s.status === 429);
         if (refused < 0) {
           seen.push(...wave);
