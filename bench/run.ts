@@ -90,7 +90,7 @@ const startedAt = new Date();
 log('bench: 1/5 default-depth verdict against the reference tenant');
 const verdict = await suiteAgainst('reference', PORT.verdict, 'verdict');
 // The same with the limiter out of the way: what the suite itself costs, apart from the
-// default limit's busiest bucket (50 at once, 25 per second).
+// default limit's busiest bucket (DEFAULT_RATE_LIMIT: 50 at once, 100 per second).
 log('bench: 1/5 the same verdict, limiter out of the way');
 const unlimited = await suiteAgainst('reference', PORT.unlimited, 'verdict-unlimited', {
   launcherArgs: ['--rate', '1000000000', '--capacity', '1000000000'],

@@ -1,6 +1,6 @@
 // The bench's data (reports/bench.json) and its terminal table, with the goals of issue 6
 // shown next to each figure. Goals are reported, never asserted: a miss is a finding.
-import type { TenantStats } from '../mutation/tenant.ts';
+import { DEFAULT_RATE_LIMIT, type TenantStats } from '../mutation/tenant.ts';
 import type { LoadResult } from './load.ts';
 
 export type { TenantStats };
@@ -270,7 +270,7 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
   const busiest = Object.entries(v.buckets)[0];
   if (busiest)
     out.push(
-      `  (default limit 50 at once, 25/s per client and endpoint: the busiest bucket, ${busiest[0]}, ${busiest[1]} requests, alone needs ${f1(Math.max(0, (busiest[1] - 50) / 25))} s)`,
+      `  (default limit ${DEFAULT_RATE_LIMIT.capacity} at once, ${DEFAULT_RATE_LIMIT.refillPerSecond}/s per client and endpoint: the busiest bucket, ${busiest[0]}, ${busiest[1]} requests, alone needs ${f1(Math.max(0, (busiest[1] - DEFAULT_RATE_LIMIT.capacity) / DEFAULT_RATE_LIMIT.refillPerSecond))} s)`,
     );
   out.push('');
   out.push('Raw capacity of the tenant (undici, limiter out of the way)');

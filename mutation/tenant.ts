@@ -12,6 +12,8 @@ import {
 
 /** The tenant's view of a request, for tests that watch what a run sends (selftest/runtime-kill.spec.ts). */
 export type { TenantRequest } from '../reference/src/index.ts';
+/** The tenant's default rate limit (the bench states the bound it puts on the embedded verdict). */
+export { DEFAULT_RATE_LIMIT } from '../reference/src/index.ts';
 import { variantById } from './mutants.ts';
 import { DEV_CREDENTIALS } from './suite.ts';
 import type { Variant, VariantContext } from './variant.ts';
