@@ -59,18 +59,19 @@ function printTable(): void {
       `${title.padEnd(titleWidth)}  ${pad(r.must, 5)} ${pad(r.observe, 8)} ${pad(r['not-exercisable'], 8)} ${pad(r.total, 6)}`,
     );
   }
-  console.log('-'.repeat(head.length));
-  console.log(
-    `${'all'.padEnd(titleWidth)}  ${pad(totals.must, 5)} ${pad(totals.observe, 8)} ${pad(totals['not-exercisable'], 8)} ${pad(totals.total, 6)}`,
-  );
-  // Rules taken from a standard the spec names (catalogue `source`), counted apart.
+  // Rules taken from a standard the spec names (catalogue `source`), counted apart; the totals
+  // stay the last line (tools read it).
   const std = clauses.filter((c) => c.source !== undefined);
   if (std.length > 0) {
     const m = std.filter((c) => c.kind === 'must').length;
     console.log(
-      `of which from standards the spec names (source RFC/OIDC): ${std.length} (${m} must, ${std.length - m} observe)`,
+      `(in the sections above, from standards the spec names, source RFC/OIDC: ${std.length}, ${m} must, ${std.length - m} observe)`,
     );
   }
+  console.log('-'.repeat(head.length));
+  console.log(
+    `${'all'.padEnd(titleWidth)}  ${pad(totals.must, 5)} ${pad(totals.observe, 8)} ${pad(totals['not-exercisable'], 8)} ${pad(totals.total, 6)}`,
+  );
 }
 
 function printList(): void {
