@@ -113,6 +113,11 @@ export interface AuthConfig {
   user: (UserCredentials & { connection: string | null }) | null;
   /** A user the §8 repeat-login test may lock (never the test user). */
   lockout: UserCredentials | null;
+  /**
+   * Failed logins the §8 test spends at most before it expects the block (IDM_LOCKOUT_ATTEMPTS):
+   * the spec states the limit but not its value, so the budget is the user's to set.
+   */
+  lockoutAttempts: number;
   redirectUri: string | null;
   logoutReturnTo: string | null;
   passwordlessEmail: string | null;
@@ -519,6 +524,7 @@ function parseAuth(
     mtlsCa,
     user,
     lockout,
+    lockoutAttempts: intSetting(get, 'IDM_LOCKOUT_ATTEMPTS', 12, 1, 1000),
     redirectUri: urlOr('IDM_REDIRECT_URI', EMBEDDED.redirectUri),
     logoutReturnTo: urlOr('IDM_LOGOUT_RETURN_TO', EMBEDDED.logoutReturnTo),
     passwordlessEmail: email ?? (embedded ? EMBEDDED.passwordlessEmail : null),

@@ -12,8 +12,6 @@ import { recordAuthError } from '../../../lib/auth-errors.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { parseRateLimit } from '../../../lib/pacer.ts';
 
-/** Failed attempts at most: above the usual brute-force thresholds (5–10), still cheap. */
-const MAX_FAILED = 12;
 /**
  * The three kinds of attempt share the endpoint's own rate limit, which refills within
  * seconds; a block outlasts it. A 429 whose Reset is this near is that limit, waited out.
@@ -59,7 +57,7 @@ test.describe('repeat login attempts (§8)', () => {
       failed++;
       last = first;
       // Stop as soon as the answer changes (blocked); the right password decides.
-      while (failed < MAX_FAILED && last.status === first.status && last.status !== 429) {
+      while (failed < cfg.auth.lockoutAttempts && last.status === first.status && last.status !== 429) {
         last = await login('failing', lockout!.username, `${lockout!.password}-wrong-${failed}`);
         failed++;
       }
@@ -70,7 +68,7 @@ test.describe('repeat login attempts (§8)', () => {
         info,
         'ratelimit.login-attempts',
         right,
-        `the lockout user's right password after ${failed} failed logins`,
+        `the lockout user's right password after ${failed} failed logins (IDM_LOCKOUT_ATTEMPTS=${cfg.auth.lockoutAttempts} at most)`,
         { tokenEndpoint: true, faulty: false },
       );
       if (user) {
