@@ -2,7 +2,7 @@
 // authorization specs. Each case builds the Authorization value and says how it was built,
 // so a reader of the report knows what exactly was refused (or wrongly accepted).
 import type { Config } from './config.ts';
-import { forgeExpired, forgeLike, forgeWrongAudience, MALFORMED_TOKENS } from './forge.ts';
+import { forgeExpired, forgeLike, forgeWrongAudience, MALFORMED_TOKENS } from './auth/forge.ts';
 
 export interface CredentialContext {
   cfg: Config;

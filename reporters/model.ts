@@ -35,7 +35,7 @@ export interface CatalogueEntry {
 }
 
 // The check record is the runtime's (lib/check-record.ts); one definition for both sides.
-import type { AuthErrorSeen } from '../lib/auth-errors.ts';
+import type { AuthErrorSeen } from '../lib/auth/error-records.ts';
 import type { CheckRecord, Evidence as CheckEvidence } from '../lib/check-record.ts';
 export type { CheckRecord, CheckEvidence };
 

@@ -6,7 +6,7 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { findChromium, launchChromium, noChromiumReason } from '../lib/browser.ts';
+import { findChromium, launchChromium, noChromiumReason } from '../lib/auth/browser.ts';
 import { buildReport } from '../reporters/build-report.ts';
 import { loadContractCatalogue } from '../reporters/catalogue.ts';
 import { renderHtml } from '../reporters/html.ts';

@@ -13,8 +13,8 @@ import {
   mtlsHeaders,
   needsFormEncoding,
   type AssertionFault,
-} from '../lib/auth-target.ts';
-import { describeAuthError } from '../lib/auth-errors.ts';
+} from '../lib/auth/target.ts';
+import { describeAuthError } from '../lib/auth/error-records.ts';
 import type { Exchange } from '../lib/http.ts';
 
 const cfg = parseConfig({});

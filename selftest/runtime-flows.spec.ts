@@ -4,10 +4,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
-import { s256, pkcePair } from '../lib/pkce.ts';
-import { findChromium, launchChromium, noChromiumReason } from '../lib/browser.ts';
-import { absentReason, describeEndpoint, endpoint } from '../lib/auth-endpoints.ts';
-import { authorizeThroughLogin, type LoginForm } from '../lib/login-page.ts';
+import { s256, pkcePair } from '../lib/auth/pkce.ts';
+import { findChromium, launchChromium, noChromiumReason } from '../lib/auth/browser.ts';
+import { absentReason, describeEndpoint, endpoint } from '../lib/auth/endpoints.ts';
+import { authorizeThroughLogin, type LoginForm } from '../lib/auth/login-page.ts';
 import { parseConfig } from '../lib/config.ts';
 import type { ApiClient, Exchange } from '../lib/http.ts';
 

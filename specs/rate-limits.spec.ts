@@ -3,7 +3,7 @@
 // stops at the first 429 — against anything but the embedded tenant only when opted in.
 import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../lib/declare.ts';
-import { fullClientGrant } from '../lib/auth-target.ts';
+import { fullClientGrant } from '../lib/auth/target.ts';
 import { allowed, optInReason } from '../lib/config.ts';
 import { bucketKey, resourceServerPath } from '../lib/http.ts';
 import { burstOnBlockedBucket } from '../lib/burst.ts';

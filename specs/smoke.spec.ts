@@ -2,7 +2,7 @@
 // through the configuration. The thorough versions live in the operation specs.
 import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../lib/declare.ts';
-import { fullClientGrant } from '../lib/auth-target.ts';
+import { fullClientGrant } from '../lib/auth/target.ts';
 
 test.describe('smoke', () => {
   test(

@@ -4,9 +4,9 @@
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { isObject, short } from '../../lib/values.ts';
-import { peekClaims } from '../../lib/forge.ts';
-import { basicAuthorization, fullClientGrant, issuedToken } from '../../lib/auth-target.ts';
-import { expectAuthRefusal } from '../../lib/auth-checks.ts';
+import { peekClaims } from '../../lib/auth/forge.ts';
+import { basicAuthorization, fullClientGrant, issuedToken } from '../../lib/auth/target.ts';
+import { expectAuthRefusal } from '../../lib/auth/checks.ts';
 
 test.describe('client-credentials token endpoint', () => {
   test(

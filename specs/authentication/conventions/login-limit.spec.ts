@@ -6,9 +6,9 @@
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { allowed, optInReason } from '../../../lib/config.ts';
-import { issuedToken } from '../../../lib/auth-target.ts';
-import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
-import { recordAuthError } from '../../../lib/auth-errors.ts';
+import { issuedToken } from '../../../lib/auth/target.ts';
+import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
+import { recordAuthError } from '../../../lib/auth/error-records.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { parseRateLimit } from '../../../lib/pacer.ts';
 

@@ -3,10 +3,10 @@
 // the one exception — SAML IdP-initiated SSO, a query parameter with a form-encoded value.
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { endpoint } from '../../../lib/auth-endpoints.ts';
-import { issuedToken } from '../../../lib/auth-target.ts';
-import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
-import { recordAuthError } from '../../../lib/auth-errors.ts';
+import { endpoint } from '../../../lib/auth/endpoints.ts';
+import { issuedToken } from '../../../lib/auth/target.ts';
+import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
+import { recordAuthError } from '../../../lib/auth/error-records.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
   test(

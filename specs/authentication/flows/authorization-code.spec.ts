@@ -1,11 +1,11 @@
 // Authorization code exchange with and without a PKCE code verifier (§4.3), through the login
 // page in Chromium (lib/login-page.ts): RFC 6749 §4.1 for the round trip (code and state at
 // the redirect URI, code exchanged once), RFC 7636 §4.6 for the verifier check.
-import { test } from '../../../lib/flow-fixtures.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth-endpoints.ts';
-import { newState, pkcePair, type PkcePair } from '../../../lib/pkce.ts';
-import type { Flows } from '../../../lib/flow-fixtures.ts';
+import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
+import { newState, pkcePair, type PkcePair } from '../../../lib/auth/pkce.ts';
+import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
 import type { Checks } from '../../../lib/checks.ts';
 import { publicClient, tokenIssued } from './flow-checks.ts';
 

@@ -1,5 +1,5 @@
 // What the flow specs share: when a token answer counts as issued, the public client they log in with.
-import { test, type TokenAnswer } from '../../../lib/flow-fixtures.ts';
+import { test, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Config } from '../../../lib/config.ts';
 
 /** RFC 6749 §5.1: a 2xx carrying access_token and token_type. */

@@ -1,10 +1,10 @@
 // Implicit grant authorization (§4.3: "client ID only"), through the login page in Chromium:
 // the token comes back in the redirect URI's fragment with the state sent (RFC 6749 §4.2.2),
 // and a redirect URI the client did not register is never redirected to (§4.2.2.1).
-import { test } from '../../../lib/flow-fixtures.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth-endpoints.ts';
-import { newState } from '../../../lib/pkce.ts';
+import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
+import { newState } from '../../../lib/auth/pkce.ts';
 import { publicClient } from './flow-checks.ts';
 
 /** A URI no tenant has registered for the suite's clients (never resolved: the browser route answers it). */

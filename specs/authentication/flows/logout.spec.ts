@@ -1,9 +1,9 @@
 // Logout, optionally federated (§4.3): path, parameters and answer are not shown and no
 // standard is named, so the request is sent as tenants of this kind take it (client ID and a
 // registered return URL in the query) and where it sends the browser is recorded.
-import { test } from '../../../lib/flow-fixtures.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth-endpoints.ts';
+import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
 import type { Exchange } from '../../../lib/http.ts';
 
 for (const federated of [false, true]) {

@@ -1,9 +1,9 @@
 // Passwordless (§4.3: connection `sms` or `email`): the spec shows no path, payload or answer
 // and names no standard, so the start request is sent as tenants of this kind take it and the
 // answer is recorded. On a real tenant it sends a real e-mail or SMS: opt-in only.
-import { test } from '../../../lib/flow-fixtures.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth-endpoints.ts';
+import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
 import { allowed, optInReason } from '../../../lib/config.ts';
 import { isObject, short } from '../../../lib/values.ts';
 

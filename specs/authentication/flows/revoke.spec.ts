@@ -2,10 +2,10 @@
 // itself works (RFC 6749 §6), is revoked (RFC 7009 §2.2: 200), and then no longer works
 // (RFC 7009 §2.1). Nothing is left behind: the token was the suite's own, obtained through the
 // password grant or, where that gives none, the code flow.
-import { test } from '../../../lib/flow-fixtures.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth-endpoints.ts';
-import { newState } from '../../../lib/pkce.ts';
+import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
+import { newState } from '../../../lib/auth/pkce.ts';
 import { tokenIssued } from './flow-checks.ts';
 
 test(

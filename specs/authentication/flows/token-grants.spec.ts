@@ -1,8 +1,8 @@
 // Named flows at the token endpoint (§4.3): client credentials and resource owner (password).
 // §4.3 names them without payloads; success and refusal are asserted as OAuth 2.0 states them.
-import { test } from '../../../lib/flow-fixtures.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { fullClientGrant } from '../../../lib/auth-target.ts';
+import { fullClientGrant } from '../../../lib/auth/target.ts';
 import { tokenIssued } from './flow-checks.ts';
 
 test.describe('token-endpoint flows', () => {

@@ -1,11 +1,11 @@
 // Get user info (§4.3, §5.2 "OAuth2 access token … for example get user info"): the test
 // user's access token as a Bearer token (RFC 6750 §2.1) answers the user's claims, sub among
 // them (OIDC Core §5.3.2). The refusals of bad Bearer tokens are the §5.2 method's clauses.
-import { test } from '../../../lib/flow-fixtures.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth-endpoints.ts';
+import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
 import { isObject } from '../../../lib/values.ts';
-import { newState } from '../../../lib/pkce.ts';
+import { newState } from '../../../lib/auth/pkce.ts';
 import { publicClient } from './flow-checks.ts';
 
 test(

@@ -4,10 +4,10 @@
 // success of get-user-info is the named flow's (specs/authentication/flows/).
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { endpoint } from '../../../lib/auth-endpoints.ts';
-import { issuedToken } from '../../../lib/auth-target.ts';
-import { expectAuthRefusal } from '../../../lib/auth-checks.ts';
-import { forgeExpired, MALFORMED_TOKENS } from '../../../lib/forge.ts';
+import { endpoint } from '../../../lib/auth/endpoints.ts';
+import { issuedToken } from '../../../lib/auth/target.ts';
+import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
+import { forgeExpired, MALFORMED_TOKENS } from '../../../lib/auth/forge.ts';
 
 test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
   test(

@@ -11,9 +11,9 @@ import {
   clientAssertion,
   issuedToken,
   type AssertionFault,
-} from '../../../lib/auth-target.ts';
-import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth-checks.ts';
-import { recordAuthError } from '../../../lib/auth-errors.ts';
+} from '../../../lib/auth/target.ts';
+import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth/checks.ts';
+import { recordAuthError } from '../../../lib/auth/error-records.ts';
 
 const SKIP = 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE';
 

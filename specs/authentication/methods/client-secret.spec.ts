@@ -4,8 +4,8 @@
 // (status and error code recorded: RFC 6749 §5.2 says 400/401, tenants of this kind use 403 too).
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { basicAuthorization, issuedToken, needsFormEncoding } from '../../../lib/auth-target.ts';
-import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth-checks.ts';
+import { basicAuthorization, issuedToken, needsFormEncoding } from '../../../lib/auth/target.ts';
+import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth/checks.ts';
 
 test.describe('client ID and client secret (§5.2)', () => {
   test(

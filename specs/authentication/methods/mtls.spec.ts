@@ -3,8 +3,8 @@
 // headers authenticate the mTLS clients; each wrong one is refused with a 4xx and an error object.
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { FOREIGN_CERT_FILE, issuedToken, mtlsHeaders, type EdgeHeaders } from '../../../lib/auth-target.ts';
-import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth-checks.ts';
+import { FOREIGN_CERT_FILE, issuedToken, mtlsHeaders, type EdgeHeaders } from '../../../lib/auth/target.ts';
+import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth/checks.ts';
 import type { MtlsClient } from '../../../lib/config.ts';
 
 test.describe('mTLS through the edge (§5.2)', () => {

@@ -6,14 +6,14 @@
 //                  and the one judgement of a refused grant (lib/auth-checks.ts)
 // Requests follow the §4.3 conventions: POST parameters as JSON, GET parameters in the query.
 import type { Browser } from '@playwright/test';
-import { test as base } from './fixtures.ts';
+import { test as base } from '../fixtures.ts';
 import { findChromium, launchChromium, noChromiumReason, type ChromiumLookup } from './browser.ts';
-import { absentReason, endpoint, type Endpoint } from './auth-endpoints.ts';
+import { absentReason, endpoint, type Endpoint } from './endpoints.ts';
 import { authorizeThroughLogin, type AuthorizeOutcome } from './login-page.ts';
-import { recordAuthError } from './auth-errors.ts';
-import { expectAuthRefusal } from './auth-checks.ts';
-import type { AuthPath } from './config.ts';
-import type { Exchange } from './http.ts';
+import { recordAuthError } from './error-records.ts';
+import { expectAuthRefusal } from './checks.ts';
+import type { AuthPath } from '../config.ts';
+import type { Exchange } from '../http.ts';
 
 export interface LoginBrowser {
   lookup: ChromiumLookup;

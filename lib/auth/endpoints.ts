@@ -2,8 +2,8 @@
 // IDM_*_PATH setting wins, else the OpenID Connect discovery document when it lists the
 // endpoint, else the path real tenants of this kind use (AUTH_PATH_DEFAULTS). The discovery
 // document is read once per worker, through the paced client like every other request.
-import { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath, type Config } from './config.ts';
-import type { ApiClient } from './http.ts';
+import { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath, type Config } from '../config.ts';
+import type { ApiClient } from '../http.ts';
 
 /** The discovery member that names each endpoint (OpenID Connect Discovery 1.0 §3, RFC 8414). */
 const DISCOVERY_MEMBER: Partial<Record<AuthPath, string>> = {

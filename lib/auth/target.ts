@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SignJWT, UnsecuredJWT, generateKeyPair, importPKCS8 } from 'jose';
-import type { Config, MtlsClient } from './config.ts';
-import type { Exchange } from './http.ts';
-import { isObject } from './values.ts';
+import type { Config, MtlsClient } from '../config.ts';
+import type { Exchange } from '../http.ts';
+import { isObject } from '../values.ts';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 

@@ -3,10 +3,10 @@
 // `error` member at the token endpoint (RFC 6749 §5.2), the exact status and error code
 // recorded, and the error kept for the run-wide "most carry a code and a description".
 import type { TestInfo } from '@playwright/test';
-import type { Checks } from './checks.ts';
-import type { Exchange } from './http.ts';
-import { isObject, short } from './values.ts';
-import { recordAuthError } from './auth-errors.ts';
+import type { Checks } from '../checks.ts';
+import type { Exchange } from '../http.ts';
+import { isObject, short } from '../values.ts';
+import { recordAuthError } from './error-records.ts';
 
 export interface RefusalOptions {
   /** Observe clause that records the exact status and error code. */

@@ -3,8 +3,8 @@
 // recorded as an `auth-error` annotation; the reporter counts them all in one place
 // (reporters/auth-errors.ts) and judges the majority on auth.error.code-and-description.
 import type { TestInfo } from '@playwright/test';
-import type { Exchange } from './http.ts';
-import { isObject } from './values.ts';
+import type { Exchange } from '../http.ts';
+import { isObject } from '../values.ts';
 
 /** Member names that carry an error code / a description (the spec shows neither; these are the usual ones). */
 const CODE_MEMBERS = ['error', 'code', 'error_code', 'errorCode'] as const;
