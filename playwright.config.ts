@@ -3,11 +3,12 @@
 // Configuration is validated, the embedded tenant started and the target prepared only when
 // the conformance project is selected, so `--project=selftest` needs no target.
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { DEPTH_RUNS, EMBEDDED, loadConfig, type Config } from './lib/config.ts';
+import { DEPTH_RUNS, EMBEDDED, loadConfig } from './lib/config.ts';
 import { exitWith, isIdmError } from './lib/errors.ts';
+import { runSettings } from './lib/settings/run.ts';
 
 const runsConformance = selectsProject(process.argv, 'conformance');
-const cfg = runsConformance ? configOrExit() : null;
+const cfg = runsConformance ? orExit(() => loadConfig()) : null;
 
 /** Per-test timeout: properties send more requests at higher depth (and pace themselves). */
 const TIMEOUT_MS = { quick: 90_000, default: 180_000, deep: 900_000 } as const;
@@ -15,7 +16,7 @@ const TIMEOUT_MS = { quick: 90_000, default: 180_000, deep: 900_000 } as const;
 // Reporters (reporters/README.md). The conformance reporter comes last so that its verdict
 // is the last thing printed; it judges only the `conformance` project and sets the exit code.
 // IDM_REPORTS_DIR moves every report (default `reports`), e.g. for the secrets self-test.
-const REPORTS_DIR = process.env.IDM_REPORTS_DIR ?? 'reports';
+const REPORTS_DIR = orExit(() => runSettings().reportsDir);
 const reporters: ReporterDescription[] = [
   ['list'],
   [
@@ -53,8 +54,8 @@ export default defineConfig({
   ...(cfg?.embedded
     ? {
         webServer: {
-          command: `npm run --silent reference -- --host ${EMBEDDED.host} --port ${EMBEDDED.port} --public-url ${EMBEDDED.baseUrl}`,
-          url: `${EMBEDDED.baseUrl}/.well-known/openid-configuration`,
+          command: `npm run --silent reference -- --host ${EMBEDDED.host} --port ${new URL(cfg.baseUrl).port} --public-url ${cfg.baseUrl}`,
+          url: `${cfg.baseUrl}/.well-known/openid-configuration`,
           // Never a leftover tenant (stale state, another run's process that may exit mid-run).
           reuseExistingServer: false,
           timeout: 20_000,
@@ -77,9 +78,10 @@ export default defineConfig({
 
 // Helpers
 
-function configOrExit(): Config {
+/** A configuration error ends the run as one line with exit code 2, before anything starts. */
+function orExit<T>(read: () => T): T {
   try {
-    return loadConfig();
+    return read();
   } catch (e) {
     if (isIdmError(e)) exitWith(e);
     throw e;

@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allClauses } from '../contract/clauses.ts';
+import { runSettings } from '../lib/settings/run.ts';
 import * as g from '../generators/index.ts';
 import { BENIGN, MUTANTS } from '../mutation/mutants.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
@@ -110,7 +111,7 @@ export function traceData(opts: { tests?: Map<string, TestRef[]>; reportsDir?: s
     tests: opts.tests ?? listedTests(),
     named: namedIn([...specFiles, ...sourceFiles('lib'), ...sourceFiles('reporters')]),
     mutants: mutantRefs(),
-    report: lastReport(opts.reportsDir ?? process.env.IDM_REPORTS_DIR ?? 'reports'),
+    report: lastReport(opts.reportsDir ?? runSettings().reportsDir),
   };
 }
 
@@ -124,7 +125,8 @@ export function listedTests(): Map<string, TestRef[]> {
   for (const [k, v] of Object.entries(process.env))
     if (!k.startsWith('IDM_') && !k.startsWith('TEST_') && k !== 'PW_TS_ESM_LOADER_ON') env[k] = v;
   env.IDM_ENV_FILE = '/dev/null';
-  if (process.env.IDM_EMBEDDED_PORT) env.IDM_EMBEDDED_PORT = process.env.IDM_EMBEDDED_PORT;
+  // The port is the user's (environment or .env), so the listing's tenant never collides.
+  env.IDM_EMBEDDED_PORT = String(runSettings().embeddedPort);
   const cli = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js');
   const out = spawnSync(process.execPath, [cli, 'test', '--project=conformance', '--list', '--reporter=json'], {
     cwd: ROOT,

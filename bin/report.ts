@@ -7,8 +7,10 @@ import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { exitWith, isIdmError } from '../lib/errors.ts';
+import { runSettings } from '../lib/settings/run.ts';
 
-const REPORTS = process.env.IDM_REPORTS_DIR || 'reports';
+const REPORTS = reportsDir();
 const RESULTS = join(REPORTS, 'allure-results');
 const CONFIG = fileURLToPath(new URL('../reporters/allurerc.mjs', import.meta.url));
 
@@ -31,3 +33,12 @@ if (r.status === 0)
     `Allure report: ${join(REPORTS, 'allure-report', 'index.html')} (history: ${join(REPORTS, 'allure-history', 'history.jsonl')})\n`,
   );
 process.exit(r.status ?? 1);
+
+function reportsDir(): string {
+  try {
+    return runSettings().reportsDir;
+  } catch (e) {
+    if (isIdmError(e)) exitWith(e);
+    throw e;
+  }
+}

@@ -3,7 +3,7 @@
 // only when the read-back equals the snapshot. The next run does the same by itself; this
 // is for doing it now. Exit 0: restored (or nothing to restore) · 3: not verified, journal
 // kept · 2: configuration, or a run is using the resource server right now.
-import { loadConfig } from '../lib/config.ts';
+import { clientSetting, loadConfig } from '../lib/config.ts';
 import { exitWith, IdmError, isIdmError } from '../lib/errors.ts';
 import { honourJournal, lockRun, readJournal, recoveredLine, removeJournal, unlockRun } from '../lib/journal.ts';
 import { obtainToken } from '../lib/tokens.ts';
@@ -27,7 +27,7 @@ try {
       const token = await obtainToken(
         cfg,
         cfg.client,
-        cfg.embedded && !process.env.IDM_CLIENT_ID ? 'the embedded dev client' : 'IDM_CLIENT_ID',
+        clientSetting(cfg),
       );
       const done = await honourJournal(cfg, token);
       if (!done) throw new IdmError('IDM_E_JOURNAL', 'the journal disappeared during the restore');

@@ -1,89 +1,21 @@
 // Target configuration: one code path for the embedded reference tenant and for any staging
-// tenant. Settings come from the environment, then from an optional .env file (the
-// environment wins). Every problem is an IdmError with a stable code (lib/errors.ts).
-import { existsSync, readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+// tenant. The settings are declared in lib/settings/declarations.ts and read by
+// lib/settings/parse.ts (environment, then .env); this module shapes them into the Config
+// the suite uses and checks the rules between settings of different meaning. Every problem
+// is an IdmError with a stable code (lib/errors.ts).
 import { IdmError } from './errors.ts';
+import { ALLOWANCES, AUTH_PATH_SETTINGS, type AuthPath } from './settings/declarations.ts';
+import { EMBEDDED } from './settings/embedded.ts';
+import { parseSettings, type Settings } from './settings/parse.ts';
+import { readSources, type Env } from './settings/sources.ts';
+
+export { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath } from './settings/declarations.ts';
+export { EMBEDDED } from './settings/embedded.ts';
+export type { Env } from './settings/sources.ts';
 
 export type Depth = 'quick' | 'default' | 'deep';
-
-/** Opt-ins for tests that are only safe by default against the embedded tenant. */
-export const ALLOWANCES = {
-  burst: 'fire a bounded request burst until the target answers 429',
-  experiments: 'create experiments (the spec shows no way to delete them)',
-  lifetime: 'lower token_lifetime below the original token_lifetime_for_web (the clamp cannot be undone)',
-  irreversible: 'write resource-server fields the snapshot does not show (they cannot be restored)',
-  passwordless: 'start passwordless logins (the target sends a real e-mail and SMS)',
-  lockout: 'repeat failed logins of the lockout user until the §8 limit blocks it (it stays locked for a while)',
-} as const;
 export type Allowance = keyof typeof ALLOWANCES;
 
-/**
- * The reference tenant started by Playwright's webServer when IDM_BASE_URL is unset, on
- * 4810 unless IDM_EMBEDDED_PORT moves it (a machine where 4810 is taken, two checkouts).
- */
-const EMBEDDED_PORT = embeddedPort(process.env.IDM_EMBEDDED_PORT);
-export const EMBEDDED = {
-  host: '127.0.0.1',
-  port: EMBEDDED_PORT,
-  baseUrl: `http://127.0.0.1:${EMBEDDED_PORT}`,
-  client: { id: 'conformance-full', secret: 'dev-secret-full-0123456789' },
-  limited: { id: 'conformance-limited', secret: 'dev-secret-limited-0123456789' },
-  resourceServerId: 'rs_conformance',
-  featureFlagId: 'flg_7Hq2kPzR',
-  variationIds: ['var_control', 'var_treatment'],
-  /** The reference tenant takes any segment id string (reference/README.md). */
-  segmentIds: ['seg_conformance_a', 'seg_conformance_b'],
-  pkjwtClientId: 'conformance-pkjwt',
-  pkjwtKeyFile: fileURLToPath(new URL('../reference/dev-keys/conformance-pkjwt.private.pem', import.meta.url)),
-  // Authentication-API dev credentials of the reference tenant (documented, not secret).
-  post: { id: 'conformance-post', secret: 'dev-secret-post-0123456789' },
-  basic: { id: 'conformance-basic', secret: 'dev-secret:basic+0123456789 %&=' },
-  publicClientId: 'conformance-spa',
-  mtls: {
-    id: 'conformance-mtls',
-    apiKey: 'dev-cname-api-key-0123456789',
-    certFile: fileURLToPath(new URL('../reference/dev-keys/conformance-mtls.cert.pem', import.meta.url)),
-  },
-  mtlsCa: {
-    id: 'conformance-mtls-ca',
-    certFile: fileURLToPath(new URL('../reference/dev-keys/conformance-mtls-ca.cert.pem', import.meta.url)),
-  },
-  user: {
-    username: 'conformance-user@example.test',
-    password: 'dev-password-0123456789!',
-    connection: 'Username-Password-Authentication',
-  },
-  lockout: { username: 'conformance-lockout@example.test', password: 'dev-password-lockout-0123!' },
-  redirectUri: 'https://app.conformance.test/callback',
-  logoutReturnTo: 'https://app.conformance.test/logged-out',
-  passwordlessEmail: 'conformance-user@example.test',
-  passwordlessPhone: '+15555550100',
-  samlConnection: 'conformance-saml',
-} as const;
-
-/** Authentication-API paths used when discovery does not list the endpoint and no IDM_*_PATH is set. */
-export const AUTH_PATH_DEFAULTS = {
-  authorize: '/authorize',
-  userinfo: '/userinfo',
-  revoke: '/oauth/revoke',
-  passwordless: '/passwordless/start',
-  logout: '/v2/logout',
-  samlCallback: '/login/callback',
-} as const;
-export type AuthPath = keyof typeof AUTH_PATH_DEFAULTS;
-/** The setting that overrides each authentication-API path (lib/auth-endpoints.ts names it in skips). */
-export const AUTH_PATH_SETTINGS: Record<AuthPath, string> = {
-  authorize: 'IDM_AUTHORIZE_PATH',
-  userinfo: 'IDM_USERINFO_PATH',
-  revoke: 'IDM_REVOKE_PATH',
-  passwordless: 'IDM_PASSWORDLESS_PATH',
-  logout: 'IDM_LOGOUT_PATH',
-  samlCallback: 'IDM_SAML_CALLBACK_PATH',
-};
-
-/** An mTLS client behind the edge (§5.2): the custom-domain API key and its certificate (PEM file). */
 export interface MtlsClient {
   id: string;
   apiKey: string;
@@ -174,9 +106,10 @@ export interface Config {
   auth: AuthConfig;
   /** Where the optional .env was read from, if it was. */
   envFile: string | null;
+  /** The effective values of the secret settings (declarations.ts), for the redactor. */
+  secrets: readonly string[];
 }
 
-export type Env = Record<string, string | undefined>;
 
 /** Numbers of fast-check runs per property for each depth profile. */
 export const DEPTH_RUNS: Record<Depth, { update: number; experiment: number }> = {
@@ -186,334 +119,112 @@ export const DEPTH_RUNS: Record<Depth, { update: number; experiment: number }> =
 };
 
 export function loadConfig(env: Env = process.env, cwd = process.cwd()): Config {
-  const { merged, envFile } = mergeEnvFile(env, cwd);
-  return parseConfig(merged, envFile);
+  const { merged, fromFile, envFile } = readSources(env, cwd);
+  return fromSettings(parseSettings(merged, { fromFile, envFile }));
 }
 
 /** Values the redactor must hide wherever they appear. */
 export function secretValues(cfg: Config): string[] {
-  const out = [cfg.client.secret];
-  if (cfg.limited) out.push(cfg.limited.secret);
-  if (cfg.expiredToken) out.push(cfg.expiredToken);
-  const a = cfg.auth;
-  for (const c of [a.post, a.basic]) if (c) out.push(c.secret);
-  if (a.mtls) out.push(a.mtls.apiKey);
-  if (a.mtlsCa) out.push(a.mtlsCa.apiKey);
-  if (a.user) out.push(a.user.password);
-  if (a.lockout) out.push(a.lockout.password);
-  return out.filter((s) => s.length >= 4);
+  return cfg.secrets.filter((s) => s.length >= 4);
 }
 
+/** The configuration from settings given directly (self-tests: no .env is read). */
 export function parseConfig(env: Env, envFile: string | null = null): Config {
-  const get = (name: string): string | undefined => {
-    const v = env[name];
-    return v === undefined || v.trim() === '' ? undefined : v.trim();
-  };
-  const rawBase = get('IDM_BASE_URL');
-  const embedded = rawBase === undefined;
-  if (embedded && Number.isNaN(EMBEDDED.port)) {
-    throw new IdmError(
-      'IDM_E_CONFIG_INVALID',
-      `IDM_EMBEDDED_PORT must be a port number (1-65535), got ${JSON.stringify(process.env.IDM_EMBEDDED_PORT)}`,
-    );
-  }
-  const baseUrl = embedded ? EMBEDDED.baseUrl : parseBaseUrl(rawBase);
+  return fromSettings(parseSettings(env, { envFile }));
+}
 
-  const client = embedded
-    ? { id: get('IDM_CLIENT_ID') ?? EMBEDDED.client.id, secret: get('IDM_CLIENT_SECRET') ?? EMBEDDED.client.secret }
-    : { id: required(get, 'IDM_CLIENT_ID'), secret: required(get, 'IDM_CLIENT_SECRET') };
+const clientOf = (id: string | null, secret: string | null): ClientCredentials | null =>
+  id !== null && secret !== null ? { id, secret } : null;
+const userOf = (username: string | null, password: string | null): UserCredentials | null =>
+  username !== null && password !== null ? { username, password } : null;
 
-  const limitedId = get('IDM_LIMITED_CLIENT_ID');
-  const limitedSecret = get('IDM_LIMITED_CLIENT_SECRET');
-  if ((limitedId === undefined) !== (limitedSecret === undefined)) {
-    const [set, unset] = limitedId
-      ? ['IDM_LIMITED_CLIENT_ID', 'IDM_LIMITED_CLIENT_SECRET']
-      : ['IDM_LIMITED_CLIENT_SECRET', 'IDM_LIMITED_CLIENT_ID'];
-    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', `${set} is set but ${unset} is not`);
-  }
-  let limited: ClientCredentials | null = limitedId && limitedSecret ? { id: limitedId, secret: limitedSecret } : null;
-  if (!limited && embedded) limited = { ...EMBEDDED.limited };
-  if (limited && limited.id === client.id) {
-    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_LIMITED_CLIENT_ID names the same client as IDM_CLIENT_ID');
-  }
-
-  const resourceServerId = embedded
-    ? (get('IDM_RESOURCE_SERVER_ID') ?? EMBEDDED.resourceServerId)
-    : required(get, 'IDM_RESOURCE_SERVER_ID');
-  const systemResourceServerId = get('IDM_SYSTEM_RESOURCE_SERVER_ID') ?? `${baseUrl}/api/v2/`;
-  if (resourceServerId === systemResourceServerId) {
-    throw new IdmError(
-      'IDM_E_CONFIG_CONTRADICTORY',
-      'IDM_RESOURCE_SERVER_ID names the system resource server, which the spec says cannot be patched',
-    );
-  }
-
-  const allow = parseAllow(get('IDM_ALLOW'));
-
-  let featureFlagId = get('IDM_FEATURE_FLAG_ID') ?? (embedded ? EMBEDDED.featureFlagId : undefined);
-  const rawVariations = get('IDM_VARIATION_IDS');
-  let variationIds =
-    rawVariations !== undefined
-      ? rawVariations
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : embedded && !get('IDM_FEATURE_FLAG_ID')
-        ? [...EMBEDDED.variationIds]
-        : [];
-  if (rawVariations !== undefined && variationIds.length < 2) {
-    throw new IdmError(
-      'IDM_E_CONFIG_INVALID',
-      'IDM_VARIATION_IDS must list at least two variation ids, comma-separated (a control and a treatment)',
-    );
-  }
-  if (featureFlagId && variationIds.length === 0) {
-    throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_FEATURE_FLAG_ID is set but IDM_VARIATION_IDS is not');
-  }
-  if (!featureFlagId && variationIds.length > 0) {
-    throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', 'IDM_VARIATION_IDS is set but IDM_FEATURE_FLAG_ID is not');
-  }
-  if (!embedded && allow.has('experiments') && !featureFlagId) {
+/** The Config of parsed settings, and the rules between settings of different meaning. */
+export function fromSettings(s: Settings): Config {
+  const embedded = s.embedded;
+  const baseUrl = embedded ? `http://127.0.0.1:${s.int('IDM_EMBEDDED_PORT')}` : (s.text('IDM_BASE_URL') as string);
+  if (/\/api\/v2$/.test(baseUrl))
+    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_BASE_URL is the tenant origin; drop the trailing /api/v2');
+  const client = clientOf(s.text('IDM_CLIENT_ID'), s.text('IDM_CLIENT_SECRET')) as ClientCredentials;
+  const limited = clientOf(s.text('IDM_LIMITED_CLIENT_ID'), s.text('IDM_LIMITED_CLIENT_SECRET'));
+  differ(limited?.id, client.id, 'IDM_LIMITED_CLIENT_ID names the same client as IDM_CLIENT_ID');
+  const resourceServerId = s.text('IDM_RESOURCE_SERVER_ID') as string;
+  const systemResourceServerId = s.text('IDM_SYSTEM_RESOURCE_SERVER_ID') as string;
+  differ(
+    resourceServerId,
+    systemResourceServerId,
+    'IDM_RESOURCE_SERVER_ID names the system resource server, which the spec says cannot be patched',
+  );
+  const allow = new Set(s.list('IDM_ALLOW') as Allowance[]);
+  const featureFlagId = s.text('IDM_FEATURE_FLAG_ID');
+  if (!embedded && allow.has('experiments') && !featureFlagId)
     throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_ALLOW includes experiments but IDM_FEATURE_FLAG_ID is not set');
-  }
-  featureFlagId ??= undefined;
-  if (featureFlagId === undefined) variationIds = [];
-
-  const audience = get('IDM_AUDIENCE') ?? `${baseUrl}/api/v2/`;
-  const tokenPath = get('IDM_TOKEN_PATH') ?? '/oauth/token';
-  if (!tokenPath.startsWith('/'))
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_TOKEN_PATH must start with "/" (got "${tokenPath}")`);
-
-  const strategyField = get('IDM_STRATEGY_FIELD') ?? 'allocation_strategy';
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(strategyField)) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_STRATEGY_FIELD must be a field name (got "${strategyField}")`);
-  }
-
-  const rawSegments = get('IDM_SEGMENT_IDS');
-  const segmentIds =
-    rawSegments !== undefined
-      ? rawSegments
-          .split(',')
-          .map((s) => s.trim())
-          .filter(Boolean)
-      : embedded
-        ? [...EMBEDDED.segmentIds]
-        : [];
-  if (rawSegments !== undefined && segmentIds.length === 0) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_SEGMENT_IDS must list at least one segment id, comma-separated');
-  }
-
-  const authenticationFlow = get('IDM_AUTHENTICATION_FLOW') ?? 'login';
-  const assignmentSubject = get('IDM_ASSIGNMENT_SUBJECT') ?? 'device';
-
-  const depthRaw = get('IDM_DEPTH') ?? 'default';
-  if (!(depthRaw in DEPTH_RUNS))
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_DEPTH must be quick, default or deep (got "${depthRaw}")`);
-
-  const seedRaw = get('IDM_SEED');
-  let seed: number | null = null;
-  if (seedRaw !== undefined) {
-    if (
-      !/^-?\d+$/.test(seedRaw) ||
-      !Number.isSafeInteger(Number(seedRaw)) ||
-      Number(seedRaw) < -0x80000000 ||
-      Number(seedRaw) > 0x7fffffff
-    ) {
-      throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_SEED must be a 32-bit integer (got "${seedRaw}")`);
-    }
-    seed = Number(seedRaw) | 0;
-  }
-
-  const earlyAccessRaw = (get('IDM_EARLY_ACCESS') ?? 'true').toLowerCase();
-  if (!['true', 'false', '1', '0', 'yes', 'no'].includes(earlyAccessRaw)) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_EARLY_ACCESS must be true or false (got "${earlyAccessRaw}")`);
-  }
-  const earlyAccess = ['true', '1', 'yes'].includes(earlyAccessRaw);
-
-  const pkjwtId = get('IDM_PKJWT_CLIENT_ID');
-  const pkjwtKey = get('IDM_PKJWT_KEY_FILE');
-  if ((pkjwtId === undefined) !== (pkjwtKey === undefined)) {
-    throw new IdmError(
-      'IDM_E_CONFIG_CONTRADICTORY',
-      `${pkjwtId ? 'IDM_PKJWT_CLIENT_ID' : 'IDM_PKJWT_KEY_FILE'} is set without ${pkjwtId ? 'IDM_PKJWT_KEY_FILE' : 'IDM_PKJWT_CLIENT_ID'}`,
-    );
-  }
-  let pkjwt = pkjwtId && pkjwtKey ? { id: pkjwtId, keyFile: pkjwtKey } : null;
-  if (pkjwt && !existsSync(pkjwt.keyFile))
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_PKJWT_KEY_FILE names ${pkjwt.keyFile}, which does not exist`);
-  // The embedded tenant's documented dev key (data, not code, from reference/dev-keys/).
-  if (!pkjwt && embedded && existsSync(EMBEDDED.pkjwtKeyFile))
-    pkjwt = { id: EMBEDDED.pkjwtClientId, keyFile: EMBEDDED.pkjwtKeyFile };
-
-  const auth = parseAuth(get, embedded, baseUrl, tokenPath);
-
-  const timeoutMs = intSetting(get, 'IDM_TIMEOUT_MS', 8000, 100, 120000);
-  const pacingReserve = intSetting(get, 'IDM_PACING_RESERVE', 1, 0, 1000);
-
+  const tokenPath = s.text('IDM_TOKEN_PATH') as string;
+  const pkjwtId = s.text('IDM_PKJWT_CLIENT_ID');
+  const pkjwtKey = s.text('IDM_PKJWT_KEY_FILE');
   return {
     baseUrl,
     apiBase: `${baseUrl}/api/v2`,
     embedded,
     tokenUrl: `${baseUrl}${tokenPath}`,
-    audience,
+    audience: s.text('IDM_AUDIENCE') as string,
     client,
     limited,
     resourceServerId,
     systemResourceServerId,
-    featureFlagId: featureFlagId ?? null,
-    variationIds,
-    strategyField,
-    segmentIds,
-    authenticationFlow,
-    assignmentSubject,
-    depth: depthRaw as Depth,
-    seed,
+    featureFlagId,
+    variationIds: s.list('IDM_VARIATION_IDS'),
+    strategyField: s.text('IDM_STRATEGY_FIELD') as string,
+    segmentIds: s.list('IDM_SEGMENT_IDS'),
+    authenticationFlow: s.text('IDM_AUTHENTICATION_FLOW') as string,
+    assignmentSubject: s.text('IDM_ASSIGNMENT_SUBJECT') as string,
+    depth: s.text('IDM_DEPTH') as Depth,
+    seed: s.int('IDM_SEED') === null ? null : (s.int('IDM_SEED') as number) | 0,
     allow,
-    timeoutMs,
-    pacingReserve,
-    expiredToken: get('IDM_EXPIRED_TOKEN') ?? null,
-    earlyAccess,
-    pkjwt,
-    auth,
-    envFile,
+    timeoutMs: s.int('IDM_TIMEOUT_MS') as number,
+    pacingReserve: s.int('IDM_PACING_RESERVE') as number,
+    expiredToken: s.text('IDM_EXPIRED_TOKEN'),
+    earlyAccess: s.bool('IDM_EARLY_ACCESS') as boolean,
+    pkjwt: pkjwtId !== null && pkjwtKey !== null ? { id: pkjwtId, keyFile: pkjwtKey } : null,
+    auth: authOf(s, baseUrl, tokenPath),
+    envFile: s.envFile,
+    secrets: s.secrets(),
   };
 }
 
-/** The authentication-API settings; against the embedded tenant every unset one takes its dev value. */
-function parseAuth(
-  get: (n: string) => string | undefined,
-  embedded: boolean,
-  baseUrl: string,
-  tokenPath: string,
-): AuthConfig {
-  const rawAuthUrl = get('IDM_AUTH_URL');
-  const url = rawAuthUrl === undefined ? baseUrl : parseUrlSetting('IDM_AUTH_URL', rawAuthUrl, true);
-
-  const pair = (idName: string, secretName: string, dflt: ClientCredentials | null): ClientCredentials | null => {
-    const id = get(idName);
-    const secret = get(secretName);
-    if ((id === undefined) !== (secret === undefined)) {
-      throw new IdmError(
-        'IDM_E_CONFIG_CONTRADICTORY',
-        `${id ? idName : secretName} is set without ${id ? secretName : idName}`,
-      );
-    }
-    if (id && secret) return { id, secret };
-    return embedded && dflt ? { ...dflt } : null;
-  };
-  const post = pair('IDM_POST_CLIENT_ID', 'IDM_POST_CLIENT_SECRET', EMBEDDED.post);
-  const basic = pair('IDM_BASIC_CLIENT_ID', 'IDM_BASIC_CLIENT_SECRET', EMBEDDED.basic);
-  const publicClientId = get('IDM_PUBLIC_CLIENT_ID') ?? (embedded ? EMBEDDED.publicClientId : null);
+/** The authentication-API side (its settings are read like all others; here only their relations). */
+function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
+  const url = s.text('IDM_AUTH_URL') ?? baseUrl;
+  const post = clientOf(s.text('IDM_POST_CLIENT_ID'), s.text('IDM_POST_CLIENT_SECRET'));
+  const basic = clientOf(s.text('IDM_BASIC_CLIENT_ID'), s.text('IDM_BASIC_CLIENT_SECRET'));
+  const publicClientId = s.text('IDM_PUBLIC_CLIENT_ID');
   for (const [name, c] of [
     ['IDM_POST_CLIENT_ID', post],
     ['IDM_BASIC_CLIENT_ID', basic],
-  ] as const) {
-    if (publicClientId && c && c.id === publicClientId) {
-      throw new IdmError(
-        'IDM_E_CONFIG_CONTRADICTORY',
-        `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`,
-      );
-    }
-  }
+  ] as const)
+    differ(publicClientId, c?.id, `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`);
 
-  // mTLS: id, API key and certificate belong together; the CA-verified client shares the key.
-  const mtlsId = get('IDM_MTLS_CLIENT_ID');
-  const apiKey = get('IDM_MTLS_API_KEY');
-  const certFile = get('IDM_MTLS_CERT_FILE');
-  const mtlsSet = [
-    ['IDM_MTLS_CLIENT_ID', mtlsId],
-    ['IDM_MTLS_API_KEY', apiKey],
-    ['IDM_MTLS_CERT_FILE', certFile],
-  ] as const;
-  const caId = get('IDM_MTLS_CA_CLIENT_ID');
-  const caCert = get('IDM_MTLS_CA_CERT_FILE');
-  if (mtlsSet.some(([, v]) => v !== undefined) && mtlsSet.some(([, v]) => v === undefined)) {
-    const set = mtlsSet.filter(([, v]) => v !== undefined).map(([n]) => n);
-    const unset = mtlsSet.filter(([, v]) => v === undefined).map(([n]) => n);
-    throw new IdmError(
-      'IDM_E_CONFIG_CONTRADICTORY',
-      `${set.join(', ')} set without ${unset.join(', ')} (an mTLS client needs all three)`,
-    );
-  }
-  if ((caId === undefined) !== (caCert === undefined)) {
-    throw new IdmError(
-      'IDM_E_CONFIG_CONTRADICTORY',
-      `${caId ? 'IDM_MTLS_CA_CLIENT_ID' : 'IDM_MTLS_CA_CERT_FILE'} is set without ${caId ? 'IDM_MTLS_CA_CERT_FILE' : 'IDM_MTLS_CA_CLIENT_ID'}`,
-    );
-  }
-  if (caId && !apiKey && !embedded)
+  // The CA-verified mTLS client shares the custom-domain API key of the mTLS client.
+  const apiKey = s.text('IDM_MTLS_API_KEY');
+  const mtlsId = s.text('IDM_MTLS_CLIENT_ID');
+  const caId = s.text('IDM_MTLS_CA_CLIENT_ID');
+  if (caId !== null && apiKey === null)
     throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_MTLS_CA_CLIENT_ID is set but IDM_MTLS_API_KEY is not');
-  for (const [name, file] of [
-    ['IDM_MTLS_CERT_FILE', certFile],
-    ['IDM_MTLS_CA_CERT_FILE', caCert],
-  ] as const) {
-    if (file !== undefined && !existsSync(file))
-      throw new IdmError('IDM_E_CONFIG_INVALID', `${name} names ${file}, which does not exist`);
-  }
-  const key = apiKey ?? (embedded ? EMBEDDED.mtls.apiKey : undefined);
-  let mtls: MtlsClient | null = mtlsId && apiKey && certFile ? { id: mtlsId, apiKey, certFile } : null;
-  // The embedded dev certificates are data from reference/dev-keys/ (absent until the tenant ships them).
-  if (!mtls && embedded && !mtlsId && existsSync(EMBEDDED.mtls.certFile)) mtls = { ...EMBEDDED.mtls };
-  let mtlsCa: MtlsClient | null = caId && caCert && key ? { id: caId, apiKey: key, certFile: caCert } : null;
-  if (!mtlsCa && embedded && !caId && existsSync(EMBEDDED.mtlsCa.certFile))
-    mtlsCa = { ...EMBEDDED.mtlsCa, apiKey: key ?? EMBEDDED.mtls.apiKey };
-  if (mtls && mtlsCa && mtls.id === mtlsCa.id) {
-    throw new IdmError(
-      'IDM_E_CONFIG_CONTRADICTORY',
-      'IDM_MTLS_CA_CLIENT_ID names the same client as IDM_MTLS_CLIENT_ID',
-    );
-  }
+  const mtlsCert = s.text('IDM_MTLS_CERT_FILE');
+  const caCert = s.text('IDM_MTLS_CA_CERT_FILE');
+  const mtls = mtlsId !== null && apiKey !== null && mtlsCert !== null ? { id: mtlsId, apiKey, certFile: mtlsCert } : null;
+  const mtlsCa = caId !== null && apiKey !== null && caCert !== null ? { id: caId, apiKey, certFile: caCert } : null;
+  differ(mtlsCa?.id, mtls?.id, 'IDM_MTLS_CA_CLIENT_ID names the same client as IDM_MTLS_CLIENT_ID');
 
-  const userPair = (uName: string, pName: string, dflt: UserCredentials): UserCredentials | null => {
-    const username = get(uName);
-    const password = get(pName);
-    if ((username === undefined) !== (password === undefined)) {
-      throw new IdmError(
-        'IDM_E_CONFIG_CONTRADICTORY',
-        `${username ? uName : pName} is set without ${username ? pName : uName}`,
-      );
-    }
-    if (username && password) return { username, password };
-    return embedded ? { ...dflt } : null;
-  };
-  const testUser = userPair('IDM_TEST_USERNAME', 'IDM_TEST_PASSWORD', EMBEDDED.user);
-  const connection = get('IDM_TEST_CONNECTION') ?? (embedded ? EMBEDDED.user.connection : null);
-  const user = testUser ? { ...testUser, connection } : null;
-  const lockout = userPair('IDM_LOCKOUT_USERNAME', 'IDM_LOCKOUT_PASSWORD', EMBEDDED.lockout);
-  if (user && lockout && user.username.toLowerCase() === lockout.username.toLowerCase()) {
-    throw new IdmError(
-      'IDM_E_CONFIG_CONTRADICTORY',
-      'IDM_LOCKOUT_USERNAME names the test user (IDM_TEST_USERNAME); the §8 test would lock it',
-    );
-  }
-
-  const urlOr = (name: string, dflt: string): string | null => {
-    const raw = get(name);
-    if (raw !== undefined) return parseUrlSetting(name, raw, false);
-    return embedded ? dflt : null;
-  };
+  const testUser = userOf(s.text('IDM_TEST_USERNAME'), s.text('IDM_TEST_PASSWORD'));
+  const user = testUser ? { ...testUser, connection: s.text('IDM_TEST_CONNECTION') } : null;
+  const lockout = userOf(s.text('IDM_LOCKOUT_USERNAME'), s.text('IDM_LOCKOUT_PASSWORD'));
+  differ(
+    lockout?.username.toLowerCase(),
+    user?.username.toLowerCase(),
+    'IDM_LOCKOUT_USERNAME names the test user (IDM_TEST_USERNAME); the §8 test would lock it',
+  );
   const paths = {} as Record<AuthPath, string | null>;
-  for (const [k, name] of Object.entries(AUTH_PATH_SETTINGS) as Array<[AuthPath, string]>) {
-    const raw = get(name);
-    if (raw !== undefined && !raw.startsWith('/'))
-      throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must start with "/" (got ${JSON.stringify(raw)})`);
-    paths[k] = raw ?? null;
-  }
-  const phone = get('IDM_PASSWORDLESS_PHONE');
-  if (phone !== undefined && !/^\+[1-9]\d{6,14}$/.test(phone)) {
-    throw new IdmError(
-      'IDM_E_CONFIG_INVALID',
-      `IDM_PASSWORDLESS_PHONE must be an E.164 number such as +15555550100 (got ${JSON.stringify(phone)})`,
-    );
-  }
-  const email = get('IDM_PASSWORDLESS_EMAIL');
-  if (email !== undefined && !/^[^\s@]+@[^\s@]+$/.test(email)) {
-    throw new IdmError(
-      'IDM_E_CONFIG_INVALID',
-      `IDM_PASSWORDLESS_EMAIL must be an e-mail address (got ${JSON.stringify(email)})`,
-    );
-  }
-
+  for (const [k, name] of Object.entries(AUTH_PATH_SETTINGS) as Array<[AuthPath, string]>) paths[k] = s.text(name);
   return {
     url,
     tokenUrl: `${url}${tokenPath}`,
@@ -524,36 +235,25 @@ function parseAuth(
     mtlsCa,
     user,
     lockout,
-    lockoutAttempts: intSetting(get, 'IDM_LOCKOUT_ATTEMPTS', 12, 1, 1000),
-    redirectUri: urlOr('IDM_REDIRECT_URI', EMBEDDED.redirectUri),
-    logoutReturnTo: urlOr('IDM_LOGOUT_RETURN_TO', EMBEDDED.logoutReturnTo),
-    passwordlessEmail: email ?? (embedded ? EMBEDDED.passwordlessEmail : null),
-    passwordlessPhone: phone ?? (embedded ? EMBEDDED.passwordlessPhone : null),
-    samlConnection: get('IDM_SAML_CONNECTION') ?? (embedded ? EMBEDDED.samlConnection : null),
+    lockoutAttempts: s.int('IDM_LOCKOUT_ATTEMPTS') as number,
+    redirectUri: s.text('IDM_REDIRECT_URI'),
+    logoutReturnTo: s.text('IDM_LOGOUT_RETURN_TO'),
+    passwordlessEmail: s.text('IDM_PASSWORDLESS_EMAIL'),
+    passwordlessPhone: s.text('IDM_PASSWORDLESS_PHONE'),
+    samlConnection: s.text('IDM_SAML_CONNECTION'),
     paths,
     loginSelectors: {
-      username: get('IDM_LOGIN_USERNAME_SELECTOR') ?? 'input[name=username]',
-      password: get('IDM_LOGIN_PASSWORD_SELECTOR') ?? 'input[name=password]',
-      submit: get('IDM_LOGIN_SUBMIT_SELECTOR') ?? 'button[type=submit]',
+      username: s.text('IDM_LOGIN_USERNAME_SELECTOR') as string,
+      password: s.text('IDM_LOGIN_PASSWORD_SELECTOR') as string,
+      submit: s.text('IDM_LOGIN_SUBMIT_SELECTOR') as string,
     },
-    chromium: get('IDM_CHROMIUM') ?? '/usr/bin/chromium',
+    chromium: s.text('IDM_CHROMIUM') as string,
   };
 }
 
-/** An absolute http(s) URL setting; `origin` = a base (no query/fragment, no trailing slash). */
-function parseUrlSetting(name: string, raw: string, origin: boolean): string {
-  let u: URL;
-  try {
-    u = new URL(raw);
-  } catch {
-    throw new IdmError('IDM_E_CONFIG_INVALID', `${name} is not an absolute URL (got ${JSON.stringify(raw)})`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must be http(s) (got "${u.protocol}")`);
-  if (!origin) return raw;
-  if (u.search || u.hash || u.username || u.password)
-    throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must not carry a query, fragment or credentials`);
-  return `${u.origin}${u.pathname.replace(/\/+$/, '')}`;
+/** Two settings that must not name the same thing. */
+function differ(a: string | null | undefined, b: string | null | undefined, message: string): void {
+  if (a != null && a === b) throw new IdmError('IDM_E_CONFIG_CONTRADICTORY', message);
 }
 
 /** Whether a guarded kind of test may run: always against the embedded tenant, else by opt-in. */
@@ -566,120 +266,7 @@ export function optInReason(what: Allowance): string {
   return `${ALLOWANCES[what]}: against a non-embedded target this needs IDM_ALLOW=${what}`;
 }
 
-// Helpers
-
-function required(get: (n: string) => string | undefined, name: string): string {
-  const v = get(name);
-  if (v === undefined)
-    throw new IdmError('IDM_E_CONFIG_MISSING', `${name} is not set (required when IDM_BASE_URL is set)`);
-  return v;
-}
-
-function intSetting(
-  get: (n: string) => string | undefined,
-  name: string,
-  dflt: number,
-  min: number,
-  max: number,
-): number {
-  const raw = get(name);
-  if (raw === undefined) return dflt;
-  const n = Number(raw);
-  if (!/^\d+$/.test(raw) || n < min || n > max)
-    throw new IdmError('IDM_E_CONFIG_INVALID', `${name} must be an integer from ${min} to ${max} (got "${raw}")`);
-  return n;
-}
-
-function parseBaseUrl(raw: string): string {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_BASE_URL is not a URL (got "${raw}")`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new IdmError('IDM_E_CONFIG_INVALID', `IDM_BASE_URL must be http(s) (got "${url.protocol}")`);
-  }
-  if (url.search || url.hash || url.username || url.password) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_BASE_URL must not carry a query, fragment or credentials');
-  }
-  const path = url.pathname.replace(/\/+$/, '');
-  if (/\/api\/v2$/.test(path)) {
-    throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_BASE_URL is the tenant origin; drop the trailing /api/v2');
-  }
-  return `${url.origin}${path}`;
-}
-
-function parseAllow(raw: string | undefined): Set<Allowance> {
-  const out = new Set<Allowance>();
-  if (raw === undefined) return out;
-  for (const part of raw
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)) {
-    if (part === 'all') {
-      for (const k of Object.keys(ALLOWANCES)) out.add(k as Allowance);
-    } else if (part in ALLOWANCES) {
-      out.add(part as Allowance);
-    } else {
-      throw new IdmError(
-        'IDM_E_CONFIG_INVALID',
-        `IDM_ALLOW has unknown value "${part}" (known: ${Object.keys(ALLOWANCES).join(', ')}, all)`,
-      );
-    }
-  }
-  return out;
-}
-
-function mergeEnvFile(env: Env, cwd: string): { merged: Env; envFile: string | null } {
-  const explicit = env.IDM_ENV_FILE?.trim();
-  const path = resolve(cwd, explicit || '.env');
-  if (!existsSync(path)) {
-    if (explicit) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `IDM_ENV_FILE names ${explicit}, which does not exist`);
-    return { merged: env, envFile: null };
-  }
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new IdmError('IDM_E_CONFIG_ENV_FILE', `cannot read ${path}: ${(e as Error).message}`);
-  }
-  const fromFile = parseDotenv(text, path);
-  const merged: Env = { ...fromFile };
-  for (const [k, v] of Object.entries(env)) if (v !== undefined) merged[k] = v;
-  return { merged, envFile: path };
-}
-
-/** A small .env parser: KEY=VALUE lines, `export ` prefix, # comments, '…' literal, "…" with \n escapes. */
-export function parseDotenv(text: string, where = '.env'): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split(/\r?\n/);
-  lines.forEach((line, i) => {
-    const trimmed = line.trim();
-    if (trimmed === '' || trimmed.startsWith('#')) return;
-    const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(trimmed);
-    if (!m) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${where}:${i + 1} is not KEY=VALUE`);
-    const key = m[1]!;
-    let value = m[2]!;
-    if (value.startsWith('"')) {
-      const end = value.lastIndexOf('"');
-      if (end === 0) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${where}:${i + 1} has an unterminated quote`);
-      value = value.slice(1, end).replace(/\\([\\"n])/g, (_, c: string) => (c === 'n' ? '\n' : c));
-    } else if (value.startsWith("'")) {
-      const end = value.lastIndexOf("'");
-      if (end === 0) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${where}:${i + 1} has an unterminated quote`);
-      value = value.slice(1, end);
-    } else {
-      value = value.replace(/\s+#.*$/, '').trim();
-    }
-    out[key] = value;
-  });
-  return out;
-}
-
-/** The port, or NaN for a value that is not one (loadConfig turns that into IDM_E_CONFIG_INVALID). */
-function embeddedPort(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 4810;
-  const n = Number(raw);
-  return Number.isInteger(n) && n >= 1 && n <= 65535 ? n : Number.NaN;
+/** Whether the client credentials in use are the embedded tenant's dev client (named so in errors). */
+export function clientSetting(cfg: Config): string {
+  return cfg.embedded && cfg.client.id === EMBEDDED.client.id ? 'the embedded dev client' : 'IDM_CLIENT_ID';
 }

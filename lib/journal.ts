@@ -11,6 +11,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, wri
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allowed, type Config } from './config.ts';
+import { runSettings } from './settings/run.ts';
 import { IdmError } from './errors.ts';
 import { acquireIfFree, release, sleep } from './lock.ts';
 import { readResourceServer } from './preflight.ts';
@@ -28,10 +29,7 @@ export interface Journal {
 }
 
 /** `.idm-state/` in the checkout, unless IDM_STATE_DIR moves it (self-tests, read-only checkouts). */
-function stateDir(env: NodeJS.ProcessEnv = process.env): string {
-  const own = env.IDM_STATE_DIR?.trim();
-  return own ? resolve(own) : fileURLToPath(new URL('../.idm-state', import.meta.url));
-}
+const stateDir = (): string => runSettings().stateDir;
 
 /** Target and resource server name one journal; the file name carries only a hash of them. */
 function journalKey(cfg: Pick<Config, 'apiBase' | 'resourceServerId'>): string {

@@ -2,7 +2,7 @@
 // failure is one line with a stable code; the global setup turns it into the exit code.
 import { randomInt } from 'node:crypto';
 import { IdmError } from './errors.ts';
-import type { Config } from './config.ts';
+import { clientSetting, type Config } from './config.ts';
 import { obtainToken, describeNetworkError, oddAnswer, readCappedText } from './tokens.ts';
 import { sleep } from './lock.ts';
 import type { ResourceServer } from './staging.ts';
@@ -18,7 +18,7 @@ export async function preflight(cfg: Config): Promise<Preflight> {
   const full = await obtainToken(
     cfg,
     cfg.client,
-    cfg.embedded && !process.env.IDM_CLIENT_ID ? 'the embedded dev client' : 'IDM_CLIENT_ID',
+    clientSetting(cfg),
   );
   requests++;
   let limited: string | null = null;

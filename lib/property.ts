@@ -5,6 +5,7 @@
 import { TargetTransportError } from './http.ts';
 import fc from 'fast-check';
 import type { CheckRecord, Checks } from './checks.ts';
+import { runSettings } from './settings/run.ts';
 
 export interface PropertyOptions {
   /** Property name: mixed into the run seed, so each property has its own stream. */
@@ -29,7 +30,7 @@ export async function forAll<T>(
   opts: PropertyOptions,
 ): Promise<PropertyOutcome> {
   const seed = propertySeed(opts.runSeed, opts.name);
-  const replayPath = process.env.IDM_REPLAY_PATH?.trim() || undefined;
+  const replayPath = runSettings().replayPath ?? undefined;
   const maxShrink = opts.maxShrinkCalls ?? 40;
   const passes = new Map<string, { n: number; message: string }>();
   const observations = new Map<string, CheckRecord>();

@@ -2,6 +2,7 @@
 // depth, seed, run tag, requests sent outside tests). Never holds a secret.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { runSettings } from './settings/run.ts';
 
 export interface RunMeta {
   target: string;
@@ -22,7 +23,7 @@ export interface RunMeta {
 }
 
 /** Next to the other reports (IDM_REPORTS_DIR moves them all, default reports/). */
-const RUN_META_PATH = resolve(process.env.IDM_REPORTS_DIR ?? 'reports', 'run-meta.json');
+const runMetaPath = (): string => resolve(runSettings().reportsDir, 'run-meta.json');
 
 /**
  * Also kept in this process's environment: the global setup, teardown and the reporters all
@@ -33,8 +34,9 @@ const ENV_VAR = 'IDM_RUN_META';
 
 export function writeRunMeta(meta: RunMeta): void {
   process.env[ENV_VAR] = JSON.stringify(meta);
-  mkdirSync(dirname(RUN_META_PATH), { recursive: true });
-  writeFileSync(RUN_META_PATH, JSON.stringify(meta, null, 2) + '\n');
+  const path = runMetaPath();
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(meta, null, 2) + '\n');
 }
 
 export function readRunMeta(): RunMeta | null {
@@ -46,9 +48,10 @@ export function readRunMeta(): RunMeta | null {
       /* fall back to the file */
     }
   }
-  if (!existsSync(RUN_META_PATH)) return null;
+  const path = runMetaPath();
+  if (!existsSync(path)) return null;
   try {
-    return JSON.parse(readFileSync(RUN_META_PATH, 'utf8')) as RunMeta;
+    return JSON.parse(readFileSync(path, 'utf8')) as RunMeta;
   } catch {
     return null;
   }

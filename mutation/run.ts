@@ -7,6 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { runSettings } from '../lib/settings/run.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { VARIANTS } from './mutants.ts';
 import { ROOT, pool, startVariant, type Started } from './proc.ts';
@@ -18,7 +19,7 @@ import type { Variant } from './variant.ts';
  * refuses as "bad ports" (SIP); a port is reused only after its run has ended.
  * IDM_MUTATION_PORT_BASE moves the range, so that two checkouts can run the harness at once.
  */
-const PORT_BASE = Number(process.env.IDM_MUTATION_PORT_BASE ?? 5000);
+const PORT_BASE = runSettings().mutationPortBase;
 export const MUTATION_PORTS = Array.from({ length: 90 }, (_, i) => PORT_BASE + i).filter(
   (p) => p !== 5060 && p !== 5061,
 );

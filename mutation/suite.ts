@@ -1,53 +1,50 @@
 // Runs the real conformance suite against a target, through configuration only (the same
 // environment a user would set for a staging tenant), into an output directory of its own,
 // and reads back the verdict from the conformance reporter's JSON.
-import { fileURLToPath } from 'node:url';
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { embeddedEnv } from '../lib/settings/explain.ts';
+import { EMBEDDED } from '../lib/settings/embedded.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { ROOT, runLogged, type RunResult } from './proc.ts';
 
-/** Dev credentials of the reference tenant (docs/ARCHITECTURE.md). */
+/** Dev credentials of the reference tenant (written once, in lib/settings/embedded.ts). */
 export const DEV_CREDENTIALS = {
-  IDM_CLIENT_ID: 'conformance-full',
-  IDM_CLIENT_SECRET: 'dev-secret-full-0123456789',
-  IDM_LIMITED_CLIENT_ID: 'conformance-limited',
-  IDM_LIMITED_CLIENT_SECRET: 'dev-secret-limited-0123456789',
+  IDM_CLIENT_ID: EMBEDDED.client.id,
+  IDM_CLIENT_SECRET: EMBEDDED.client.secret,
+  IDM_LIMITED_CLIENT_ID: EMBEDDED.limited.id,
+  IDM_LIMITED_CLIENT_SECRET: EMBEDDED.limited.secret,
 } as const;
 
-/** The authentication-API dev settings of the reference tenant (AUTH-CONTRACT), for non-embedded runs. */
+/** The authentication-API dev settings of the reference tenant, by setting name (mutants, self-tests). */
 export const DEV_AUTH = {
-  IDM_POST_CLIENT_ID: 'conformance-post',
-  IDM_POST_CLIENT_SECRET: 'dev-secret-post-0123456789',
-  IDM_BASIC_CLIENT_ID: 'conformance-basic',
-  IDM_BASIC_CLIENT_SECRET: 'dev-secret:basic+0123456789 %&=',
-  IDM_PKJWT_CLIENT_ID: 'conformance-pkjwt',
-  IDM_PKJWT_KEY_FILE: fileURLToPath(new URL('../reference/dev-keys/conformance-pkjwt.private.pem', import.meta.url)),
-  IDM_PUBLIC_CLIENT_ID: 'conformance-spa',
-  IDM_MTLS_CLIENT_ID: 'conformance-mtls',
-  IDM_MTLS_API_KEY: 'dev-cname-api-key-0123456789',
-  IDM_MTLS_CERT_FILE: fileURLToPath(new URL('../reference/dev-keys/conformance-mtls.cert.pem', import.meta.url)),
-  IDM_MTLS_CA_CLIENT_ID: 'conformance-mtls-ca',
-  IDM_MTLS_CA_CERT_FILE: fileURLToPath(new URL('../reference/dev-keys/conformance-mtls-ca.cert.pem', import.meta.url)),
-  IDM_TEST_USERNAME: 'conformance-user@example.test',
-  IDM_TEST_PASSWORD: 'dev-password-0123456789!',
-  IDM_TEST_CONNECTION: 'Username-Password-Authentication',
-  IDM_LOCKOUT_USERNAME: 'conformance-lockout@example.test',
-  IDM_LOCKOUT_PASSWORD: 'dev-password-lockout-0123!',
-  IDM_REDIRECT_URI: 'https://app.conformance.test/callback',
-  IDM_LOGOUT_RETURN_TO: 'https://app.conformance.test/logged-out',
-  IDM_PASSWORDLESS_EMAIL: 'conformance-user@example.test',
-  IDM_PASSWORDLESS_PHONE: '+15555550100',
-  IDM_SAML_CONNECTION: 'conformance-saml',
+  IDM_POST_CLIENT_ID: EMBEDDED.post.id,
+  IDM_POST_CLIENT_SECRET: EMBEDDED.post.secret,
+  IDM_BASIC_CLIENT_ID: EMBEDDED.basic.id,
+  IDM_BASIC_CLIENT_SECRET: EMBEDDED.basic.secret,
+  IDM_PKJWT_CLIENT_ID: EMBEDDED.pkjwtClientId,
+  IDM_PKJWT_KEY_FILE: EMBEDDED.pkjwtKeyFile,
+  IDM_PUBLIC_CLIENT_ID: EMBEDDED.publicClientId,
+  IDM_MTLS_CLIENT_ID: EMBEDDED.mtls.id,
+  IDM_MTLS_API_KEY: EMBEDDED.mtls.apiKey,
+  IDM_MTLS_CERT_FILE: EMBEDDED.mtls.certFile,
+  IDM_MTLS_CA_CLIENT_ID: EMBEDDED.mtlsCa.id,
+  IDM_MTLS_CA_CERT_FILE: EMBEDDED.mtlsCa.certFile,
+  IDM_TEST_USERNAME: EMBEDDED.user.username,
+  IDM_TEST_PASSWORD: EMBEDDED.user.password,
+  IDM_TEST_CONNECTION: EMBEDDED.user.connection,
+  IDM_LOCKOUT_USERNAME: EMBEDDED.lockout.username,
+  IDM_LOCKOUT_PASSWORD: EMBEDDED.lockout.password,
+  IDM_REDIRECT_URI: EMBEDDED.redirectUri,
+  IDM_SAML_CONNECTION: EMBEDDED.samlConnection,
 } as const;
 
 /** The seeded resources of the reference tenant that a non-embedded run must name. */
 export const DEV_RESOURCES = {
-  IDM_RESOURCE_SERVER_ID: 'rs_conformance',
-  IDM_FEATURE_FLAG_ID: 'flg_7Hq2kPzR',
-  IDM_VARIATION_IDS: 'var_control,var_treatment',
-  // The reference tenant takes any segment id (its README); named so the segment half runs.
-  IDM_SEGMENT_IDS: 'seg_conformance_a,seg_conformance_b',
+  IDM_RESOURCE_SERVER_ID: EMBEDDED.resourceServerId,
+  IDM_FEATURE_FLAG_ID: EMBEDDED.featureFlagId,
+  IDM_VARIATION_IDS: EMBEDDED.variationIds.join(','),
+  IDM_SEGMENT_IDS: EMBEDDED.segmentIds.join(','),
 } as const;
 
 export interface SuiteRun {
@@ -78,12 +75,11 @@ export interface SuiteOutcome extends RunResult {
 function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {
     ...process.env,
-    ...DEV_CREDENTIALS,
-    ...DEV_AUTH,
-    ...DEV_RESOURCES,
+    // A variant is the reference tenant on another port: every setting with an embedded
+    // default takes it, as a user would name them for a staging tenant.
+    ...embeddedEnv(),
     IDM_BASE_URL: run.origin,
-    IDM_MUTATION_REPORT_DIR: run.outDir,
-    // run-meta.json (and anything else the runtime writes) next to this run's report.
+    // This run's report (mutation/reporter.ts), run-meta.json and the rest, in its own folder.
     IDM_REPORTS_DIR: run.outDir,
     // A variant's restore journal is its own: never honoured against the next variant on the port.
     IDM_STATE_DIR: resolve(run.outDir, 'state'),

@@ -15,6 +15,8 @@ import type {
 import { loadConfig, secretValues } from '../lib/config.ts';
 import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
+import { runSettings } from '../lib/settings/run.ts';
+import { readSources } from '../lib/settings/sources.ts';
 import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
 import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
@@ -58,7 +60,7 @@ export default class ConformanceReporter implements Reporter {
   constructor(options: ConformanceReporterOptions = {}) {
     this.opts = {
       outputDir: options.outputDir ?? 'reports',
-      baseline: options.baseline ?? process.env.IDM_BASELINE ?? 'baseline/known-deviations.json',
+      baseline: options.baseline ?? runSettings().baseline,
       project: options.project ?? 'conformance',
       summary: options.summary ?? true,
       runMeta: options.runMeta ?? true,
@@ -200,7 +202,8 @@ export default class ConformanceReporter implements Reporter {
     const md = metadataHints((this.config?.metadata ?? {}) as Record<string, unknown>);
     const pick = (k: keyof RunHints, fromRuntime: string | number | undefined, env: string | undefined) =>
       fromTests[k] ?? fromRuntime ?? md[k] ?? fromProject[k] ?? nonEmpty(env);
-    const seedRaw = pick('seed', runtime?.seed, process.env.IDM_SEED);
+    const env = settingsAsGiven();
+    const seedRaw = pick('seed', runtime?.seed, env.IDM_SEED);
     const seed =
       typeof seedRaw === 'number'
         ? seedRaw
@@ -211,9 +214,9 @@ export default class ConformanceReporter implements Reporter {
           : null;
     return {
       suite: suiteVersion(),
-      target: String(pick('target', runtime?.target, process.env.IDM_BASE_URL) ?? '') || null,
+      target: String(pick('target', runtime?.target, env.IDM_BASE_URL) ?? '') || null,
       seed,
-      depth: String(pick('depth', runtime?.depth, process.env.IDM_DEPTH) ?? '') || null,
+      depth: String(pick('depth', runtime?.depth, env.IDM_DEPTH) ?? '') || null,
     };
   }
 }
@@ -373,4 +376,13 @@ function installExitCode(code: number): void {
     });
   }
   exitHookCode = Math.max(exitHookCode, code);
+}
+
+/** The settings as given (environment over .env), for hints only: a broken .env gives none. */
+function settingsAsGiven(): Record<string, string | undefined> {
+  try {
+    return readSources().merged;
+  } catch {
+    return {};
+  }
 }

@@ -6,7 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { EMBEDDED, loadConfig, parseConfig, parseDotenv, secretValues, type Env } from '../lib/config.ts';
+import { EMBEDDED, loadConfig, parseConfig, secretValues, type Env } from '../lib/config.ts';
+import { parseEnvFile } from '../lib/settings/sources.ts';
 import { ErrorCodes, IdmError, type ErrorCode } from '../lib/errors.ts';
 
 /** A complete, valid configuration for a non-embedded target. */
@@ -154,10 +155,11 @@ test.describe('required settings against a non-embedded target', () => {
       ['IDM_FEATURE_FLAG_ID'],
     );
   });
-  test('IDM_FEATURE_FLAG_ID without IDM_VARIATION_IDS → IDM_E_CONFIG_MISSING naming the variations', () => {
+  // The flag and its variations go together (declarations.ts): half of the set is a contradiction.
+  test('IDM_FEATURE_FLAG_ID without IDM_VARIATION_IDS → IDM_E_CONFIG_CONTRADICTORY naming the variations', () => {
     expectIdmError(
       idmErrorOf(() => parseConfig({ ...STAGING, IDM_FEATURE_FLAG_ID: 'flg_x' })),
-      'IDM_E_CONFIG_MISSING',
+      'IDM_E_CONFIG_CONTRADICTORY',
       ['IDM_VARIATION_IDS'],
     );
   });
@@ -397,12 +399,12 @@ const DOTENV: Array<{ title: string; text: string; expected: Record<string, stri
 test.describe('.env parsing', () => {
   for (const c of DOTENV) {
     test(c.title, () => {
-      expect(parseDotenv(c.text)).toEqual(c.expected);
+      expect(parseEnvFile(c.text)).toEqual(c.expected);
     });
   }
 
   test('an escaped backslash before n stays a backslash and an n (Windows path in double quotes)', () => {
-    expect(parseDotenv('A="C:\\\\new\\\\key.pem"')).toEqual({ A: 'C:\\new\\key.pem' });
+    expect(parseEnvFile('A="C:\\\\new\\\\key.pem"')).toEqual({ A: 'C:\\new\\key.pem' });
   });
 
   const BAD: Array<{ title: string; text: string; line: number }> = [
@@ -413,7 +415,7 @@ test.describe('.env parsing', () => {
   ];
   for (const c of BAD) {
     test(`${c.title} → IDM_E_CONFIG_ENV_FILE naming file and line`, () => {
-      const err = idmErrorOf(() => parseDotenv(c.text, '/tmp/x.env'));
+      const err = idmErrorOf(() => parseEnvFile(c.text, '/tmp/x.env'));
       expectIdmError(err, 'IDM_E_CONFIG_ENV_FILE', [`/tmp/x.env:${c.line}`]);
     });
   }

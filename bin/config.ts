@@ -1,0 +1,27 @@
+// `npm run config`: the effective configuration, one line per setting (its value, secrets as
+// ***, and where it came from: environment, .env, embedded default, default), then what the
+// run will skip because of what is unset. A configuration a run would refuse ends here the
+// same way: one line, exit 2. `npm run config -- --readme` rewrites the README's table from
+// the declarations (selftest/settings-table.spec.ts fails while the two differ).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fromSettings } from '../lib/config.ts';
+import { exitWith, isIdmError } from '../lib/errors.ts';
+import { explain, settingsTable } from '../lib/settings/explain.ts';
+import { README, replaceTable } from '../lib/settings/readme.ts';
+import { parseSettings } from '../lib/settings/parse.ts';
+import { readSources } from '../lib/settings/sources.ts';
+
+if (process.argv.includes('--readme')) {
+  writeFileSync(README, replaceTable(readFileSync(README, 'utf8'), settingsTable()));
+  process.stdout.write(`${README}: configuration table written from lib/settings/declarations.ts\n`);
+} else {
+  try {
+    const { merged, fromFile, envFile } = readSources();
+    const settings = parseSettings(merged, { fromFile, envFile });
+    const cfg = fromSettings(settings);
+    process.stdout.write(`${explain(settings, cfg.auth.chromium).join('\n')}\n`);
+  } catch (e) {
+    if (isIdmError(e)) exitWith(e);
+    throw e;
+  }
+}

@@ -1,0 +1,580 @@
+// Every setting of the suite, declared once: name, kind (how its value is read and checked),
+// default, embedded-tenant default, whether a non-embedded target requires it, the settings it
+// must come with, whether it is a secret, what a run skips while it is unset, and one line of
+// documentation. Parsing (parse.ts), the IDM_E_CONFIG_* messages, the embedded defaults, the
+// values the redactor hides, `npm run config` and the README's configuration table all derive
+// from this table. Adding a setting is adding one entry here (and reading it where it is used).
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EMBEDDED } from './embedded.ts';
+
+/** Opt-ins for tests that are only safe by default against the embedded tenant. */
+export const ALLOWANCES = {
+  burst: 'fire a bounded request burst until the target answers 429',
+  experiments: 'create experiments (the spec shows no way to delete them)',
+  lifetime: 'lower token_lifetime below the original token_lifetime_for_web (the clamp cannot be undone)',
+  irreversible: 'write resource-server fields the snapshot does not show (they cannot be restored)',
+  passwordless: 'start passwordless logins (the target sends a real e-mail and SMS)',
+  lockout: 'repeat failed logins of the lockout user until the §8 limit blocks it (it stays locked for a while)',
+} as const;
+
+export const DEPTHS = ['quick', 'default', 'deep'] as const;
+
+/** Authentication-API paths used when discovery does not list the endpoint and no IDM_*_PATH is set. */
+export const AUTH_PATH_DEFAULTS = {
+  authorize: '/authorize',
+  userinfo: '/userinfo',
+  revoke: '/oauth/revoke',
+  passwordless: '/passwordless/start',
+  logout: '/v2/logout',
+  samlCallback: '/login/callback',
+} as const;
+export type AuthPath = keyof typeof AUTH_PATH_DEFAULTS;
+/** The setting that overrides each authentication-API path (lib/auth/endpoints.ts names it in skips). */
+export const AUTH_PATH_SETTINGS: Record<AuthPath, string> = {
+  authorize: 'IDM_AUTHORIZE_PATH',
+  userinfo: 'IDM_USERINFO_PATH',
+  revoke: 'IDM_REVOKE_PATH',
+  passwordless: 'IDM_PASSWORDLESS_PATH',
+  logout: 'IDM_LOGOUT_PATH',
+  samlCallback: 'IDM_SAML_CALLBACK_PATH',
+};
+
+/** How a value is read and checked (parse.ts); every kind trims, and blank counts as unset. */
+export type Kind =
+  | { type: 'text'; pattern?: RegExp; what?: string }
+  /** An absolute http(s) URL; `origin`: a base (no query, fragment or credentials; trailing `/` dropped). */
+  | { type: 'url'; origin?: boolean }
+  /** A path starting with `/`. */
+  | { type: 'path' }
+  | { type: 'int'; min: number; max: number }
+  | { type: 'bool' }
+  | { type: 'enum'; values: readonly string[] }
+  /** Comma-separated; `values`: the allowed items (and `all`). */
+  | { type: 'list'; min: number; what: string; values?: readonly string[] }
+  /** A file that must exist. */
+  | { type: 'file' };
+
+export type Group = 'target' | 'experiments' | 'authentication' | 'run' | 'files';
+
+export const GROUPS: Record<Group, string> = {
+  target: 'Target and management API',
+  experiments: 'Experiments',
+  authentication: 'Authentication API',
+  run: 'Run',
+  files: 'Files, folders and ports',
+};
+
+export interface Setting {
+  readonly name: string;
+  readonly group: Group;
+  readonly kind: Kind;
+  readonly doc: string;
+  /** Used when unset (and no embedded default applies); a function of the base URL when derived from it. */
+  readonly default?: string | ((baseUrl: string) => string);
+  /** How the README shows a default that is not a plain value. */
+  readonly defaultDoc?: string;
+  /** Used against the embedded tenant when unset (and none of its `together` settings is set). */
+  readonly embedded?: string;
+  /** Required against a non-embedded target (IDM_BASE_URL set). */
+  readonly required?: true;
+  /** Settings that are given all together or not at all (the same key on each). */
+  readonly together?: string;
+  /** Hidden by the redactor and shown as *** by `npm run config`. */
+  readonly secret?: true;
+  /** What a run skips while this setting (or its `together` set) is unset. */
+  readonly unset?: string;
+}
+
+const fromRoot = (path: string): string =>
+  relative(fileURLToPath(new URL('../..', import.meta.url)), path).replace(/\\/g, '/');
+const pathKind = { type: 'path' } as const;
+const urlKind = { type: 'url' } as const;
+const text = { type: 'text' } as const;
+const apiV2 = (baseUrl: string): string => `${baseUrl}/api/v2/`;
+
+export const SETTINGS: readonly Setting[] = [
+  // Target and management API
+  {
+    name: 'IDM_BASE_URL',
+    group: 'target',
+    kind: { type: 'url', origin: true },
+    defaultDoc: 'unset → the embedded tenant on `http://127.0.0.1:<IDM_EMBEDDED_PORT>`',
+    doc: 'tenant origin (without `/api/v2`); unset starts the embedded reference tenant',
+  },
+  {
+    name: 'IDM_CLIENT_ID',
+    group: 'target',
+    kind: text,
+    embedded: EMBEDDED.client.id,
+    required: true,
+    doc: 'machine-to-machine client with `update:resource_servers` (and the experiment scope)',
+  },
+  {
+    name: 'IDM_CLIENT_SECRET',
+    group: 'target',
+    kind: text,
+    embedded: EMBEDDED.client.secret,
+    required: true,
+    secret: true,
+    doc: 'its secret',
+  },
+  {
+    name: 'IDM_LIMITED_CLIENT_ID',
+    group: 'target',
+    kind: text,
+    embedded: EMBEDDED.limited.id,
+    together: 'limited',
+    unset: 'the 403 (missing scope) tests skipped',
+    doc: 'a client without `update:resource_servers`',
+  },
+  {
+    name: 'IDM_LIMITED_CLIENT_SECRET',
+    group: 'target',
+    kind: text,
+    embedded: EMBEDDED.limited.secret,
+    together: 'limited',
+    secret: true,
+    doc: 'its secret',
+  },
+  {
+    name: 'IDM_RESOURCE_SERVER_ID',
+    group: 'target',
+    kind: text,
+    embedded: EMBEDDED.resourceServerId,
+    required: true,
+    doc: 'the custom resource server the suite may modify (snapshotted first, restored at the end)',
+  },
+  {
+    name: 'IDM_SYSTEM_RESOURCE_SERVER_ID',
+    group: 'target',
+    kind: text,
+    default: apiV2,
+    defaultDoc: '`<base>/api/v2/`',
+    doc: 'how the system resource server is addressed (its identifier)',
+  },
+  {
+    name: 'IDM_AUDIENCE',
+    group: 'target',
+    kind: text,
+    default: apiV2,
+    defaultDoc: '`<base>/api/v2/`',
+    doc: 'audience of the management token',
+  },
+  {
+    name: 'IDM_TOKEN_PATH',
+    group: 'target',
+    kind: pathKind,
+    default: '/oauth/token',
+    doc: 'token endpoint path (of the management and the authentication API)',
+  },
+  {
+    name: 'IDM_EXPIRED_TOKEN',
+    group: 'target',
+    kind: text,
+    secret: true,
+    doc: 'a tenant-signed expired token for the expired-token case (else one is forged)',
+  },
+  {
+    name: 'IDM_EARLY_ACCESS',
+    group: 'target',
+    kind: { type: 'bool' },
+    default: 'true',
+    doc: 'include the Early Access field `authorization_policy` in valid bodies',
+  },
+  // Experiments
+  {
+    name: 'IDM_FEATURE_FLAG_ID',
+    group: 'experiments',
+    kind: text,
+    embedded: EMBEDDED.featureFlagId,
+    together: 'flag',
+    unset: 'the experiment creations skipped',
+    doc: 'a feature flag for experiments',
+  },
+  {
+    name: 'IDM_VARIATION_IDS',
+    group: 'experiments',
+    kind: { type: 'list', min: 2, what: 'variation ids (a control and a treatment)' },
+    embedded: EMBEDDED.variationIds.join(','),
+    together: 'flag',
+    doc: 'at least two of its variations, control first',
+  },
+  {
+    name: 'IDM_STRATEGY_FIELD',
+    group: 'experiments',
+    kind: { type: 'text', pattern: /^[A-Za-z_][A-Za-z0-9_]*$/, what: 'a field name' },
+    default: 'allocation_strategy',
+    doc: 'name of the allocation-strategy attribute (the spec does not show it); its enum is asserted once a valid creation answers with it',
+  },
+  {
+    name: 'IDM_SEGMENT_IDS',
+    group: 'experiments',
+    kind: { type: 'list', min: 1, what: 'segment ids' },
+    embedded: EMBEDDED.segmentIds.join(','),
+    unset: 'the `segment` half of exp.create.strategy.enum skipped',
+    doc: 'segment ids the target knows, in allocation order, for the `segment` strategy',
+  },
+  {
+    name: 'IDM_AUTHENTICATION_FLOW',
+    group: 'experiments',
+    kind: text,
+    default: 'login',
+    doc: 'value for the experiment field whose allowed values the spec does not show',
+  },
+  {
+    name: 'IDM_ASSIGNMENT_SUBJECT',
+    group: 'experiments',
+    kind: text,
+    default: 'device',
+    doc: 'likewise',
+  },
+  // Authentication API
+  {
+    name: 'IDM_AUTH_URL',
+    group: 'authentication',
+    kind: { type: 'url', origin: true },
+    default: (baseUrl) => baseUrl,
+    defaultDoc: 'the base URL',
+    doc: '`{auth_url}`: origin of the authentication API (its token endpoint is `<auth url><IDM_TOKEN_PATH>`)',
+  },
+  {
+    name: 'IDM_PKJWT_CLIENT_ID',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.pkjwtClientId,
+    together: 'pkjwt',
+    unset: '§5.2 private_key_jwt (client assertion) skipped',
+    doc: 'a `private_key_jwt` client',
+  },
+  {
+    name: 'IDM_PKJWT_KEY_FILE',
+    group: 'authentication',
+    kind: { type: 'file' },
+    embedded: EMBEDDED.pkjwtKeyFile,
+    together: 'pkjwt',
+    doc: 'its private key (PEM file)',
+  },
+  {
+    name: 'IDM_POST_CLIENT_ID',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.post.id,
+    together: 'post',
+    unset: '§5.2 client_secret_post skipped',
+    doc: 'a `client_secret_post` client',
+  },
+  {
+    name: 'IDM_POST_CLIENT_SECRET',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.post.secret,
+    together: 'post',
+    secret: true,
+    doc: 'its secret',
+  },
+  {
+    name: 'IDM_BASIC_CLIENT_ID',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.basic.id,
+    together: 'basic',
+    unset: '§5.2 client_secret_basic skipped',
+    doc: 'a `client_secret_basic` client (the header is form-encoded per RFC 6749 §2.3.1)',
+  },
+  {
+    name: 'IDM_BASIC_CLIENT_SECRET',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.basic.secret,
+    together: 'basic',
+    secret: true,
+    doc: 'its secret',
+  },
+  {
+    name: 'IDM_PUBLIC_CLIENT_ID',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.publicClientId,
+    unset: 'the public-client (PKCE) flows skipped',
+    doc: 'a public client (auth method `none`, PKCE)',
+  },
+  {
+    name: 'IDM_MTLS_CLIENT_ID',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.mtls.id,
+    together: 'mtls',
+    unset: '§5.2 mTLS skipped',
+    doc: 'an mTLS client behind the edge',
+  },
+  {
+    name: 'IDM_MTLS_API_KEY',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.mtls.apiKey,
+    together: 'mtls',
+    secret: true,
+    doc: 'the custom-domain API key (`cname-api-key`), shared by the CA-verified client',
+  },
+  {
+    name: 'IDM_MTLS_CERT_FILE',
+    group: 'authentication',
+    kind: { type: 'file' },
+    embedded: EMBEDDED.mtls.certFile,
+    together: 'mtls',
+    doc: 'the registered certificate of the mTLS client (PEM file)',
+  },
+  {
+    name: 'IDM_MTLS_CA_CLIENT_ID',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.mtlsCa.id,
+    together: 'mtls-ca',
+    unset: '§5.2 mTLS with client-certificate-ca-verified skipped',
+    doc: 'an mTLS client that needs `client-certificate-ca-verified: SUCCESS` (needs `IDM_MTLS_API_KEY`)',
+  },
+  {
+    name: 'IDM_MTLS_CA_CERT_FILE',
+    group: 'authentication',
+    kind: { type: 'file' },
+    embedded: EMBEDDED.mtlsCa.certFile,
+    together: 'mtls-ca',
+    doc: 'its certificate (PEM file)',
+  },
+  {
+    name: 'IDM_TEST_USERNAME',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.user.username,
+    together: 'user',
+    unset: 'the password grant, user info, revoke and browser logins skipped',
+    doc: 'a test user on a database connection',
+  },
+  {
+    name: 'IDM_TEST_PASSWORD',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.user.password,
+    together: 'user',
+    secret: true,
+    doc: 'its password',
+  },
+  {
+    name: 'IDM_TEST_CONNECTION',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.user.connection,
+    doc: 'the test user’s database connection',
+  },
+  {
+    name: 'IDM_LOCKOUT_USERNAME',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.lockout.username,
+    together: 'lockout',
+    unset: '§8 repeat-login limit skipped',
+    doc: 'a user the §8 repeat-login test may lock (never the test user; with `IDM_ALLOW=lockout`)',
+  },
+  {
+    name: 'IDM_LOCKOUT_PASSWORD',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.lockout.password,
+    together: 'lockout',
+    secret: true,
+    doc: 'its password',
+  },
+  {
+    name: 'IDM_LOCKOUT_ATTEMPTS',
+    group: 'authentication',
+    kind: { type: 'int', min: 1, max: 1000 },
+    default: '12',
+    doc: 'failed logins the §8 test spends at most before the lockout user must be blocked (the spec states the limit, not its value)',
+  },
+  {
+    name: 'IDM_REDIRECT_URI',
+    group: 'authentication',
+    kind: urlKind,
+    embedded: EMBEDDED.redirectUri,
+    unset: 'the authorization-code flows skipped',
+    doc: 'registered redirect URI of the public and post clients',
+  },
+  {
+    name: 'IDM_LOGOUT_RETURN_TO',
+    group: 'authentication',
+    kind: urlKind,
+    embedded: EMBEDDED.logoutReturnTo,
+    unset: 'logout with returnTo skipped',
+    doc: 'registered logout return URL',
+  },
+  {
+    name: 'IDM_PASSWORDLESS_EMAIL',
+    group: 'authentication',
+    kind: { type: 'text', pattern: /^[^\s@]+@[^\s@]+$/, what: 'an e-mail address' },
+    embedded: EMBEDDED.passwordlessEmail,
+    unset: 'passwordless start by e-mail skipped',
+    doc: 'recipient for passwordless start by e-mail (with `IDM_ALLOW=passwordless`)',
+  },
+  {
+    name: 'IDM_PASSWORDLESS_PHONE',
+    group: 'authentication',
+    kind: { type: 'text', pattern: /^\+[1-9]\d{6,14}$/, what: 'an E.164 number such as +15555550100' },
+    embedded: EMBEDDED.passwordlessPhone,
+    unset: 'passwordless start by SMS skipped',
+    doc: 'recipient for passwordless start by SMS (E.164)',
+  },
+  {
+    name: 'IDM_SAML_CONNECTION',
+    group: 'authentication',
+    kind: text,
+    embedded: EMBEDDED.samlConnection,
+    unset: 'the SAML IdP-initiated callback skipped',
+    doc: 'the SAML connection for the IdP-initiated callback',
+  },
+  ...(Object.keys(AUTH_PATH_DEFAULTS) as AuthPath[]).map(
+    (k): Setting => ({
+      name: AUTH_PATH_SETTINGS[k],
+      group: 'authentication',
+      kind: pathKind,
+      defaultDoc: `discovery, else \`${AUTH_PATH_DEFAULTS[k]}\``,
+      doc: 'authentication-API path: this setting wins, else the discovery document where it lists the endpoint, else the default',
+    }),
+  ),
+  {
+    name: 'IDM_LOGIN_USERNAME_SELECTOR',
+    group: 'authentication',
+    kind: text,
+    default: 'input[name=username]',
+    doc: 'login-page selector of the username field (browser flows)',
+  },
+  {
+    name: 'IDM_LOGIN_PASSWORD_SELECTOR',
+    group: 'authentication',
+    kind: text,
+    default: 'input[name=password]',
+    doc: 'login-page selector of the password field',
+  },
+  {
+    name: 'IDM_LOGIN_SUBMIT_SELECTOR',
+    group: 'authentication',
+    kind: text,
+    default: 'button[type=submit]',
+    doc: 'login-page selector of the submit button',
+  },
+  {
+    name: 'IDM_CHROMIUM',
+    group: 'authentication',
+    kind: text,
+    default: '/usr/bin/chromium',
+    doc: 'Chromium for the browser flows; a missing binary skips them',
+  },
+  // Run
+  {
+    name: 'IDM_DEPTH',
+    group: 'run',
+    kind: { type: 'enum', values: DEPTHS },
+    default: 'default',
+    doc: '`quick` (pull requests) / `default` / `deep` (nightly): fast-check runs per property (update 5/20/100, experiment 2/5/25)',
+  },
+  {
+    name: 'IDM_SEED',
+    group: 'run',
+    kind: { type: 'int', min: -0x80000000, max: 0x7fffffff },
+    defaultDoc: 'random, printed',
+    doc: 'replays the generated cases of a run',
+  },
+  {
+    name: 'IDM_REPLAY_PATH',
+    group: 'run',
+    kind: text,
+    doc: 'with `IDM_SEED` and `--grep`, replays one counterexample (the path a failure prints)',
+  },
+  {
+    name: 'IDM_ALLOW',
+    group: 'run',
+    kind: { type: 'list', min: 0, what: 'opt-ins', values: Object.keys(ALLOWANCES) },
+    defaultDoc: 'none',
+    doc: `opt-ins against a non-embedded target: ${Object.entries(ALLOWANCES)
+      .map(([k, v]) => `\`${k}\` (${v})`)
+      .join(', ')}, \`all\``,
+  },
+  {
+    name: 'IDM_TIMEOUT_MS',
+    group: 'run',
+    kind: { type: 'int', min: 100, max: 120000 },
+    default: '8000',
+    doc: 'per-request timeout in ms (headers and body together)',
+  },
+  {
+    name: 'IDM_PACING_RESERVE',
+    group: 'run',
+    kind: { type: 'int', min: 0, max: 1000 },
+    default: '1',
+    doc: 'requests kept in reserve per rate-limit bucket before waiting for `X-RateLimit-Reset`',
+  },
+  // Files, folders and ports
+  {
+    name: 'IDM_ENV_FILE',
+    group: 'files',
+    kind: text,
+    default: '.env',
+    doc: 'the env file to read (relative to the working directory); read from the environment only, since it names the file',
+  },
+  {
+    name: 'IDM_REPORTS_DIR',
+    group: 'files',
+    kind: text,
+    default: 'reports',
+    doc: 'where every report of a run goes (`run-meta.json` and the Allure results included)',
+  },
+  {
+    name: 'IDM_STATE_DIR',
+    group: 'files',
+    kind: text,
+    default: fileURLToPath(new URL('../../.idm-state', import.meta.url)),
+    defaultDoc: '`.idm-state` in the checkout',
+    doc: 'where the restore journal and the run lock live (owner-only, git-ignored)',
+  },
+  {
+    name: 'IDM_BASELINE',
+    group: 'files',
+    kind: text,
+    default: 'baseline/known-deviations.json',
+    doc: 'the known-deviation baseline',
+  },
+  {
+    name: 'IDM_EMBEDDED_PORT',
+    group: 'files',
+    kind: { type: 'int', min: 1, max: 65535 },
+    default: '4810',
+    doc: 'loopback port of the embedded tenant, e.g. when 4810 is taken',
+  },
+  {
+    name: 'IDM_MUTATION_PORT_BASE',
+    group: 'files',
+    kind: { type: 'int', min: 1024, max: 65000 },
+    default: '5000',
+    doc: 'first of the 90 loopback ports the mutation harness launches variants on (two checkouts at once)',
+  },
+  {
+    name: 'IDM_SELFTEST_SAMPLES',
+    group: 'files',
+    kind: { type: 'int', min: 1, max: 1_000_000 },
+    default: '3000',
+    doc: 'samples per schema in the contract self-test (`selftest/contract-schemas.spec.ts`)',
+  },
+];
+
+/** A declared default as the README and `npm run config` show it. */
+export function defaultText(s: Setting): string | null {
+  if (s.defaultDoc !== undefined) return s.defaultDoc;
+  return typeof s.default === 'string' ? `\`${s.default}\`` : null;
+}
+
+/** The embedded default as the README shows it (secrets and dev files by what they are). */
+export function embeddedText(s: Setting): string | null {
+  if (s.embedded === undefined) return null;
+  if (s.secret) return 'dev value';
+  return s.kind.type === 'file' ? `\`${fromRoot(s.embedded)}\`` : `\`${s.embedded}\``;
+}
