@@ -7,10 +7,12 @@ import { fieldsOf, validate, schemaOf, loadSchemaFiles, typeNames } from '../sch
 import { specText } from '../contract/clauses.ts';
 import type { TypeName } from '../schemas/index.ts';
 import * as g from '../generators/index.ts';
+import { loadSettings } from '../lib/settings/parse.ts';
+import { runSettings } from '../lib/settings/run.ts';
 
-const N = Number(process.env['IDM_SELFTEST_SAMPLES'] ?? 3000);
+const N = runSettings().selftestSamples;
 // A fixed default keeps titles and samples identical across workers and runs; IDM_SEED explores others.
-const SEED = Number(process.env['IDM_SEED'] ?? 20261122);
+const SEED = loadSettings(process.env, process.cwd(), ['IDM_SEED']).int('IDM_SEED') ?? 20261122;
 const EXP: g.ExperimentOptions = {
   featureFlagId: 'flg_7Hq2kPzR',
   variationIds: ['var_control', 'var_treatment'],

@@ -9,12 +9,13 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { findChromium, launchChromium, noChromiumReason } from '../lib/auth/browser.ts';
 import { buildReport } from '../reporters/build-report.ts';
 import { loadContractCatalogue } from '../reporters/catalogue.ts';
+import { runSettings } from '../lib/settings/run.ts';
 import { renderHtml } from '../reporters/html.ts';
 import type { CatalogueEntry, CheckRecord, ConformanceReport, TestOutcome } from '../reporters/model.ts';
 
 const LOOKUP = findChromium();
 const CHROMIUM = LOOKUP.path;
-const REPORTS = process.env.IDM_REPORTS_DIR ?? 'reports';
+const REPORTS = runSettings().reportsDir;
 
 test.describe('conformance.html in Chromium', () => {
   test.skip(!CHROMIUM && !process.env.CI, noChromiumReason(LOOKUP));

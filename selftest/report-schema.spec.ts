@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect, test } from '@playwright/test';
+import { runSettings } from '../lib/settings/run.ts';
 import { buildReport } from '../reporters/build-report.ts';
 import { loadContractCatalogue } from '../reporters/catalogue.ts';
 import type { CatalogueEntry, ConformanceReport, TestOutcome } from '../reporters/model.ts';
@@ -35,7 +36,7 @@ test('the schema refuses an unknown status, an unknown field and a missing gate'
 });
 
 test("the last real run's conformance.json validates, if there is one", () => {
-  const path = `${process.env.IDM_REPORTS_DIR ?? 'reports'}/conformance.json`;
+  const path = `${runSettings().reportsDir}/conformance.json`;
   test.skip(!existsSync(path), `no ${path} yet (npm run conformance writes it)`);
   const doc = JSON.parse(readFileSync(path, 'utf8')) as unknown;
   expect(validate(doc), ajv.errorsText(validate.errors)).toBe(true);

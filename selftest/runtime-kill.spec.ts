@@ -302,6 +302,7 @@ test('a restore that cannot be verified: exit 3 in one line, the journal stays, 
   const cfg = parseConfig(settings);
   const pre = await readRs();
   // A snapshot no update can reach: its id differs (ids are not writable, §2.2).
+  // env: the journal finds its folder through this process's IDM_STATE_DIR (runSettings); moved around the write only.
   const saved = process.env.IDM_STATE_DIR;
   process.env.IDM_STATE_DIR = ws.stateDir;
   try {

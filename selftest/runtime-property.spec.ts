@@ -128,6 +128,7 @@ test('the same run seed finds the same counterexample and path; IDM_REPLAY_PATH 
 
   const replayCalls: number[] = [];
   const third = new Checks(test.info(), createRedactor());
+  // env: forAll reads the replay path of this process (runSettings), as a user's IDM_REPLAY_PATH; set around the call only.
   const before = process.env.IDM_REPLAY_PATH;
   process.env.IDM_REPLAY_PATH = a.path!;
   try {

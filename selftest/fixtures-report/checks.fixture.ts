@@ -3,6 +3,7 @@
 // decides the one must clause that can fail; FX_CRASH=1 adds a test that errors;
 // FX_LEAK=1 puts unredacted credentials into the failure's evidence (the reporter's own
 // redaction must catch them).
+import { readSources } from '../../lib/settings/sources.ts';
 import { expect, test } from '@playwright/test';
 
 type Check = {
@@ -33,7 +34,7 @@ test('name of 201 characters is rejected with 400', { tag: ['@fx.update.name.max
     return;
   }
   if (process.env.FX_LEAK === '1') {
-    const secret = process.env.IDM_CLIENT_SECRET ?? 'no-secret-set';
+    const secret = readSources().merged.IDM_CLIENT_SECRET ?? 'no-secret-set';
     const jwt = `eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjb25mb3JtYW5jZSJ9.${'s1gnatureXY'.repeat(4)}`;
     record({
       clause: 'fx.update.name.max-length',
