@@ -24,11 +24,7 @@ try {
         `idm-conformance: nothing to restore for ${cfg.resourceServerId} at ${cfg.baseUrl} (no journal of an interrupted run)\n`,
       );
     } else {
-      const token = await obtainToken(
-        cfg,
-        cfg.client,
-        clientSetting(cfg),
-      );
+      const token = await obtainToken(cfg, cfg.client, clientSetting(cfg));
       const done = await honourJournal(cfg, token);
       if (!done) throw new IdmError('IDM_E_JOURNAL', 'the journal disappeared during the restore');
       process.stderr.write(

@@ -110,7 +110,6 @@ export interface Config {
   secrets: readonly string[];
 }
 
-
 /** Numbers of fast-check runs per property for each depth profile. */
 export const DEPTH_RUNS: Record<Depth, { update: number; experiment: number }> = {
   quick: { update: 5, experiment: 2 },
@@ -201,7 +200,11 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
     ['IDM_POST_CLIENT_ID', post],
     ['IDM_BASIC_CLIENT_ID', basic],
   ] as const)
-    differ(publicClientId, c?.id, `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`);
+    differ(
+      publicClientId,
+      c?.id,
+      `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`,
+    );
 
   // The CA-verified mTLS client shares the custom-domain API key of the mTLS client.
   const apiKey = s.text('IDM_MTLS_API_KEY');
@@ -211,7 +214,8 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
     throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_MTLS_CA_CLIENT_ID is set but IDM_MTLS_API_KEY is not');
   const mtlsCert = s.text('IDM_MTLS_CERT_FILE');
   const caCert = s.text('IDM_MTLS_CA_CERT_FILE');
-  const mtls = mtlsId !== null && apiKey !== null && mtlsCert !== null ? { id: mtlsId, apiKey, certFile: mtlsCert } : null;
+  const mtls =
+    mtlsId !== null && apiKey !== null && mtlsCert !== null ? { id: mtlsId, apiKey, certFile: mtlsCert } : null;
   const mtlsCa = caId !== null && apiKey !== null && caCert !== null ? { id: caId, apiKey, certFile: caCert } : null;
   differ(mtlsCa?.id, mtls?.id, 'IDM_MTLS_CA_CLIENT_ID names the same client as IDM_MTLS_CLIENT_ID');
 

@@ -8,8 +8,7 @@
 // The same folder holds the run lock: one run per target + resource server on a machine.
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { allowed, type Config } from './config.ts';
 import { runSettings } from './settings/run.ts';
 import { IdmError } from './errors.ts';

@@ -15,11 +15,7 @@ export interface Preflight {
 
 export async function preflight(cfg: Config): Promise<Preflight> {
   let requests = 0;
-  const full = await obtainToken(
-    cfg,
-    cfg.client,
-    clientSetting(cfg),
-  );
+  const full = await obtainToken(cfg, cfg.client, clientSetting(cfg));
   requests++;
   let limited: string | null = null;
   if (cfg.limited) {

@@ -37,7 +37,16 @@ test('IDM_REPORTS_DIR, IDM_STATE_DIR, IDM_BASELINE, IDM_DEPTH and IDM_EMBEDDED_P
   };
   const r = spawnSync(
     process.execPath,
-    ['--import', 'tsx', 'bin/conformance.ts', '--grep', '@ratelimit.headers', '--workers=1', '--output', join(ws, 'test-output')],
+    [
+      '--import',
+      'tsx',
+      'bin/conformance.ts',
+      '--grep',
+      '@ratelimit.headers',
+      '--workers=1',
+      '--output',
+      join(ws, 'test-output'),
+    ],
     { env, encoding: 'utf8', timeout: 110_000 },
   );
   expect(r.status, r.stdout.slice(-1500) + r.stderr.slice(-1500)).toBe(0);

@@ -207,6 +207,8 @@ test.describe('npm run config', () => {
     const r = run(d);
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
-    expect(r.stderr.trimEnd().split('\n')).toEqual([expect.stringMatching(/^idm-conformance: IDM_E_CONFIG_INVALID: IDM_DEPTH /)]);
+    expect(r.stderr.trimEnd().split('\n')).toEqual([
+      expect.stringMatching(/^idm-conformance: IDM_E_CONFIG_INVALID: IDM_DEPTH /),
+    ]);
   });
 });

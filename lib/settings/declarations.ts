@@ -18,7 +18,7 @@ export const ALLOWANCES = {
   lockout: 'repeat failed logins of the lockout user until the §8 limit blocks it (it stays locked for a while)',
 } as const;
 
-export const DEPTHS = ['quick', 'default', 'deep'] as const;
+const DEPTHS = ['quick', 'default', 'deep'] as const;
 
 /** Authentication-API paths used when discovery does not list the endpoint and no IDM_*_PATH is set. */
 export const AUTH_PATH_DEFAULTS = {

@@ -21,7 +21,11 @@ export const EMBEDDED = {
   post: { id: 'conformance-post', secret: 'dev-secret-post-0123456789' },
   basic: { id: 'conformance-basic', secret: 'dev-secret:basic+0123456789 %&=' },
   publicClientId: 'conformance-spa',
-  mtls: { id: 'conformance-mtls', apiKey: 'dev-cname-api-key-0123456789', certFile: devKey('conformance-mtls.cert.pem') },
+  mtls: {
+    id: 'conformance-mtls',
+    apiKey: 'dev-cname-api-key-0123456789',
+    certFile: devKey('conformance-mtls.cert.pem'),
+  },
   mtlsCa: { id: 'conformance-mtls-ca', certFile: devKey('conformance-mtls-ca.cert.pem') },
   user: {
     username: 'conformance-user@example.test',

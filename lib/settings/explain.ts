@@ -71,7 +71,11 @@ export function settingsTable(): string {
 function row(s: Setting): string {
   const flags = [
     s.required ? 'required against a staging tenant' : null,
-    s.together ? `with ${SETTINGS.filter((o) => o.together === s.together && o !== s).map((o) => `\`${o.name}\``).join(', ')}` : null,
+    s.together
+      ? `with ${SETTINGS.filter((o) => o.together === s.together && o !== s)
+          .map((o) => `\`${o.name}\``)
+          .join(', ')}`
+      : null,
     s.secret ? 'secret' : null,
     s.unset ? `unset → ${s.unset}` : null,
   ].filter(Boolean);

@@ -56,7 +56,8 @@ export class Settings {
   }
 }
 
-const blank = (v: string | undefined): string | undefined => (v === undefined || v.trim() === '' ? undefined : v.trim());
+const blank = (v: string | undefined): string | undefined =>
+  v === undefined || v.trim() === '' ? undefined : v.trim();
 
 /**
  * Every setting, from `env` (with `fromFile` naming those that came from .env). `only`

@@ -61,7 +61,10 @@ export function parseEnvFile(text: string, where = '.env'): Record<string, strin
     if (!m) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${at} is not KEY=VALUE`);
     const [, key, rest] = m as unknown as [string, string, string];
     if (key.startsWith('IDM_') && !KNOWN.has(key))
-      throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${at} sets ${key}, which is not a setting (npm run config lists them)`);
+      throw new IdmError(
+        'IDM_E_CONFIG_ENV_FILE',
+        `${at} sets ${key}, which is not a setting (npm run config lists them)`,
+      );
     out[key] = value(rest, at);
   });
   return out;
