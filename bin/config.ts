@@ -19,7 +19,7 @@ if (process.argv.includes('--readme')) {
     const { merged, fromFile, envFile } = readSources();
     const settings = parseSettings(merged, { fromFile, envFile });
     const cfg = fromSettings(settings);
-    process.stdout.write(`${explain(settings, cfg.auth.chromium).join('\n')}\n`);
+    process.stdout.write(`${explain(settings, { baseUrl: cfg.baseUrl, chromium: cfg.auth.chromium }).join('\n')}\n`);
   } catch (e) {
     if (isIdmError(e)) exitWith(e);
     throw e;

@@ -179,7 +179,7 @@ test.describe('npm run config', () => {
     const r = run(dir());
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^target: the embedded reference tenant · \.env: none$/);
+    expect(lines[0]).toMatch(/^target: http:\/\/127\.0\.0\.1:4810 \(the embedded reference tenant\) · \.env: none$/);
     for (const s of SETTINGS) expect(r.stdout).toMatch(new RegExp(`^${s.name} `, 'm'));
     expect(r.stdout).toMatch(/^IDM_CLIENT_SECRET +\*\*\* +embedded default$/m);
     expect(r.stdout).toMatch(/^IDM_DEPTH +default +default$/m);

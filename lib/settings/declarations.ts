@@ -99,7 +99,7 @@ export const SETTINGS: readonly Setting[] = [
     name: 'IDM_BASE_URL',
     group: 'target',
     kind: { type: 'url', origin: true },
-    defaultDoc: 'unset → the embedded tenant on `http://127.0.0.1:<IDM_EMBEDDED_PORT>`',
+    defaultDoc: 'the embedded tenant on `http://127.0.0.1:<IDM_EMBEDDED_PORT>`',
     doc: 'tenant origin (without `/api/v2`); unset starts the embedded reference tenant',
   },
   {

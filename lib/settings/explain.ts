@@ -13,19 +13,20 @@ export function embeddedEnv(): Record<string, string> {
 }
 
 /** `npm run config`: one line per setting, then one per thing the run skips because of what is unset. */
-export function explain(s: Settings, chromium: string): string[] {
+export function explain(s: Settings, target: { baseUrl: string; chromium: string }): string[] {
   const rows = SETTINGS.map((d) => {
     const r = s.byName.get(d.name);
-    const shown = r?.raw == null ? '(unset)' : d.secret ? '***' : r.raw.replace(/\n/g, '\\n');
+    const unset = d.defaultDoc ? `(unset: ${d.defaultDoc.replace(/`/g, '')})` : '(unset)';
+    const shown = r?.raw == null ? unset : d.secret ? '***' : r.raw.replace(/\n/g, '\\n');
     return [d.name, shown, r?.origin ?? 'unset'] as const;
   });
   const w0 = Math.max(...rows.map((r) => r[0].length));
-  const w1 = Math.min(60, Math.max(...rows.map((r) => r[1].length)));
+  const w1 = Math.min(64, Math.max(...rows.map((r) => r[1].length)));
   const lines = [
-    `target: ${s.embedded ? 'the embedded reference tenant' : s.text('IDM_BASE_URL')} · .env: ${s.envFile ?? 'none'}`,
+    `target: ${target.baseUrl}${s.embedded ? ' (the embedded reference tenant)' : ''} · .env: ${s.envFile ?? 'none'}`,
     ...rows.map(([n, v, o]) => `${n.padEnd(w0)}  ${v.padEnd(w1)}  ${o}`),
   ];
-  const skips = skipped(s, chromium);
+  const skips = skipped(s, target.chromium);
   lines.push(skips.length ? 'skipped because of what is unset:' : 'nothing is skipped because of what is unset');
   for (const k of skips) lines.push(`  ${k}`);
   return lines;
