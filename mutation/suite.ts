@@ -81,6 +81,8 @@ function suiteEnv(run: SuiteRun): NodeJS.ProcessEnv {
     IDM_BASE_URL: run.origin,
     // This run's report (mutation/reporter.ts), run-meta.json and the rest, in its own folder.
     IDM_REPORTS_DIR: run.outDir,
+    // The name older checkouts' mutation reporter reads (the bench's before/after runs one).
+    IDM_MUTATION_REPORT_DIR: run.outDir,
     // A variant's restore journal is its own: never honoured against the next variant on the port.
     IDM_STATE_DIR: resolve(run.outDir, 'state'),
     // A launched variant is disposable: every guarded test may run (burst, experiments, …).

@@ -116,6 +116,12 @@ test.describe('each setting set only in .env takes effect', () => {
   });
 });
 
+test('IDM_ENV_FILE inside a .env is refused: it names the file, so only the environment can set it', () => {
+  const d = dir();
+  writeFileSync(join(d, '.env'), 'IDM_ENV_FILE=other.env\n');
+  expect(() => loadConfig({}, d)).toThrow(/\.env:1 sets IDM_ENV_FILE/);
+});
+
 test.describe('the declarations', () => {
   test('names are unique IDM_* names, each documented', () => {
     expect(new Set(NAMES).size).toBe(NAMES.length);

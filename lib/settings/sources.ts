@@ -60,6 +60,11 @@ export function parseEnvFile(text: string, where = '.env'): Record<string, strin
     const m = /^(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*)$/.exec(trimmed);
     if (!m) throw new IdmError('IDM_E_CONFIG_ENV_FILE', `${at} is not KEY=VALUE`);
     const [, key, rest] = m as unknown as [string, string, string];
+    if (key === 'IDM_ENV_FILE')
+      throw new IdmError(
+        'IDM_E_CONFIG_ENV_FILE',
+        `${at} sets IDM_ENV_FILE, which names the file and is read from the environment only`,
+      );
     if (key.startsWith('IDM_') && !KNOWN.has(key))
       throw new IdmError(
         'IDM_E_CONFIG_ENV_FILE',
