@@ -203,6 +203,7 @@ test.describe('npm run config', () => {
     expect(r.stdout).toMatch(/^IDM_BASE_URL +https:\/\/staging\.example\.test +\.env$/m);
     expect(r.stdout).toMatch(/^IDM_DEPTH +quick +environment$/m);
     expect(r.stdout).toContain('IDM_MTLS_* unset → §5.2 mTLS skipped');
+    expect(r.stdout).toContain('IDM_FEATURE_FLAG_ID + IDM_VARIATION_IDS unset →');
     expect(r.stdout).toContain('IDM_ALLOW without burst → skipped');
     expect(r.stdout).not.toContain('secret-abcdef');
   });

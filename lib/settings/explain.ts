@@ -48,12 +48,13 @@ function skipped(s: Settings, chromium: string): string[] {
   return out;
 }
 
-/** IDM_MTLS_CLIENT_ID, IDM_MTLS_API_KEY, IDM_MTLS_CERT_FILE → IDM_MTLS_*. */
+/** IDM_MTLS_CLIENT_ID, IDM_MTLS_API_KEY, IDM_MTLS_CERT_FILE → IDM_MTLS_*; without a shared stem, the names. */
 function family(names: string[]): string {
   if (names.length === 1) return names[0] as string;
   let prefix = names[0] as string;
   for (const n of names) while (!n.startsWith(prefix)) prefix = prefix.slice(0, -1);
-  return `${prefix.slice(0, prefix.lastIndexOf('_') + 1)}*`;
+  const stem = prefix.slice(0, prefix.lastIndexOf('_') + 1);
+  return stem === 'IDM_' ? names.join(' + ') : `${stem}*`;
 }
 
 const cell = (t: string | null): string => (t ?? '—').replace(/\|/g, '\\|');
