@@ -2,7 +2,7 @@
 // ***, and where it came from: environment, .env, embedded default, default), then what the
 // run will skip because of what is unset. A configuration a run would refuse ends here the
 // same way: one line, exit 2. `npm run config -- --readme` rewrites the README's table from
-// the declarations (selftest/settings-table.spec.ts fails while the two differ).
+// the declarations (selftest/settings.spec.ts fails while the two differ).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fromSettings } from '../lib/config.ts';
 import { exitWith, isIdmError } from '../lib/errors.ts';
