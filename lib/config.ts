@@ -118,6 +118,8 @@ export interface AuthConfig {
    * the spec states the limit but not its value, so the budget is the user's to set.
    */
   lockoutAttempts: number;
+  /** Named flows the tenant does not offer (IDM_NOT_OFFERED): their clauses are skipped, not failed. */
+  notOffered: ReadonlySet<NamedFlow>;
   redirectUri: string | null;
   logoutReturnTo: string | null;
   passwordlessEmail: string | null;
@@ -129,6 +131,31 @@ export interface AuthConfig {
   /** Chromium binary for the browser flows (a missing one skips them, it is not a config error). */
   chromium: string;
 }
+
+// --- issue 16: IDM_NOT_OFFERED (one declaration; to be ported into the settings table) ----------
+/** The named flows (§4.3) a tenant may switch off on purpose; IDM_NOT_OFFERED lists them. */
+export const NAMED_FLOWS = ['password', 'implicit', 'passwordless', 'saml', 'wsfed', 'delegation'] as const;
+export type NamedFlow = (typeof NAMED_FLOWS)[number];
+
+function parseNotOffered(raw: string | undefined): ReadonlySet<NamedFlow> {
+  const names = (raw ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+  const unknown = names.filter((n) => !(NAMED_FLOWS as readonly string[]).includes(n));
+  if (unknown.length > 0)
+    throw new IdmError(
+      'IDM_E_CONFIG_INVALID',
+      `IDM_NOT_OFFERED lists ${unknown.join(', ')}; it takes a comma list of ${NAMED_FLOWS.join(', ')}`,
+    );
+  return new Set(names as NamedFlow[]);
+}
+
+/** The reason a not-offered flow's clauses are skipped with, or null when it is offered. */
+export function notOfferedReason(cfg: Config, flow: NamedFlow): string | null {
+  return cfg.auth.notOffered.has(flow) ? `not offered (IDM_NOT_OFFERED=${[...cfg.auth.notOffered].join(',')})` : null;
+}
+// --- end IDM_NOT_OFFERED -------------------------------------------------------------------------
 
 export interface ClientCredentials {
   id: string;
@@ -525,6 +552,7 @@ function parseAuth(
     user,
     lockout,
     lockoutAttempts: intSetting(get, 'IDM_LOCKOUT_ATTEMPTS', 12, 1, 1000),
+    notOffered: parseNotOffered(get('IDM_NOT_OFFERED')),
     redirectUri: urlOr('IDM_REDIRECT_URI', EMBEDDED.redirectUri),
     logoutReturnTo: urlOr('IDM_LOGOUT_RETURN_TO', EMBEDDED.logoutReturnTo),
     passwordlessEmail: email ?? (embedded ? EMBEDDED.passwordlessEmail : null),

@@ -35,6 +35,8 @@ export interface AuthorizeOutcome {
   problem: string | null;
   /** The page the browser ended on, when it was not a redirect URI. */
   stoppedAt: string | null;
+  /** The tenant's answers the browser saw, in order: status, path and where a redirect pointed (no query). */
+  chain: string[];
 }
 
 const CALLBACK_PAGE = '<!doctype html><title>callback</title><p>redirect caught by the conformance suite</p>';
@@ -54,6 +56,18 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
   const tenant = new URL(a.url).origin;
   context.on('request', (r) => {
     if (r.url().startsWith(tenant)) a.onTenantRequest?.();
+  });
+  // A route never sees the target of a redirect the browser follows itself (the first
+  // navigation's 3xx to the redirect URI): the tenant's own answer says where it sent the browser.
+  const chain: string[] = [];
+  context.on('response', (r) => {
+    if (!r.url().startsWith(tenant)) return;
+    const location = r.headers().location;
+    chain.push(`${r.status()} ${pathOf(r.url())}${location ? ` → ${pathOf(new URL(location, r.url()).href)}` : ''}`);
+    if (location && r.status() >= 300 && r.status() < 400) {
+      const to = new URL(location, r.url()).href;
+      if (reached(to) !== undefined) caught ??= to;
+    }
   });
   const page = await context.newPage();
   let loggedIn = false;
@@ -106,7 +120,7 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
     }
     const finalUrl = atRedirect(page, reached) ? page.url() : caught;
     if (finalUrl === null) {
-      problem ??= `the browser never reached the redirect URI (ended at ${pathOf(page.url())})`;
+      problem ??= `the browser never reached the redirect URI (ended at ${pathOf(page.url())}; ${answers(chain)})`;
       return {
         callback: null,
         params: {},
@@ -114,28 +128,21 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
         loggedIn,
         problem,
         stoppedAt: pathOf(page.url()),
+        chain,
       };
     }
-    // page.url() keeps the fragment (the request the route saw does not).
-    const callback = new URL(finalUrl);
-    const query = Object.fromEntries(callback.searchParams);
-    const fragment = Object.fromEntries(new URLSearchParams(callback.hash.replace(/^#/, '')));
-    return {
-      callback,
-      params: { ...query, ...fragment },
-      carriedIn: { query: Object.keys(query), fragment: Object.keys(fragment) },
-      loggedIn,
-      problem: null,
-      stoppedAt: null,
-    };
+    return reachedOutcome(finalUrl, loggedIn, chain);
   } catch (e) {
+    // The browser cannot load the redirect URI itself (never resolved): the redirect still counts.
+    if (caught !== null) return reachedOutcome(caught, loggedIn, chain);
     return {
       callback: null,
       params: {},
       carriedIn: { query: [], fragment: [] },
       loggedIn,
-      problem: `browser: ${(e as Error).message.split('\n')[0]}`,
+      problem: `browser: ${(e as Error).message.split('\n')[0]} (${answers(chain)})`,
       stoppedAt: pathOf(page.url()),
+      chain,
     };
   } finally {
     await context.close();
@@ -143,6 +150,26 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
 }
 
 // Helpers
+
+function reachedOutcome(finalUrl: string, loggedIn: boolean, chain: string[]): AuthorizeOutcome {
+  // page.url() and a Location keep the fragment (the request the route saw does not).
+  const callback = new URL(finalUrl);
+  const query = Object.fromEntries(callback.searchParams);
+  const fragment = Object.fromEntries(new URLSearchParams(callback.hash.replace(/^#/, '')));
+  return {
+    callback,
+    params: { ...query, ...fragment },
+    carriedIn: { query: Object.keys(query), fragment: Object.keys(fragment) },
+    loggedIn,
+    problem: null,
+    stoppedAt: null,
+    chain,
+  };
+}
+
+function answers(chain: string[]): string {
+  return chain.length === 0 ? 'the tenant answered nothing' : `the tenant answered ${chain.join(', ')}`;
+}
 
 function atRedirect(page: Page, reached: (u: string) => string | undefined): boolean {
   return reached(page.url()) !== undefined;

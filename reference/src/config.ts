@@ -174,6 +174,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   }
   const rl = flags.get('rate-limit') ?? env.REFERENCE_RATE_LIMIT;
   const profile = flags.get('profile') ?? env.REFERENCE_PROFILE ?? 'default';
-  if (profile !== 'default' && profile !== 'strict') throw new Error(`profile must be default or strict; got ${profile}`);
+  if (profile !== 'default' && profile !== 'strict')
+    throw new Error(`profile must be default or strict; got ${profile}`);
   return { host, port, publicUrl, rateLimit: rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT, profile };
 }

@@ -7,7 +7,8 @@
 //   - passwordless, the SAML callback, WS-Federation and delegation do not exist (404);
 //   - offline_access is granted only beside prompt=consent (OIDC Core §11);
 //   - /authorize shows its errors as an HTML page, or redirects them with 303 (RFC 6749 §4.1.2.1);
-//   - no rate limit, so no X-RateLimit-* headers.
+//   - no rate limit, so no X-RateLimit-* headers;
+//   - `audience` (not an RFC 6749 parameter) is ignored: client credentials are issued for its one API.
 // Built as a wrap of the whole handler plus a limiter that never limits the authentication
 // API, so no route of the tenant carries a branch for it.
 import type { ClientConfig, Handler, RateLimiter, TenantRequest, TenantResponse } from '../types.ts';
@@ -72,8 +73,14 @@ async function answer(
     if (type !== 'application/x-www-form-urlencoded')
       return formError(400, 'invalid_request', 'The request body must be application/x-www-form-urlencoded');
     const form = new URLSearchParams(req.body.toString('utf8'));
-    if (/^\/oauth\/token\/?$/.test(path) && form.get('grant_type') === 'password')
+    const token = /^\/oauth\/token\/?$/.test(path);
+    if (token && form.get('grant_type') === 'password')
       return formError(400, 'unsupported_grant_type', 'The password grant is not offered');
+    if (token && form.get('grant_type') === 'client_credentials') {
+      form.set('audience', '/api/v2/');
+      const body = Buffer.from(form.toString());
+      return next({ ...req, body, headers: { ...req.headers, 'content-length': String(body.length) } });
+    }
   }
   if (method === 'GET' && /^\/authorize\/?$/.test(path)) return authorize(req, next, clients);
   return next(req);
@@ -97,10 +104,7 @@ async function authorize(req: TenantRequest, next: Handler, clients: readonly Cl
   }
   const scope = (params.get('scope') ?? '').split(' ').filter(Boolean);
   if (scope.includes('offline_access') && params.get('prompt') !== 'consent') {
-    params.set(
-      'scope',
-      scope.filter((s) => s !== 'offline_access').join(' '),
-    );
+    params.set('scope', scope.filter((s) => s !== 'offline_access').join(' '));
     req = { ...req, url: `${req.url.slice(0, q)}?${params.toString()}` };
   }
   const res = await next(req);
