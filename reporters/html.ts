@@ -1,6 +1,7 @@
 // reports/conformance.html: one self-contained page for a QA lead. Headline figure, a
 // matrix of spec sections × clauses coloured by status, failures expandable to their
 // evidence, observations apart from verdicts, every clause linked to its spec text.
+import { byRootCause } from './root-causes.ts';
 import { methodViews, standardDerived, type MethodView } from './auth-methods.ts';
 import {
   CLAUSE_STATUSES,
@@ -22,7 +23,11 @@ const LABEL: Record<ClauseStatus, string> = {
 
 export function renderHtml(r: ConformanceReport): string {
   const sections = groupBySection(r.clauses);
-  const failed = r.clauses.filter((c) => c.status === 'failed');
+  // Root causes first (reporters/root-causes.ts).
+  const failed = byRootCause(
+    r.clauses,
+    r.clauses.filter((c) => c.status === 'failed'),
+  ).map((o) => o.clause);
   const xfail = r.clauses.filter((c) => c.status === 'expected-failure');
   const observed = r.clauses.filter((c) => c.observations.length > 0);
   const c = r.totals.conformance;
