@@ -70,7 +70,12 @@ export interface Flows {
    * An authorization request through the login page in Chromium, as the configured test user.
    * Skips the test (with the reason) when there is no Chromium or no test user.
    */
-  authorize(e: Endpoint, params: Record<string, string>, redirectUris: string[]): Promise<AuthorizeOutcome>;
+  authorize(
+    e: Endpoint,
+    params: Record<string, string>,
+    redirectUris: string[],
+    as?: { username: string; password: string },
+  ): Promise<AuthorizeOutcome>;
   /**
    * A grant the standard says must be refused: a 4xx with the error object (§7.3, RFC 6749
    * §5.2) and no access token, under `clause`; status and error code go to auth.flow.refusals.
@@ -218,7 +223,7 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
         return seen(await anon.send('GET', u.toString(), headers ? { headers } : {}));
       },
-      async authorize(e, params, redirectUris) {
+      async authorize(e, params, redirectUris, as) {
         testInfo.skip(!loginBrowser.lookup.path, `browser flows: ${noChromiumReason(loginBrowser.lookup)}`);
         const user = cfg.auth.user;
         testInfo.skip(!user, 'needs a test user to log in with: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
@@ -229,7 +234,11 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         const outcome = await authorizeThroughLogin(await loginBrowser.get(), {
           url: u.toString(),
           redirectUris,
-          login: { username: user!.username, password: user!.password, selectors: cfg.auth.loginSelectors },
+          login: {
+            username: as?.username ?? user!.username,
+            password: as?.password ?? user!.password,
+            selectors: cfg.auth.loginSelectors,
+          },
           timeoutMs: cfg.timeoutMs,
           onTenantRequest: () => {
             counter.sent += 1;

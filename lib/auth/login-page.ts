@@ -37,6 +37,8 @@ export interface AuthorizeOutcome {
   stoppedAt: string | null;
   /** The tenant's answers the browser saw, in order: status, path and where a redirect pointed (no query). */
   chain: string[];
+  /** The status the tenant answered the login form's submission with, when it was submitted. */
+  loginStatus: number | null;
 }
 
 const CALLBACK_PAGE = '<!doctype html><title>callback</title><p>redirect caught by the conformance suite</p>';
@@ -71,6 +73,7 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
   });
   const page = await context.newPage();
   let loggedIn = false;
+  let loginStatus: number | null = null;
   let problem: string | null = null;
   try {
     const first = await page.goto(a.url, { waitUntil: 'domcontentloaded' });
@@ -109,13 +112,23 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
             input.dispatchEvent(new page.Event('input', { bubbles: true }));
             input.dispatchEvent(new page.Event('change', { bubbles: true }));
           }, a.login.password);
+        // The submission's own answer: a refused login (4xx page) ends the attempt at once.
+        const answered = page
+          .waitForResponse((r) => r.request().method() === 'POST' && r.url().startsWith(tenant), {
+            timeout: a.timeoutMs,
+          })
+          .catch(() => null);
         await page.locator(a.login.selectors.submit).first().click();
         loggedIn = true;
-        await page
-          .waitForURL((u) => reached(u.href) !== undefined, { timeout: a.timeoutMs, waitUntil: 'domcontentloaded' })
-          .catch(() => {
-            problem = `after the login form was submitted the browser stayed at ${pathOf(page.url())}, not at the redirect URI`;
-          });
+        loginStatus = (await answered)?.status() ?? null;
+        if (loginStatus !== null && loginStatus >= 400 && caught === null)
+          problem = `the login form was answered ${loginStatus} at ${pathOf(page.url())} (no redirect)`;
+        else
+          await page
+            .waitForURL((u) => reached(u.href) !== undefined, { timeout: a.timeoutMs, waitUntil: 'domcontentloaded' })
+            .catch(() => {
+              problem = `after the login form was submitted the browser stayed at ${pathOf(page.url())}, not at the redirect URI`;
+            });
       }
     }
     const finalUrl = atRedirect(page, reached) ? page.url() : caught;
@@ -129,12 +142,13 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
         problem,
         stoppedAt: pathOf(page.url()),
         chain,
+        loginStatus,
       };
     }
-    return reachedOutcome(finalUrl, loggedIn, chain);
+    return reachedOutcome(finalUrl, loggedIn, chain, loginStatus);
   } catch (e) {
     // The browser cannot load the redirect URI itself (never resolved): the redirect still counts.
-    if (caught !== null) return reachedOutcome(caught, loggedIn, chain);
+    if (caught !== null) return reachedOutcome(caught, loggedIn, chain, loginStatus);
     return {
       callback: null,
       params: {},
@@ -143,6 +157,7 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
       problem: `browser: ${(e as Error).message.split('\n')[0]} (${answers(chain)})`,
       stoppedAt: pathOf(page.url()),
       chain,
+      loginStatus,
     };
   } finally {
     await context.close();
@@ -151,7 +166,12 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
 
 // Helpers
 
-function reachedOutcome(finalUrl: string, loggedIn: boolean, chain: string[]): AuthorizeOutcome {
+function reachedOutcome(
+  finalUrl: string,
+  loggedIn: boolean,
+  chain: string[],
+  loginStatus: number | null,
+): AuthorizeOutcome {
   // page.url() and a Location keep the fragment (the request the route saw does not).
   const callback = new URL(finalUrl);
   const query = Object.fromEntries(callback.searchParams);
@@ -164,6 +184,7 @@ function reachedOutcome(finalUrl: string, loggedIn: boolean, chain: string[]): A
     problem: null,
     stoppedAt: null,
     chain,
+    loginStatus,
   };
 }
 
