@@ -1,7 +1,7 @@
 // One root cause, one failure — and the report shows it first. A failed clause that other
-// clauses name in their skip reasons or their evidence ("see auth.api.post-json", "the accepted
-// case failed (auth.flow.password: …)") is a root cause: it leads the failing list, with the
-// clauses that depend on it counted beside it.
+// clauses name as the reason they were skipped ("not exercised: the accepted case failed
+// (auth.flow.password: …)", "see auth.api.post-json") or as the accepted case a failure could not
+// run without is a root cause: it leads the failing list, its dependants counted beside it.
 import type { ClauseResult } from './model.ts';
 
 export interface RootCause {
@@ -12,13 +12,17 @@ export interface RootCause {
 
 /** The failed clauses, root causes first (most dependants first), the rest in catalogue order. */
 export function byRootCause(all: readonly ClauseResult[], failed: readonly ClauseResult[]): RootCause[] {
-  const texts = all.map((c) => ({
-    id: c.id,
-    text: [c.reason ?? '', ...c.failures.map((f) => f.message)].join('\n'),
-  }));
+  // A skip reason names its cause ("(<id>: …)", "see <id>"); a failure names one only as the
+  // accepted case it could not run without ("(<id>: …)"), never by an evidence note ("see <id>").
+  const esc = (id: string): string => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const named = (id: string): string[] => {
-    const re = new RegExp(`(?:see |\\()${id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w.-])`);
-    return texts.filter((t) => t.id !== id && re.test(t.text)).map((t) => t.id);
+    const inReason = new RegExp(`(?:see |\\()${esc(id)}(?![\\w.-])`);
+    const inFailure = new RegExp(`\\(${esc(id)}:`);
+    return all
+      .filter(
+        (c) => c.id !== id && (inReason.test(c.reason ?? '') || c.failures.some((f) => inFailure.test(f.message))),
+      )
+      .map((c) => c.id);
   };
   const causes = failed.map((clause, i) => ({ clause, dependants: named(clause.id), i }));
   causes.sort((a, b) => b.dependants.length - a.dependants.length || a.i - b.i);
