@@ -4,7 +4,7 @@
 // the suite uses and checks the rules between settings of different meaning. Every problem
 // is an IdmError with a stable code (lib/errors.ts).
 import { IdmError } from './errors.ts';
-import { ALLOWANCES, AUTH_PATH_SETTINGS, type AuthPath } from './settings/declarations.ts';
+import { ALLOWANCES, AUTH_PATH_SETTINGS, type AuthPath, type NamedFlow } from './settings/declarations.ts';
 import { EMBEDDED } from './settings/embedded.ts';
 import { parseSettings, type Settings } from './settings/parse.ts';
 import { readSources, type Env } from './settings/sources.ts';
@@ -50,6 +50,8 @@ export interface AuthConfig {
    * the spec states the limit but not its value, so the budget is the user's to set.
    */
   lockoutAttempts: number;
+  /** Named flows the tenant does not offer (IDM_NOT_OFFERED): their clauses are skipped, not failed. */
+  notOffered: ReadonlySet<NamedFlow>;
   redirectUri: string | null;
   logoutReturnTo: string | null;
   passwordlessEmail: string | null;
@@ -60,6 +62,11 @@ export interface AuthConfig {
   loginSelectors: { username: string; password: string; submit: string };
   /** Chromium binary for the browser flows (a missing one skips them, it is not a config error). */
   chromium: string;
+}
+
+/** The reason a not-offered flow's clauses are skipped with, or null when it is offered. */
+export function notOfferedReason(cfg: Config, flow: NamedFlow): string | null {
+  return cfg.auth.notOffered.has(flow) ? `not offered (IDM_NOT_OFFERED=${[...cfg.auth.notOffered].join(',')})` : null;
 }
 
 export interface ClientCredentials {
@@ -240,6 +247,7 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
     user,
     lockout,
     lockoutAttempts: s.int('IDM_LOCKOUT_ATTEMPTS') as number,
+    notOffered: new Set(s.list('IDM_NOT_OFFERED') as NamedFlow[]),
     redirectUri: s.text('IDM_REDIRECT_URI'),
     logoutReturnTo: s.text('IDM_LOGOUT_RETURN_TO'),
     passwordlessEmail: s.text('IDM_PASSWORDLESS_EMAIL'),

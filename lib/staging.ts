@@ -2,8 +2,11 @@
 // put back after every test that wrote to it and once more at the end of the run, also when
 // tests fail. The spec shows no read operation, so the state is read with an empty partial
 // update (PATCH {}), which §4.1 answers with the full object.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fieldsOf } from '../schemas/index.ts';
-import { deepEqual } from './values.ts';
+import type { Exchange } from './http.ts';
+import { deepEqual, isObject, short } from './values.ts';
 
 /** The request-body fields of §2.2 (from the update schema): the only fields a restore can write. */
 export const UPDATABLE_FIELDS: readonly string[] = fieldsOf('ResourceServerUpdate').map((f) => f.name);
@@ -70,4 +73,46 @@ export function makeSafe(
     out.token_lifetime = web;
   }
   return out;
+}
+
+// A refused restore (issue 16): the tenant refuses a value the snapshot holds (e.g.
+// consent_policy: null). It is one finding, said once per run with the field refused; the
+// tests after it start from the state they read instead of the snapshot.
+
+export interface RestoreRefusal {
+  /** Fields left differing from the snapshot. */
+  fields: string[];
+  /** "field: value (status error)" for each field the tenant refused when written alone. */
+  refused: string[];
+}
+
+const REFUSAL_FILE = 'restore-refused.json';
+
+export function readRestoreRefusal(runDir: string): RestoreRefusal | null {
+  try {
+    const v = JSON.parse(readFileSync(join(runDir, REFUSAL_FILE), 'utf8')) as RestoreRefusal;
+    return Array.isArray(v.fields) ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeRestoreRefusal(runDir: string, r: RestoreRefusal): void {
+  writeFileSync(join(runDir, REFUSAL_FILE), JSON.stringify(r));
+}
+
+/** Writes each field of a refused restore body alone; the ones refused again are named. */
+export async function refusedRestoreFields(
+  body: Record<string, unknown>,
+  patch: (one: Record<string, unknown>) => Promise<Exchange>,
+): Promise<{ refused: string[] }> {
+  const refused: string[] = [];
+  for (const [f, v] of Object.entries(body)) {
+    const ex = await patch({ [f]: v });
+    if (ex.status >= 400) {
+      const code = isObject(ex.body) ? (ex.body.errorCode ?? ex.body.error ?? '') : '';
+      refused.push(`${f}: ${short(v)} (${ex.status}${code ? ` ${String(code)}` : ''})`);
+    }
+  }
+  return { refused };
 }

@@ -22,6 +22,17 @@ const isAuthorize = (r: Req): boolean => r.method === 'GET' && /^\/authorize\/?$
 /** Authentication-API routes (everything that is not the management API or the dev outbox). */
 const isAuthApi = (r: Req): boolean => !r.path.startsWith('/api/v2/') && !r.path.startsWith('/dev/');
 
+/** The management clients' own token requests (§5.1): left alone, so the management half still runs. */
+const MANAGEMENT_CLIENTS = ['conformance-full', 'conformance-limited'];
+export function byManagementClient(r: Req): boolean {
+  const id = isObject(r.body) ? r.body.client_id : undefined;
+  const basic = /^Basic\s+(\S+)/i.exec(r.headers.authorization ?? '')?.[1];
+  const basicId = basic
+    ? decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '')
+    : undefined;
+  return MANAGEMENT_CLIENTS.includes(String(id ?? basicId ?? ''));
+}
+
 // --- probe helpers ---------------------------------------------------------------------------
 
 const status = async (p: Promise<Seen>): Promise<number> => (await p).status;
@@ -169,6 +180,38 @@ export const AUTH_MUTANTS: Variant[] = [
           : next(req),
     ),
     probe: (c) => status(tokenReq(c, post())),
+  },
+  {
+    id: 'auth-content-type-refused',
+    kind: 'mutant',
+    clause: 'auth.method.client-secret-post',
+    fault: 'form-refused',
+    description:
+      'every authentication-API POST is refused as an unsupported content type (415), JSON and form alike: no accepted case, so no refusal may pass',
+    options: viaWrap(
+      (next) => async (req) =>
+        req.method === 'POST' && isAuthApi(req) && !/^\/u\/login\/?$/.test(req.path) && !byManagementClient(req)
+          ? jsonRes(415, { error: 'invalid_request', error_description: 'Unsupported Content-Type' })
+          : next(req),
+    ),
+    probe: async (c) => [
+      await status(tokenReq(c, post())),
+      await status(c.request('POST', '/oauth/token', { body: post(), form: true })),
+    ],
+  },
+  {
+    id: 'auth-ratelimit-headers-dropped',
+    kind: 'mutant',
+    clause: 'ratelimit.auth-api.headers',
+    fault: 'rate-limit',
+    description:
+      'no authentication-API answer reports the limit state: X-RateLimit-* dropped outside the management API',
+    options: viaWrap(
+      mapResponse(isAuthApi, (res) => {
+        for (const h of Object.keys(res.headers)) if (h.startsWith('x-ratelimit-')) delete res.headers[h];
+      }),
+    ),
+    probe: async (c) => (await tokenReq(c, post())).headers['x-ratelimit-limit'] ?? null,
   },
   {
     id: 'auth-get-query-ignored',

@@ -8,6 +8,7 @@ import { isTokenRequest, jsonRes, type Req, type Res, type Wrap } from './exchan
 import { isObject } from '../lib/values.ts';
 import { mapResponse } from './faults.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
+import { byManagementClient } from './mutants-auth.ts';
 import type { ProbeClient, Seen } from './probes.ts';
 
 const A = DEV_AUTH;
@@ -19,6 +20,29 @@ const oauthError = (status: number, error: string, description: string): Res =>
 const isGet = (r: Req, path: RegExp): boolean => r.method === 'GET' && path.test(r.path);
 
 export const FLOW_MUTANTS: Variant[] = [
+  {
+    id: 'flow-token-content-type-refused',
+    kind: 'mutant',
+    clause: 'auth.flow.code.pkce',
+    fault: 'form-refused',
+    description:
+      'the token endpoint refuses every request as a wrong content type (400 invalid_request), whatever the grant or encoding: the code exchange is never accepted, so no flow refusal may pass',
+    options: viaWrap(
+      (next) => async (req) =>
+        isTokenRequest(req) && !byManagementClient(req)
+          ? oauthError(400, 'invalid_request', 'The request body has an unsupported content type')
+          : next(req),
+    ),
+    probe: async (c) =>
+      (
+        await token(c, {
+          grant_type: 'client_credentials',
+          client_id: A.IDM_POST_CLIENT_ID,
+          client_secret: A.IDM_POST_CLIENT_SECRET,
+          audience: DEV_RS_IDENTIFIER,
+        })
+      ).status,
+  },
   {
     id: 'flow-client-credentials-no-token-type',
     kind: 'mutant',

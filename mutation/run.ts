@@ -15,13 +15,15 @@ import { clauseGrep, clauseGrepAll, runSuite } from './suite.ts';
 import type { Variant } from './variant.ts';
 
 /**
- * Ports 5000-5089 are the harness's (5090-5099 the bench's), less 5060/5061, which fetch()
- * refuses as "bad ports" (SIP); a port is reused only after its run has ended.
- * IDM_MUTATION_PORT_BASE moves the range, so that two checkouts can run the harness at once.
+ * Ports 5000-5089 are the harness's (5090-5099 the bench's), less those fetch() refuses as
+ * "bad ports" (the Fetch standard's list: SIP 5060/5061, X11 6000, IRC 6665-6669, …); a port
+ * is reused only after its run has ended. IDM_MUTATION_PORT_BASE moves the range, so that
+ * two checkouts can run the harness at once.
  */
 const PORT_BASE = runSettings().mutationPortBase;
+const FETCH_BAD_PORTS = new Set([5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080]);
 export const MUTATION_PORTS = Array.from({ length: 90 }, (_, i) => PORT_BASE + i).filter(
-  (p) => p !== 5060 && p !== 5061,
+  (p) => !FETCH_BAD_PORTS.has(p),
 );
 
 export type Verdict = 'killed' | 'survived' | 'equivalent' | 'killed-equivalent' | 'passed' | 'false-alarm' | 'error';

@@ -46,6 +46,8 @@ export interface HarnessOptions {
    * aligned to the epoch (Reset = the window's end, Remaining never rises before it).
    */
   rate?: { refillPerSecond: number; capacity: number; fixedWindowSeconds?: number };
+  /** The tenant's strict profile (reference/src/profiles/strict.ts): a server we did not write. */
+  profile?: 'strict';
 }
 
 export async function startHarnessTenant(variant: Variant | 'reference', o: HarnessOptions): Promise<HarnessTenant> {
@@ -59,6 +61,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
   };
   const options: TenantOptions = { host: '127.0.0.1', port: o.port, ...(o.port ? { publicUrl } : {}) };
   if (v) Object.assign(options, v.options(ctx));
+  if (o.profile) options.profile = o.profile;
   if (o.rate) options.rateLimit = { capacity: o.rate.capacity, refillPerSecond: o.rate.refillPerSecond };
   const fixedWindow = o.rate?.fixedWindowSeconds
     ? fixedWindowLimiter(o.rate.capacity, o.rate.fixedWindowSeconds)

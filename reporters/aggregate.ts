@@ -162,7 +162,10 @@ function skipReason(entry: CatalogueEntry, tests: TestOutcome[], erroredEarly: T
   if (tests.length === 0) return NOT_RUN_REASON;
   const reasons = new Set<string>();
   for (const t of tests) {
-    if (t.status === 'skipped') reasons.add(t.skipReason ?? 'test skipped');
+    const own = t.clauseSkips?.[entry.id];
+    if (own !== undefined && !t.checks.some((c) => c.clause === entry.id)) reasons.add(own);
+    else if (t.status === 'skipped') reasons.add(t.skipReason ?? 'test skipped');
+    else if (t.skipReason !== undefined && !t.checks.some((c) => c.clause === entry.id)) reasons.add(t.skipReason);
     else if (t.status === 'interrupted') reasons.add('run interrupted');
     else if (ERRORED.has(t.status) && !t.checks.some((c) => c.clause === entry.id)) {
       // the test failed on another clause first and never got to this one

@@ -227,6 +227,15 @@ interface RunHints {
   depth?: string;
 }
 
+function parseClauseSkip(d: string): { clause: string; reason: string } | null {
+  try {
+    const v = JSON.parse(d) as { clause?: unknown; reason?: unknown };
+    return typeof v.clause === 'string' && typeof v.reason === 'string' ? { clause: v.clause, reason: v.reason } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** The final attempt of a test, reduced to what the verdict needs. */
 function toOutcome(test: TestCase, result: TestResult | undefined, problems: string[], hints: RunHints): TestOutcome {
   const annotations = result?.annotations?.length ? result.annotations : test.annotations;
@@ -239,6 +248,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   let skipReason: string | undefined;
   let requests: number | undefined;
   let authErrors: AuthErrorRecord[] | undefined;
+  let clauseSkips: Record<string, string> | undefined;
   const title = test.titlePath().slice(3).join(' › ');
   const file = relative(process.cwd(), test.location.file);
   for (const a of annotations) {
@@ -249,7 +259,11 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
       if (check) checks.push(check);
       else problems.push(`test "${file} › ${title}" recorded a malformed check annotation: ${d.slice(0, 120)}`);
     } else if ((a.type === 'skip' || a.type === 'fixme') && d) skipReason = d;
-    else if (a.type === 'requests' && /^\d+$/.test(d)) requests = (requests ?? 0) + Number(d);
+    else if (a.type === 'clause-skip' && d) {
+      const skip = parseClauseSkip(d);
+      if (skip) (clauseSkips ??= {})[skip.clause] ??= skip.reason;
+      else problems.push(`test "${file} › ${title}" recorded a malformed clause-skip annotation: ${d.slice(0, 120)}`);
+    } else if (a.type === 'requests' && /^\d+$/.test(d)) requests = (requests ?? 0) + Number(d);
     else if (a.type === 'auth-error' && d) {
       const rec = parseAuthError(d);
       if (rec) (authErrors ??= []).push(rec);
@@ -270,6 +284,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   if (skipReason !== undefined) outcome.skipReason = skipReason;
   if (requests !== undefined) outcome.requests = requests;
   if (authErrors !== undefined) outcome.authErrors = authErrors;
+  if (clauseSkips !== undefined) outcome.clauseSkips = clauseSkips;
   const err = result?.error ?? result?.errors?.[0];
   if ((status === 'failed' || status === 'timedOut') && err)
     outcome.error = oneLine(err.message ?? err.value ?? status);

@@ -5,6 +5,7 @@
 import { ErrorCodes } from '../lib/errors.ts';
 import { BASELINE_STALE } from './baseline.ts';
 import type { ClauseResult, Gate } from './model.ts';
+import { byRootCause, rootCauseNote } from './root-causes.ts';
 
 export interface GateInput {
   clauses: readonly ClauseResult[];
@@ -49,10 +50,14 @@ export function decideGate(input: GateInput): Gate {
   if (configReasons.length > 0) return { exitCode: 2, verdict: 'config-error', reasons: configReasons };
   if (unreachableReasons.length > 0) return { exitCode: 3, verdict: 'unreachable', reasons: unreachableReasons };
 
-  const failedMust = input.clauses.filter((c) => c.kind === 'must' && c.status === 'failed');
-  const reasons = failedMust.map((c) =>
-    `must clause failed: ${c.id} (§${c.section}) ${c.failures[0]?.message ?? ''}`.trimEnd(),
+  const failedMust = byRootCause(
+    input.clauses,
+    input.clauses.filter((c) => c.kind === 'must' && c.status === 'failed'),
   );
+  const reasons = failedMust.map((o) => {
+    const note = rootCauseNote(o);
+    return `must clause failed: ${o.clause.id} (§${o.clause.section})${note ? ` [${note}]` : ''} ${o.clause.failures[0]?.message ?? ''}`.trimEnd();
+  });
   if (input.playwrightStatus === 'timedout') brokenReasons.push('the run hit its global timeout');
   if (input.playwrightStatus === 'interrupted') brokenReasons.push('the run was interrupted');
   brokenReasons.push(...input.problems, ...input.otherFailures);

@@ -1,6 +1,7 @@
 // reports/conformance.html: one self-contained page for a QA lead. Headline figure, a
 // matrix of spec sections × clauses coloured by status, failures expandable to their
 // evidence, observations apart from verdicts, every clause linked to its spec text.
+import { byRootCause, rootCauseNote } from './root-causes.ts';
 import { methodViews, standardDerived, type MethodView } from './auth-methods.ts';
 import {
   CLAUSE_STATUSES,
@@ -22,7 +23,13 @@ const LABEL: Record<ClauseStatus, string> = {
 
 export function renderHtml(r: ConformanceReport): string {
   const sections = groupBySection(r.clauses);
-  const failed = r.clauses.filter((c) => c.status === 'failed');
+  // Root causes first (reporters/root-causes.ts).
+  const causes = byRootCause(
+    r.clauses,
+    r.clauses.filter((c) => c.status === 'failed'),
+  );
+  const failed = causes.map((o) => o.clause);
+  const notes = new Map(causes.map((o) => [o.clause.id, rootCauseNote(o)]));
   const xfail = r.clauses.filter((c) => c.status === 'expected-failure');
   const observed = r.clauses.filter((c) => c.observations.length > 0);
   const c = r.totals.conformance;
@@ -85,10 +92,10 @@ ${r.gate.reasons.length > 0 ? `<section class="card gate"><h2>Why the gate says 
 
 <section class="card" id="failures">
   <h2>Failures <span class="count">${failed.length}</span></h2>
-  ${failed.length === 0 ? '<p class="empty">No must clause failed outside the baseline.</p>' : failed.map(failureBlock).join('\n')}
+  ${failed.length === 0 ? '<p class="empty">No must clause failed outside the baseline.</p>' : failed.map((x) => failureBlock(x, notes.get(x.id) ?? '')).join('\n')}
 </section>
 
-${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected failures (baseline) <span class="count">${xfail.length}</span></h2>${xfail.map(failureBlock).join('\n')}</section>` : ''}
+${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected failures (baseline) <span class="count">${xfail.length}</span></h2>${xfail.map((x) => failureBlock(x)).join('\n')}</section>` : ''}
 
 <section class="card" id="observations">
   <h2>Observations <span class="count">${observed.length}</span> <span class="hint">what the target did where the spec states no rule — never a pass or a failure</span></h2>
@@ -122,10 +129,10 @@ ${r.run.errors.length > 0 ? `<section class="card"><h2>Run problems</h2><ul>${r.
 `;
 }
 
-function failureBlock(x: ClauseResult): string {
+function failureBlock(x: ClauseResult, rootCause = ''): string {
   return `<details class="failure s-${x.status}" id="fail-${esc(x.id)}" data-clause="${esc(x.id)}">
   <summary><span class="pill s-${x.status}">${LABEL[x.status]}</span> <code>${esc(x.id)}</code> <span class="muted">§${esc(x.section)}</span> ${esc(x.text)}
-    <span class="muted">· ${x.failures.length} failing check${x.failures.length === 1 ? '' : 's'}</span></summary>
+    <span class="muted">· ${x.failures.length} failing check${x.failures.length === 1 ? '' : 's'}</span>${rootCause ? ` <strong class="root-cause">${esc(rootCause)}</strong>` : ''}</summary>
   <div class="evidence" data-testid="evidence">
     ${x.baseline ? `<p class="baseline">Baselined: ${esc(x.baseline.reason)}${x.baseline.link ? ` — <a href="${esc(x.baseline.link)}">${esc(x.baseline.link)}</a>` : ''}</p>` : ''}
     ${x.failures

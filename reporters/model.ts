@@ -50,8 +50,10 @@ export interface TestOutcome {
   /** Clause ids the test declares (tags and `clause` annotations). */
   clauses: string[];
   checks: CheckRecord[];
-  /** Reason given to test.skip / test.fixme. */
+  /** Reason given to test.skip / test.fixme (or a `skip` annotation of a test that went on). */
   skipReason?: string;
+  /** Clauses the test marked skipped while it went on (`clause-skip` annotations), with their reasons. */
+  clauseSkips?: Record<string, string>;
   /** First error of a failed test, one line. */
   error?: string;
   /** Requests the test sent, when the runtime records them. */

@@ -1,5 +1,6 @@
 // The terminal summary printed at the end of a run: headline, counts by status and by
 // section, the failing clauses with their reproduction, the gate's verdict.
+import { byRootCause, rootCauseNote } from './root-causes.ts';
 import { methodViews, standardDerived } from './auth-methods.ts';
 import { CLAUSE_STATUSES, compareSections, type ClauseStatus, type ConformanceReport } from './model.ts';
 
@@ -87,12 +88,20 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
     );
   }
 
-  const failed = r.clauses.filter((x) => x.status === 'failed');
+  // Root causes first: the clauses other clauses' reasons and evidence name (reporters/root-causes.ts).
+  const ordered = byRootCause(
+    r.clauses,
+    r.clauses.filter((x) => x.status === 'failed'),
+  );
+  const failed = ordered.map((o) => o.clause);
   if (failed.length > 0) {
     out.push('');
     out.push(paint(31, bold(`Failing clauses (${failed.length}):`)));
-    for (const f of failed.slice(0, FAILING_SHOWN)) {
+    for (const o of ordered.slice(0, FAILING_SHOWN)) {
+      const f = o.clause;
+      const note = rootCauseNote(o);
       out.push(`  ${paint(31, '✗')} ${bold(f.id)} (§${f.section}) ${f.text}`);
+      if (note) out.push(`      ${bold(note)}`);
       for (const fail of f.failures.slice(0, 3)) {
         out.push(`      ${fail.message}`);
         out.push(`      test: ${fail.test}`);

@@ -3,7 +3,6 @@
 // stops at the first 429 — against anything but the embedded tenant only when opted in.
 import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../lib/declare.ts';
-import { fullClientGrant } from '../lib/auth/target.ts';
 import { allowed, optInReason } from '../lib/config.ts';
 import { bucketKey, resourceServerPath } from '../lib/http.ts';
 import { burstOnBlockedBucket } from '../lib/burst.ts';
@@ -110,44 +109,6 @@ test.describe('rate limits', () => {
             `X-RateLimit-Remaining did not fall over the burst (first ${numeric[0]}, lowest ${lowest}): the refill kept pace`,
           );
       }
-    },
-  );
-
-  test(
-    'a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them',
-    clauses(OPERATIONS.rateLimit, 'auth.error.429'),
-    async ({ suite, counter, check }) => {
-      const { cfg } = suite;
-      test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
-      // The authentication API's token endpoint, with a JSON body as §4.3 has it.
-      const key = bucketKey('anonymous', 'POST', cfg.auth.tokenUrl, cfg.apiBase);
-      const result = await burstOnBlockedBucket(suite.pacer, key, {
-        url: cfg.auth.tokenUrl,
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(fullClientGrant(cfg)),
-        max: 1000,
-        boundByLimit: true,
-        timeoutMs: cfg.timeoutMs,
-        onSent: () => counter.sent++,
-      });
-      const r = result.first429;
-      if (!r) {
-        // No breach within the bound: nothing §7.3 speaks about happened.
-        test.info().annotations.push({
-          type: 'skip',
-          description: `no 429 after ${result.sent} token requests (bounded burst)`,
-        });
-        return;
-      }
-      check.expectRateLimitHeaders('auth.error.429', r, `the token endpoint's 429 after ${result.sent} requests`);
-      const text = typeof r.body === 'string' ? r.body : JSON.stringify(r.body ?? '');
-      check.that(
-        'auth.error.429',
-        /x-ratelimit/i.test(text),
-        `the 429 message ${/x-ratelimit/i.test(text) ? 'points at' : 'does not mention'} the X-RateLimit-* headers: ${text.slice(0, 200)}`,
-        r,
-      );
     },
   );
 });

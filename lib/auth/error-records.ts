@@ -43,9 +43,19 @@ export function describeAuthError(ex: Exchange): AuthErrorSeen {
   };
 }
 
+/**
+ * Whether an answer is an API answer §7.3 speaks of: not the 404 of an endpoint that does not
+ * exist, not an HTML page shown to a person (the login and authorize endpoints' error pages,
+ * RFC 6749 §4.1.2.1 "inform the resource owner").
+ */
+function isApiError(ex: Exchange): boolean {
+  if (ex.status < 400 || ex.status === 404) return false;
+  return !/^text\/html/i.test(ex.headers['content-type'] ?? '');
+}
+
 /** Records an authentication-API error answer (status >= 400) for the run-wide §7.3 judgement. */
 export function recordAuthError(info: TestInfo, ex: Exchange): AuthErrorSeen | null {
-  if (ex.status < 400) return null;
+  if (!isApiError(ex)) return null;
   const seen = describeAuthError(ex);
   info.annotations.push({ type: 'auth-error', description: JSON.stringify(seen) });
   return seen;

@@ -4,7 +4,8 @@
 //                  requests that register every credential they obtain with the redactor,
 //                  authorization requests through the login page (skips without Chromium),
 //                  and the one judgement of a refused grant (lib/auth-checks.ts)
-// Requests follow the §4.3 conventions: POST parameters as JSON, GET parameters in the query.
+// Requests follow the §4.3 conventions: POST parameters as JSON (as a form where the target
+// refuses JSON and takes the form: lib/auth/encoding.ts), GET parameters in the query.
 import type { Browser } from '@playwright/test';
 import { test as base } from '../fixtures.ts';
 import { findChromium, launchChromium, noChromiumReason, type ChromiumLookup } from './browser.ts';
@@ -12,6 +13,9 @@ import { absentReason, endpoint, type Endpoint } from './endpoints.ts';
 import { authorizeThroughLogin, type AuthorizeOutcome } from './login-page.ts';
 import { recordAuthError } from './error-records.ts';
 import { expectAuthRefusal } from './checks.ts';
+import { authEncoding, type AuthEncoding } from './encoding.ts';
+import { newState, pkcePair } from './pkce.ts';
+import { failureCause, issued, notExercised } from './acceptance.ts';
 import type { AuthPath } from '../config.ts';
 import type { Exchange } from '../http.ts';
 
@@ -28,19 +32,37 @@ export interface TokenAnswer {
   tokenType: string | null;
 }
 
+/** A user's tokens and where they came from (said in the evidence of the checks that use them). */
+export interface UserTokens {
+  accessToken: string | null;
+  refreshToken: string | null;
+  /** e.g. "the code flow with PKCE (client conformance-spa)". */
+  source: string;
+  /** Why there are none: the reason the dependent clauses are skipped with. */
+  problem: string | null;
+}
+
 export interface Flows {
+  /** The encoding POSTs are sent with (JSON, or the form where JSON alone is refused). */
+  encoding(): Promise<AuthEncoding>;
+  /**
+   * The test user's tokens through the authorization code flow with PKCE in the browser
+   * (RFC 9700 §2.1.1), never a deprecated grant: the public client, or the confidential
+   * (Post) client when `confidential`. offline_access is asked with prompt=consent (OIDC Core §11).
+   */
+  userTokens(scope: string, o?: { confidential?: boolean }): Promise<UserTokens>;
   /** Where an endpoint is; skips the test when a default path is not served (404/405). */
   endpoint(which: AuthPath): Promise<Endpoint>;
   /** Skips the test when `ex` shows that a default-path endpoint does not exist. */
   skipIfAbsent(e: Endpoint, ex: Exchange): void;
-  /** POST to the token endpoint (JSON body); tokens in the answer are masked from then on. */
+  /** POST to the token endpoint (the accepted encoding); tokens in the answer are masked from then on. */
   token(data: Record<string, unknown>): Promise<TokenAnswer>;
   /**
    * The test user's tokens through the password grant with the confidential (Post) client;
    * skips the test, naming the settings, when either is not configured.
    */
   passwordGrant(scope: string): Promise<TokenAnswer>;
-  /** POST with a JSON body. */
+  /** POST with the accepted encoding (JSON by §4.3). */
   post(url: string, data: Record<string, unknown>, headers?: Record<string, string>): Promise<Exchange>;
   /** GET with parameters in the query string. */
   get(url: string, query?: Record<string, string>, headers?: Record<string, string>): Promise<Exchange>;
@@ -48,7 +70,12 @@ export interface Flows {
    * An authorization request through the login page in Chromium, as the configured test user.
    * Skips the test (with the reason) when there is no Chromium or no test user.
    */
-  authorize(e: Endpoint, params: Record<string, string>, redirectUris: string[]): Promise<AuthorizeOutcome>;
+  authorize(
+    e: Endpoint,
+    params: Record<string, string>,
+    redirectUris: string[],
+    as?: { username: string; password: string },
+  ): Promise<AuthorizeOutcome>;
   /**
    * A grant the standard says must be refused: a 4xx with the error object (§7.3, RFC 6749
    * §5.2) and no access token, under `clause`; status and error code go to auth.flow.refusals.
@@ -92,8 +119,10 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         const reason = absentReason(e, ex.status);
         testInfo.skip(reason !== null, reason ?? '');
       },
+      encoding: () => authEncoding(cfg, anon),
       async token(data) {
-        const ex = seen(await anon.send('POST', cfg.auth.tokenUrl, { data }));
+        const { encoding } = await flows.encoding();
+        const ex = seen(await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
         const body = typeof ex.body === 'object' && ex.body !== null ? (ex.body as Record<string, unknown>) : {};
         const answer = {
           ex,
@@ -124,13 +153,77 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
           scope,
         });
       },
-      post: async (url, data, headers) => seen(await anon.send('POST', url, { data, ...(headers ? { headers } : {}) })),
+      post: async (url, data, headers) =>
+        seen(
+          await anon.send('POST', url, {
+            data,
+            encoding: (await flows.encoding()).encoding,
+            ...(headers ? { headers } : {}),
+          }),
+        ),
+      async userTokens(scope, o = {}) {
+        const { post, redirectUri, publicClientId } = cfg.auth;
+        const client = o.confidential
+          ? post
+            ? { id: post.id, secret: post.secret }
+            : null
+          : publicClientId
+            ? { id: publicClientId, secret: null }
+            : null;
+        testInfo.skip(
+          !client,
+          o.confidential
+            ? 'needs a confidential client allowed the code flow: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET'
+            : 'needs a public client allowed the code flow: set IDM_PUBLIC_CLIENT_ID',
+        );
+        testInfo.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
+        const source = `the code flow with PKCE (client ${client!.id})`;
+        const accept = o.confidential ? 'auth.flow.code.confidential' : 'auth.flow.code.pkce';
+        const pair = pkcePair();
+        const state = newState();
+        const out = await flows.authorize(
+          await flows.endpoint('authorize'),
+          {
+            response_type: 'code',
+            client_id: client!.id,
+            redirect_uri: redirectUri!,
+            scope,
+            state,
+            code_challenge: pair.challenge,
+            code_challenge_method: pair.method,
+            ...(scope.split(' ').includes('offline_access') ? { prompt: 'consent' } : {}),
+          },
+          [redirectUri!],
+        );
+        const code = out.params.state === state ? (out.params.code ?? null) : null;
+        if (code === null)
+          return {
+            accessToken: null,
+            refreshToken: null,
+            source,
+            problem: notExercised(accept, out.problem ?? `the redirect carried no code (${out.chain.join(', ')})`),
+          };
+        const t = await flows.token({
+          grant_type: 'authorization_code',
+          client_id: client!.id,
+          ...(client!.secret ? { client_secret: client!.secret } : {}),
+          code,
+          redirect_uri: redirectUri!,
+          code_verifier: pair.verifier,
+        });
+        return {
+          accessToken: t.accessToken,
+          refreshToken: t.refreshToken,
+          source,
+          problem: issued(t.ex) ? null : notExercised(accept, failureCause(t.ex)),
+        };
+      },
       async get(url, query, headers) {
         const u = new URL(url);
         for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
         return seen(await anon.send('GET', u.toString(), headers ? { headers } : {}));
       },
-      async authorize(e, params, redirectUris) {
+      async authorize(e, params, redirectUris, as) {
         testInfo.skip(!loginBrowser.lookup.path, `browser flows: ${noChromiumReason(loginBrowser.lookup)}`);
         const user = cfg.auth.user;
         testInfo.skip(!user, 'needs a test user to log in with: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
@@ -141,7 +234,11 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         const outcome = await authorizeThroughLogin(await loginBrowser.get(), {
           url: u.toString(),
           redirectUris,
-          login: { username: user!.username, password: user!.password, selectors: cfg.auth.loginSelectors },
+          login: {
+            username: as?.username ?? user!.username,
+            password: as?.password ?? user!.password,
+            selectors: cfg.auth.loginSelectors,
+          },
           timeoutMs: cfg.timeoutMs,
           onTenantRequest: () => {
             counter.sent += 1;

@@ -35,6 +35,10 @@ export interface AuthorizeOutcome {
   problem: string | null;
   /** The page the browser ended on, when it was not a redirect URI. */
   stoppedAt: string | null;
+  /** The tenant's answers the browser saw, in order: status, path and where a redirect pointed (no query). */
+  chain: string[];
+  /** The status the tenant answered the login form's submission with, when it was submitted. */
+  loginStatus: number | null;
 }
 
 const CALLBACK_PAGE = '<!doctype html><title>callback</title><p>redirect caught by the conformance suite</p>';
@@ -55,8 +59,21 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
   context.on('request', (r) => {
     if (r.url().startsWith(tenant)) a.onTenantRequest?.();
   });
+  // A route never sees the target of a redirect the browser follows itself (the first
+  // navigation's 3xx to the redirect URI): the tenant's own answer says where it sent the browser.
+  const chain: string[] = [];
+  context.on('response', (r) => {
+    if (!r.url().startsWith(tenant)) return;
+    const location = r.headers().location;
+    chain.push(`${r.status()} ${pathOf(r.url())}${location ? ` → ${pathOf(new URL(location, r.url()).href)}` : ''}`);
+    if (location && r.status() >= 300 && r.status() < 400) {
+      const to = new URL(location, r.url()).href;
+      if (reached(to) !== undefined) caught ??= to;
+    }
+  });
   const page = await context.newPage();
   let loggedIn = false;
+  let loginStatus: number | null = null;
   let problem: string | null = null;
   try {
     const first = await page.goto(a.url, { waitUntil: 'domcontentloaded' });
@@ -95,18 +112,28 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
             input.dispatchEvent(new page.Event('input', { bubbles: true }));
             input.dispatchEvent(new page.Event('change', { bubbles: true }));
           }, a.login.password);
+        // The submission's own answer: a refused login (4xx page) ends the attempt at once.
+        const answered = page
+          .waitForResponse((r) => r.request().method() === 'POST' && r.url().startsWith(tenant), {
+            timeout: a.timeoutMs,
+          })
+          .catch(() => null);
         await page.locator(a.login.selectors.submit).first().click();
         loggedIn = true;
-        await page
-          .waitForURL((u) => reached(u.href) !== undefined, { timeout: a.timeoutMs, waitUntil: 'domcontentloaded' })
-          .catch(() => {
-            problem = `after the login form was submitted the browser stayed at ${pathOf(page.url())}, not at the redirect URI`;
-          });
+        loginStatus = (await answered)?.status() ?? null;
+        if (loginStatus !== null && loginStatus >= 400 && caught === null)
+          problem = `the login form was answered ${loginStatus} at ${pathOf(page.url())} (no redirect)`;
+        else
+          await page
+            .waitForURL((u) => reached(u.href) !== undefined, { timeout: a.timeoutMs, waitUntil: 'domcontentloaded' })
+            .catch(() => {
+              problem = `after the login form was submitted the browser stayed at ${pathOf(page.url())}, not at the redirect URI`;
+            });
       }
     }
     const finalUrl = atRedirect(page, reached) ? page.url() : caught;
     if (finalUrl === null) {
-      problem ??= `the browser never reached the redirect URI (ended at ${pathOf(page.url())})`;
+      problem ??= `the browser never reached the redirect URI (ended at ${pathOf(page.url())}; ${answers(chain)})`;
       return {
         callback: null,
         params: {},
@@ -114,28 +141,23 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
         loggedIn,
         problem,
         stoppedAt: pathOf(page.url()),
+        chain,
+        loginStatus,
       };
     }
-    // page.url() keeps the fragment (the request the route saw does not).
-    const callback = new URL(finalUrl);
-    const query = Object.fromEntries(callback.searchParams);
-    const fragment = Object.fromEntries(new URLSearchParams(callback.hash.replace(/^#/, '')));
-    return {
-      callback,
-      params: { ...query, ...fragment },
-      carriedIn: { query: Object.keys(query), fragment: Object.keys(fragment) },
-      loggedIn,
-      problem: null,
-      stoppedAt: null,
-    };
+    return reachedOutcome(finalUrl, loggedIn, chain, loginStatus);
   } catch (e) {
+    // The browser cannot load the redirect URI itself (never resolved): the redirect still counts.
+    if (caught !== null) return reachedOutcome(caught, loggedIn, chain, loginStatus);
     return {
       callback: null,
       params: {},
       carriedIn: { query: [], fragment: [] },
       loggedIn,
-      problem: `browser: ${(e as Error).message.split('\n')[0]}`,
+      problem: `browser: ${(e as Error).message.split('\n')[0]} (${answers(chain)})`,
       stoppedAt: pathOf(page.url()),
+      chain,
+      loginStatus,
     };
   } finally {
     await context.close();
@@ -143,6 +165,32 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
 }
 
 // Helpers
+
+function reachedOutcome(
+  finalUrl: string,
+  loggedIn: boolean,
+  chain: string[],
+  loginStatus: number | null,
+): AuthorizeOutcome {
+  // page.url() and a Location keep the fragment (the request the route saw does not).
+  const callback = new URL(finalUrl);
+  const query = Object.fromEntries(callback.searchParams);
+  const fragment = Object.fromEntries(new URLSearchParams(callback.hash.replace(/^#/, '')));
+  return {
+    callback,
+    params: { ...query, ...fragment },
+    carriedIn: { query: Object.keys(query), fragment: Object.keys(fragment) },
+    loggedIn,
+    problem: null,
+    stoppedAt: null,
+    chain,
+    loginStatus,
+  };
+}
+
+function answers(chain: string[]): string {
+  return chain.length === 0 ? 'the tenant answered nothing' : `the tenant answered ${chain.join(', ')}`;
+}
 
 function atRedirect(page: Page, reached: (u: string) => string | undefined): boolean {
   return reached(page.url()) !== undefined;

@@ -7,8 +7,6 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { SignJWT, UnsecuredJWT, generateKeyPair, importPKCS8 } from 'jose';
 import type { Config, MtlsClient } from '../config.ts';
-import type { Exchange } from '../http.ts';
-import { isObject } from '../values.ts';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -36,13 +34,6 @@ export function fullClientGrant(cfg: Config): Record<string, string> {
     client_secret: cfg.client.secret,
     audience: cfg.audience,
   };
-}
-
-/** Token answer with an access token (RFC 6749 §5.1). */
-export function issuedToken(ex: Exchange): string | null {
-  return ex.status >= 200 && ex.status < 300 && isObject(ex.body) && typeof ex.body.access_token === 'string'
-    ? ex.body.access_token
-    : null;
 }
 
 export type AssertionFault = 'wrong-aud' | 'expired' | 'iss-not-sub' | 'no-sub' | 'foreign-key' | 'alg-none';

@@ -20,6 +20,10 @@ export const ALLOWANCES = {
 
 const DEPTHS = ['quick', 'default', 'deep'] as const;
 
+/** The named flows (§4.3) a tenant may switch off on purpose; IDM_NOT_OFFERED lists them. */
+export const NAMED_FLOWS = ['password', 'implicit', 'passwordless', 'saml', 'wsfed', 'delegation'] as const;
+export type NamedFlow = (typeof NAMED_FLOWS)[number];
+
 /** Authentication-API paths used when discovery does not list the endpoint and no IDM_*_PATH is set. */
 export const AUTH_PATH_DEFAULTS = {
   authorize: '/authorize',
@@ -391,6 +395,13 @@ export const SETTINGS: readonly Setting[] = [
     kind: { type: 'int', min: 1, max: 1000 },
     default: '12',
     doc: 'failed logins the §8 test spends at most before the lockout user must be blocked (the spec states the limit, not its value)',
+  },
+  {
+    name: 'IDM_NOT_OFFERED',
+    group: 'authentication',
+    kind: { type: 'list', min: 0, what: 'named flows', values: NAMED_FLOWS },
+    defaultDoc: 'none',
+    doc: `named flows the tenant does not offer on purpose (${NAMED_FLOWS.map((f) => `\`${f}\``).join(', ')}): their clauses are skipped "not offered", nothing else depends on them; unset, a missing named flow fails (the spec names it)`,
   },
   {
     name: 'IDM_REDIRECT_URI',

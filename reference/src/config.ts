@@ -141,10 +141,11 @@ export interface CliOptions {
   port: number;
   publicUrl: string | undefined;
   rateLimit: RateLimitConfig;
+  profile: 'default' | 'strict';
 }
 
-const USAGE = `usage: npm run reference -- [--host 127.0.0.1] [--port 4810] [--public-url http://127.0.0.1:4810] [--rate-limit 50/100]
-env: REFERENCE_HOST, REFERENCE_PORT, REFERENCE_PUBLIC_URL, REFERENCE_RATE_LIMIT,
+const USAGE = `usage: npm run reference -- [--host 127.0.0.1] [--port 4810] [--public-url http://127.0.0.1:4810] [--rate-limit 50/100] [--profile default|strict]
+env: REFERENCE_HOST, REFERENCE_PORT, REFERENCE_PUBLIC_URL, REFERENCE_RATE_LIMIT, REFERENCE_PROFILE,
      REFERENCE_FULL_CLIENT_ID/_SECRET, REFERENCE_LIMITED_CLIENT_ID/_SECRET,
      REFERENCE_PKJWT_CLIENT_ID, REFERENCE_PKJWT_PUBLIC_KEY_FILE (flags win over env)`;
 
@@ -153,7 +154,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return { help: USAGE };
-    const m = /^--(host|port|public-url|rate-limit)(?:=(.*))?$/.exec(arg);
+    const m = /^--(host|port|public-url|rate-limit|profile)(?:=(.*))?$/.exec(arg);
     if (!m?.[1]) throw new Error(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new Error(`--${m[1]} needs a value\n${USAGE}`);
@@ -172,5 +173,8 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
     }
   }
   const rl = flags.get('rate-limit') ?? env.REFERENCE_RATE_LIMIT;
-  return { host, port, publicUrl, rateLimit: rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT };
+  const profile = flags.get('profile') ?? env.REFERENCE_PROFILE ?? 'default';
+  if (profile !== 'default' && profile !== 'strict')
+    throw new Error(`profile must be default or strict; got ${profile}`);
+  return { host, port, publicUrl, rateLimit: rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT, profile };
 }

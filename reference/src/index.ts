@@ -19,6 +19,7 @@ import { passwordCheck } from './auth/users.ts';
 import { memoryLoginLimiter } from './auth/login-limit.ts';
 import { memoryAuthStore } from './auth/auth-store.ts';
 import { oauthError } from './errors.ts';
+import { strictLimiter, strictProfile } from './profiles/strict.ts';
 import { DEFAULT_HOST, DEFAULT_RATE_LIMIT, DEV_EDGE_API_KEY, defaultClients, defaultUsers } from './config.ts';
 
 export type * from './types.ts';
@@ -66,6 +67,7 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
   const now = () => Date.now();
   const clients = options.clients ?? defaultClients();
   const users = options.users ?? defaultUsers();
+  const strict = options.profile === 'strict';
   const defaults: TenantParts = {
     limits: defaultLimits(),
     validators: { ...resourceServerValidators(limits), ...experimentValidators(limits) },
@@ -76,7 +78,9 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
       { issuer: `${publicUrl}/`, audience: `${publicUrl}/api/v2/` },
       () => (parts as TenantParts).now(),
     ),
-    rateLimiter: tokenBucketLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT),
+    rateLimiter: strict
+      ? strictLimiter(tokenBucketLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT))
+      : tokenBucketLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT),
     jtiCache: memoryJtiCache(),
     now,
     authenticateClient: clientAuthenticator({
@@ -102,7 +106,8 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
   parts = { ...defaults, ...overrides };
   const resolved = parts;
 
-  const app = createApp({ parts: resolved, publicUrl, clients, users, signingKey });
+  const plain = createApp({ parts: resolved, publicUrl, clients, users, signingKey });
+  const app = strict ? strictProfile(clients)(plain) : plain;
   transport.setHandler(options.wrap ? options.wrap(app) : app, () => resolved.limits.maxBodyBytes);
   return { url: listenUrl, publicUrl, port, close: () => transport.close() };
 }

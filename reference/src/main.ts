@@ -31,7 +31,13 @@ if ('help' in cli) {
   process.exit(0);
 }
 try {
-  tenant = await startTenant({ host: cli.host, port: cli.port, publicUrl: cli.publicUrl, rateLimit: cli.rateLimit });
+  tenant = await startTenant({
+    host: cli.host,
+    port: cli.port,
+    publicUrl: cli.publicUrl,
+    rateLimit: cli.rateLimit,
+    profile: cli.profile,
+  });
   if (stopping) await tenant.close().then(() => process.exit(0));
   const ms = Math.round(performance.now() - t0);
   console.log(`reference tenant listening on ${tenant.url} (public URL ${tenant.publicUrl}, ready in ${ms} ms)`);

@@ -435,6 +435,11 @@ export interface TenantOptions {
   parts?: Partial<TenantParts> | ((defaults: TenantParts) => Partial<TenantParts>);
   /** Wrap the whole HTTP-level handler (plain data in, plain data out). */
   wrap?: (next: Handler) => Handler;
+  /**
+   * `strict`: the authentication API as a server that follows RFC 6749 / RFC 9700 strictly
+   * and none of this tenant's conventions (src/profiles/strict.ts); the default is the spec's tenant.
+   */
+  profile?: 'default' | 'strict';
 }
 
 export interface RunningTenant {

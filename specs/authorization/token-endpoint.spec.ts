@@ -5,7 +5,8 @@ import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { isObject, short } from '../../lib/values.ts';
 import { peekClaims } from '../../lib/auth/forge.ts';
-import { basicAuthorization, fullClientGrant, issuedToken } from '../../lib/auth/target.ts';
+import { basicAuthorization, fullClientGrant } from '../../lib/auth/target.ts';
+import { accessTokenOf } from '../../lib/auth/acceptance.ts';
 import { expectAuthRefusal } from '../../lib/auth/checks.ts';
 
 test.describe('client-credentials token endpoint', () => {
@@ -79,7 +80,7 @@ test.describe('client-credentials token endpoint', () => {
       });
       check.that(
         'auth.api.post-json',
-        issuedToken(json) !== null,
+        accessTokenOf(json) !== null,
         `a JSON token request of the management client answered ${json.status}`,
         json,
       );

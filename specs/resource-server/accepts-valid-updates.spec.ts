@@ -16,7 +16,7 @@ test.describe('update a resource server: valid bodies', () => {
     async ({ run, rs, check }) => {
       // PS256 (an add-on) and, when disabled, authorization_policy (Early Access) are observed elsewhere.
       const arb = updateBody({ addOns: false, earlyAccess: run.cfg.earlyAccess }).map((b) => rs.safe(b));
-      let before: ResourceServer | null = run.snapshot;
+      let before: ResourceServer | null = rs.start;
       await forAll(
         check,
         arb,

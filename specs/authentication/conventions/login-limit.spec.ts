@@ -2,11 +2,17 @@
 // address. The lockout user (never the test user) fails to log in a bounded number of times;
 // then even its right password is refused, while the test user still logs in from the same
 // IP — the limit is per account, not per IP alone. It may lock that user on a real tenant,
-// hence IDM_ALLOW=lockout there.
-import { test } from '../../../lib/fixtures.ts';
+// hence IDM_ALLOW=lockout there. The logins are password grants where the tenant offers and
+// accepts them (the test user's right login first: the accepted twin), else logins through
+// the hosted login page (code flow with PKCE), so a tenant without the grant is still held to §8.
+import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { allowed, optInReason } from '../../../lib/config.ts';
-import { issuedToken } from '../../../lib/auth/target.ts';
+import { allowed, notOfferedReason, optInReason, type Config } from '../../../lib/config.ts';
+import type { Checks } from '../../../lib/checks.ts';
+import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
+import type { AuthorizeOutcome } from '../../../lib/auth/login-page.ts';
+import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
+import { authEncoding } from '../../../lib/auth/encoding.ts';
 import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
 import { recordAuthError } from '../../../lib/auth/error-records.ts';
 import type { Exchange } from '../../../lib/http.ts';
@@ -28,14 +34,18 @@ test.describe('repeat login attempts (§8)', () => {
       'auth.error.object',
       'auth.error.oauth-error',
     ),
-    async ({ run, anon, check }, info) => {
+    async ({ run, anon, check, flows }, info) => {
       const { cfg } = run;
       const { lockout, user, post } = cfg.auth;
-      test.skip(
-        !lockout || !post,
-        'needs a lockout user and a client for the password grant: set IDM_LOCKOUT_USERNAME/IDM_LOCKOUT_PASSWORD and IDM_POST_CLIENT_ID/SECRET',
-      );
+      test.skip(!lockout, 'needs a lockout user: set IDM_LOCKOUT_USERNAME and IDM_LOCKOUT_PASSWORD');
       test.skip(!allowed(cfg, 'lockout'), optInReason('lockout'));
+      // Logins through the password grant where it is offered and works; else through the login page.
+      const off = notOfferedReason(cfg, 'password');
+      if (off !== null || !post) {
+        await throughLoginPage(flows, check, cfg, off ?? 'no client for the password grant (IDM_POST_CLIENT_ID)');
+        return;
+      }
+      const { encoding } = await authEncoding(cfg, anon);
       // Each kind of attempt paces in a bucket of its own: the block's X-RateLimit-* answer
       // (Remaining 0 until the block ends) must not make the pacer wait out the block itself.
       const login = (bucket: string, username: string, password: string): Promise<Exchange> =>
@@ -49,8 +59,17 @@ test.describe('repeat login attempts (§8)', () => {
             scope: 'openid',
             ...(user?.connection ? { realm: user.connection } : {}),
           },
+          encoding,
           retryOn429: false,
         });
+      // The accepted twin: the test user's right login is a login (a token) before any failure counts.
+      if (user) {
+        const right = await login('accepted', user.username, user.password);
+        if (!issued(right)) {
+          await throughLoginPage(flows, check, cfg, `the password grant ${failureCause(right)}`);
+          return;
+        }
+      }
       let failed = 0;
       let last: Exchange | null = null;
       const first = await login('failing', lockout!.username, `${lockout!.password}-wrong`);
@@ -82,7 +101,7 @@ test.describe('repeat login attempts (§8)', () => {
         }
         check.that(
           'ratelimit.login-attempts',
-          issuedToken(other) !== null,
+          issued(other),
           `the test user from the same IP answered ${other.status} (the limit is per account)`,
           other,
         );
@@ -90,3 +109,59 @@ test.describe('repeat login attempts (§8)', () => {
     },
   );
 });
+
+/**
+ * The same §8 test through the hosted login page (code flow with PKCE, public client), for a
+ * tenant without the password grant: the test user's login is the accepted twin.
+ */
+async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: string): Promise<void> {
+  const { lockout, user, publicClientId, redirectUri } = cfg.auth;
+  test.skip(
+    !publicClientId || !redirectUri,
+    `logins through the login page (${why}) need a public client and its redirect URI: set IDM_PUBLIC_CLIENT_ID and IDM_REDIRECT_URI`,
+  );
+  const e = await flows.endpoint('authorize');
+  const attempt = (username: string, password: string): Promise<AuthorizeOutcome> => {
+    const pair = pkcePair();
+    return flows.authorize(
+      e,
+      {
+        response_type: 'code',
+        client_id: publicClientId!,
+        redirect_uri: redirectUri!,
+        scope: 'openid',
+        state: newState(),
+        code_challenge: pair.challenge,
+        code_challenge_method: pair.method,
+      },
+      [redirectUri!],
+      { username, password },
+    );
+  };
+  if (user) {
+    const twin = await attempt(user.username, user.password);
+    test.skip(!twin.params.code, notExercised('auth.flow.code.pkce', twin.problem ?? 'no code at the redirect URI'));
+  }
+  let failed = 1;
+  let last = await attempt(lockout!.username, `${lockout!.password}-wrong`);
+  test.skip(last.loginStatus === null, `the login page took no login: ${last.problem ?? 'no form'}`);
+  const first = last.loginStatus;
+  while (failed < cfg.auth.lockoutAttempts && last.loginStatus === first && last.loginStatus !== 429) {
+    last = await attempt(lockout!.username, `${lockout!.password}-wrong-${failed}`);
+    failed++;
+  }
+  const right = await attempt(lockout!.username, lockout!.password);
+  check.that(
+    'ratelimit.login-attempts',
+    !right.params.code,
+    `through the login page (${why}): the lockout user's right password after ${failed} failed logins (IDM_LOCKOUT_ATTEMPTS=${cfg.auth.lockoutAttempts} at most) ${right.params.code ? 'obtained a code' : `was refused (the form answered ${right.loginStatus})`}`,
+  );
+  if (user) {
+    const other = await attempt(user.username, user.password);
+    check.that(
+      'ratelimit.login-attempts',
+      !!other.params.code,
+      `through the login page: the test user from the same IP ${other.params.code ? 'obtained a code' : `did not (${other.problem})`} (the limit is per account)`,
+    );
+  }
+}

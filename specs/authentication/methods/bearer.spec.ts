@@ -2,12 +2,12 @@
 // valid user token (none, garbage, expired, another audience) the request is refused with a
 // 4xx and an error object; the exact status is recorded (RFC 6750 §3.1 names 401). The
 // success of get-user-info is the named flow's (specs/authentication/flows/).
-import { test } from '../../../lib/fixtures.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
-import { issuedToken } from '../../../lib/auth/target.ts';
 import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
 import { forgeExpired, MALFORMED_TOKENS } from '../../../lib/auth/forge.ts';
+import { notExercised } from '../../../lib/auth/acceptance.ts';
 
 test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
   test(
@@ -19,28 +19,21 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       'auth.error.client-fault-4xx',
       'auth.error.object',
     ),
-    async ({ run, anon, check, credentials }, info) => {
+    async ({ run, anon, check, credentials, flows }, info) => {
       const { cfg } = run;
-      const user = cfg.auth.user;
-      const client = cfg.auth.post;
-      test.skip(
-        !user || !client,
-        'needs a test user and a client for the password grant: set IDM_TEST_USERNAME/IDM_TEST_PASSWORD and IDM_POST_CLIENT_ID/SECRET',
-      );
       const userinfo = await endpoint(cfg, anon, 'userinfo');
-      // A real user token is the model for the expired one (same header and claims, suite-signed).
-      const pw = await anon.send('POST', cfg.auth.tokenUrl, {
-        data: {
-          grant_type: 'password',
-          client_id: client!.id,
-          client_secret: client!.secret,
-          username: user!.username,
-          password: user!.password,
-          scope: 'openid profile',
-          ...(user!.connection ? { realm: user!.connection } : {}),
-        },
-      });
-      const userToken = issuedToken(pw);
+      // A real user token (the code flow with PKCE) is the model for the expired one (same header and claims, suite-signed).
+      const user = await flows.userTokens('openid profile');
+      test.skip(user.accessToken === null, user.problem ?? `no user token from ${user.source}`);
+      // The accepted twin: the same endpoint with the user's valid token answers 200.
+      const accepted = await anon.withAuthorization('userinfo', `Bearer ${user.accessToken}`).send('GET', userinfo.url);
+      test.skip(
+        accepted.status !== 200,
+        notExercised(
+          'auth.flow.userinfo',
+          `user info with the user's token (from ${user.source}) answered ${accepted.status}`,
+        ),
+      );
       const cases: Array<[string, string | null]> = [
         ['no Authorization header', null],
         ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string] => [
@@ -49,14 +42,9 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
         ]),
         // The management token is tenant-signed and valid, but for the management API, not user info.
         ['a valid token for another audience (the management API)', `Bearer ${credentials.realToken}`],
+        // A real user token is the model for the expired one (same header and claims, suite-signed).
+        ['an expired user token', `Bearer ${await forgeExpired(user.accessToken!)}`],
       ];
-      if (userToken) cases.push(['an expired user token', `Bearer ${await forgeExpired(userToken)}`]);
-      else
-        check.observe(
-          'auth.method.bearer.status',
-          `no user token from the password grant (${pw.status}); the expired case uses none`,
-          pw,
-        );
       for (const [what, authorization] of cases) {
         const ex = await anon.withAuthorization('userinfo', authorization).send('GET', userinfo.url);
         expectAuthRefusal(check, info, 'auth.method.bearer', ex, `user info with ${what}`, {

@@ -5,13 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import {
-  ASSERTION_FAULTS,
-  assertionBody,
-  clientAssertion,
-  issuedToken,
-  type AssertionFault,
-} from '../../../lib/auth/target.ts';
+import { ASSERTION_FAULTS, assertionBody, clientAssertion, type AssertionFault } from '../../../lib/auth/target.ts';
+import { expectIssued, issued, requireAccepted } from '../../../lib/auth/acceptance.ts';
+import { authEncoding, authPost } from '../../../lib/auth/encoding.ts';
 import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth/checks.ts';
 import { recordAuthError } from '../../../lib/auth/error-records.ts';
 
@@ -30,28 +26,36 @@ test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
       test.skip(!cfg.pkjwt, SKIP);
+      const enc = await authEncoding(cfg, anon);
       const jti = randomUUID();
-      const ok = await anon.send('POST', cfg.auth.tokenUrl, {
-        data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti)),
-      });
-      check.that(
-        'auth.method.client-assertion',
-        issuedToken(ok) !== null,
-        `a signed client assertion (aud ${cfg.auth.tokenUrl}) answered ${ok.status}`,
-        ok,
+      const ok = await authPost(
+        anon,
+        enc,
+        cfg.auth.tokenUrl,
+        assertionBody(cfg, await clientAssertion(cfg, undefined, jti)),
       );
-      if (issuedToken(ok)) await check.expectSchema('auth.token.answer', 'TokenResponse', ok.body, ok);
+      await expectIssued(
+        check,
+        'auth.method.client-assertion',
+        ok,
+        `a signed client assertion (aud ${cfg.auth.tokenUrl})`,
+        enc.note,
+      );
       check.observe(
         'auth.method.param-names',
-        `client_id, client_assertion_type and client_assertion in a JSON body answered ${ok.status}`,
+        `client_id, client_assertion_type and client_assertion in a ${enc.encoding === 'json' ? 'JSON' : 'form'} body answered ${ok.status}`,
       );
-      const again = await anon.send('POST', cfg.auth.tokenUrl, {
-        data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti)),
-      });
+      requireAccepted(info, 'auth.method.client-assertion', ok);
+      const again = await authPost(
+        anon,
+        enc,
+        cfg.auth.tokenUrl,
+        assertionBody(cfg, await clientAssertion(cfg, undefined, jti)),
+      );
       recordAuthError(info, again);
       check.observe(
         'auth.method.client-assertion.replay',
-        `a second assertion with the same jti answered ${again.status}${issuedToken(again) ? ' with a token (replay accepted)' : ''}`,
+        `a second assertion with the same jti answered ${again.status}${issued(again) ? ' with a token (replay accepted)' : ''}`,
         again,
       );
     },
@@ -63,10 +67,11 @@ test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
       test.skip(!cfg.pkjwt, SKIP);
+      const enc = await authEncoding(cfg, anon);
+      const right = await authPost(anon, enc, cfg.auth.tokenUrl, assertionBody(cfg, await clientAssertion(cfg)));
+      requireAccepted(info, 'auth.method.client-assertion', right);
       for (const fault of Object.keys(ASSERTION_FAULTS) as AssertionFault[]) {
-        const ex = await anon.send('POST', cfg.auth.tokenUrl, {
-          data: assertionBody(cfg, await clientAssertion(cfg, fault)),
-        });
+        const ex = await authPost(anon, enc, cfg.auth.tokenUrl, assertionBody(cfg, await clientAssertion(cfg, fault)));
         expectClientAuthRefusal(
           check,
           info,

@@ -3,7 +3,9 @@
 // headers authenticate the mTLS clients; each wrong one is refused with a 4xx and an error object.
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { FOREIGN_CERT_FILE, issuedToken, mtlsHeaders, type EdgeHeaders } from '../../../lib/auth/target.ts';
+import { FOREIGN_CERT_FILE, mtlsHeaders, type EdgeHeaders } from '../../../lib/auth/target.ts';
+import { expectIssued, failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
+import { authEncoding, authPost } from '../../../lib/auth/encoding.ts';
 import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth/checks.ts';
 import type { MtlsClient } from '../../../lib/config.ts';
 
@@ -18,18 +20,22 @@ test.describe('mTLS through the edge (§5.2)', () => {
         clients.length === 0,
         'needs an mTLS client: set IDM_MTLS_CLIENT_ID, IDM_MTLS_API_KEY and IDM_MTLS_CERT_FILE (and IDM_MTLS_CA_CLIENT_ID, IDM_MTLS_CA_CERT_FILE for CA verification)',
       );
+      const enc = await authEncoding(cfg, anon);
       for (const c of clients) {
-        const ex = await anon.send('POST', cfg.auth.tokenUrl, {
-          headers: mtlsHeaders(c),
-          data: { grant_type: 'client_credentials', client_id: c.id, audience: cfg.audience },
-        });
-        check.that(
-          'auth.method.mtls',
-          issuedToken(ex) !== null,
-          `${c.id} with the registered certificate, its API key and SUCCESS answered ${ex.status}`,
-          ex,
+        const ex = await authPost(
+          anon,
+          enc,
+          cfg.auth.tokenUrl,
+          { grant_type: 'client_credentials', client_id: c.id, audience: cfg.audience },
+          { headers: mtlsHeaders(c) },
         );
-        if (issuedToken(ex)) await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
+        await expectIssued(
+          check,
+          'auth.method.mtls',
+          ex,
+          `${c.id} with the registered certificate, its API key and SUCCESS`,
+          enc.note,
+        );
       }
     },
   );
@@ -63,11 +69,26 @@ test.describe('mTLS through the edge (§5.2)', () => {
           [mtlsCa, 'no client-certificate-ca-verified', { verified: null }],
         );
       }
+      const enc = await authEncoding(cfg, anon);
+      const send = (c: MtlsClient, edge: EdgeHeaders) =>
+        authPost(
+          anon,
+          enc,
+          cfg.auth.tokenUrl,
+          { grant_type: 'client_credentials', client_id: c.id, audience: cfg.audience },
+          { headers: mtlsHeaders(c, edge) },
+        );
+      // Each client's wrong headers are judged only beside its right ones, accepted first.
+      const accepted = new Map<MtlsClient, string | null>();
+      for (const c of new Set(cases.map(([c]) => c))) {
+        const right = await send(c, {});
+        accepted.set(c, issued(right) ? null : notExercised('auth.method.mtls', `${c.id} ${failureCause(right)}`));
+      }
+      const causes = [...accepted.values()].filter((x): x is string => x !== null);
+      test.skip(causes.length === accepted.size, causes.join('; '));
       for (const [c, what, edge] of cases) {
-        const ex = await anon.send('POST', cfg.auth.tokenUrl, {
-          headers: mtlsHeaders(c, edge),
-          data: { grant_type: 'client_credentials', client_id: c.id, audience: cfg.audience },
-        });
+        if (accepted.get(c) !== null) continue;
+        const ex = await send(c, edge);
         expectClientAuthRefusal(check, info, 'auth.method.mtls.refused', ex, `${c.id} with ${what}`);
       }
     },

@@ -1,0 +1,70 @@
+// The accepted half of every method and flow (§4.3, §5.2): when a token answer counts as
+// issued (RFC 6749 §5.1), the one acceptance check, and the gate every refusal passes — a
+// refusal proves something only beside the same request, made right, accepted in the same
+// run; otherwise its clauses are skipped naming the accepted case and its cause.
+import type { TestInfo } from '@playwright/test';
+import type { Checks } from '../checks.ts';
+import type { Exchange } from '../http.ts';
+import { isObject } from '../values.ts';
+
+/** RFC 6749 §5.1: a 2xx carrying an access_token and a token_type. */
+export function issued(ex: Exchange): boolean {
+  return (
+    ex.status >= 200 &&
+    ex.status < 300 &&
+    isObject(ex.body) &&
+    typeof ex.body.access_token === 'string' &&
+    ex.body.access_token !== '' &&
+    typeof ex.body.token_type === 'string'
+  );
+}
+
+/** The access token of an issued answer, else null. */
+export function accessTokenOf(ex: Exchange): string | null {
+  return issued(ex) ? ((ex.body as Record<string, unknown>).access_token as string) : null;
+}
+
+/** Why a request meant to be accepted was not, in one line; a 404 is an absent endpoint, never a refusal. */
+export function failureCause(ex: Exchange): string {
+  if (ex.status === 404) return `endpoint not found at ${new URL(ex.request.url).pathname}`;
+  const code = isObject(ex.body) && typeof ex.body.error === 'string' ? ` ${ex.body.error}` : '';
+  if (ex.status >= 200 && ex.status < 300) return `answered ${ex.status} without an access_token and a token_type`;
+  return `answered ${ex.status}${code}`;
+}
+
+/**
+ * The one acceptance check of a method or flow: `clause` holds when a token was issued, and
+ * the answer then validates as a TokenResponse (auth.token.answer). `note` says how the request
+ * was sent when that differs from the spec's convention.
+ */
+export async function expectIssued(
+  check: Checks,
+  clause: string,
+  ex: Exchange,
+  what: string,
+  note = '',
+): Promise<boolean> {
+  const ok = issued(ex);
+  check.that(clause, ok, `${what} ${ok ? `answered ${ex.status} with a token` : failureCause(ex)}${note}`, ex);
+  if (ok) await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
+  return ok;
+}
+
+/** The reason a refusal clause carries when its accepted twin failed. */
+export function notExercised(acceptClause: string, cause: string): string {
+  return `not exercised: the accepted case failed (${acceptClause}: ${cause})`;
+}
+
+/** Skips the whole test (its refusal clauses) unless the accepted twin `ex` was issued. */
+export function requireAccepted(info: TestInfo, acceptClause: string, ex: Exchange): void {
+  if (!issued(ex)) info.skip(true, notExercised(acceptClause, failureCause(ex)));
+}
+
+/**
+ * Marks clauses of a test that goes on as skipped with a reason (read by the conformance
+ * reporter): a refusal whose accepted twin in the same test failed, a flow not offered.
+ */
+export function skipClauses(info: TestInfo, reason: string, ...clauseIds: string[]): void {
+  for (const clause of clauseIds)
+    info.annotations.push({ type: 'clause-skip', description: JSON.stringify({ clause, reason }) });
+}

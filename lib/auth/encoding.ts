@@ -1,0 +1,55 @@
+// §4.3: POST parameters of the authentication API are sent as JSON. A target that refuses
+// JSON where it takes the same request as a form deviates once (auth.api.post-json says so);
+// every other clause is then judged with the form, and its evidence says so, so that one
+// root cause is one failure. Found once per worker with the confidential (Post) client.
+import type { Config } from '../config.ts';
+import type { ApiClient, Exchange, SendOptions } from '../http.ts';
+import { issued } from './acceptance.ts';
+
+export interface AuthEncoding {
+  encoding: 'json' | 'form';
+  /** Added to the evidence of every check judged with the form; empty for JSON. */
+  note: string;
+}
+
+const JSON_ENCODING: AuthEncoding = { encoding: 'json', note: '' };
+const FORM_NOTE = ' (sent as form: the target refuses JSON, see auth.api.post-json)';
+const found = new Map<string, Promise<AuthEncoding>>();
+
+/** The body of the probe: a client-credentials request of the Post client. */
+export function probeGrant(cfg: Config): Record<string, string> | null {
+  const c = cfg.auth.post;
+  return c
+    ? { grant_type: 'client_credentials', client_id: c.id, client_secret: c.secret, audience: cfg.audience }
+    : null;
+}
+
+/** JSON unless JSON is refused where the same request as a form obtains a token. */
+export function authEncoding(cfg: Config, anon: ApiClient): Promise<AuthEncoding> {
+  let e = found.get(cfg.auth.tokenUrl);
+  if (!e) {
+    e = probe(cfg, anon);
+    found.set(cfg.auth.tokenUrl, e);
+  }
+  return e;
+}
+
+async function probe(cfg: Config, anon: ApiClient): Promise<AuthEncoding> {
+  const data = probeGrant(cfg);
+  if (!data) return JSON_ENCODING;
+  const json = await anon.send('POST', cfg.auth.tokenUrl, { data });
+  if (issued(json)) return JSON_ENCODING;
+  const form = await anon.send('POST', cfg.auth.tokenUrl, { data, encoding: 'form' });
+  return issued(form) ? { encoding: 'form', note: FORM_NOTE } : JSON_ENCODING;
+}
+
+/** POST to the authentication API with the encoding the target accepts. */
+export function authPost(
+  client: ApiClient,
+  enc: AuthEncoding,
+  url: string,
+  data: Record<string, unknown>,
+  o: Omit<SendOptions, 'data' | 'encoding'> = {},
+): Promise<Exchange> {
+  return client.send('POST', url, { ...o, data, encoding: enc.encoding });
+}

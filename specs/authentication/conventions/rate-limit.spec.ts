@@ -1,0 +1,92 @@
+// §8: "Rate limiting applies to the authentication API and the management API … the limit
+// state is reported in X-RateLimit-Limit, -Remaining, -Reset". The authentication API's own
+// answers are looked at (a tenant that sends the headers on none of them does not conform),
+// and the opt-in bounded burst at its token endpoint reaches 429 (§7.3).
+import { test } from '../../../lib/fixtures.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { allowed, optInReason } from '../../../lib/config.ts';
+import { bucketKey } from '../../../lib/http.ts';
+import { burstOnBlockedBucket } from '../../../lib/burst.ts';
+import { authEncoding, probeGrant } from '../../../lib/auth/encoding.ts';
+import { endpoint } from '../../../lib/auth/endpoints.ts';
+import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
+
+const HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'];
+
+test.describe('rate limits of the authentication API (§8)', () => {
+  test(
+    'authentication-API answers report the limit state in X-RateLimit-*',
+    clauses(OPERATIONS.rateLimit, 'ratelimit.auth-api.headers'),
+    async ({ run, anon, check }) => {
+      const { cfg } = run;
+      const data = probeGrant(cfg);
+      test.skip(!data, 'needs an authentication-API client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
+      const { encoding, note } = await authEncoding(cfg, anon);
+      const token = await anon.send('POST', cfg.auth.tokenUrl, { data, encoding });
+      const revoke = await endpoint(cfg, anon, 'revoke');
+      // An unknown token at the revocation endpoint: RFC 7009 §2.2 answers 200, nothing is revoked.
+      const revoked = await anon.send('POST', revoke.url, {
+        data: {
+          client_id: data!.client_id,
+          client_secret: data!.client_secret,
+          token: 'idm-conformance-unknown-token',
+        },
+        encoding,
+      });
+      const looked = [token, revoked];
+      const carrying = looked.filter((ex) => HEADERS.every((h) => /^\s*\d+(\.\d+)?\s*$/.test(ex.headers[h] ?? '')));
+      const seen = looked
+        .map(
+          (ex) =>
+            `${ex.request.method} ${new URL(ex.request.url).pathname} ${ex.status}: ${HEADERS.filter((h) => ex.headers[h] !== undefined).join(', ') || 'no X-RateLimit-* header'}`,
+        )
+        .join('; ');
+      check.that(
+        'ratelimit.auth-api.headers',
+        carrying.length > 0,
+        `${carrying.length} of ${looked.length} authentication-API answers report the limit state (${seen})${note}`,
+        carrying[0] ?? token,
+      );
+    },
+  );
+
+  test(
+    'a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them',
+    clauses(OPERATIONS.rateLimit, 'auth.error.429'),
+    async ({ suite, anon, counter, check }) => {
+      const { cfg } = suite;
+      test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
+      const data = probeGrant(cfg);
+      test.skip(!data, 'needs an authentication-API client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
+      // The authentication API's own client and the encoding it accepts (JSON by §4.3).
+      const { encoding } = await authEncoding(cfg, anon);
+      const right = await anon.send('POST', cfg.auth.tokenUrl, { data, encoding });
+      test.skip(!issued(right), notExercised('auth.flow.client-credentials', failureCause(right)));
+      const key = bucketKey('anonymous', 'POST', cfg.auth.tokenUrl, cfg.apiBase);
+      const result = await burstOnBlockedBucket(suite.pacer, key, {
+        url: cfg.auth.tokenUrl,
+        method: 'POST',
+        headers: {
+          'content-type': encoding === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+          accept: 'application/json',
+        },
+        body: encoding === 'json' ? JSON.stringify(data) : new URLSearchParams(data!).toString(),
+        max: 1000,
+        boundByLimit: true,
+        timeoutMs: cfg.timeoutMs,
+        onSent: () => counter.sent++,
+      });
+      const r = result.first429;
+      // No breach within the bound: nothing §7.3 speaks about happened (ratelimit.auth-api.headers judges the headers).
+      test.skip(!r, `no 429 after ${result.sent} token requests (bounded burst)`);
+      check.expectRateLimitHeaders('auth.error.429', r!, `the token endpoint's 429 after ${result.sent} requests`);
+      const text = typeof r!.body === 'string' ? r!.body : JSON.stringify(r!.body ?? '');
+      check.that(
+        'auth.error.429',
+        /x-ratelimit/i.test(text),
+        `the 429 message ${/x-ratelimit/i.test(text) ? 'points at' : 'does not mention'} the X-RateLimit-* headers: ${text.slice(0, 200)}`,
+        r!,
+      );
+    },
+  );
+});
