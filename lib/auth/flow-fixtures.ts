@@ -12,6 +12,7 @@ import { absentReason, endpoint, type Endpoint } from './endpoints.ts';
 import { authorizeThroughLogin, type AuthorizeOutcome } from './login-page.ts';
 import { recordAuthError } from './error-records.ts';
 import { expectAuthRefusal } from './checks.ts';
+import { expectNotCacheable } from './token-cache.ts';
 import type { AuthPath } from '../config.ts';
 import type { Exchange } from '../http.ts';
 
@@ -104,6 +105,7 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         secret(answer.accessToken);
         secret(answer.refreshToken);
         secret(str(body.id_token));
+        if (answer.accessToken || answer.refreshToken || str(body.id_token)) expectNotCacheable(check, ex);
         if (ex.status >= 200 && ex.status < 300)
           await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
         return answer;

@@ -14,7 +14,7 @@ const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
 /** A second self-signed dev certificate no tenant registers (suite data, generated with openssl). */
 export const FOREIGN_CERT_FILE = fileURLToPath(
-  new URL('../specs/authentication/methods/foreign-dev.cert.pem', import.meta.url),
+  new URL('../../specs/authentication/methods/foreign-dev.cert.pem', import.meta.url),
 );
 
 /** `Basic base64(urlencode(id):urlencode(secret))`; `encode: false` leaves them raw (a different credential when they need encoding). */

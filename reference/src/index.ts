@@ -19,6 +19,7 @@ import { passwordCheck } from './auth/users.ts';
 import { memoryLoginLimiter } from './auth/login-limit.ts';
 import { memoryAuthStore } from './auth/auth-store.ts';
 import { oauthError } from './errors.ts';
+import { securityRules } from './auth/security-rules.ts';
 import { DEFAULT_HOST, DEFAULT_RATE_LIMIT, DEV_EDGE_API_KEY, defaultClients, defaultUsers } from './config.ts';
 
 export type * from './types.ts';
@@ -97,6 +98,7 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     loginLimiter: memoryLoginLimiter(limits),
     authStore: memoryAuthStore(() => final().now()),
     authError: oauthError,
+    securityRules,
   };
   const overrides = typeof options.parts === 'function' ? options.parts(defaults) : (options.parts ?? {});
   parts = { ...defaults, ...overrides };

@@ -390,6 +390,9 @@ export interface Rules {
 }
 
 /** The named parts of the tenant; each can be replaced via `TenantOptions.parts`. */
+export type { CodeBinding, RefreshScope, SecurityRules } from './auth/security-rules.ts';
+import type { SecurityRules } from './auth/security-rules.ts';
+
 export interface TenantParts {
   limits: Limits;
   validators: ValidatorTable;
@@ -414,6 +417,8 @@ export interface TenantParts {
   authStore: AuthStore;
   /** Every authentication-API error answer (also its 429s) is built here. */
   authError: AuthErrorBuilder;
+  /** Exact redirect URIs, code binding, no widening on refresh, registered logout URLs. */
+  securityRules: SecurityRules;
 }
 
 export interface TenantOptions {
