@@ -52,7 +52,10 @@ export function createTransport(): Transport {
           if (res.destroyed) return;
           const headers: Record<string, string> = {
             ...response.headers,
-            'content-length': String(response.body.length),
+            // A HEAD answer has no content but may state the length GET would have (RFC 9110 §9.3.2).
+            'content-length':
+              (request.method === 'HEAD' ? response.headers['content-length'] : undefined) ??
+              String(response.body.length),
           };
           if (cut) headers.connection = 'close';
           res.writeHead(response.status, headers);
