@@ -54,8 +54,9 @@ export function createTransport(): Transport {
             ...response.headers,
             // A HEAD answer has no content but may state the length GET would have (RFC 9110 §9.3.2).
             'content-length':
-              (request.method === 'HEAD' ? response.headers['content-length'] : undefined) ??
-              String(response.body.length),
+              (request.method === 'HEAD'
+                ? (response.headers as Record<string, string>)['content-length']
+                : undefined) ?? String(response.body.length),
           };
           if (cut) headers.connection = 'close';
           res.writeHead(response.status, headers);

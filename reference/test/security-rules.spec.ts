@@ -3,7 +3,7 @@
 // (§4.1.3), no widening on refresh (§6), logout only to a registered URL (OIDC RP-Initiated
 // Logout §3), token answers not cacheable (§5.1).
 import { test, expect } from '@playwright/test';
-import { type RunningTenant } from '../src/index.ts';
+import type { RunningTenant } from '../src/index.ts';
 import { securityRules } from '../src/auth/security-rules.ts';
 import { LOGOUT_URL, POST, REDIRECT_URI, SPA, USER, form, tenant, type Client } from './helpers.ts';
 
