@@ -2,6 +2,7 @@
 // (auth.sec.* clauses): each breaks one rule a security review looks for first, from the
 // reference tenant's named parts (securityRules, verifyPkce, authStore) or an HTTP wrap that
 // rewrites what the tenant answered. Each mutant carries the probe that shows it alive.
+import { createHash } from 'node:crypto';
 import { SignJWT, UnsecuredJWT, createLocalJWKSet, decodeJwt, generateKeyPair, jwtVerify } from 'jose';
 import { DEV_AUTH } from './suite.ts';
 import { isTokenRequest, type Req, type Res, type Wrap } from './exchange.ts';
@@ -84,6 +85,7 @@ export const SECURITY_MUTANTS: Variant[] = [
       return decodeJwt(String(t.body.id_token)).nonce ?? null;
     },
   },
+  ...idTokenClaimMutants(),
   {
     id: 'sec-userinfo-other-sub',
     kind: 'mutant',
@@ -277,6 +279,81 @@ export const SECURITY_BENIGN: Variant[] = [
       ).status,
   },
 ];
+
+/**
+ * One ID-token claim got wrong, the token still signed by the tenant (the idTokenClaims part):
+ * each proves one rule of the validation on the real flows. The probe reads the claim back.
+ */
+function idTokenClaimMutants(): Variant[] {
+  type Seen = { claims: Record<string, unknown>; accessToken: string; origin: string };
+  const cases: {
+    id: string;
+    description: string;
+    change: (c: Record<string, unknown>) => void;
+    /** What the probe reports: true where the reference tenant's token is right. */
+    right: (s: Seen) => boolean;
+  }[] = [
+    {
+      id: 'sec-id-token-other-audience',
+      right: (s) => s.claims.aud === A.IDM_PUBLIC_CLIENT_ID,
+      description: 'ID tokens name another audience than the client they are issued to',
+      change: (c) => {
+        c.aud = 'another-client';
+      },
+    },
+    {
+      id: 'sec-id-token-other-issuer',
+      right: (s) => s.claims.iss === `${s.origin}/`,
+      description: 'ID tokens name an issuer other than the one of the discovery document',
+      change: (c) => {
+        c.iss = `${String(c.iss)}other/`;
+      },
+    },
+    {
+      id: 'sec-id-token-expired',
+      right: (s) => Number(s.claims.exp) > Date.now() / 1000,
+      description: 'ID tokens are issued already expired (exp an hour ago)',
+      change: (c) => {
+        c.iat = Number(c.iat) - 7200;
+        c.exp = Number(c.iat) + 3600;
+      },
+    },
+    {
+      id: 'sec-id-token-at-hash-wrong',
+      right: (s) =>
+        s.claims.at_hash === createHash('sha256').update(s.accessToken).digest().subarray(0, 16).toString('base64url'),
+      description: 'the at_hash of an ID token issued beside an access token does not match it',
+      change: (c) => {
+        if (c.at_hash !== undefined) c.at_hash = 'AAAAAAAAAAAAAAAAAAAAAA';
+      },
+    },
+  ];
+  return cases.map(({ id, description, change, right }) => ({
+    id,
+    kind: 'mutant',
+    clause: 'auth.sec.id-token.valid',
+    fault: 'response-schema',
+    description,
+    options: viaParts((d) => ({
+      idTokenClaims: (input) => {
+        const claims = d.idTokenClaims(input);
+        change(claims);
+        return claims;
+      },
+    })),
+    probe: async (c) => {
+      const loc = await authorize(c, {
+        response_type: 'id_token token',
+        client_id: A.IDM_PUBLIC_CLIENT_ID,
+        nonce: 'n',
+      });
+      const fragment = new URLSearchParams(loc?.hash.slice(1) ?? '');
+      const idToken = fragment.get('id_token');
+      if (!idToken) return null;
+      return right({ claims: decodeJwt(idToken), accessToken: fragment.get('access_token') ?? '', origin: c.origin });
+    },
+  }));
+}
 
 // Wraps
 

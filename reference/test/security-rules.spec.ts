@@ -2,9 +2,11 @@
 // exact redirect URIs (RFC 6749 §3.1.2.3), a code bound to its client and redirect URI
 // (§4.1.3), no widening on refresh (§6), logout only to a registered URL (OIDC RP-Initiated
 // Logout §3), token answers not cacheable (§5.1).
+import { createHash } from 'node:crypto';
 import { test, expect } from '@playwright/test';
 import type { RunningTenant } from '../src/index.ts';
 import { securityRules } from '../src/auth/security-rules.ts';
+import { idTokenClaims } from '../src/auth/id-token-claims.ts';
 import { LOGOUT_URL, POST, REDIRECT_URI, SPA, USER, form, tenant, type Client } from './helpers.ts';
 
 let t: RunningTenant;
@@ -109,4 +111,35 @@ test('token answers carry Cache-Control: no-store and Pragma: no-cache', async (
   expect(res.status).toBe(200);
   expect(res.headers.get('cache-control')).toBe('no-store');
   expect(res.headers.get('pragma')).toBe('no-cache');
+});
+
+test('ID-token claims: issuer, subject, the client as audience, iat/exp, the nonce, at_hash of the access token', () => {
+  const claims = idTokenClaims({
+    issuer: 'https://t.test/',
+    subject: 'u1',
+    clientId: SPA.id,
+    nowS: 1000,
+    lifetimeS: 60,
+    nonce: 'n',
+    accessToken: 'at',
+    profile: { name: 'N' },
+  });
+  const half = createHash('sha256').update('at').digest().subarray(0, 16).toString('base64url');
+  expect(claims).toEqual({
+    iss: 'https://t.test/',
+    sub: 'u1',
+    aud: SPA.id,
+    iat: 1000,
+    exp: 1060,
+    nonce: 'n',
+    at_hash: half,
+    name: 'N',
+  });
+  expect(idTokenClaims({ issuer: 'i', subject: 's', clientId: 'c', nowS: 0, lifetimeS: 1, profile: {} })).toEqual({
+    iss: 'i',
+    sub: 's',
+    aud: 'c',
+    iat: 0,
+    exp: 1,
+  });
 });
