@@ -20,6 +20,7 @@ export const SECURITY_MUTANTS: Variant[] = [
   {
     id: 'sec-redirect-uri-prefix',
     kind: 'mutant',
+    fast: true,
     clause: 'auth.sec.redirect-uri.exact',
     fault: 'auth-bypass',
     description: 'a redirect_uri that only starts with a registered one is accepted and redirected to',
@@ -41,6 +42,7 @@ export const SECURITY_MUTANTS: Variant[] = [
   {
     id: 'sec-id-token-foreign-key',
     kind: 'mutant',
+    fast: true,
     clause: 'auth.sec.id-token.valid',
     fault: 'auth-bypass',
     description: "ID tokens in token answers are signed by a key that is not in the tenant's jwks_uri (same kid)",
