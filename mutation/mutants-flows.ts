@@ -398,15 +398,15 @@ function anyRedirectUri(): Wrap {
 
 // Probe steps (plain HTTP: the login form posted as an API caller would)
 
-const VERIFIER = 'probe-verifier-0123456789-abcdefghijklmnopqrstuvwxyz';
+export const VERIFIER = 'probe-verifier-0123456789-abcdefghijklmnopqrstuvwxyz';
 // RFC 7636 §4.2 S256: BASE64URL(SHA256(ASCII(code_verifier))).
 const CHALLENGE = createHash('sha256').update(VERIFIER).digest('base64url');
 
-function token(c: ProbeClient, body: Record<string, unknown>): Promise<Seen> {
+export function token(c: ProbeClient, body: Record<string, unknown>): Promise<Seen> {
   return c.request('POST', '/oauth/token', { body });
 }
 
-function passwordTokens(c: ProbeClient, scope: string, password: string = A.IDM_TEST_PASSWORD): Promise<Seen> {
+export function passwordTokens(c: ProbeClient, scope: string, password: string = A.IDM_TEST_PASSWORD): Promise<Seen> {
   return token(c, {
     grant_type: 'password',
     client_id: A.IDM_POST_CLIENT_ID,
@@ -417,12 +417,13 @@ function passwordTokens(c: ProbeClient, scope: string, password: string = A.IDM_
   });
 }
 
-function refresh(c: ProbeClient, rt: unknown): Promise<Seen> {
+export function refresh(c: ProbeClient, rt: unknown, scope?: string): Promise<Seen> {
   return token(c, {
     grant_type: 'refresh_token',
     client_id: A.IDM_POST_CLIENT_ID,
     client_secret: A.IDM_POST_CLIENT_SECRET,
     refresh_token: rt,
+    ...(scope ? { scope } : {}),
   });
 }
 
@@ -433,7 +434,7 @@ function revoke(c: ProbeClient, rt: unknown): Promise<Seen> {
 }
 
 /** GET /authorize, then the login form posted; the redirect it ends with. */
-async function authorize(c: ProbeClient, params: Record<string, string>): Promise<URL | null> {
+export async function authorize(c: ProbeClient, params: Record<string, string>): Promise<URL | null> {
   const page = await c.request('GET', '/authorize', {
     query: { redirect_uri: A.IDM_REDIRECT_URI, scope: 'openid', state: 'probe-state', ...params },
   });
@@ -446,8 +447,9 @@ async function authorize(c: ProbeClient, params: Record<string, string>): Promis
   return done.headers.location ? new URL(done.headers.location) : null;
 }
 
-async function publicCode(c: ProbeClient): Promise<string | null> {
+export async function publicCode(c: ProbeClient, extra: Record<string, string> = {}): Promise<string | null> {
   const loc = await authorize(c, {
+    ...extra,
     response_type: 'code',
     client_id: A.IDM_PUBLIC_CLIENT_ID,
     code_challenge: CHALLENGE,

@@ -22,6 +22,7 @@ import {
 } from './variant.ts';
 import { FLOW_BENIGN, FLOW_MUTANTS } from './mutants-flows.ts';
 import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
+import { SECURITY_BENIGN, SECURITY_MUTANTS } from './mutants-security.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -1073,6 +1074,7 @@ export const MUTANTS: Variant[] = [
   ...STRATEGY_MUTANTS,
   ...FLOW_MUTANTS,
   ...AUTH_MUTANTS,
+  ...SECURITY_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -1220,6 +1222,7 @@ export const BENIGN: Variant[] = [
   ...STRATEGY_BENIGN,
   ...FLOW_BENIGN,
   ...AUTH_BENIGN,
+  ...SECURITY_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

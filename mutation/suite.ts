@@ -36,6 +36,7 @@ export const DEV_AUTH = {
   IDM_LOCKOUT_USERNAME: EMBEDDED.lockout.username,
   IDM_LOCKOUT_PASSWORD: EMBEDDED.lockout.password,
   IDM_REDIRECT_URI: EMBEDDED.redirectUri,
+  IDM_LOGOUT_RETURN_TO: EMBEDDED.logoutReturnTo,
   IDM_SAML_CONNECTION: EMBEDDED.samlConnection,
 } as const;
 

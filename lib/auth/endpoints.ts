@@ -24,7 +24,7 @@ export interface Endpoint {
 const documents = new Map<string, Promise<Record<string, unknown> | null>>();
 
 /** The discovery document of the authentication API, or null when there is none (memoised per worker). */
-function discovery(cfg: Config, client: ApiClient): Promise<Record<string, unknown> | null> {
+export function discovery(cfg: Config, client: ApiClient): Promise<Record<string, unknown> | null> {
   const url = `${cfg.auth.url}/.well-known/openid-configuration`;
   let doc = documents.get(url);
   if (!doc) {

@@ -16,6 +16,7 @@ import { expectAuthRefusal } from './checks.ts';
 import { authEncoding, type AuthEncoding } from './encoding.ts';
 import { newState, pkcePair } from './pkce.ts';
 import { failureCause, issued, notExercised } from './acceptance.ts';
+import { expectNotCacheable } from './token-cache.ts';
 import type { AuthPath } from '../config.ts';
 import type { Exchange } from '../http.ts';
 
@@ -133,6 +134,7 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         secret(answer.accessToken);
         secret(answer.refreshToken);
         secret(str(body.id_token));
+        if (answer.accessToken || answer.refreshToken || str(body.id_token)) expectNotCacheable(check, ex);
         if (ex.status >= 200 && ex.status < 300)
           await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
         return answer;

@@ -31,7 +31,7 @@ type AuthRoute =
 type Route = ManagementRoute | { id: AuthRoute } | { id: 'jwks' } | { id: 'openid-configuration' };
 
 export function createApp(ctx: AppContext): Handler {
-  return async (req) => {
+  const handle: Handler = async (req) => {
     try {
       return await dispatch(req, ctx);
     } catch (e) {
@@ -41,6 +41,16 @@ export function createApp(ctx: AppContext): Handler {
       return apiError(500, 'internal_error', 'Internal error');
     }
   };
+  return async (req) =>
+    req.method.toUpperCase() === 'HEAD' ? headOf(await handle({ ...req, method: 'GET' })) : handle(req);
+}
+
+/**
+ * RFC 9110 §9.3.2: HEAD is answered as GET would be, without the content; Content-Length is the
+ * one the GET answer would carry (§8.6), which the transport sends as given for HEAD.
+ */
+function headOf(get: TenantResponse): TenantResponse {
+  return { ...get, headers: { ...get.headers, 'content-length': String(get.body.length) }, body: Buffer.alloc(0) };
 }
 
 async function dispatch(req: TenantRequest, ctx: AppContext): Promise<TenantResponse> {
@@ -123,13 +133,18 @@ function matchRoute(
   if (auth)
     return auth.methods.includes(method)
       ? { route: { id: auth.id } }
-      : { status: 405, allow: auth.methods.join(', '), auth: true };
+      : { status: 405, allow: allowed(auth.methods), auth: true };
   if (path === '/.well-known/jwks.json')
-    return method === 'GET' ? { route: { id: 'jwks' } } : { status: 405, allow: 'GET' };
+    return method === 'GET' ? { route: { id: 'jwks' } } : { status: 405, allow: allowed(['GET']) };
   if (path === '/.well-known/openid-configuration') {
-    return method === 'GET' ? { route: { id: 'openid-configuration' } } : { status: 405, allow: 'GET' };
+    return method === 'GET' ? { route: { id: 'openid-configuration' } } : { status: 405, allow: allowed(['GET']) };
   }
   return { status: 404 };
+}
+
+/** The Allow header: a route that serves GET serves HEAD too (RFC 9110 §9.3.2). */
+function allowed(methods: string[]): string {
+  return (methods.includes('GET') ? [...methods, 'HEAD'] : methods).join(', ');
 }
 
 const AUTH_ROUTES: Record<string, { id: AuthRoute; methods: string[] }> = {

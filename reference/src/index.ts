@@ -20,6 +20,8 @@ import { memoryLoginLimiter } from './auth/login-limit.ts';
 import { memoryAuthStore } from './auth/auth-store.ts';
 import { oauthError } from './errors.ts';
 import { strictLimiter, strictProfile } from './profiles/strict.ts';
+import { securityRules } from './auth/security-rules.ts';
+import { idTokenClaims } from './auth/id-token-claims.ts';
 import { DEFAULT_HOST, DEFAULT_RATE_LIMIT, DEV_EDGE_API_KEY, defaultClients, defaultUsers } from './config.ts';
 
 export type * from './types.ts';
@@ -101,6 +103,8 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     loginLimiter: memoryLoginLimiter(limits),
     authStore: memoryAuthStore(() => final().now()),
     authError: oauthError,
+    securityRules,
+    idTokenClaims,
   };
   const overrides = typeof options.parts === 'function' ? options.parts(defaults) : (options.parts ?? {});
   parts = { ...defaults, ...overrides };

@@ -52,7 +52,11 @@ export function createTransport(): Transport {
           if (res.destroyed) return;
           const headers: Record<string, string> = {
             ...response.headers,
-            'content-length': String(response.body.length),
+            // A HEAD answer has no content but may state the length GET would have (RFC 9110 §9.3.2).
+            'content-length':
+              (request.method === 'HEAD'
+                ? (response.headers as Record<string, string>)['content-length']
+                : undefined) ?? String(response.body.length),
           };
           if (cut) headers.connection = 'close';
           res.writeHead(response.status, headers);
@@ -84,11 +88,23 @@ export function createTransport(): Transport {
       message: 'Malformed HTTP request',
       errorCode: 'bad_request',
     });
-    if (socket.writable) {
-      socket.end(
-        `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
-      );
-    } else socket.destroy();
+    let answered = false;
+    const answer = () => {
+      if (answered) return;
+      answered = true;
+      if (socket.writable) {
+        socket.end(
+          `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+      } else socket.destroy();
+    };
+    // A malformed request pipelined behind one still being answered: its 400 goes after that
+    // answer, never into the middle of it or before it (the client would misread both).
+    const inFlight = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
+    if (inFlight && !inFlight.writableFinished) {
+      inFlight.once('finish', answer);
+      inFlight.once('close', answer);
+    } else answer();
   });
   return {
     server,

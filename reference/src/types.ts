@@ -390,6 +390,11 @@ export interface Rules {
 }
 
 /** The named parts of the tenant; each can be replaced via `TenantOptions.parts`. */
+export type { CodeBinding, RefreshScope, SecurityRules } from './auth/security-rules.ts';
+import type { SecurityRules } from './auth/security-rules.ts';
+import type { IdTokenClaimsBuilder } from './auth/id-token-claims.ts';
+export type { IdTokenClaimsBuilder, IdTokenInput } from './auth/id-token-claims.ts';
+
 export interface TenantParts {
   limits: Limits;
   validators: ValidatorTable;
@@ -414,6 +419,10 @@ export interface TenantParts {
   authStore: AuthStore;
   /** Every authentication-API error answer (also its 429s) is built here. */
   authError: AuthErrorBuilder;
+  /** Exact redirect URIs, code binding, no widening on refresh, registered logout URLs. */
+  securityRules: SecurityRules;
+  /** The claims of every ID token (iss, sub, aud, iat, exp, nonce, at_hash, profile). */
+  idTokenClaims: IdTokenClaimsBuilder;
 }
 
 export interface TenantOptions {

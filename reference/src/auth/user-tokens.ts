@@ -3,9 +3,12 @@
 // OpenID Connect ID token when `openid` is in scope, a refresh token when `offline_access`
 // is and the client may use the refresh_token grant.
 import { SignJWT } from 'jose';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { ClientConfig, UserRecord } from '../types.ts';
 import type { AppContext } from '../context.ts';
+
+/** Ten hours: an ID token is read once, at login. */
+const ID_TOKEN_LIFETIME_S = 36000;
 
 const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
 
@@ -81,17 +84,17 @@ export async function issueUserTokens(
   };
   const want = grant.want ?? { accessToken: true, idToken: openid };
   if (want.idToken && openid) {
-    const claims: Record<string, unknown> = { ...profileClaims(grant.user, scopes) };
-    if (grant.nonce !== undefined) claims.nonce = grant.nonce;
-    if (want.accessToken) claims.at_hash = atHash(accessToken);
-    out.id_token = await new SignJWT(claims)
-      .setProtectedHeader(header)
-      .setIssuer(`${ctx.publicUrl}/`)
-      .setSubject(grant.user.userId)
-      .setAudience(grant.client.clientId)
-      .setIssuedAt(nowS)
-      .setExpirationTime(nowS + 36000)
-      .sign(ctx.signingKey.privateKey);
+    const claims = ctx.parts.idTokenClaims({
+      issuer: `${ctx.publicUrl}/`,
+      subject: grant.user.userId,
+      clientId: grant.client.clientId,
+      nowS,
+      lifetimeS: ID_TOKEN_LIFETIME_S,
+      ...(grant.nonce !== undefined ? { nonce: grant.nonce } : {}),
+      ...(want.accessToken ? { accessToken } : {}),
+      profile: profileClaims(grant.user, scopes),
+    });
+    out.id_token = await new SignJWT(claims).setProtectedHeader(header).sign(ctx.signingKey.privateKey);
   }
   if (
     grant.refreshable &&
@@ -122,9 +125,4 @@ export function profileClaims(user: UserRecord, scopes: string[]): Record<string
     claims.email_verified = user.emailVerified;
   }
   return claims;
-}
-
-// OIDC Core §3.2.2.9: left half of the SHA-256 of the access token, base64url.
-function atHash(accessToken: string): string {
-  return createHash('sha256').update(accessToken).digest().subarray(0, 16).toString('base64url');
 }

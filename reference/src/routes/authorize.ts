@@ -52,7 +52,7 @@ export async function authorize(req: TenantRequest, ctx: AppContext): Promise<Te
   const client = ctx.clients.find((c) => c.clientId === p.client_id);
   if (client === undefined) return reply.error(400, 'invalid_request', `Unknown client: ${p.client_id}`);
   if (!p.redirect_uri) return reply.error(400, 'invalid_request', 'Missing required parameter: redirect_uri');
-  if (!(client.redirectUris ?? []).includes(p.redirect_uri)) {
+  if (!ctx.parts.securityRules.redirectUriRegistered(client.redirectUris ?? [], p.redirect_uri)) {
     return reply.error(400, 'invalid_request', 'redirect_uri is not registered for this client');
   }
   const responseType = normalType(p.response_type);

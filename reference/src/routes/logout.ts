@@ -25,7 +25,7 @@ export function logout(req: TenantRequest, ctx: AppContext): TenantResponse {
     );
   }
   const allowed = client ? (client.logoutUrls ?? []) : ctx.clients.flatMap((c) => c.logoutUrls ?? []);
-  if (!allowed.includes(returnTo)) {
+  if (!ctx.parts.securityRules.logoutReturnAllowed(allowed, returnTo)) {
     return reply.error(
       400,
       'invalid_request',

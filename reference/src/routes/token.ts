@@ -175,12 +175,9 @@ async function authorizationCode(
   const code = params.code;
   if (code === undefined || code === '') return reply.error(400, 'invalid_request', 'Missing required parameter: code');
   const grant = ctx.parts.authStore.getCode(code);
-  if (grant === undefined || grant.clientId !== who.client.clientId) {
-    return reply.error(400, 'invalid_grant', 'Invalid or expired authorization code');
-  }
-  if (params.redirect_uri !== grant.redirectUri) {
-    return reply.error(400, 'invalid_grant', 'redirect_uri must be the one of the authorization request');
-  }
+  if (grant === undefined) return reply.error(400, 'invalid_grant', 'Invalid or expired authorization code');
+  const unbound = ctx.parts.securityRules.codeBindingFault(grant, who.client.clientId, params.redirect_uri);
+  if (unbound !== null) return reply.error(400, 'invalid_grant', unbound);
   // A failed verifier leaves the code usable (it cannot be guessed); a success consumes it.
   const pkce = ctx.parts.verifyPkce(grant.pkce, params.code_verifier);
   if (!pkce.ok) return reply.error(400, 'invalid_grant', pkce.description);
@@ -215,15 +212,9 @@ async function refreshToken(
   }
   const user = ctx.users.find((u) => u.userId === grant.userId);
   if (user === undefined) return reply.error(400, 'invalid_grant', 'The user of this refresh token no longer exists');
-  const original = grant.scope.split(' ');
-  let scope = grant.scope;
-  if (params.scope !== undefined) {
-    const asked = params.scope.split(' ').filter((s) => s !== '');
-    const beyond = asked.filter((s) => !original.includes(s));
-    if (beyond.length > 0)
-      return reply.error(400, 'invalid_scope', `Scope not granted to this refresh token: ${beyond.join(' ')}`);
-    scope = asked.join(' ');
-  }
+  const scoped = ctx.parts.securityRules.refreshScope(grant.scope, params.scope);
+  if (!scoped.ok) return reply.error(400, 'invalid_scope', scoped.description);
+  const scope = scoped.scope;
   const tokens = await issueUserTokens(ctx, {
     client: who.client,
     user,

@@ -1,0 +1,104 @@
+// A code is bound to the client and redirect URI of its authorization request (RFC 6749
+// §4.1.3), and a code issued without a code_challenge cannot be redeemed with a code_verifier
+// (RFC 9700 §2.1.1: a PKCE downgrade). One login of the confidential client (no PKCE) gives
+// the code; the refusals come first, then the right exchange, recorded, shows whether the
+// code survived them. A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
+import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
+import { loginFor } from './login.ts';
+
+test.describe('authorization code binding', () => {
+  test(
+    'a code is refused with a code_verifier it was not issued for, another redirect_uri, or another client',
+    clauses(
+      OPERATIONS.authFlow,
+      'auth.sec.pkce.no-downgrade',
+      'auth.sec.code.bound-redirect-uri',
+      'auth.sec.code.bound-client',
+      'auth.flow.refusals',
+    ),
+    async ({ run, flows, check }) => {
+      const { post, publicClientId, redirectUri } = run.cfg.auth;
+      test.skip(
+        !post,
+        'needs a confidential client allowed the code flow: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+      );
+      test.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
+      const { out } = await loginFor(flows, 'auth.flow.code.confidential', {
+        responseType: 'code',
+        clientId: post!.id,
+        redirectUri: redirectUri!,
+        scope: 'openid',
+      });
+      const exchange = {
+        grant_type: 'authorization_code',
+        client_id: post!.id,
+        client_secret: post!.secret,
+        code: out.params.code,
+        redirect_uri: redirectUri!,
+      };
+      const downgrade = await flows.token({ ...exchange, code_verifier: pkcePair().verifier });
+      flows.refusal(
+        'auth.sec.pkce.no-downgrade',
+        downgrade,
+        'a code issued without code_challenge, with a code_verifier',
+      );
+      const elsewhere = await flows.token({ ...exchange, redirect_uri: otherUri(redirectUri!) });
+      flows.refusal('auth.sec.code.bound-redirect-uri', elsewhere, 'the code with another redirect_uri');
+      // Another client: the public one, which authenticates by its client id alone (§5.2).
+      test.skip(!publicClientId, 'needs a second client to present the code: set IDM_PUBLIC_CLIENT_ID');
+      const other = await flows.token({
+        grant_type: 'authorization_code',
+        client_id: publicClientId!,
+        code: out.params.code,
+        redirect_uri: redirectUri!,
+      });
+      flows.refusal('auth.sec.code.bound-client', other, 'the code exchanged by the public client');
+      const right = await flows.token(exchange);
+      check.observe(
+        'auth.flow.refusals',
+        `the right exchange after those refusals answered ${right.ex.status}${right.accessToken ? ' with a token (the code survived them)' : ' (the tenant let the refusals consume the code)'}`,
+        right.ex,
+      );
+    },
+  );
+
+  test(
+    "a public client's authorization request without code_challenge: the answer is recorded",
+    clauses(OPERATIONS.authFlow, 'auth.sec.pkce.public-without'),
+    async ({ run, flows, check, anon }) => {
+      const { publicClientId, redirectUri } = run.cfg.auth;
+      test.skip(!publicClientId, 'needs a public client: set IDM_PUBLIC_CLIENT_ID');
+      test.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
+      const e = await flows.endpoint('authorize');
+      const u = new URL(e.url);
+      for (const [k, v] of Object.entries({
+        response_type: 'code',
+        client_id: publicClientId!,
+        redirect_uri: redirectUri!,
+        scope: 'openid',
+        state: newState(),
+      }))
+        u.searchParams.set(k, v);
+      const ex = await anon.send('GET', u.toString());
+      flows.skipIfAbsent(e, ex);
+      const location = ex.headers.location;
+      const error = location ? new URL(location, u).searchParams.get('error') : null;
+      check.observe(
+        'auth.sec.pkce.public-without',
+        `answered ${ex.status}${location ? (error ? ` redirecting with error ${error}` : ' redirecting (no error)') : ''}`,
+        ex,
+      );
+    },
+  );
+});
+
+// Helpers
+
+/** The registered URI with an extra path segment: another redirect URI, for the exchange only. */
+function otherUri(registered: string): string {
+  const u = new URL(registered);
+  u.pathname = `${u.pathname.replace(/\/$/, '')}/other`;
+  return u.href;
+}

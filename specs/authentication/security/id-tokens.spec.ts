@@ -1,0 +1,62 @@
+// ID tokens received outside the code flow (code-flow-tokens.spec.ts has that one), validated
+// as OIDC Core says: from the authorization endpoint beside an access token (implicit,
+// §3.2.2.11: nonce and at_hash), and from the password grant with openid (§3.1.3.7).
+import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { issuerKeys, validateIdToken } from '../../../lib/auth/id-token.ts';
+import { publicClient } from '../flows/flow-checks.ts';
+import { loginFor, member } from './login.ts';
+
+test.describe('ID tokens outside the code flow', () => {
+  test(
+    'implicit "id_token token": the ID token validates, nonce and at_hash included',
+    clauses(OPERATIONS.authFlow, 'auth.sec.id-token.valid'),
+    async ({ run, flows, check, anon }) => {
+      const { clientId, redirectUri } = publicClient(run.cfg);
+      const keys = await issuerKeys(run.cfg, anon);
+      test.skip(typeof keys === 'string', `ID tokens cannot be validated: ${keys}`);
+      const { out, nonce } = await loginFor(flows, 'auth.flow.implicit', {
+        responseType: 'id_token token',
+        clientId,
+        redirectUri,
+        scope: 'openid profile',
+      });
+      const idToken = out.params.id_token;
+      const accessToken = out.params.access_token;
+      check.that(
+        'auth.sec.id-token.valid',
+        idToken !== undefined,
+        `implicit "id_token token" login: the redirect carried ${idToken ? 'an' : 'no'} id_token`,
+      );
+      if (idToken === undefined || typeof keys === 'string') return;
+      const v = await validateIdToken(idToken, keys, { clientId, nonce, ...(accessToken ? { accessToken } : {}) });
+      check.that(
+        'auth.sec.id-token.valid',
+        v.ok,
+        `ID token of the implicit login: ${v.ok ? 'validates' : v.problems.join('; ')}`,
+      );
+    },
+  );
+
+  test(
+    'password grant with openid: the ID token validates',
+    clauses(OPERATIONS.authFlow, 'auth.sec.id-token.valid', 'auth.sec.token.no-store', 'auth.sec.token.pragma'),
+    async ({ run, flows, check, anon }) => {
+      const keys = await issuerKeys(run.cfg, anon);
+      test.skip(typeof keys === 'string', `ID tokens cannot be validated: ${keys}`);
+      const t = await flows.passwordGrant('openid');
+      test.skip(!t.accessToken, `the password grant gave no token (${t.ex.status}); auth.flow.password says why`);
+      // OpenID Connect does not define this grant: an ID token is validated where one comes.
+      const idToken = member(t.ex.body, 'id_token');
+      test.skip(idToken === null, 'the password grant with scope openid answered no id_token: nothing to validate');
+      if (idToken === null || typeof keys === 'string') return;
+      const v = await validateIdToken(idToken, keys, { clientId: run.cfg.auth.post!.id });
+      check.that(
+        'auth.sec.id-token.valid',
+        v.ok,
+        `ID token of the password grant: ${v.ok ? 'validates' : v.problems.join('; ')}`,
+        t.ex,
+      );
+    },
+  );
+});

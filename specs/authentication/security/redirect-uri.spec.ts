@@ -1,0 +1,125 @@
+// Redirect URIs match exactly (RFC 6749 §3.1.2.3; RFC 9700 §4.1.3, §2.1: simple string
+// comparison): each near miss of the registered URI is sent in an authorization request. A
+// plain GET shows whether the tenant redirects there at once; when it shows a page instead,
+// the browser logs in and the suite looks where it is sent. What the tenant does instead is
+// recorded.
+import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
+import { publicClient } from '../flows/flow-checks.ts';
+
+interface NearMiss {
+  what: string;
+  uri(registered: URL): string;
+}
+
+const NEAR_MISSES: NearMiss[] = [
+  { what: 'an extra path segment', uri: (r) => withPath(r, `${r.pathname.replace(/\/$/, '')}/extra`) },
+  { what: 'a suffix on the host', uri: (r) => swap(r, (u) => (u.hostname = `${r.hostname}.attacker.test`)) },
+  {
+    what: 'another port',
+    uri: (r) => swap(r, (u) => (u.port = String(Number(r.port || (r.protocol === 'https:' ? 443 : 80)) + 1))),
+  },
+  {
+    what: 'another scheme',
+    uri: (r) => `${r.protocol === 'https:' ? 'http:' : 'https:'}${r.href.slice(r.protocol.length)}`,
+  },
+  { what: 'a query appended', uri: (r) => swap(r, (u) => u.searchParams.set('next', 'attacker')) },
+  { what: 'another case in the path', uri: (r) => withPath(r, flipCase(r.pathname)) },
+  { what: 'user-info before another host', uri: (r) => `${r.protocol}//${r.host}@attacker.test${r.pathname}` },
+];
+
+test.describe('redirect URIs match exactly', () => {
+  for (const miss of NEAR_MISSES) {
+    test(
+      `a redirect URI with ${miss.what} is never redirected to`,
+      clauses(OPERATIONS.authFlow, 'auth.sec.redirect-uri.exact', 'auth.sec.redirect-uri.answer'),
+      async ({ run, flows, check, anon }) => {
+        const { clientId, redirectUri } = publicClient(run.cfg);
+        const registered = new URL(redirectUri);
+        const uri = miss.uri(registered);
+        const e = await flows.endpoint('authorize');
+        const pair = pkcePair();
+        const params = {
+          response_type: 'code',
+          client_id: clientId,
+          redirect_uri: uri,
+          scope: 'openid',
+          state: newState(),
+          code_challenge: pair.challenge,
+          code_challenge_method: pair.method,
+        };
+        const u = new URL(e.url);
+        for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+        // Not flows.get: an HTML error page here is the tenant's right, not a §7.3 error object.
+        const first = await anon.send('GET', u.toString());
+        flows.skipIfAbsent(e, first);
+        const location = first.status >= 300 && first.status < 400 ? first.headers.location : undefined;
+        if (location !== undefined && isAt(location, uri, registered)) {
+          check.that(
+            'auth.sec.redirect-uri.exact',
+            false,
+            `authorization request with ${miss.what}: redirected to it at once (${first.status})`,
+            first,
+          );
+          return;
+        }
+        if (first.status >= 400) {
+          check.that(
+            'auth.sec.redirect-uri.exact',
+            true,
+            `authorization request with ${miss.what}: refused (${first.status})`,
+          );
+          check.observe(
+            'auth.sec.redirect-uri.answer',
+            `${miss.what}: answered ${first.status} ${first.headers['content-type'] ?? ''}`.trim(),
+            first,
+          );
+          return;
+        }
+        // A login page (or a redirect to one): log in, then see where the browser goes.
+        const out = await flows.authorize(e, params, [uri, redirectUri]);
+        const there = out.callback !== null && isAt(out.callback.href, uri, registered);
+        check.that(
+          'auth.sec.redirect-uri.exact',
+          !there,
+          `authorization request with ${miss.what}: ${there ? `the browser was sent there${out.loggedIn ? ' after the login form' : ''}` : 'not redirected there'}`,
+        );
+        check.observe(
+          'auth.sec.redirect-uri.answer',
+          `${miss.what}: ${out.callback ? `the browser was sent to ${there ? 'it' : 'the registered URI'}${out.params.error ? ` with error ${out.params.error}` : ''}` : `the browser stayed at ${out.stoppedAt ?? 'the tenant'}${out.loggedIn ? ' after the login form' : ''}`}`,
+        );
+      },
+    );
+  }
+});
+
+// Helpers
+
+/** Whether `url` is the near miss: same origin and path, and for a query near miss its query too. */
+function isAt(url: string, nearMiss: string, registered: URL): boolean {
+  try {
+    const a = new URL(url, registered);
+    const b = new URL(nearMiss);
+    if (a.origin !== b.origin || a.pathname !== b.pathname) return false;
+    return [...b.searchParams].every(([k, v]) => a.searchParams.get(k) === v);
+  } catch {
+    return false;
+  }
+}
+
+function swap(r: URL, change: (u: URL) => void): string {
+  const u = new URL(r.href);
+  change(u);
+  return u.href;
+}
+
+function withPath(r: URL, path: string): string {
+  return swap(r, (u) => (u.pathname = path));
+}
+
+/** The path with the case of its letters flipped (a path without letters gets an upper-case segment). */
+function flipCase(path: string): string {
+  const flipped = path.replace(/[a-z]/gi, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+  return flipped === path ? `${path.replace(/\/$/, '')}/X` : flipped;
+}
