@@ -34,7 +34,7 @@ interface CaseFile {
 }
 
 /** The case file as the generators give it (what `npm run cases` writes). */
-export function updateCaseFile(): CaseFile {
+function updateCaseFile(): CaseFile {
   const boundaries = updateBoundaryCases().map(
     (c): CaseRecord => ({
       id: c.id,

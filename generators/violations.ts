@@ -5,17 +5,10 @@
 // valid bodies they give violation samples for property runs.
 import fc from 'fast-check';
 import type { Json, UpdateBody } from './resource-server.ts';
-import {
-  PUBLIC_KEY_PEM,
-  pemOfLength,
-  updateBody,
-  distinctiveUpdateValues,
-  minimalUpdateBase,
-} from './resource-server.ts';
+import { PUBLIC_KEY_PEM, updateBody, distinctiveUpdateValues, minimalUpdateBase } from './resource-server.ts';
 import type { UpdateOptions } from './resource-server.ts';
 import type { ExperimentBody, ExperimentOptions } from './experiment.ts';
 import { DEFAULT_STRATEGY_FIELD, experimentPayloadArb } from './experiment.ts';
-import { exactText } from './text.ts';
 import { describeEdge, edgeValue, limitsOf, placeAt, type Limit } from './limits.ts';
 
 export type Target = 'update' | 'experiment';
