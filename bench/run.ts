@@ -62,7 +62,7 @@ const RATE_LIMITS = [
     goal: 1.3,
   },
 ] as const;
-const FIRST_FAILURE_MUTANTS = ['rs-name-max-201-accepted', 'rs-write-not-persisted', 'auth-bad-signature-accepted'];
+const FIRST_FAILURE_MUTANTS = ['rs-name-201-accepted', 'rs-write-not-persisted', 'auth-bad-signature-accepted'];
 const SEED = Number(values.seed);
 const dir = resolve(ROOT, 'reports/bench');
 const log = (s: string): void => console.log(s);

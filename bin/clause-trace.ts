@@ -219,7 +219,7 @@ function caseRefs(specSrc: string): Map<string, CaseRef[]> {
   };
   add(
     'updateViolationCases',
-    calls('updateViolationCases', 'violationCases', 'updateViolation'),
+    calls('updateViolationCases', 'violationCases', 'updateViolation', 'loadUpdateCases'),
     g.updateViolationCases(),
   );
   add(
@@ -227,7 +227,8 @@ function caseRefs(specSrc: string): Map<string, CaseRef[]> {
     calls('experimentViolationCases', 'violationCases', 'experimentViolation'),
     g.experimentViolationCases(g.experimentPayload(EXP)),
   );
-  add('updateBoundaryCases', calls('updateBoundaryCases', 'boundaryCases'), g.updateBoundaryCases());
+  // loadUpdateCases reads both update lists from contract/cases/ (generators/cases.ts).
+  add('updateBoundaryCases', calls('updateBoundaryCases', 'boundaryCases', 'loadUpdateCases'), g.updateBoundaryCases());
   add('experimentBoundaryCases', calls('experimentBoundaryCases', 'boundaryCases'), g.experimentBoundaryCases(EXP));
   return out;
 }

@@ -1,13 +1,15 @@
-// Both sides of every §8 limit (and the valid-side rules of §2.2/§2.3: empty
-// body, null where allowed, open members), as data labelled with the clause.
+// The valid side of every §8 limit (and the valid-side rules of §2.2/§2.3: empty
+// body, null where allowed, open members), as data labelled with the clause; the
+// limits themselves are read from the schemas (generators/limits.ts).
 // `expect` says what a conformant target must do: accept, reject — or, where
 // the spec leaves acceptance open, `observe` (the clause is then an observe one).
+import { fieldsOf, schemaOf } from '../schemas/index.ts';
 import type { Json, UpdateBody, UpdateOptions } from './resource-server.ts';
-import { PUBLIC_KEY_PEM, pemOfLength, TOKEN_LIFETIME_MAX } from './resource-server.ts';
 import type { ExperimentOptions } from './experiment.ts';
 import { experimentPayload, experimentWithNameLength, experimentWithDescriptionLength } from './experiment.ts';
 import { exactText, exactAstralText } from './text.ts';
-import type { Target } from './violations.ts';
+import { NESTED_FALLBACKS, type Target } from './violations.ts';
+import { describeEdge, edgeValue, limitsOf, placeAt } from './limits.ts';
 
 export interface BoundaryCase {
   /** `<target>/<field>.<value>`, stable across runs. */
@@ -19,29 +21,42 @@ export interface BoundaryCase {
   expect: 'accept' | 'reject' | 'observe';
   description: string;
   body: Json;
+  /**
+   * The one value the case sets, where it sets one (valid update cases): cases whose paths
+   * do not overlap are sent together in one body (validBundles).
+   */
+  at?: { path: string[]; value: Json };
 }
 
-const KEY: UpdateBody = { alg: 'RSA-OAEP-256', pem: PUBLIC_KEY_PEM };
-const withKey = (k: UpdateBody): UpdateBody => ({
-  token_encryption: { format: 'compact-nested-jwe', encryption_key: { ...KEY, ...k } },
-});
+export interface ValidBundle {
+  cases: BoundaryCase[];
+  body: UpdateBody;
+}
 
 /**
- * Limits of the update body, both sides, from a base of `{}`. With
- * `earlyAccess: false` the authorization_policy cases are left out.
+ * The valid side of every limit of the update body (from the schema, generators/limits.ts),
+ * from a base of `{}`, and the valid-side rules a keyword does not give. One past each limit is
+ * a violation case (violations.ts), sent once. With `earlyAccess: false` the
+ * authorization_policy cases are left out.
  */
 export function updateBoundaryCases(opts: UpdateOptions = {}): BoundaryCase[] {
   const out: BoundaryCase[] = [];
   const add = adder(out, 'update');
 
-  add('empty-body', 'rs.update.optional', 'valid', 'empty body {} (every field optional)', {});
-  // name: max 200, pattern needs one character
-  add('name.1', 'rs.update.name.max-length', 'valid', 'name of 1 character', { name: exactText(1) });
-  add('name.200', 'rs.update.name.max-length', 'valid', 'name of 200 characters, multi-byte included', {
-    name: exactText(200),
-  });
-  add('name.201', 'rs.update.name.max-length', 'invalid', 'name of 201 characters', { name: exactText(201) });
-  add('name.0', 'rs.update.name.pattern', 'invalid', 'name of 0 characters', { name: '' });
+  const at = (id: string, clause: string, description: string, path: string[], value: Json): void => {
+    add(id, clause, 'valid', description, placeAt({}, path, value, NESTED_FALLBACKS));
+    (out.at(-1) as BoundaryCase).at = { path, value };
+  };
+  // The empty body {} (rs.update.optional) is sent by accepts-valid-updates.spec.ts: not again here.
+  for (const l of limitsOf('ResourceServerUpdate')) {
+    // §2.3 states pem is a PEM key, which no keyword says: its lower edge is the observed case below.
+    if (l.path.at(-1) === 'pem' && l.keyword === 'minLength') continue;
+    const value = edgeValue(l, 'valid');
+    const n = typeof value === 'string' ? [...value].length : value;
+    at(`${l.path.filter((p) => p !== '*').join('.')}.${n}`, l.clause, describeEdge(l, value), l.path, value);
+  }
+  // The name pattern ^[^<>]+$ needs one character (its empty side is the violation name.empty).
+  at('name.1', 'rs.update.name.pattern', 'name of 1 character', ['name'], exactText(1));
   add(
     'name.200-astral',
     'limits.length.unit',
@@ -50,193 +65,54 @@ export function updateBoundaryCases(opts: UpdateOptions = {}): BoundaryCase[] {
     { name: exactAstralText(200) },
     'observe',
   );
-  // scopes
-  add('scope.value.1', 'rs.scope.value.length', 'valid', 'scope value of 1 character', {
-    scopes: [{ value: exactText(1) }],
-  });
-  add('scope.value.280', 'rs.scope.value.length', 'valid', 'scope value of 280 characters', {
-    scopes: [{ value: exactText(280) }],
-  });
-  add('scope.value.0', 'rs.scope.value.length', 'invalid', 'scope value of 0 characters', { scopes: [{ value: '' }] });
-  add('scope.value.281', 'rs.scope.value.length', 'invalid', 'scope value of 281 characters', {
-    scopes: [{ value: exactText(281) }],
-  });
-  add('scope.description.500', 'rs.scope.description.max-length', 'valid', 'scope description of 500 characters', {
-    scopes: [{ value: 'read:x', description: exactText(500) }],
-  });
-  add('scope.description.501', 'rs.scope.description.max-length', 'invalid', 'scope description of 501 characters', {
-    scopes: [{ value: 'read:x', description: exactText(501) }],
-  });
-  add('scopes.empty', 'rs.update.scopes.type', 'valid', 'scopes as an empty array', { scopes: [] });
-  // signing secret
-  add('signing_secret.16', 'rs.update.signing_secret.min-length', 'valid', 'signing_secret of 16 characters', {
-    signing_secret: exactText(16),
-  });
-  add('signing_secret.15', 'rs.update.signing_secret.min-length', 'invalid', 'signing_secret of 15 characters', {
-    signing_secret: exactText(15),
-  });
-  // token lifetime
-  add('token_lifetime.0', 'rs.update.token_lifetime.range', 'valid', 'token_lifetime 0', { token_lifetime: 0 });
-  add('token_lifetime.2592000', 'rs.update.token_lifetime.range', 'valid', 'token_lifetime 2592000', {
-    token_lifetime: TOKEN_LIFETIME_MAX,
-  });
-  add('token_lifetime.-1', 'rs.update.token_lifetime.range', 'invalid', 'token_lifetime -1', { token_lifetime: -1 });
-  add('token_lifetime.2592001', 'rs.update.token_lifetime.range', 'invalid', 'token_lifetime 2592001', {
-    token_lifetime: TOKEN_LIFETIME_MAX + 1,
-  });
-  // encryption key
-  for (const f of ['name', 'kid'] as const) {
-    const clause = `rs.encryption_key.${f}.length`;
-    add(`encryption_key.${f}.1`, clause, 'valid', `encryption_key ${f} of 1 character`, withKey({ [f]: exactText(1) }));
-    add(
-      `encryption_key.${f}.128`,
-      clause,
-      'valid',
-      `encryption_key ${f} of 128 characters`,
-      withKey({ [f]: exactText(128) }),
-    );
-    add(`encryption_key.${f}.0`, clause, 'invalid', `encryption_key ${f} of 0 characters`, withKey({ [f]: '' }));
-    add(
-      `encryption_key.${f}.129`,
-      clause,
-      'invalid',
-      `encryption_key ${f} of 129 characters`,
-      withKey({ [f]: exactText(129) }),
-    );
-  }
   add(
-    'encryption_key.pem.4096',
-    'rs.encryption_key.pem.length',
-    'valid',
-    'pem of 4096 characters (a real key with explanatory text before it)',
-    withKey({ pem: pemOfLength(4096) }),
-  );
-  add(
-    'encryption_key.pem.4097',
-    'rs.encryption_key.pem.length',
-    'invalid',
-    'pem of 4097 characters',
-    withKey({ pem: pemOfLength(4097) }),
-  );
-  add('encryption_key.pem.0', 'rs.encryption_key.pem.length', 'invalid', 'pem of 0 characters', withKey({ pem: '' }));
-  add(
-    'encryption_key.pem.1',
+    'token_encryption.encryption_key.pem.1',
     'rs.encryption_key.pem.content',
     'valid',
     'pem of 1 character: within the length range but not a PEM key',
-    withKey({ pem: '-' }),
+    placeAt({}, ['token_encryption', 'encryption_key', 'pem'], '-', NESTED_FALLBACKS),
     'observe',
   );
-  // authorization policy
-  add(
-    'authorization_policy.policy_id.1',
-    'rs.authorization_policy.policy_id.length',
-    'valid',
-    'policy_id of 1 character',
-    { authorization_policy: { policy_id: exactText(1) } },
-  );
-  add(
-    'authorization_policy.policy_id.1024',
-    'rs.authorization_policy.policy_id.length',
-    'valid',
-    'policy_id of 1024 characters',
-    { authorization_policy: { policy_id: exactText(1024) } },
-  );
-  add(
-    'authorization_policy.policy_id.0',
-    'rs.authorization_policy.policy_id.length',
-    'invalid',
-    'policy_id of 0 characters',
-    { authorization_policy: { policy_id: '' } },
-  );
-  add(
-    'authorization_policy.policy_id.1025',
-    'rs.authorization_policy.policy_id.length',
-    'invalid',
-    'policy_id of 1025 characters',
-    { authorization_policy: { policy_id: exactText(1025) } },
-  );
-  // null where allowed
-  const nullable: Array<[string, string]> = [
-    ['token_encryption', 'rs.update.token_encryption.type'],
-    ['consent_policy', 'rs.update.consent_policy.enum'],
-    ['authorization_details', 'rs.update.authorization_details.type'],
-    ['proof_of_possession', 'rs.update.proof_of_possession.type'],
-    ['authorization_policy', 'rs.update.authorization_policy.type'],
-  ];
-  for (const [field, clause] of nullable)
-    add(`${field}.null`, clause, 'valid', `${field} null (allowed)`, { [field]: null });
-  // open members of SubjectTypeAuthorization
-  add(
+  // No minItems on scopes: an empty list is a valid value of the array type.
+  at('scopes.empty', 'rs.update.scopes.type', 'scopes as an empty array', ['scopes'], []);
+  // null where the schema allows it, with the property's own clause.
+  const props = (schemaOf('ResourceServerUpdate').properties ?? {}) as Record<string, { 'x-clause'?: unknown }>;
+  for (const f of fieldsOf('ResourceServerUpdate').filter((x) => x.types.includes('null'))) {
+    const clause = props[f.name]?.['x-clause'];
+    if (typeof clause !== 'string') throw new Error(`updateBoundaryCases: ${f.name} has no single x-clause`);
+    at(`${f.name}.null`, clause, `${f.name} null (allowed)`, [f.name], null);
+  }
+  // §2.3 leaves the members of user and client open (additionalProperties absent there).
+  at(
     'subject_type_authorization.extra-members',
     'rs.subject_type_authorization.members.open',
-    'valid',
     'extra members inside user and client (allowed)',
-    {
-      subject_type_authorization: {
-        user: { policy: 'allow_all', x_note: 'extra' },
-        client: { policy: 'deny_all', x_tier: 2 },
-      },
-    },
+    ['subject_type_authorization'],
+    { user: { policy: 'allow_all', x_note: 'extra' }, client: { policy: 'deny_all', x_tier: 2 } },
   );
   return opts.earlyAccess === false ? out.filter((c) => !c.id.startsWith('update/authorization_policy.')) : out;
 }
 
-/** Limits of the experiment payload, both sides, around a valid payload. */
+/**
+ * The valid side of the experiment payload's length limits (from the schema), around a valid
+ * payload; one past each is a violation case (violations.ts).
+ */
 export function experimentBoundaryCases(opts: ExperimentOptions): BoundaryCase[] {
   const out: BoundaryCase[] = [];
   const add = adder(out, 'experiment');
-
-  add(
-    'name.3',
-    'exp.create.name.length',
-    'valid',
-    'name of 3 characters (run tag moved to the description)',
-    experimentWithNameLength(opts, 3),
-  );
-  add('name.255', 'exp.create.name.length', 'valid', 'name of 255 characters', experimentWithNameLength(opts, 255, 1));
-  add('name.2', 'exp.create.name.length', 'invalid', 'name of 2 characters', experimentWithNameLength(opts, 2));
-  add(
-    'name.256',
-    'exp.create.name.length',
-    'invalid',
-    'name of 256 characters',
-    experimentWithNameLength(opts, 256, 1),
-  );
-  add(
-    'description.3',
-    'exp.create.description.length',
-    'valid',
-    'description of 3 characters',
-    experimentWithDescriptionLength(opts, 3),
-  );
-  add(
-    'description.1024',
-    'exp.create.description.length',
-    'valid',
-    'description of 1024 characters',
-    experimentWithDescriptionLength(opts, 1024, 2),
-  );
-  add(
-    'description.2',
-    'exp.create.description.length',
-    'invalid',
-    'description of 2 characters',
-    experimentWithDescriptionLength(opts, 2),
-  );
-  add(
-    'description.1025',
-    'exp.create.description.length',
-    'invalid',
-    'description of 1025 characters',
-    experimentWithDescriptionLength(opts, 1025, 2),
-  );
+  const build = { name: experimentWithNameLength, description: experimentWithDescriptionLength } as const;
+  for (const l of limitsOf('ExperimentCreate')) {
+    const field = l.path[0];
+    if (l.path.length !== 1 || (field !== 'name' && field !== 'description')) continue;
+    const n = l.bound;
+    // The salt varies the text between the edges of one field (two experiments, two names).
+    const body = build[field](opts, n, l.keyword === 'maxLength' ? 1 : 0);
+    const note = field === 'name' && n < 20 ? ' (run tag moved to the description)' : '';
+    add(`${field}.${n}`, l.clause, 'valid', `${field} of ${n} characters${note}`, body);
+  }
   const base = experimentPayload(opts);
   const allocations = base['allocations'] as Json[];
-  add('allocations.0', 'exp.create.allocations.min-items', 'invalid', 'allocations empty', {
-    ...base,
-    allocations: [],
-  });
+  // §2.4 states min length 1 for allocations; whether one allocation of weight 100 is enough is not shown.
   add(
     'allocations.1',
     'exp.create.allocation.rules',
@@ -256,7 +132,45 @@ export function boundaryCases(opts: UpdateOptions & { experiment?: ExperimentOpt
   return [...updateBoundaryCases(opts), ...(opts.experiment ? experimentBoundaryCases(opts.experiment) : [])];
 }
 
+/**
+ * The accepted cases packed into as few valid bodies as possible: first fit, two cases sharing
+ * a body when neither path lies inside the other (array items are separate: each case appends
+ * its own). Invalid values never share a body (each refusal must name its cause); cases
+ * without one value of their own (`at`) go alone.
+ */
+export function validBundles(cases: readonly BoundaryCase[]): ValidBundle[] {
+  const bundles: Array<{ cases: BoundaryCase[]; paths: string[][] }> = [];
+  for (const c of cases) {
+    if (c.expect !== 'accept') throw new Error(`validBundles: ${c.id} is not an accepted case`);
+    const free = c.at
+      ? bundles.find((b) => b.paths.length > 0 && b.paths.every((p) => !overlaps(p, c.at!.path)))
+      : undefined;
+    if (free) {
+      free.cases.push(c);
+      free.paths.push(c.at!.path);
+    } else bundles.push({ cases: [c], paths: c.at ? [c.at.path] : [] });
+  }
+  return bundles.map((b) => ({
+    cases: b.cases,
+    body: b.cases.reduce<UpdateBody>(
+      (body, c) =>
+        c.at ? (placeAt(body, c.at.path, c.at.value, NESTED_FALLBACKS) as UpdateBody) : (c.body as UpdateBody),
+      {},
+    ),
+  }));
+}
+
 // Helpers
+
+/** One path is the other or lies inside it, short of an array item (`*`: each case adds its own item). */
+function overlaps(a: string[], b: string[]): boolean {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a[i] === '*' || b[i] === '*') return false;
+    if (a[i] !== b[i]) return false;
+  }
+  return true;
+}
 
 /** Appends cases for one target; `expect` defaults to what the side implies. */
 function adder(out: BoundaryCase[], target: Target) {

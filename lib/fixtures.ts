@@ -9,7 +9,7 @@
 //   run      – read-only facts: config, seed, run tag, snapshot, depth runs
 //   suite    – (worker) config, run state, redactor, pacer: for the burst test only
 // Every request is paced and counted; the count lands in the `requests` annotation.
-import { test as base, expect, type APIRequestContext } from '@playwright/test';
+import { test as base, expect } from '@playwright/test';
 import { recordMetadata } from './allure-meta.ts';
 import { join } from 'node:path';
 import { allowed, DEPTH_RUNS, loadConfig, optInReason, secretValues, type Config } from './config.ts';
@@ -87,7 +87,6 @@ export interface ExperimentsHelper {
 export interface Internals {
   counter: RequestCounter;
   transcript: Exchange[];
-  apiContext: APIRequestContext;
   client: (name: string, token: string | null) => ApiClient;
   _record: void;
 }
@@ -177,16 +176,11 @@ export const test = base.extend<
     { auto: true },
   ],
 
-  apiContext: async ({ playwright }, use) => {
-    const ctx = await playwright.request.newContext();
-    await use(ctx);
-    await ctx.dispose();
-  },
-
-  client: async ({ suite, apiContext, counter, transcript }, use) => {
+  // Requests go through undici (lib/http.ts); no Playwright request context is opened per test.
+  client: async ({ suite, counter, transcript }, use) => {
     await use(
       (name, token) =>
-        new ApiClient(apiContext, {
+        new ApiClient({
           name,
           token,
           apiBase: suite.cfg.apiBase,

@@ -7,7 +7,6 @@
 // the body (the rest is not read; a note heads the text), and a reset or timeout is a
 // TargetTransportError naming what the target did. Sent with undici (streamed reads), not
 // Playwright's request context, which buffers whole bodies of any size.
-import type { APIRequestContext } from '@playwright/test';
 import { request as undiciRequest } from 'undici';
 import type { Pacer } from './pacer.ts';
 import { parseRateLimit } from './pacer.ts';
@@ -76,14 +75,11 @@ export class TargetTransportError extends Error {
 }
 
 export class ApiClient {
-  constructor(
-    private readonly ctx: APIRequestContext,
-    readonly opts: ClientOptions,
-  ) {}
+  constructor(readonly opts: ClientOptions) {}
 
   /** The same client, carrying a different Authorization value (forged, malformed…). */
   withAuthorization(name: string, authorization: string | null): ApiClient {
-    return new AuthorizationOverride(this.ctx, { ...this.opts, name, token: null }, authorization);
+    return new AuthorizationOverride({ ...this.opts, name, token: null }, authorization);
   }
 
   protected authorization(): string | null {
@@ -155,11 +151,10 @@ export class ApiClient {
 
 class AuthorizationOverride extends ApiClient {
   constructor(
-    ctx: APIRequestContext,
     opts: ClientOptions,
     private readonly value: string | null,
   ) {
-    super(ctx, opts);
+    super(opts);
   }
   protected override authorization(): string | null {
     return this.value;

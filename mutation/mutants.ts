@@ -23,142 +23,15 @@ import {
 import { FLOW_BENIGN, FLOW_MUTANTS } from './mutants-flows.ts';
 import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
 import { SECURITY_BENIGN, SECURITY_MUTANTS } from './mutants-security.ts';
+import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
 const anyObject = (v: unknown): boolean => isObject(v);
 
 export const MUTANTS: Variant[] = [
-  // ── Limits off by one, both ways (§2.2, §2.3, §2.4, §8) ────────────────────────────────
-  {
-    id: 'rs-name-max-201-accepted',
-    kind: 'mutant',
-    clause: 'rs.update.name.max-length',
-    fault: 'limit-off-by-one',
-    fast: true,
-    description: 'name of 201 characters is accepted (max off by one upwards)',
-    probe: (c) => statusOf(c.patch({ name: chars(201) })),
-    options: rsAcceptsInvalid((d) => withLimits(d, { rsNameMax: 201 })),
-  },
-  {
-    id: 'rs-name-200-rejected',
-    kind: 'mutant',
-    clause: 'rs.update.name.max-length',
-    fault: 'limit-off-by-one',
-    fast: true,
-    description: 'name of exactly 200 characters is rejected (max off by one downwards)',
-    probe: (c) => statusOf(c.patch({ name: chars(200) })),
-    options: viaParts((d) => withLimits(d, { rsNameMax: 199 })),
-  },
-  {
-    id: 'rs-signing-secret-15-accepted',
-    kind: 'mutant',
-    clause: 'rs.update.signing_secret.min-length',
-    fault: 'limit-off-by-one',
-    description: 'signing_secret of 15 characters is accepted',
-    probe: (c) => statusOf(c.patch({ signing_secret: chars(15) })),
-    options: rsAcceptsInvalid((d) => withLimits(d, { signingSecretMin: 15 })),
-  },
-  {
-    id: 'rs-signing-secret-16-rejected',
-    kind: 'mutant',
-    clause: 'rs.update.signing_secret.min-length',
-    fault: 'limit-off-by-one',
-    description: 'signing_secret of exactly 16 characters is rejected',
-    probe: (c) => statusOf(c.patch({ signing_secret: chars(16) })),
-    options: viaParts((d) => withLimits(d, { signingSecretMin: 17 })),
-  },
-  {
-    id: 'rs-token-lifetime-2592001-accepted',
-    kind: 'mutant',
-    clause: 'rs.update.token_lifetime.range',
-    fault: 'limit-off-by-one',
-    fast: true,
-    description: 'token_lifetime 2592001 is accepted',
-    probe: (c) => statusOf(c.patch({ token_lifetime: 2592001 })),
-    options: rsAcceptsInvalid((d) => withLimits(d, { tokenLifetimeMax: 2592001 })),
-  },
-  {
-    id: 'rs-token-lifetime-0-rejected',
-    kind: 'mutant',
-    clause: 'rs.update.token_lifetime.range',
-    fault: 'limit-off-by-one',
-    description: 'token_lifetime 0 (the inclusive lower bound) is rejected',
-    probe: (c) => statusOf(c.patch({ token_lifetime: 0 })),
-    options: viaParts((d) => withLimits(d, { tokenLifetimeMin: 1 })),
-  },
-  {
-    id: 'rs-token-lifetime-negative-accepted',
-    kind: 'mutant',
-    clause: 'rs.update.token_lifetime.range',
-    fault: 'limit-off-by-one',
-    description: 'token_lifetime -1 is accepted',
-    probe: (c) => statusOf(c.patch({ token_lifetime: -1 })),
-    options: rsAcceptsInvalid((d) => withLimits(d, { tokenLifetimeMin: -1 })),
-  },
-  {
-    id: 'rs-scope-value-281-accepted',
-    kind: 'mutant',
-    clause: 'rs.scope.value.length',
-    fault: 'limit-off-by-one',
-    description: 'Scope value of 281 characters is accepted',
-    probe: (c) => statusOf(c.patch({ scopes: [{ value: chars(281) }] })),
-    options: rsAcceptsInvalid((d) => withLimits(d, { scopeValueMax: 281 })),
-  },
-  {
-    id: 'rs-scope-value-empty-accepted',
-    kind: 'mutant',
-    clause: 'rs.scope.value.length',
-    fault: 'limit-off-by-one',
-    description: 'empty Scope value is accepted',
-    probe: (c) => statusOf(c.patch({ scopes: [{ value: '' }] })),
-    options: rsAcceptsInvalid((d) => withLimits(d, { scopeValueMin: 0 })),
-  },
-  {
-    id: 'rs-scope-description-501-accepted',
-    kind: 'mutant',
-    clause: 'rs.scope.description.max-length',
-    fault: 'limit-off-by-one',
-    description: 'Scope description of 501 characters is accepted',
-    probe: (c) => statusOf(c.patch({ scopes: [{ value: 'read:x', description: chars(501) }] })),
-    options: rsAcceptsInvalid((d) => withLimits(d, { scopeDescriptionMax: 501 })),
-  },
-  {
-    id: 'rs-encryption-key-name-129-accepted',
-    kind: 'mutant',
-    clause: 'rs.encryption_key.name.length',
-    fault: 'limit-off-by-one',
-    description: 'EncryptionKey name of 129 characters is accepted',
-    probe: (c) => statusOf(c.patch(withEncryption({ name: chars(129) }))),
-    options: rsAcceptsInvalid((d) => withLimits(d, { encryptionKeyNameMax: 129 })),
-  },
-  {
-    id: 'rs-encryption-key-kid-128-rejected',
-    kind: 'mutant',
-    clause: 'rs.encryption_key.kid.length',
-    fault: 'limit-off-by-one',
-    description: 'EncryptionKey kid of exactly 128 characters is rejected',
-    probe: (c) => statusOf(c.patch(withEncryption({ kid: chars(128) }))),
-    options: viaParts((d) => withLimits(d, { encryptionKeyKidMax: 127 })),
-  },
-  {
-    id: 'rs-pem-4097-accepted',
-    kind: 'mutant',
-    clause: 'rs.encryption_key.pem.length',
-    fault: 'limit-off-by-one',
-    description: 'EncryptionKey pem of 4097 characters is accepted',
-    probe: (c) => statusOf(c.patch(withEncryption({ pem: chars(4097) }))),
-    options: rsAcceptsInvalid((d) => withLimits(d, { pemMax: 4097 })),
-  },
-  {
-    id: 'rs-policy-id-1025-accepted',
-    kind: 'mutant',
-    clause: 'rs.authorization_policy.policy_id.length',
-    fault: 'limit-off-by-one',
-    description: 'AuthorizationPolicy policy_id of 1025 characters is accepted',
-    probe: (c) => statusOf(c.patch({ authorization_policy: { policy_id: chars(1025) } })),
-    options: rsAcceptsInvalid((d) => withLimits(d, { policyIdMax: 1025 })),
-  },
+  // ── Limits off by one, both ways (§2.2, §2.3, §2.4, §8): the update body's from its schema ─
+  ...SCHEMA_MUTANTS,
   {
     id: 'exp-name-2-accepted',
     kind: 'mutant',
@@ -471,60 +344,6 @@ export const MUTANTS: Variant[] = [
   },
 
   // ── Over-strict validation: valid input rejected ────────────────────────────────────────
-  {
-    id: 'rs-token-encryption-null-rejected',
-    kind: 'mutant',
-    clause: 'rs.update.token_encryption.type',
-    fault: 'over-strict',
-    fast: true,
-    description: 'token_encryption: null (allowed) is rejected',
-    probe: (c) => statusOf(c.patch({ token_encryption: null })),
-    options: viaParts((d) =>
-      tighten(d, 'rs.token_encryption', (v) => v === null, 'token_encryption must be an object'),
-    ),
-  },
-  {
-    id: 'rs-pop-null-rejected',
-    kind: 'mutant',
-    clause: 'rs.update.proof_of_possession.type',
-    fault: 'over-strict',
-    description: 'proof_of_possession: null (allowed) is rejected',
-    probe: (c) => statusOf(c.patch({ proof_of_possession: null })),
-    options: viaParts((d) =>
-      tighten(d, 'rs.proof_of_possession', (v) => v === null, 'proof_of_possession must be an object'),
-    ),
-  },
-  {
-    id: 'rs-consent-policy-null-rejected',
-    kind: 'mutant',
-    clause: 'rs.update.consent_policy.enum',
-    fault: 'over-strict',
-    description: 'consent_policy: null (allowed) is rejected',
-    probe: (c) => statusOf(c.patch({ consent_policy: null })),
-    options: viaParts((d) => tighten(d, 'rs.consent_policy', (v) => v === null, 'consent_policy must be a string')),
-  },
-  {
-    id: 'rs-authorization-details-null-rejected',
-    kind: 'mutant',
-    clause: 'rs.update.authorization_details.type',
-    fault: 'over-strict',
-    description: 'authorization_details: null (allowed) is rejected',
-    probe: (c) => statusOf(c.patch({ authorization_details: null })),
-    options: viaParts((d) =>
-      tighten(d, 'rs.authorization_details', (v) => v === null, 'authorization_details must be an array'),
-    ),
-  },
-  {
-    id: 'rs-authorization-policy-null-rejected',
-    kind: 'mutant',
-    clause: 'rs.update.authorization_policy.type',
-    fault: 'over-strict',
-    description: 'authorization_policy: null (allowed) is rejected',
-    probe: (c) => statusOf(c.patch({ authorization_policy: null })),
-    options: viaParts((d) =>
-      tighten(d, 'rs.authorization_policy', (v) => v === null, 'authorization_policy must be an object'),
-    ),
-  },
   {
     id: 'rs-sta-user-extra-rejected',
     kind: 'mutant',

@@ -1,17 +1,29 @@
 // allure-playwright, but each run starts from an empty results folder: Allure would
 // otherwise read stale results of earlier runs as retries. Trends come from the history
-// file of reporters/allurerc.mjs, not from old results.
+// file of reporters/allurerc.mjs, not from old results. Files are written without an
+// fsync each (reporters/allure-writer.ts).
 import { readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FullConfig } from '@playwright/test/reporter';
+import type { FullConfig, Suite } from '@playwright/test/reporter';
 import { AllureReporter } from 'allure-playwright';
+import { UnflushedWriter } from './allure-writer.ts';
 
 type AllurePlaywrightReporterConfig = NonNullable<ConstructorParameters<typeof AllureReporter>[0]>;
 
 export default class FreshAllureReporter extends AllureReporter {
+  private readonly resultsDir: string;
+
   constructor(config: AllurePlaywrightReporterConfig = {}) {
     super(config);
-    clearFiles(config.resultsDir ?? 'allure-results');
+    this.resultsDir = config.resultsDir ?? 'allure-results';
+    clearFiles(this.resultsDir);
+  }
+
+  /** allure-playwright 3.12 builds its runtime here, with a writer that fsyncs each file: ours does not (allure-writer.ts). */
+  override onBegin(suite: Suite): void {
+    super.onBegin(suite);
+    const runtime = (this as unknown as { allureRuntime?: { writer: unknown } }).allureRuntime;
+    if (runtime) runtime.writer = new UnflushedWriter(this.resultsDir);
   }
 
   /**

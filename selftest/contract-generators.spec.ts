@@ -4,7 +4,10 @@
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
 import * as g from '../generators/index.ts';
+import { readFileSync } from 'node:fs';
 import { fieldsOf, validate } from '../schemas/index.ts';
+import { UPDATE_CASES_FILE, updateCaseText } from '../generators/cases.ts';
+import { edgeValue, limitsOf, placeAt } from '../generators/limits.ts';
 
 const EXP: g.ExperimentOptions = {
   featureFlagId: 'flg_7Hq2kPzR',
@@ -200,7 +203,7 @@ test('violation cases cover every mutation kind the contract issue lists', () =>
     /unknown-key/,
     /identifier\.present/,
     /\.missing$/,
-    /allocations\.empty/,
+    /allocations\.too-few/,
     /token_lifetime\.fraction/,
   ].forEach(has);
   // An unknown key at every closed object level.
@@ -250,4 +253,54 @@ test('probe values name the rejected write that leaked', () => {
   expect(g.findLeak(state, cases).map((c) => c.id)).toEqual([leaked.id]);
   expect(g.findLeak({ id: 'rs_conformance', name: 'Conformance API', token_lifetime: 86400 }, cases)).toEqual([]);
   expect(cases.filter((c) => !validate('ResourceServerUpdate', c.probe).valid).map((c) => c.id)).toEqual([]);
+});
+
+test('the checked-in case file is what the generators give (npm run cases)', () => {
+  expect(
+    readFileSync(UPDATE_CASES_FILE, 'utf8'),
+    'contract/cases/resource-server-update.json: run `npm run cases`',
+  ).toBe(updateCaseText());
+});
+
+test('every limit is taken from the schema once: the valid edge is a boundary case, one past it a violation', () => {
+  const bounds = g.updateBoundaryCases();
+  const violations = g.updateViolationCases();
+  for (const l of limitsOf('ResourceServerUpdate')) {
+    const invalid = placeAt({}, l.path, edgeValue(l, 'invalid'), g.NESTED_FALLBACKS);
+    const twins = violations.filter((v) => JSON.stringify(v.body) === JSON.stringify(invalid));
+    expect(
+      twins.map((v) => v.clause),
+      `${l.path.join('.')} ${l.keyword}`,
+    ).toEqual([l.clause]);
+    if (l.path.at(-1) === 'pem' && l.keyword === 'minLength') continue; // the pem content case stands in
+    const valid = placeAt({}, l.path, edgeValue(l, 'valid'), g.NESTED_FALLBACKS);
+    expect(bounds.filter((b) => JSON.stringify(b.body) === JSON.stringify(valid)).map((b) => b.clause)).toEqual([
+      l.clause,
+    ]);
+  }
+  // No body is sent twice: boundary and violation bodies are all distinct.
+  const bodies = [...bounds, ...violations].map((c) => JSON.stringify(c.body));
+  expect(bodies.length - new Set(bodies).size).toBe(0);
+});
+
+test('valid bundles are valid bodies that carry each of their cases, and no two accepted values are left apart needlessly', () => {
+  const accepted = g.updateBoundaryCases().filter((c) => c.expect === 'accept');
+  const bundles = g.validBundles(accepted);
+  expect(bundles.flatMap((b) => b.cases.map((c) => c.id)).sort()).toEqual(accepted.map((c) => c.id).sort());
+  for (const b of bundles) {
+    expect(validate('ResourceServerUpdate', b.body).errors, b.cases.map((c) => c.id).join(', ')).toEqual([]);
+    for (const c of b.cases) {
+      const at = c.at!;
+      const json = JSON.stringify(at.value);
+      if (at.path.includes('*')) expect(JSON.stringify(b.body), c.id).toContain(json);
+      else {
+        const got = at.path.reduce<unknown>(
+          (node, step) => (node as Record<string, unknown> | undefined)?.[step],
+          b.body,
+        );
+        expect(JSON.stringify(got), c.id).toBe(json);
+      }
+    }
+  }
+  expect(bundles.length).toBeLessThanOrEqual(6);
 });

@@ -21,7 +21,7 @@ const require = createRequire(import.meta.url);
 const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 const TSX_CLI = join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs');
 /** A variant of the mutation catalogue (mutation/mutants.ts): accepts a name of 201 characters. */
-const FAULT = { variant: 'rs-name-max-201-accepted', clause: 'rs.update.name.max-length' };
+const FAULT = { variant: 'rs-name-201-accepted', clause: 'rs.update.name.max-length' };
 /** Any JWS in compact form: management tokens are JWTs, so none may be printed whole. */
 const JWT = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/;
 

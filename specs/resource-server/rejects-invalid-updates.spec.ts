@@ -1,8 +1,10 @@
 // PATCH /resource-servers/{id} with bodies that break one clause each (§2.2, §2.3, §7.1,
-// §8): every one is refused with 400 and nothing is written. The cases are data from
-// generators/violations.ts, one test per clause. Each body also carries distinctive valid
-// values (its probe), so one read after the batch tells whether, and which, a refused
-// write leaked; only an unattributable leak is bisected.
+// §8): every one is refused with 400 and nothing is written. The cases are data, read from
+// contract/cases/resource-server-update.json (generated from the schemas and the violation
+// list, generators/cases.ts): one test per type of §2.2/§2.3, each case checked on its own
+// clause. Each body also carries distinctive valid values (its probe), so one read after a
+// test's batch tells whether, and which, a refused write leaked; only an unattributable leak
+// is bisected.
 import { test } from '../../lib/fixtures.ts';
 import type { ResourceServerUnderTest } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/checks.ts';
@@ -10,23 +12,32 @@ import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { allowed, type Config } from '../../lib/config.ts';
 import { deepEqual, isObject, short } from '../../lib/values.ts';
 import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from '../../lib/staging.ts';
-import { updateViolationCases, findLeak, type ViolationCase } from '../../generators/index.ts';
+import { findLeak, withProbe, type ViolationCase } from '../../generators/index.ts';
+import { loadUpdateCases } from '../../generators/cases.ts';
 
-// Grouped at collection time (titles must not depend on the run); rebuilt per run with the run tag.
-const byClause = new Map<string, ViolationCase[]>();
-for (const c of updateViolationCases({ probeTag: 'collect' }))
-  byClause.set(c.clause, [...(byClause.get(c.clause) ?? []), c]);
+/** The type a clause belongs to: `rs.scope.value.length` → `scope`; the body's own rules → `update`. */
+const typeOf = (clause: string): string => clause.split('.')[1] ?? clause;
+const TITLES: Record<string, string> = {
+  update: 'update bodies breaking one rule of §2.2 each',
+  scope: 'a Scope breaking one rule of §2.3 each',
+  token_encryption: 'a TokenEncryption breaking one rule of §2.3 each',
+  encryption_key: 'an EncryptionKey breaking one rule of §2.3 each',
+  proof_of_possession: 'a ProofOfPossession breaking one rule of §2.3 each',
+  subject_type_authorization: 'a SubjectTypeAuthorization breaking one rule of §2.3 each',
+  authorization_policy: 'an AuthorizationPolicy breaking one rule of §2.3 each',
+};
+
+const byType = new Map<string, ViolationCase[]>();
+for (const c of loadUpdateCases().violations)
+  byType.set(typeOf(c.clause), [...(byType.get(typeOf(c.clause)) ?? []), c]);
 
 test.describe('update a resource server: invalid bodies', () => {
-  for (const [clause, group] of byClause) {
-    const ids = new Set(group.map((c) => c.id));
+  for (const [type, group] of byType) {
     test(
-      `${group.map((c) => c.description).join('; ')}: refused with 400, nothing written`,
-      clauses(OPERATIONS.update, clause, 'rs.update.error.400.no-write'),
+      `${TITLES[type] ?? `${type} breaking one rule each`} (${group.length} bodies): each refused with 400, nothing written`,
+      clauses(OPERATIONS.update, ...new Set(group.map((c) => c.clause)), 'rs.update.error.400.no-write'),
       async ({ run, rs, check }) => {
-        const cases = updateViolationCases({ probeTag: run.runTag })
-          .filter((c) => ids.has(c.id))
-          .map((c) => safeProbe(c, run.cfg, run.snapshot));
+        const cases = group.map((c) => safeProbe(withProbe(c, run.runTag), run.cfg, run.snapshot));
         let expected: ResourceServer = rs.start;
         const refused: ViolationCase[] = [];
         for (const c of cases) {
