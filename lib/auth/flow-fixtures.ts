@@ -193,7 +193,6 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
             state,
             code_challenge: pair.challenge,
             code_challenge_method: pair.method,
-            ...(scope.split(' ').includes('offline_access') ? { prompt: 'consent' } : {}),
           },
           [redirectUri!],
         );
@@ -231,6 +230,9 @@ export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }
         testInfo.skip(!user, 'needs a test user to log in with: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
         const u = new URL(e.url);
         for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+        // OIDC Core §11: a tenant may honour offline_access only after consent, so every login asking it says prompt=consent.
+        if ((params.scope ?? '').split(' ').includes('offline_access') && params.prompt === undefined)
+          u.searchParams.set('prompt', 'consent');
         // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
         if (e.source === 'default') flows.skipIfAbsent(e, seen(await anon.send('GET', u.toString())));
         const outcome = await authorizeThroughLogin(await loginBrowser.get(), {

@@ -5,6 +5,7 @@
 // recorded.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { skipClauses } from '../../../lib/auth/acceptance.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import { publicClient } from '../flows/flow-checks.ts';
 
@@ -54,8 +55,25 @@ test.describe('redirect URIs match exactly', () => {
         // Not flows.get: an HTML error page here is the tenant's right, not a §7.3 error object.
         const first = await anon.send('GET', u.toString());
         flows.skipIfAbsent(e, first);
+        // The accepted twin: the same request with the registered URI is not refused (a login page
+        // or a redirect without error); otherwise nothing here proves the near miss was refused for itself.
+        const right = new URL(u);
+        right.searchParams.set('redirect_uri', redirectUri);
+        const twin = await anon.send('GET', right.toString());
+        const twinLocation = twin.status >= 300 && twin.status < 400 ? twin.headers.location : undefined;
+        const twinError = twinLocation ? new URL(twinLocation, right).searchParams.get('error') : null;
         const location = first.status >= 300 && first.status < 400 ? first.headers.location : undefined;
-        if (location !== undefined && isAt(location, uri, registered)) {
+        const redirectedThere = location !== undefined && isAt(location, uri, registered);
+        if (!redirectedThere && (twin.status >= 400 || twinError !== null)) {
+          skipClauses(
+            test.info(),
+            `not exercised: the same authorization request with the registered redirect URI was refused too (answered ${twin.status}${twinError ? ` with error ${twinError}` : ''}; auth.flow.code.pkce says why)`,
+            'auth.sec.redirect-uri.exact',
+          );
+          check.observe('auth.sec.redirect-uri.answer', `${miss.what}: answered ${first.status}`, first);
+          return;
+        }
+        if (redirectedThere) {
           check.that(
             'auth.sec.redirect-uri.exact',
             false,
