@@ -34,6 +34,11 @@ const REFUSALS = [
   'auth.flow.revoke.effective',
   'auth.flow.implicit.redirect-uri',
   'auth.method.bearer',
+  // The security rules' refusals (RFC 6749 §4.1.3, §6; RFC 9700 §2.1.1).
+  'auth.sec.pkce.no-downgrade',
+  'auth.sec.code.bound-redirect-uri',
+  'auth.sec.code.bound-client',
+  'auth.sec.refresh.no-widening',
 ];
 
 let management: HarnessTenant;

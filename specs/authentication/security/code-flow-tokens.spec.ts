@@ -45,7 +45,7 @@ test(
       redirect_uri: redirectUri,
       code_verifier: pair.verifier,
     });
-    test.skip(!t.accessToken, `the code exchange gave no access token (${t.ex.status}); auth.flow.code.pkce says why`);
+    test.skip(!t.accessToken, notExercised('auth.flow.code.pkce', failureCause(t.ex)));
     const skipped: string[] = [];
 
     // OIDC Core §3.1.3.3: the answer to an openid code exchange carries an ID token.
