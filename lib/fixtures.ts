@@ -8,6 +8,8 @@
 //   credentials – context for building refused credentials (lib/credentials.ts)
 //   run      – read-only facts: config, seed, run tag, snapshot, depth runs
 //   suite    – (worker) config, run state, redactor, pacer: for the burst test only
+//   loginBrowser – (worker) one Chromium, launched the first time a browser flow needs it
+//              (here, not in lib/auth/flow-fixtures.ts, so that every spec shares one kind of worker)
 // Every request is paced and counted; the count lands in the `requests` annotation.
 import { test as base, expect } from '@playwright/test';
 import { recordMetadata } from './allure-meta.ts';
@@ -37,6 +39,7 @@ import {
 } from './staging.ts';
 import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import type { CredentialContext } from './credentials.ts';
+import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { experimentPayload } from '../generators/index.ts';
 import { checkInvariants } from './expectations.ts';
 import { isObject } from './values.ts';
@@ -102,8 +105,10 @@ export const test = base.extend<
     experiments: ExperimentsHelper;
     credentials: CredentialContext;
   },
-  { suite: Suite }
+  { suite: Suite; loginBrowser: LoginBrowser }
 >({
+  loginBrowser: [loginBrowserFixture, { scope: 'worker' }],
+
   suite: [
     async ({}, use) => {
       const cfg = loadConfig();

@@ -1,6 +1,7 @@
 // Starts a variant of the reference tenant in this process, with the harness's two
 // additions: a request counter per rate-limit bucket (client and endpoint) and a clock the
 // harness can set back to mint a tenant-signed, already expired management token.
+import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import {
   type RateLimiter,
@@ -35,6 +36,12 @@ export interface TenantStats {
   /** Statuses of the requests that carried no User-Agent: only the suite's bursts (undici) send none. */
   statusesWithoutUserAgent: Record<string, number>;
   buckets: Record<string, number>;
+  /**
+   * Paced requests (those with a User-Agent: not the bursts) that repeat an earlier one byte
+   * for byte — method, URL, credentials and body — by bucket; issue 19's "no request twice".
+   * A repeat may be the point (a code exchanged a second time, PATCH {} reading state back).
+   */
+  repeats?: { total: number; buckets: Record<string, number> };
 }
 
 export interface HarnessOptions {
@@ -78,6 +85,8 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
   const counts = new Map<string, number>();
   const statuses = new Map<number, number>();
   const statusesNoAgent = new Map<number, number>();
+  const seen = new Set<string>();
+  const repeats = new Map<string, number>();
   let total = 0;
   let firstAt = 0;
   let lastAt = 0;
@@ -90,6 +99,14 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       firstAt ||= lastAt;
       const key = bucketOf(req.method, req.url, req.headers, req.body);
       counts.set(key, (counts.get(key) ?? 0) + 1);
+      if (req.headers['user-agent']) {
+        const print = createHash('sha256')
+          .update(`${req.method} ${req.url}\n${headerPrint(req.headers)}\n`)
+          .update(req.body)
+          .digest('hex');
+        if (seen.has(print)) repeats.set(key, (repeats.get(key) ?? 0) + 1);
+        else seen.add(print);
+      }
       const res = await handler(req);
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       if (!req.headers['user-agent']) statusesNoAgent.set(res.status, (statusesNoAgent.get(res.status) ?? 0) + 1);
@@ -117,11 +134,17 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
       statusesWithoutUserAgent: Object.fromEntries([...statusesNoAgent].sort((a, b) => a[0] - b[0])),
       buckets: Object.fromEntries([...counts].sort((a, b) => b[1] - a[1])),
+      repeats: {
+        total: [...repeats.values()].reduce((a, b) => a + b, 0),
+        buckets: Object.fromEntries([...repeats].sort((a, b) => b[1] - a[1])),
+      },
     }),
     resetStats() {
       counts.clear();
       statuses.clear();
       statusesNoAgent.clear();
+      seen.clear();
+      repeats.clear();
       total = 0;
       firstAt = 0;
       lastAt = 0;
@@ -173,6 +196,16 @@ function fixedWindowLimiter(capacity: number, seconds: number): RateLimiter {
       };
     },
   };
+}
+
+/** The headers that make two requests different (credentials, certificates, media type), not transport ones. */
+function headerPrint(headers: Record<string, string>): string {
+  const transport = new Set(['user-agent', 'content-length', 'connection', 'host', 'accept-encoding', 'accept-language']);
+  return Object.entries(headers)
+    .filter(([k]) => !transport.has(k.toLowerCase()))
+    .map(([k, v]) => `${k.toLowerCase()}: ${v}`)
+    .sort()
+    .join('\n');
 }
 
 /** `<client> <endpoint>`: the client from the bearer token's azp or the token request, else anon. */

@@ -3,6 +3,7 @@
 // cannot download here. Shared by the report's browser self-test and the browser flows.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from '@playwright/test';
+import type { Config } from '../config.ts';
 
 /** Flags for a headless run on a shared machine: no sandbox (containers), no background traffic. */
 const CHROMIUM_ARGS = [
@@ -42,4 +43,21 @@ export function noChromiumReason(lookup: ChromiumLookup): string {
 
 export function launchChromium(executablePath: string): Promise<Browser> {
   return chromium.launch({ executablePath, args: [...CHROMIUM_ARGS] });
+}
+
+export interface LoginBrowser {
+  lookup: ChromiumLookup;
+  /** The worker's browser, launched on first use. */
+  get(): Promise<Browser>;
+}
+
+/** The worker fixture: one Chromium per worker, launched the first time a test needs it, closed with the worker. */
+export async function loginBrowserFixture(
+  { suite }: { suite: { cfg: Config } },
+  use: (b: LoginBrowser) => Promise<void>,
+): Promise<void> {
+  const lookup = findChromium(suite.cfg.auth.chromium);
+  let browser: Promise<Browser> | null = null;
+  await use({ lookup, get: () => (browser ??= launchChromium(lookup.path ?? '/nonexistent')) });
+  if (browser) await (await (browser as Promise<Browser>).catch(() => null))?.close();
 }

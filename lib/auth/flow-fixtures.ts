@@ -1,14 +1,12 @@
 // The conformance `test` of the named flows (§4.3): the suite's fixtures plus
-//   loginBrowser – (worker) one Chromium per worker, launched the first time a test needs it
 //   flows        – endpoints (setting > discovery > default), token-endpoint and plain
 //                  requests that register every credential they obtain with the redactor,
 //                  authorization requests through the login page (skips without Chromium),
 //                  and the one judgement of a refused grant (lib/auth-checks.ts)
 // Requests follow the §4.3 conventions: POST parameters as JSON (as a form where the target
 // refuses JSON and takes the form: lib/auth/encoding.ts), GET parameters in the query.
-import type { Browser } from '@playwright/test';
 import { test as base } from '../fixtures.ts';
-import { findChromium, launchChromium, noChromiumReason, type ChromiumLookup } from './browser.ts';
+import { noChromiumReason } from './browser.ts';
 import { absentReason, endpoint, type Endpoint } from './endpoints.ts';
 import { authorizeThroughLogin, type AuthorizeOutcome } from './login-page.ts';
 import { recordAuthError } from './error-records.ts';
@@ -19,12 +17,6 @@ import { failureCause, issued, notExercised } from './acceptance.ts';
 import { expectNotCacheable } from './token-cache.ts';
 import type { AuthPath } from '../config.ts';
 import type { Exchange } from '../http.ts';
-
-export interface LoginBrowser {
-  lookup: ChromiumLookup;
-  /** The worker's browser, launched on first use. */
-  get(): Promise<Browser>;
-}
 
 export interface TokenAnswer {
   ex: Exchange;
@@ -86,20 +78,9 @@ export interface Flows {
   secret(value: string | null | undefined): void;
 }
 
-export const test = base.extend<{ flows: Flows }, { loginBrowser: LoginBrowser }>({
-  loginBrowser: [
-    async ({ suite }, use) => {
-      const lookup = findChromium(suite.cfg.auth.chromium);
-      let browser: Promise<Browser> | null = null;
-      await use({
-        lookup,
-        get: () => (browser ??= launchChromium(lookup.path ?? '/nonexistent')),
-      });
-      if (browser) await (await (browser as Promise<Browser>).catch(() => null))?.close();
-    },
-    { scope: 'worker' },
-  ],
-
+// loginBrowser is registered with the base fixtures (lib/fixtures.ts): a worker fixture
+// declared here would give these specs workers of their own, started after the others'.
+export const test = base.extend<{ flows: Flows }>({
   flows: async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
     const { cfg, redactor } = suite;
     const secret = (v: string | null | undefined): void => {

@@ -48,6 +48,12 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
   context.setDefaultTimeout(a.timeoutMs);
   const reached = (u: string): string | undefined => a.redirectUris.find((r) => sameEndpoint(u, r));
   let caught: string | null = null;
+  // Resolved when the tenant's own 3xx names a redirect URI: the answer is then in hand, and
+  // the browser's attempt to load a host nobody serves (about a second in Chromium) is not waited for.
+  let redirected!: () => void;
+  const toRedirect = new Promise<'redirected'>((resolve) => {
+    redirected = () => resolve('redirected');
+  });
   await context.route(
     (u) => reached(u.href) !== undefined,
     (route: Route) => {
@@ -68,7 +74,10 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
     chain.push(`${r.status()} ${pathOf(r.url())}${location ? ` → ${pathOf(new URL(location, r.url()).href)}` : ''}`);
     if (location && r.status() >= 300 && r.status() < 400) {
       const to = new URL(location, r.url()).href;
-      if (reached(to) !== undefined) caught ??= to;
+      if (reached(to) !== undefined) {
+        caught ??= to;
+        redirected();
+      }
     }
   });
   const page = await context.newPage();
@@ -76,8 +85,10 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
   let loginStatus: number | null = null;
   let problem: string | null = null;
   try {
-    const first = await page.goto(a.url, { waitUntil: 'domcontentloaded' });
-    if (!atRedirect(page, reached)) {
+    const navigation = page.goto(a.url, { waitUntil: 'domcontentloaded' });
+    navigation.catch(() => null); // still running when a redirect ends the attempt first
+    const first = await Promise.race([navigation, toRedirect]);
+    if (first !== 'redirected' && !atRedirect(page, reached)) {
       const form = page.locator(a.login.selectors.username);
       // An error page (4xx/5xx) has no form to wait for; a login page may render it by script.
       const errorPage = (first?.status() ?? 200) >= 400;
@@ -123,12 +134,16 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
         loginStatus = (await answered)?.status() ?? null;
         if (loginStatus !== null && loginStatus >= 400 && caught === null)
           problem = `the login form was answered ${loginStatus} at ${pathOf(page.url())} (no redirect)`;
-        else
-          await page
+        else {
+          const arrival = page
             .waitForURL((u) => reached(u.href) !== undefined, { timeout: a.timeoutMs, waitUntil: 'domcontentloaded' })
-            .catch(() => {
-              problem = `after the login form was submitted the browser stayed at ${pathOf(page.url())}, not at the redirect URI`;
-            });
+            .then(
+              () => 'arrived' as const,
+              () => 'stayed' as const,
+            );
+          if ((await Promise.race([arrival, toRedirect])) === 'stayed')
+            problem = `after the login form was submitted the browser stayed at ${pathOf(page.url())}, not at the redirect URI`;
+        }
       }
     }
     const finalUrl = atRedirect(page, reached) ? page.url() : caught;
