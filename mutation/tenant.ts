@@ -200,7 +200,14 @@ function fixedWindowLimiter(capacity: number, seconds: number): RateLimiter {
 
 /** The headers that make two requests different (credentials, certificates, media type), not transport ones. */
 function headerPrint(headers: Record<string, string>): string {
-  const transport = new Set(['user-agent', 'content-length', 'connection', 'host', 'accept-encoding', 'accept-language']);
+  const transport = new Set([
+    'user-agent',
+    'content-length',
+    'connection',
+    'host',
+    'accept-encoding',
+    'accept-language',
+  ]);
   return Object.entries(headers)
     .filter(([k]) => !transport.has(k.toLowerCase()))
     .map(([k, v]) => `${k.toLowerCase()}: ${v}`)
