@@ -29,6 +29,12 @@ export interface TokenAnswer {
 export interface UserTokens {
   accessToken: string | null;
   refreshToken: string | null;
+  idToken: string | null;
+  /** The client the code was issued to, and the nonce its authorization request carried. */
+  clientId: string | null;
+  nonce: string | null;
+  /** The code exchange's answer (null when there was no code to exchange). */
+  exchange: Exchange | null;
   /** e.g. "the code flow with PKCE (client conformance-spa)". */
   source: string;
   /** Why there are none: the reason the dependent clauses are skipped with. */
@@ -42,6 +48,9 @@ export interface Flows {
    * The test user's tokens through the authorization code flow with PKCE in the browser
    * (RFC 9700 §2.1.1), never a deprecated grant: the public client, or the confidential
    * (Post) client when `confidential`. offline_access is asked with prompt=consent (OIDC Core §11).
+   * One login per client and scope in a worker: the tests that only read with the tokens share
+   * it (the same login twice is the same request twice); a test that spends its refresh token
+   * asks for a combination nobody else does.
    */
   userTokens(scope: string, o?: { confidential?: boolean }): Promise<UserTokens>;
   /** Where an endpoint is; skips the test when a default path is not served (404/405). */
@@ -80,6 +89,15 @@ export interface Flows {
 
 // loginBrowser is registered with the base fixtures (lib/fixtures.ts): a worker fixture
 // declared here would give these specs workers of their own, started after the others'.
+/**
+ * The scope of the public client's shared login: what user info, the Bearer refusals and the
+ * relying-party checks of a code-flow login need together (offline_access for a refresh).
+ */
+export const USER_SCOPE = 'openid profile email offline_access';
+
+/** This worker's user logins, by client and scope (module state lives as long as the worker). */
+const userLogins = new Map<string, Promise<UserTokens>>();
+
 export const test = base.extend<{ flows: Flows }>({
   flows: async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
     const { cfg, redactor } = suite;
@@ -162,43 +180,62 @@ export const test = base.extend<{ flows: Flows }>({
         testInfo.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
         const source = `the code flow with PKCE (client ${client!.id})`;
         const accept = o.confidential ? 'auth.flow.code.confidential' : 'auth.flow.code.pkce';
-        const pair = pkcePair();
-        const state = newState();
-        const out = await flows.authorize(
-          await flows.endpoint('authorize'),
-          {
-            response_type: 'code',
+        const key = `${client!.id} ${scope}`;
+        const login = async (): Promise<UserTokens> => {
+          const none = { accessToken: null, refreshToken: null, idToken: null, clientId: client!.id, source };
+          const pair = pkcePair();
+          const state = newState();
+          const nonce = newState();
+          const out = await flows.authorize(
+            await flows.endpoint('authorize'),
+            {
+              response_type: 'code',
+              client_id: client!.id,
+              redirect_uri: redirectUri!,
+              scope,
+              state,
+              nonce,
+              code_challenge: pair.challenge,
+              code_challenge_method: pair.method,
+            },
+            [redirectUri!],
+          );
+          const code = out.params.state === state ? (out.params.code ?? null) : null;
+          if (code === null)
+            return {
+              ...none,
+              nonce,
+              exchange: null,
+              problem: notExercised(accept, out.problem ?? `the redirect carried no code (${out.chain.join(', ')})`),
+            };
+          const t = await flows.token({
+            grant_type: 'authorization_code',
             client_id: client!.id,
+            ...(client!.secret ? { client_secret: client!.secret } : {}),
+            code,
             redirect_uri: redirectUri!,
-            scope,
-            state,
-            code_challenge: pair.challenge,
-            code_challenge_method: pair.method,
-          },
-          [redirectUri!],
-        );
-        const code = out.params.state === state ? (out.params.code ?? null) : null;
-        if (code === null)
+            code_verifier: pair.verifier,
+          });
+          const body =
+            typeof t.ex.body === 'object' && t.ex.body !== null ? (t.ex.body as Record<string, unknown>) : {};
           return {
-            accessToken: null,
-            refreshToken: null,
-            source,
-            problem: notExercised(accept, out.problem ?? `the redirect carried no code (${out.chain.join(', ')})`),
+            ...none,
+            accessToken: t.accessToken,
+            refreshToken: t.refreshToken,
+            idToken: str(body.id_token),
+            nonce,
+            exchange: t.ex,
+            problem: issued(t.ex) ? null : notExercised(accept, failureCause(t.ex)),
           };
-        const t = await flows.token({
-          grant_type: 'authorization_code',
-          client_id: client!.id,
-          ...(client!.secret ? { client_secret: client!.secret } : {}),
-          code,
-          redirect_uri: redirectUri!,
-          code_verifier: pair.verifier,
-        });
-        return {
-          accessToken: t.accessToken,
-          refreshToken: t.refreshToken,
-          source,
-          problem: issued(t.ex) ? null : notExercised(accept, failureCause(t.ex)),
         };
+        let shared = userLogins.get(key);
+        if (!shared) {
+          shared = login();
+          userLogins.set(key, shared);
+          // A login that threw (a browser crash) is not kept: the next test tries again.
+          shared.catch(() => userLogins.delete(key));
+        }
+        return shared;
       },
       async get(url, query, headers) {
         const u = new URL(url);

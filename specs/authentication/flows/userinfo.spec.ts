@@ -2,7 +2,7 @@
 // user's access token as a Bearer token (RFC 6750 §2.1) answers the user's claims, sub among
 // them (OIDC Core §5.3.2). The token comes from the code flow with PKCE (never a deprecated
 // grant). The refusals of bad Bearer tokens are the §5.2 method's clauses.
-import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
 import { isObject } from '../../../lib/values.ts';
@@ -11,7 +11,7 @@ test(
   "get user info with the user's access token as Bearer",
   clauses(OPERATIONS.authFlow, 'auth.flow.userinfo', 'auth.api.named-flows'),
   async ({ flows, check }) => {
-    const user = await flows.userTokens('openid profile email');
+    const user = await flows.userTokens(USER_SCOPE);
     test.skip(user.problem !== null, user.problem ?? '');
     const e = await flows.endpoint('userinfo');
     const ex = await flows.get(e.url, {}, { authorization: `Bearer ${user.accessToken}` });

@@ -2,7 +2,7 @@
 // valid user token (none, garbage, expired, another audience) the request is refused with a
 // 4xx and an error object; the exact status is recorded (RFC 6750 §3.1 names 401). The
 // success of get-user-info is the named flow's (specs/authentication/flows/).
-import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
@@ -23,7 +23,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       const { cfg } = run;
       const userinfo = await endpoint(cfg, anon, 'userinfo');
       // A real user token (the code flow with PKCE) is the model for the expired one (same header and claims, suite-signed).
-      const user = await flows.userTokens('openid profile');
+      const user = await flows.userTokens(USER_SCOPE);
       test.skip(user.accessToken === null, user.problem ?? `no user token from ${user.source}`);
       // The accepted twin: the same endpoint with the user's valid token answers 200.
       const accepted = await anon.withAuthorization('userinfo', `Bearer ${user.accessToken}`).send('GET', userinfo.url);

@@ -1,19 +1,25 @@
-// A code is bound to the client and redirect URI of its authorization request (RFC 6749
-// §4.1.3), and a code issued without a code_challenge cannot be redeemed with a code_verifier
-// (RFC 9700 §2.1.1: a PKCE downgrade). One login of the confidential client (no PKCE) gives
-// the code; the refusals come first, then the right exchange, recorded, shows whether the
-// code survived them (else a fresh login's right exchange is the accepted twin). A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
+// The confidential client's authorization code (§4.3 "client ID and secret", no PKCE) and its
+// binding: a code is bound to the client and redirect URI of its authorization request (RFC
+// 6749 §4.1.3), a code issued without a code_challenge cannot be redeemed with a code_verifier
+// (RFC 9700 §2.1.1: a PKCE downgrade), and a code gives a token once (§4.1.2). One login gives
+// the code; the refusals come first, then the right exchange shows whether the code survived
+// them (else a fresh login's right exchange is the accepted twin), then the same exchange again
+// is refused. A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
 import { test, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
-import { failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
-import { loginFor } from './login.ts';
+import { expectIssued, failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
+import { codeFor } from '../flows/flow-checks.ts';
+
+const CONFIDENTIAL = 'auth.flow.code.confidential';
 
 test.describe('authorization code binding', () => {
   test(
-    'a code is refused with a code_verifier it was not issued for, another redirect_uri, or another client',
+    'confidential client without PKCE: the code is refused with a code_verifier, another redirect_uri or another client, then gives a token once',
     clauses(
       OPERATIONS.authFlow,
+      CONFIDENTIAL,
+      'auth.flow.code.single-use',
       'auth.sec.pkce.no-downgrade',
       'auth.sec.code.bound-redirect-uri',
       'auth.sec.code.bound-client',
@@ -26,17 +32,23 @@ test.describe('authorization code binding', () => {
         'needs a confidential client allowed the code flow: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
       );
       test.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
-      const { out } = await loginFor(flows, 'auth.flow.code.confidential', {
-        responseType: 'code',
-        clientId: post!.id,
-        redirectUri: redirectUri!,
-        scope: 'openid',
-      });
+      const refusals = [
+        'auth.flow.code.single-use',
+        'auth.sec.pkce.no-downgrade',
+        'auth.sec.code.bound-redirect-uri',
+        'auth.sec.code.bound-client',
+      ];
+      const got = await codeFor(flows, check, post!.id, redirectUri!, null);
+      if (got.code === null) {
+        check.that(CONFIDENTIAL, false, got.problem);
+        skipClauses(test.info(), notExercised(CONFIDENTIAL, got.problem), ...refusals);
+        return;
+      }
       const exchange = {
         grant_type: 'authorization_code',
         client_id: post!.id,
         client_secret: post!.secret,
-        code: out.params.code,
+        code: got.code,
         redirect_uri: redirectUri!,
       };
       // The refusals are sent first (the code is single-use) and judged only once the same code,
@@ -49,7 +61,7 @@ test.describe('authorization code binding', () => {
         ? await flows.token({
             grant_type: 'authorization_code',
             client_id: publicClientId,
-            code: out.params.code,
+            code: got.code,
             redirect_uri: redirectUri!,
           })
         : null;
@@ -60,25 +72,34 @@ test.describe('authorization code binding', () => {
         right.ex,
       );
       let twin = right;
+      let twinCode = got.code;
       if (!issued(right.ex)) {
-        const again = await loginFor(flows, 'auth.flow.code.confidential', {
-          responseType: 'code',
-          clientId: post!.id,
-          redirectUri: redirectUri!,
-          scope: 'openid',
-        });
-        twin = await flows.token({ ...exchange, code: again.out.params.code });
+        const again = await codeFor(flows, check, post!.id, redirectUri!, null);
+        if (again.code !== null) {
+          twinCode = again.code;
+          twin = await flows.token({ ...exchange, code: again.code });
+        }
       }
+      const { note } = await flows.encoding();
+      await expectIssued(check, CONFIDENTIAL, twin.ex, 'code exchange with the client secret (no PKCE)', note);
       // A token issued to a wrong request fails its clause whatever the twin did.
       const judge = (clause: string, t: TokenAnswer | null, what: string) => {
         if (t === null)
           skipClauses(test.info(), 'needs a second client to present the code: set IDM_PUBLIC_CLIENT_ID', clause);
         else if (issued(twin.ex) || issued(t.ex)) flows.refusal(clause, t, what);
-        else skipClauses(test.info(), notExercised('auth.flow.code.confidential', failureCause(twin.ex)), clause);
+        else skipClauses(test.info(), notExercised(CONFIDENTIAL, failureCause(twin.ex)), clause);
       };
       judge('auth.sec.pkce.no-downgrade', downgrade, 'a code issued without code_challenge, with a code_verifier');
       judge('auth.sec.code.bound-redirect-uri', elsewhere, 'the code with another redirect_uri');
       judge('auth.sec.code.bound-client', other, 'the code exchanged by the public client');
+      // Single use: the code that gave the twin's token, exchanged the same way again.
+      if (issued(twin.ex))
+        flows.refusal(
+          'auth.flow.code.single-use',
+          await flows.token({ ...exchange, code: twinCode }),
+          'the same code exchanged a second time',
+        );
+      else skipClauses(test.info(), notExercised(CONFIDENTIAL, failureCause(twin.ex)), 'auth.flow.code.single-use');
     },
   );
 

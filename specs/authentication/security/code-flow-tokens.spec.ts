@@ -1,18 +1,17 @@
-// What a code-flow login gives, checked as a relying party would (one login for all): the ID
+// What a code-flow login gives, checked as a relying party would (the public client's shared
+// login, flows.userTokens, which user info and the Bearer refusals use too): the ID
 // token validates against the discovered keys (OIDC Core §3.1.3.7), user info speaks for the
 // same user (§5.3.2), and a refresh never widens the grant (RFC 6749 §6). Every token answer's
 // Cache-Control is judged where it is received (lib/auth/token-cache.ts).
 import { decodeJwt } from 'jose';
-import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { issuerKeys, validateIdToken } from '../../../lib/auth/id-token.ts';
-import { pkcePair } from '../../../lib/auth/pkce.ts';
 import { isObject } from '../../../lib/values.ts';
 import { failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
 import { publicClient } from '../flows/flow-checks.ts';
-import { loginFor, member } from './login.ts';
+import { member } from './login.ts';
 
-const SCOPE = ['openid', 'profile', 'offline_access'];
 /** Scopes to ask beyond the grant: the first the grant does not hold is used. */
 const WIDER = ['email', 'address', 'phone'];
 
@@ -29,23 +28,11 @@ test(
     'auth.flow.refusals',
   ),
   async ({ run, flows, check, anon }) => {
-    const { clientId, redirectUri } = publicClient(run.cfg);
-    const pair = pkcePair();
-    const { out, nonce } = await loginFor(flows, 'auth.flow.code.pkce', {
-      responseType: 'code',
-      clientId,
-      redirectUri,
-      scope: SCOPE.join(' '),
-      pkce: pair,
-    });
-    const t = await flows.token({
-      grant_type: 'authorization_code',
-      client_id: clientId,
-      code: out.params.code,
-      redirect_uri: redirectUri,
-      code_verifier: pair.verifier,
-    });
-    test.skip(!t.accessToken, notExercised('auth.flow.code.pkce', failureCause(t.ex)));
+    const { clientId } = publicClient(run.cfg);
+    const user = await flows.userTokens(USER_SCOPE);
+    test.skip(user.problem !== null || user.exchange === null, user.problem ?? '');
+    const t = { ex: user.exchange!, accessToken: user.accessToken, refreshToken: user.refreshToken };
+    const nonce = user.nonce ?? undefined;
     const skipped: string[] = [];
 
     // OIDC Core §3.1.3.3: the answer to an openid code exchange carries an ID token.
@@ -80,7 +67,7 @@ test(
 
     if (t.refreshToken === null) skipped.push('no refresh_token for scope offline_access: refresh not exercised');
     else {
-      const granted = (member(t.ex.body, 'scope') ?? SCOPE.join(' ')).split(' ');
+      const granted = (member(t.ex.body, 'scope') ?? USER_SCOPE).split(' ');
       const extra = WIDER.find((s) => !granted.includes(s)) ?? 'email';
       const refresh = (scope: string, token: string) =>
         flows.token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: token, scope });
