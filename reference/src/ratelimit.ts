@@ -15,11 +15,14 @@ export interface BoundedRateLimiter extends RateLimiter {
 export function tokenBucketLimiter(config: RateLimitConfig, maxBuckets = MAX_BUCKETS): BoundedRateLimiter {
   // Map order is insertion order: a bucket is re-inserted on use, so the first is the least recently used.
   const buckets = new Map<string, { tokens: number; at: number }>();
-  const { capacity, refillPerSecond } = config;
-  const refilled = (b: { tokens: number; at: number }, nowMs: number) =>
-    b.tokens + (Math.max(0, nowMs - b.at) / 1000) * refillPerSecond >= capacity;
+  /** The limit of a key's endpoint: keys start with the route id (`rs.update|<caller>`). */
+  const limitOf = (key: string) => config.perEndpoint?.[key.split('|', 1)[0] ?? ''] ?? config;
+  const refilled = (key: string, b: { tokens: number; at: number }, nowMs: number) => {
+    const { capacity, refillPerSecond } = limitOf(key);
+    return b.tokens + (Math.max(0, nowMs - b.at) / 1000) * refillPerSecond >= capacity;
+  };
   const prune = (nowMs: number) => {
-    for (const [k, b] of buckets) if (refilled(b, nowMs)) buckets.delete(k);
+    for (const [k, b] of buckets) if (refilled(k, b, nowMs)) buckets.delete(k);
     // Still too many (all busy): evict the least recently used down to three quarters, so
     // the sweep runs once per quarter of the bound, not on every request.
     const target = Math.floor(maxBuckets * 0.75);
@@ -30,6 +33,7 @@ export function tokenBucketLimiter(config: RateLimitConfig, maxBuckets = MAX_BUC
   };
   return {
     take(key, nowMs) {
+      const { capacity, refillPerSecond } = limitOf(key);
       const b = buckets.get(key) ?? { tokens: capacity, at: nowMs };
       buckets.delete(key);
       // A clock that steps back refills nothing (and takes nothing away).

@@ -316,6 +316,11 @@ export interface AuthStore {
 export interface RateLimitConfig {
   capacity: number;
   refillPerSecond: number;
+  /**
+   * §8 "differs per endpoint": a bucket of its own size for an endpoint, by the route id that
+   * starts its keys (`oauth.token`, `rs.update`, …); the others get capacity and refillPerSecond.
+   */
+  perEndpoint?: Record<string, { capacity: number; refillPerSecond: number }>;
 }
 
 export interface RateLimitState {

@@ -74,7 +74,7 @@ test.describe('a tight limit (capacity 5, refill 1/s)', () => {
 });
 
 test('defaults: a burst reaches 429 within 100 requests (clock frozen)', async () => {
-  expect(DEFAULT_RATE_LIMIT).toEqual({ capacity: 50, refillPerSecond: 100 });
+  expect(DEFAULT_RATE_LIMIT).toMatchObject({ capacity: 50, refillPerSecond: 100 });
   const { t, c } = await tenant({ ...frozen, rateLimit: DEFAULT_RATE_LIMIT });
   try {
     const statuses: number[] = [];
@@ -94,6 +94,23 @@ test('defaults: a client pacing on the headers is never throttled', async () => 
       // Pacing: when nothing remains, wait (here: move the clock) until one request refills.
       if (r.headers.get('x-ratelimit-remaining') === '0') clock += 1000 / DEFAULT_RATE_LIMIT.refillPerSecond;
     }
+  } finally {
+    await t.close();
+  }
+});
+
+test('defaults differ per endpoint (§8): updates allow 30 at once, the token endpoint 20, the others 50', async () => {
+  const { t, c } = await tenant({ ...frozen, rateLimit: DEFAULT_RATE_LIMIT });
+  try {
+    const full = await c.accessToken(FULL);
+    const update = await c.patchJson('rs_conformance', {}, full);
+    expect(update.headers.get('x-ratelimit-limit')).toBe('30');
+    const jwks = await c.send('GET', '/.well-known/jwks.json');
+    expect(jwks.headers.get('x-ratelimit-limit')).toBe('50');
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i++)
+      statuses.push((await c.token({ grant_type: 'client_credentials', client_id: 'nobody' })).status);
+    expect(statuses.indexOf(429)).toBe(20);
   } finally {
     await t.close();
   }

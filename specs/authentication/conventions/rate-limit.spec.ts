@@ -7,7 +7,7 @@ import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { allowed, optInReason } from '../../../lib/config.ts';
 import { bucketKey } from '../../../lib/http.ts';
 import { burstOnBlockedBucket } from '../../../lib/burst.ts';
-import { authEncoding, probeGrant } from '../../../lib/auth/encoding.ts';
+import { authEncoding, probeAnswer, probeGrant } from '../../../lib/auth/encoding.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 
@@ -21,8 +21,10 @@ test.describe('rate limits of the authentication API (§8)', () => {
       const { cfg } = run;
       const data = probeGrant(cfg);
       test.skip(!data, 'needs an authentication-API client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
-      const { encoding, note } = await authEncoding(cfg, anon);
-      const token = await anon.send('POST', cfg.auth.tokenUrl, { data, encoding });
+      const enc = await authEncoding(cfg, anon);
+      const { encoding, note } = enc;
+      // The probe's answer is an authentication-API answer like any other: not asked again.
+      const token = probeAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
       const revoke = await endpoint(cfg, anon, 'revoke');
       // An unknown token at the revocation endpoint: RFC 7009 §2.2 answers 200, nothing is revoked.
       const revoked = await anon.send('POST', revoke.url, {
@@ -59,8 +61,9 @@ test.describe('rate limits of the authentication API (§8)', () => {
       const data = probeGrant(cfg);
       test.skip(!data, 'needs an authentication-API client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
       // The authentication API's own client and the encoding it accepts (JSON by §4.3).
-      const { encoding } = await authEncoding(cfg, anon);
-      const right = await anon.send('POST', cfg.auth.tokenUrl, { data, encoding });
+      const enc = await authEncoding(cfg, anon);
+      const { encoding } = enc;
+      const right = probeAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
       test.skip(!issued(right), notExercised('auth.flow.client-credentials', failureCause(right)));
       const key = bucketKey('anonymous', 'POST', cfg.auth.tokenUrl, cfg.apiBase);
       const result = await burstOnBlockedBucket(suite.pacer, key, {

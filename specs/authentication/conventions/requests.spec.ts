@@ -7,7 +7,7 @@ import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
 import { recordAuthError } from '../../../lib/auth/error-records.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
-import { probeGrant } from '../../../lib/auth/encoding.ts';
+import { authEncoding } from '../../../lib/auth/encoding.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
@@ -16,11 +16,11 @@ test.describe('authentication API request conventions (§4.3)', () => {
     clauses(OPERATIONS.authApi, 'auth.api.post-json', 'auth.api.base'),
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
-      // The authentication API's own client, the request lib/auth/encoding.ts probes with.
-      const data = probeGrant(cfg);
-      test.skip(!data, 'needs an authentication-API client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
-      const form = await anon.send('POST', cfg.auth.tokenUrl, { data, encoding: 'form' });
-      const json = await anon.send('POST', cfg.auth.tokenUrl, { data });
+      // The authentication API's own client: lib/auth/encoding.ts's probe is this very comparison
+      // (the form is sent only when JSON gives no token), so its answers are judged here.
+      const { probe } = await authEncoding(cfg, anon);
+      test.skip(!probe, 'needs an authentication-API client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
+      const { json, form } = probe!;
       recordAuthError(info, json);
       // The root cause of every "sent as form" in this run's evidence.
       check.that(
@@ -28,7 +28,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
         issued(json),
         issued(json)
           ? `the JSON token request answered ${json.status} with a token`
-          : `the JSON token request ${failureCause(json)}; the same request as a form ${issued(form) ? `obtained a token: the rest of the authentication API is judged with form bodies` : failureCause(form)}`,
+          : `the JSON token request ${failureCause(json)}; the same request as a form ${form && issued(form) ? `obtained a token: the rest of the authentication API is judged with form bodies` : form ? failureCause(form) : 'was not sent'}`,
         json,
       );
       check.observe(
