@@ -93,6 +93,8 @@ export interface BenchReport {
     exitCode: number | null;
     tests: { total: number; passed: number; failed: number; skipped: number; flaky: number } | null;
     buckets: Record<string, number>;
+    /** Paced requests repeating an earlier one byte for byte (issue 19: none for the same verdict). */
+    repeats?: { total: number; buckets: Record<string, number> };
     split?: WallSplit | null;
     unintended429?: number;
   };
@@ -161,11 +163,25 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
       [
         '  requests (counted at the tenant)',
         `${v.requests}`,
-        v.suiteReportedRequests !== null ? `suite reports ${v.suiteReportedRequests} in tests` : '',
+        `goal ≤ 400: ${goal(v.requests <= 400)}${v.suiteReportedRequests !== null ? `; suite reports ${v.suiteReportedRequests} in tests` : ''}`,
       ],
       w1,
     ),
   );
+  if (v.repeats)
+    out.push(
+      row(
+        [
+          '  of which repeat an earlier one byte for byte',
+          `${v.repeats.total}`,
+          Object.entries(v.repeats.buckets)
+            .slice(0, 3)
+            .map(([b, n]) => `${n} ${b}`)
+            .join('; '),
+        ],
+        w1,
+      ),
+    );
   out.push(row(['  request rate', `${f1(v.requestsPerSecond)} req/s`, ''], w1));
   out.push(
     row(
@@ -268,10 +284,12 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
     out.push('    (split = start-up + global setup + tests + teardown, means in seconds)');
   }
   const busiest = Object.entries(v.buckets)[0];
-  if (busiest)
+  if (busiest) {
+    const l = defaultLimitOf(busiest[0]);
     out.push(
-      `  (default limit ${DEFAULT_RATE_LIMIT.capacity} at once, ${DEFAULT_RATE_LIMIT.refillPerSecond}/s per client and endpoint: the busiest bucket, ${busiest[0]}, ${busiest[1]} requests, alone needs ${f1(Math.max(0, (busiest[1] - DEFAULT_RATE_LIMIT.capacity) / DEFAULT_RATE_LIMIT.refillPerSecond))} s)`,
+      `  (default limit per client and endpoint, differing per endpoint: the busiest bucket, ${busiest[0]}, ${busiest[1]} requests at ${l.capacity} at once and ${l.refillPerSecond}/s, alone needs ${f1(Math.max(0, (busiest[1] - l.capacity) / l.refillPerSecond))} s)`,
     );
+  }
   out.push('');
   out.push('Raw capacity of the tenant (undici, limiter out of the way)');
   for (const c of [r.capacity.cheap, r.capacity.update]) {
@@ -398,6 +416,20 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
         ),
       );
     }
+    const shipped = p.configurations[0];
+    if (shipped) {
+      const ratio = v.seconds / shipped.reference.seconds;
+      out.push(
+        row(
+          [
+            '  suite verdict ÷ schemathesis (as shipped)',
+            `${ratio.toFixed(1)}×`,
+            `goal ≤ 2×: ${goal(ratio <= 2)} (${f1(v.seconds)} s vs ${f1(shipped.reference.seconds)} s)`,
+          ],
+          w1,
+        ),
+      );
+    }
     for (const c of p.configurations) {
       out.push(
         `  ${c.name}: max-examples ${c.maxExamples} (requests ≈ ${c.calibration.fixedRequests} + ${c.calibration.requestsPerExample} × max-examples); ` +
@@ -421,6 +453,16 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
 }
 
 // Helpers
+
+/** The reference tenant's default limit of a bucket `<client> <METHOD> <path>` (its endpoints differ, §8). */
+function defaultLimitOf(bucket: string): { capacity: number; refillPerSecond: number } {
+  const route = /PATCH \/api\/v2\/resource-servers\//.test(bucket)
+    ? 'rs.update'
+    : /POST \/oauth\/token/.test(bucket)
+      ? 'oauth.token'
+      : '';
+  return DEFAULT_RATE_LIMIT.perEndpoint?.[route] ?? DEFAULT_RATE_LIMIT;
+}
 
 function splitRows(sp: WallSplit | null | undefined, was: WallSplit | null, widths: number[]): string[] {
   if (!sp) return [];
