@@ -1,8 +1,10 @@
-// What the flow specs share: the public client they log in with, and a login for a code.
+// What the flow specs share: the public client they log in with, a login for a code, and
+// logout to the registered return URL.
 import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
 import type { Config } from '../../../lib/config.ts';
 import type { Checks } from '../../../lib/checks.ts';
-import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
+import { describeEndpoint, type Endpoint } from '../../../lib/auth/endpoints.ts';
+import type { Exchange } from '../../../lib/http.ts';
 import { newState, type PkcePair } from '../../../lib/auth/pkce.ts';
 
 /** The public client and its redirect URI; skips the test naming the setting that is missing. */
@@ -45,4 +47,51 @@ export async function codeFor(
     ? `the redirect URI received ${['code', 'state', 'error'].filter((k) => k in out.params).join(', ') || 'no parameters'}${out.params.state !== undefined && out.params.state !== state ? ' (another state)' : ''}${out.params.error ? ` (error ${out.params.error})` : ''}`
     : (out.problem ?? 'no redirect');
   return { code: null, problem: `authorization request for client ${clientId}: ${seen}` };
+}
+
+/**
+ * Logout's URL as tenants of this kind take it: the client ID and the return URL in the query;
+ * a discovered end_session_endpoint (OpenID Connect RP-Initiated Logout) names the return URL
+ * post_logout_redirect_uri, so both names are sent and each side ignores the other's.
+ */
+export function logoutUrl(e: Endpoint, clientId: string, returnTo: string, extra: Record<string, string> = {}): string {
+  const u = new URL(e.url);
+  u.searchParams.set('client_id', clientId);
+  u.searchParams.set('returnTo', returnTo);
+  if (e.source === 'discovery') u.searchParams.set('post_logout_redirect_uri', returnTo);
+  for (const [k, v] of Object.entries(extra)) u.searchParams.set(k, v);
+  return u.toString();
+}
+
+const registeredLogouts = new Map<string, Promise<Exchange>>();
+
+/**
+ * Logout to the registered return URL, sent once per worker: the logout flow records its
+ * answer, and every near miss of the return URL takes it as its accepted twin.
+ */
+export function registeredLogout(flows: Flows, url: string): Promise<Exchange> {
+  let answer = registeredLogouts.get(url);
+  if (!answer) {
+    answer = flows.get(url);
+    registeredLogouts.set(url, answer);
+    answer.catch(() => registeredLogouts.delete(url));
+  }
+  return answer;
+}
+
+const userInfos = new Map<string, Promise<Exchange>>();
+
+/**
+ * Get user info with a user's access token as Bearer, once per token in a worker: the flow
+ * judges it, the Bearer refusals take it as their accepted twin, the ID-token check reads its sub.
+ */
+export function userInfoWith(flows: Flows, url: string, accessToken: string): Promise<Exchange> {
+  const key = `${url} ${accessToken}`;
+  let answer = userInfos.get(key);
+  if (!answer) {
+    answer = flows.get(url, {}, { authorization: `Bearer ${accessToken}` });
+    userInfos.set(key, answer);
+    answer.catch(() => userInfos.delete(key));
+  }
+  return answer;
 }

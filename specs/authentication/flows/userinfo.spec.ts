@@ -6,6 +6,7 @@ import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
 import { isObject } from '../../../lib/values.ts';
+import { userInfoWith } from './flow-checks.ts';
 
 test(
   "get user info with the user's access token as Bearer",
@@ -14,7 +15,7 @@ test(
     const user = await flows.userTokens(USER_SCOPE);
     test.skip(user.problem !== null, user.problem ?? '');
     const e = await flows.endpoint('userinfo');
-    const ex = await flows.get(e.url, {}, { authorization: `Bearer ${user.accessToken}` });
+    const ex = await userInfoWith(flows, e.url, user.accessToken!);
     flows.skipIfAbsent(e, ex);
     const sub = isObject(ex.body) ? ex.body.sub : undefined;
     check.that(

@@ -8,6 +8,7 @@ import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
 import { forgeExpired, MALFORMED_TOKENS } from '../../../lib/auth/forge.ts';
 import { notExercised } from '../../../lib/auth/acceptance.ts';
+import { userInfoWith } from '../flows/flow-checks.ts';
 
 test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
   test(
@@ -26,7 +27,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       const user = await flows.userTokens(USER_SCOPE);
       test.skip(user.accessToken === null, user.problem ?? `no user token from ${user.source}`);
       // The accepted twin: the same endpoint with the user's valid token answers 200.
-      const accepted = await anon.withAuthorization('userinfo', `Bearer ${user.accessToken}`).send('GET', userinfo.url);
+      const accepted = await userInfoWith(flows, userinfo.url, user.accessToken!);
       test.skip(
         accepted.status !== 200,
         notExercised(

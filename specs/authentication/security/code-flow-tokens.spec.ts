@@ -9,7 +9,7 @@ import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { issuerKeys, validateIdToken } from '../../../lib/auth/id-token.ts';
 import { isObject } from '../../../lib/values.ts';
 import { failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
-import { publicClient } from '../flows/flow-checks.ts';
+import { publicClient, userInfoWith } from '../flows/flow-checks.ts';
 import { member } from './login.ts';
 
 /** Scopes to ask beyond the grant: the first the grant does not hold is used. */
@@ -53,7 +53,7 @@ test(
 
     const sub = idToken === null ? null : subOf(idToken);
     const e = await flows.endpoint('userinfo');
-    const info = await flows.get(e.url, {}, { authorization: `Bearer ${t.accessToken}` });
+    const info = await userInfoWith(flows, e.url, t.accessToken!);
     if (sub === null) skipped.push('user info sub not compared: no ID token sub');
     else if (info.status !== 200 || !isObject(info.body))
       skipped.push(`user info answered ${info.status}; auth.flow.userinfo says why`);

@@ -6,6 +6,7 @@
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { skipClauses } from '../../../lib/auth/acceptance.ts';
+import { logoutUrl, registeredLogout } from '../flows/flow-checks.ts';
 
 const NEAR_MISSES: { what: string; uri(registered: URL): string }[] = [
   { what: 'another host', uri: (r) => `${r.protocol}//attacker.test${r.pathname}` },
@@ -31,10 +32,7 @@ test.describe('logout return URL', () => {
         );
         const uri = miss.uri(new URL(auth.logoutReturnTo!));
         const e = await flows.endpoint('logout');
-        const u = new URL(e.url);
-        u.searchParams.set('client_id', clientId!);
-        u.searchParams.set('returnTo', uri);
-        if (e.source === 'discovery') u.searchParams.set('post_logout_redirect_uri', uri);
+        const u = new URL(logoutUrl(e, clientId!, uri));
         // Not flows.get: an HTML page here is the tenant's right, not a §7.3 error object.
         const ex = await anon.send('GET', u.toString());
         flows.skipIfAbsent(e, ex);
@@ -42,10 +40,8 @@ test.describe('logout return URL', () => {
         const there = location !== undefined && sameTarget(location, uri, u);
         // The accepted twin: the registered return URL is redirected to; where it is not (the spec
         // leaves logout's answer open), not being redirected proves nothing about the near miss.
-        const right = new URL(u);
-        for (const k of ['returnTo', 'post_logout_redirect_uri'])
-          if (right.searchParams.has(k)) right.searchParams.set(k, auth.logoutReturnTo!);
-        const twin = await anon.send('GET', right.toString());
+        const right = new URL(logoutUrl(e, clientId!, auth.logoutReturnTo!));
+        const twin = await registeredLogout(flows, right.toString());
         const twinLocation = twin.status >= 300 && twin.status < 400 ? twin.headers.location : undefined;
         if (!there && !(twinLocation !== undefined && sameTarget(twinLocation, auth.logoutReturnTo!, right))) {
           skipClauses(

@@ -8,11 +8,18 @@ import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { skipClauses } from '../../../lib/auth/acceptance.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import { publicClient } from '../flows/flow-checks.ts';
+import type { Exchange } from '../../../lib/http.ts';
 
 interface NearMiss {
   what: string;
   uri(registered: URL): string;
 }
+
+/**
+ * The accepted twin, once per worker: the authorization request with the registered URI (its
+ * verdict is the same for every near miss; only its state and code challenge would differ).
+ */
+let twinAnswer: Promise<Exchange> | null = null;
 
 const NEAR_MISSES: NearMiss[] = [
   { what: 'an extra path segment', uri: (r) => withPath(r, `${r.pathname.replace(/\/$/, '')}/extra`) },
@@ -59,7 +66,8 @@ test.describe('redirect URIs match exactly', () => {
         // or a redirect without error); otherwise nothing here proves the near miss was refused for itself.
         const right = new URL(u);
         right.searchParams.set('redirect_uri', redirectUri);
-        const twin = await anon.send('GET', right.toString());
+        twinAnswer ??= anon.send('GET', right.toString());
+        const twin = await twinAnswer;
         const twinLocation = twin.status >= 300 && twin.status < 400 ? twin.headers.location : undefined;
         const twinError = twinLocation ? new URL(twinLocation, right).searchParams.get('error') : null;
         const location = first.status >= 300 && first.status < 400 ? first.headers.location : undefined;
