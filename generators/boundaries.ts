@@ -109,6 +109,7 @@ export function experimentBoundaryCases(opts: ExperimentOptions): BoundaryCase[]
     const body = build[field](opts, n, l.keyword === 'maxLength' ? 1 : 0);
     const note = field === 'name' && n < 20 ? ' (run tag moved to the description)' : '';
     add(`${field}.${n}`, l.clause, 'valid', `${field} of ${n} characters${note}`, body);
+    (out.at(-1) as BoundaryCase).at = { path: [field], value: body[field] as Json };
   }
   const base = experimentPayload(opts);
   const allocations = base['allocations'] as Json[];
@@ -125,6 +126,28 @@ export function experimentBoundaryCases(opts: ExperimentOptions): BoundaryCase[]
     'observe',
   );
   return out;
+}
+
+/**
+ * The accepted length edges of the experiment payload two to a body: the shortest name with
+ * the longest description and the other way round, so that one of the two carries the run tag.
+ */
+export function experimentEdgeBundles(opts: ExperimentOptions): ValidBundle[] {
+  const edges = experimentBoundaryCases(opts).filter((c) => c.expect === 'accept' && c.at);
+  const length = (c: BoundaryCase): number => [...String(c.at!.value)].length;
+  const of = (field: string): BoundaryCase[] =>
+    edges.filter((c) => c.at!.path[0] === field).sort((a, b) => length(a) - length(b));
+  const names = of('name');
+  const descriptions = of('description').reverse();
+  const tag = opts.runTag;
+  return Array.from({ length: Math.max(names.length, descriptions.length) }, (_, i) => {
+    const cases = [names[i], descriptions[i]].filter((c): c is BoundaryCase => c !== undefined);
+    const body: UpdateBody = { ...experimentPayload(opts) };
+    for (const c of cases) body[c.at!.path[0]!] = c.at!.value;
+    if (!`${body.name} ${body.description}`.includes(tag))
+      throw new Error(`experimentEdgeBundles: ${cases.map((c) => c.id).join(' + ')} leaves no room for the run tag`);
+    return { cases, body };
+  });
 }
 
 /** Every boundary case; experiment cases only when experiment options are given. */

@@ -65,25 +65,39 @@ export function experimentPayloadArb(opts: ExperimentOptions): fc.Arbitrary<Expe
 }
 
 /**
- * A payload whose name has exactly `length` code points (3..255 valid edges and
- * beyond). Names shorter than the tag cannot carry it; the tag then moves to
- * the description, so the experiment stays traceable.
+ * A payload whose name and/or description have exactly the given numbers of code points
+ * (valid edges and beyond). The run tag goes into each that has room for it; a name too short
+ * for it moves it to the description, so every experiment stays traceable.
  */
-export function experimentWithNameLength(opts: ExperimentOptions, length: number, salt = 0): ExperimentBody {
-  const base = experimentPayload(opts);
+function experimentWithLengths(
+  opts: ExperimentOptions,
+  lengths: { name?: number; description?: number },
+  salt = 0,
+): ExperimentBody {
+  const out = experimentPayload(opts);
   const tag = checkedTag(opts.runTag);
   const tagLen = [...tag].length + 1;
-  if (length >= tagLen + 1) return { ...base, name: `${tag} ${exactText(length - tagLen, salt)}` };
-  return { ...base, name: exactText(length, salt), description: `${exactText(3, salt)} ${tag}` };
+  const tagged = (n: number): string | null => (n >= tagLen + 1 ? `${tag} ${exactText(n - tagLen, salt)}` : null);
+  if (lengths.name !== undefined) out.name = tagged(lengths.name) ?? exactText(lengths.name, salt);
+  if (lengths.description !== undefined)
+    out.description = tagged(lengths.description) ?? exactText(lengths.description, salt);
+  const nameCarries = lengths.name === undefined || tagged(lengths.name) !== null;
+  if (!nameCarries && lengths.description === undefined) out.description = `${exactText(3, salt)} ${tag}`;
+  else if (!nameCarries && tagged(lengths.description!) === null)
+    throw new Error(
+      `experimentWithLengths: neither a name of ${lengths.name} nor a description of ${lengths.description} can carry the run tag`,
+    );
+  return out;
 }
 
-/** A payload whose description has exactly `length` code points, carrying the tag where it fits. */
+/** A payload whose name has exactly `length` code points (see experimentWithLengths). */
+export function experimentWithNameLength(opts: ExperimentOptions, length: number, salt = 0): ExperimentBody {
+  return experimentWithLengths(opts, { name: length }, salt);
+}
+
+/** A payload whose description has exactly `length` code points (see experimentWithLengths). */
 export function experimentWithDescriptionLength(opts: ExperimentOptions, length: number, salt = 0): ExperimentBody {
-  const base = experimentPayload(opts);
-  const tag = checkedTag(opts.runTag);
-  const tagLen = [...tag].length + 1;
-  const description = length >= tagLen + 1 ? `${tag} ${exactText(length - tagLen, salt)}` : exactText(length, salt);
-  return { ...base, description };
+  return experimentWithLengths(opts, { description: length }, salt);
 }
 
 /**

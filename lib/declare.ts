@@ -1,7 +1,7 @@
 // How a test declares what it checks: Playwright tags (@<clause id>) and `clause`
 // annotations, plus the operation it exercises (Allure feature). Unknown ids throw at
 // collection time, so a typo cannot silently report nothing.
-import type { TestDetails } from '@playwright/test';
+import type { TestDetails, TestInfo } from '@playwright/test';
 import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
 import { assertKnownClause } from './catalogue.ts';
 
@@ -30,4 +30,14 @@ export function clauses(operation: Operation, ...ids: string[]): TestDetails {
       ...unique.map((id) => ({ type: 'clause', description: id })),
     ],
   };
+}
+
+/**
+ * Marks clauses of a test that goes on as skipped with a reason (read by the conformance
+ * reporter): a refusal whose accepted twin in the same test failed, a flow not offered, a setting that
+ * leaves part of a test's cases unsent.
+ */
+export function skipClauses(info: TestInfo, reason: string, ...clauseIds: string[]): void {
+  for (const clause of clauseIds)
+    info.annotations.push({ type: 'clause-skip', description: JSON.stringify({ clause, reason }) });
 }

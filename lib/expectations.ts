@@ -71,12 +71,7 @@ export async function checkUpdateAnswer(
     if (missing.length > 0)
       check.observe('rs.response.fields-present', `sent field(s) absent from the answer: ${missing.join(', ')}`, ex);
     if (ctx.before) {
-      const changed: string[] = [];
-      for (const f of UPDATABLE_FIELDS) {
-        if (f in ctx.sent || !(f in ctx.before) || !(f in body)) continue;
-        if (!deepEqual(ctx.before[f], body[f]))
-          changed.push(`${f}: was ${short(ctx.before[f])}, now ${short(body[f])}`);
-      }
+      const changed = unsentChanges(ctx.sent, ctx.before, body);
       check.that(
         'rs.update.partial',
         changed.length === 0,
@@ -86,6 +81,13 @@ export async function checkUpdateAnswer(
     }
   }
   return body;
+}
+
+/** Updatable fields that were not sent and still changed between `before` and `after` (rs.update.partial). */
+export function unsentChanges(sent: Record<string, unknown>, before: ResourceServer, after: ResourceServer): string[] {
+  return UPDATABLE_FIELDS.filter(
+    (f) => !(f in sent) && f in before && f in after && !deepEqual(before[f], after[f]),
+  ).map((f) => `${f}: was ${short(before[f])}, now ${short(after[f])}`);
 }
 
 /** What §2.1 leaves open: which fields are present, the client_id format, authorization_details items. */

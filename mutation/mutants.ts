@@ -684,6 +684,15 @@ export const MUTANTS: Variant[] = [
           : next(req),
     ),
   },
+  {
+    id: 'rs-form-body-ignored',
+    kind: 'mutant',
+    clause: 'mgmt.request.form',
+    fault: 'form-refused',
+    description: 'an application/x-www-form-urlencoded update is answered 201 but none of its fields is applied',
+    probe: async (c) => (await c.patch({ name: 'Form probe', token_lifetime: 3600 }, { form: true })).body.name,
+    options: viaWrap((next) => async (req) => (isRsPatch(req) && req.form ? next({ ...req, body: {} }) : next(req))),
+  },
 
   // ── Authorization bypasses and the 403 message ──────────────────────────────────────────
   {

@@ -59,12 +59,3 @@ export function notExercised(acceptClause: string, cause: string): string {
 export function requireAccepted(info: TestInfo, acceptClause: string, ex: Exchange): void {
   if (!issued(ex)) info.skip(true, notExercised(acceptClause, failureCause(ex)));
 }
-
-/**
- * Marks clauses of a test that goes on as skipped with a reason (read by the conformance
- * reporter): a refusal whose accepted twin in the same test failed, a flow not offered.
- */
-export function skipClauses(info: TestInfo, reason: string, ...clauseIds: string[]): void {
-  for (const clause of clauseIds)
-    info.annotations.push({ type: 'clause-skip', description: JSON.stringify({ clause, reason }) });
-}

@@ -14,6 +14,7 @@ import {
   experimentPayloadArb,
   experimentViolationCases,
   experimentBoundaryCases,
+  experimentEdgeBundles,
   type ExperimentOptions,
   type ViolationCase,
   type BoundaryCase,
@@ -35,6 +36,9 @@ function options(run: RunInfo): ExperimentOptions {
 const PLACEHOLDER: ExperimentOptions = { featureFlagId: 'flg_7Hq2kPzR', variationIds: ['a', 'b'], runTag: 'collect' };
 const violationsByClause = group(experimentViolationCases(experimentPayload(PLACEHOLDER)));
 const boundariesByClause = group(experimentBoundaryCases(PLACEHOLDER));
+/** The accepted length edges: sent two to a body (experimentEdgeBundles). */
+const EDGES = experimentEdgeBundles(PLACEHOLDER).flatMap((b) => b.cases);
+const EDGE_IDS = new Set(EDGES.map((c) => c.id));
 
 test.describe('create an experiment', () => {
   test(
@@ -77,7 +81,29 @@ test.describe('create an experiment', () => {
     );
   }
 
+  test(
+    `${EDGES.map((c) => c.description).join('; ')}: created, two to a body`,
+    clauses(OPERATIONS.experiment, ...new Set(EDGES.map((c) => c.clause)), 'exp.create.accepted'),
+    async ({ run, experiments, check }) => {
+      for (const bundle of experimentEdgeBundles(options(run))) {
+        const together = await experiments.create(bundle.body);
+        const what = bundle.cases.map((c) => c.description).join(' with ');
+        if (together.status >= 200 && together.status < 300) {
+          for (const c of bundle.cases) check.expectAccepted(c.clause, together, what);
+          continue;
+        }
+        // Refused together: each edge alone names the clause it breaks.
+        const alone: boolean[] = [];
+        for (const c of bundle.cases)
+          alone.push(check.expectAccepted(c.clause, await experiments.create(c.body), c.description));
+        if (bundle.cases.length > 1 && alone.every(Boolean))
+          check.expectAccepted('exp.create.accepted', together, `${what} (each accepted alone)`);
+      }
+    },
+  );
+
   for (const [clause, cases] of boundariesByClause) {
+    if (cases.every((c) => EDGE_IDS.has(c.id))) continue; // sent together above
     const ids = new Set(cases.map((c) => c.id));
     const outcome = { accept: 'created', reject: 'refused with a 4xx', observe: 'answer recorded' } as const;
     test(

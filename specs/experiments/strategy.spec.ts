@@ -1,6 +1,7 @@
 // The traffic allocation strategy attribute (§2.4): its enum (percentage | segment) is
-// stated, its field name is not. Each test first creates a valid experiment carrying the
-// configured name (IDM_STRATEGY_FIELD) with `percentage`; only when the answer carries that
+// stated, its field name is not. Each test first needs a valid experiment carrying the
+// configured name (IDM_STRATEGY_FIELD) with `percentage` (created once per worker; its
+// creation is judged under exp.create.accepted too); only when the answer carries that
 // field with a value of the enum (the target has confirmed the name, lib/strategy.ts) is the
 // enum asserted. Otherwise what the answer showed is recorded under exp.create.strategy.name
 // and the test is skipped saying why: never failed.
@@ -21,6 +22,7 @@ test.describe('allocation strategy', () => {
       'exp.create.strategy.enum',
       'exp.create.strategy.name',
       'exp.create.rejected.status',
+      'exp.create.accepted',
     ),
     async ({ run, experiments, check }) => {
       const { base } = await confirmName(run, experiments, check);
@@ -34,7 +36,7 @@ test.describe('allocation strategy', () => {
 
   test(
     'strategy percentage and segment: both accepted once the target confirms the field name',
-    clauses(OPERATIONS.experiment, 'exp.create.strategy.enum', 'exp.create.strategy.name'),
+    clauses(OPERATIONS.experiment, 'exp.create.strategy.enum', 'exp.create.strategy.name', 'exp.create.accepted'),
     async ({ run, experiments, check }) => {
       const field = run.cfg.strategyField;
       const { base, confirming } = await confirmName(run, experiments, check);
@@ -72,14 +74,24 @@ test.describe('allocation strategy', () => {
 
 // Helpers
 
-/** Creates a valid experiment and records whether its answer confirms the name; skips the test when it does not. */
+/** The confirming creation of this worker: both tests judge the one answer (no request twice). */
+let confirmingOnce: { runTag: string; base: ExperimentBody; confirming: Exchange } | null = null;
+
+/**
+ * Creates a realistic experiment (control and treatment at 50/50, once per worker) and records
+ * whether it was created and whether its answer confirms the name; skips the test when it does not.
+ */
 async function confirmName(
   run: RunInfo,
   experiments: ExperimentsHelper,
   check: Checks,
 ): Promise<{ base: ExperimentBody; confirming: Exchange }> {
-  const base = experiments.realistic() as ExperimentBody;
-  const ex = await experiments.create(base);
+  if (confirmingOnce?.runTag !== run.runTag) {
+    const base = experiments.realistic() as ExperimentBody;
+    confirmingOnce = { runTag: run.runTag, base, confirming: await experiments.create(base) };
+  }
+  const { base, confirming: ex } = confirmingOnce;
+  check.expectAccepted('exp.create.accepted', ex, 'POST a realistic experiment (control and treatment at 50/50)');
   const confirmation = strategyConfirmation(ex, run.cfg.strategyField);
   check.observe('exp.create.strategy.name', confirmation.message, ex);
   test.skip(!confirmation.confirmed, notAssertedReason(confirmation));

@@ -1,10 +1,10 @@
 // PATCH /resource-servers/{id} with bodies that break one clause each (§2.2, §2.3, §7.1,
 // §8): every one is refused with 400 and nothing is written. The cases are data, read from
 // contract/cases/resource-server-update.json (generated from the schemas and the violation
-// list, generators/cases.ts): one test per type of §2.2/§2.3, each case checked on its own
-// clause. Each body also carries distinctive valid values (its probe), so one read after a
-// test's batch tells whether, and which, a refused write leaked; only an unattributable leak
-// is bisected.
+// list, generators/cases.ts): one test with a step per type of §2.2/§2.3, each case checked
+// on its own clause. Each body also carries distinctive valid values (its probe), so one
+// read after the whole batch tells whether, and which, a refused write leaked; only an
+// unattributable leak is bisected.
 import { test } from '../../lib/fixtures.ts';
 import type { ResourceServerUnderTest } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/checks.ts';
@@ -31,25 +31,29 @@ const byType = new Map<string, ViolationCase[]>();
 for (const c of loadUpdateCases().violations)
   byType.set(typeOf(c.clause), [...(byType.get(typeOf(c.clause)) ?? []), c]);
 
+const ALL = [...byType.values()].flat();
+
 test.describe('update a resource server: invalid bodies', () => {
-  for (const [type, group] of byType) {
-    test(
-      `${TITLES[type] ?? `${type} breaking one rule each`} (${group.length} bodies): each refused with 400, nothing written`,
-      clauses(OPERATIONS.update, ...new Set(group.map((c) => c.clause)), 'rs.update.error.400.no-write'),
-      async ({ run, rs, check }) => {
-        const cases = group.map((c) => safeProbe(withProbe(c, run.runTag), run.cfg, run.snapshot));
-        let expected: ResourceServer = rs.start;
-        const refused: ViolationCase[] = [];
-        for (const c of cases) {
-          const ex = await rs.update(c.body);
-          check.expectStatus(c.clause, ex, 400, c.description);
-          if (ex.status === 400) refused.push(c);
-          else if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) expected = ex.body; // accepted: a failure above, and the new state
-        }
-        await checkNothingWritten(check, rs, expected, refused, rs.start);
-      },
-    );
-  }
+  test(
+    `bodies breaking one rule of §2.2 or §2.3 each (${ALL.length} bodies): each refused with 400, nothing written`,
+    clauses(OPERATIONS.update, ...new Set(ALL.map((c) => c.clause)), 'rs.update.error.400.no-write'),
+    async ({ run, rs, check }) => {
+      let expected: ResourceServer = rs.start;
+      const refused: ViolationCase[] = [];
+      // One step per type; one read after them all judges no-write for every refused body.
+      for (const [type, group] of byType) {
+        await test.step(`${TITLES[type] ?? `${type} breaking one rule each`} (${group.length} bodies)`, async () => {
+          for (const c of group.map((c) => safeProbe(withProbe(c, run.runTag), run.cfg, run.snapshot))) {
+            const ex = await rs.update(c.body);
+            check.expectStatus(c.clause, ex, 400, c.description);
+            if (ex.status === 400) refused.push(c);
+            else if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) expected = ex.body; // accepted: a failure above, and the new state
+          }
+        });
+      }
+      await checkNothingWritten(check, rs, expected, refused, rs.start);
+    },
+  );
 
   test(
     'a body that is not valid JSON is refused with 400',

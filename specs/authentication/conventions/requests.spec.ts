@@ -2,11 +2,11 @@
 // endpoint that takes only forms does not conform), GET parameters in the query string, and
 // the one exception — SAML IdP-initiated SSO, a query parameter with a form-encoded value.
 import { test } from '../../../lib/fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
 import { recordAuthError } from '../../../lib/auth/error-records.ts';
-import { failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
+import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 import { authEncoding } from '../../../lib/auth/encoding.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
 

@@ -7,9 +7,9 @@
 // and the refusal that met a dead code. The confidential client's exchange (no PKCE) and
 // its single use are judged with the code-binding rules (specs/authentication/security/).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { pkcePair } from '../../../lib/auth/pkce.ts';
-import { expectIssued, failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
+import { expectIssued, failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 import type { TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { codeFor, publicClient } from './flow-checks.ts';
 

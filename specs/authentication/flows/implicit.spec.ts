@@ -2,11 +2,11 @@
 // the token comes back in the redirect URI's fragment with the state sent (RFC 6749 §4.2.2),
 // and a redirect URI the client did not register is never redirected to (§4.2.2.1).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
 import { newState } from '../../../lib/auth/pkce.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
-import { notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
+import { notExercised } from '../../../lib/auth/acceptance.ts';
 import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-page.ts';
 import { publicClient } from './flow-checks.ts';

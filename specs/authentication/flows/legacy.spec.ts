@@ -1,11 +1,10 @@
 // WS-Federation and legacy delegation (§4.3): named, with nothing shown; the suite knocks at
 // the paths tenants of this kind use and records the answer (never a verdict).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { isObject, short } from '../../../lib/values.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
-import { skipClauses } from '../../../lib/auth/acceptance.ts';
 
 test(
   'WS-Federation and legacy delegation: answers recorded',

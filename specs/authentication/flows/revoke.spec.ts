@@ -3,9 +3,9 @@
 // (RFC 7009 §2.1). Nothing is left behind: the token was the suite's own, obtained through the
 // code flow with PKCE as the confidential client, offline_access asked with prompt=consent.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
-import { expectIssued, failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
+import { expectIssued, failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 
 test(
   'a refresh token the suite obtained works, is revoked, and then no longer works',

@@ -2,9 +2,9 @@
 // §4.3 names them without payloads; success and refusal are asserted as OAuth 2.0 states them.
 // Both use the authentication API's own clients, never the management client.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
-import { expectIssued, failureCause, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
+import { expectIssued, failureCause, notExercised } from '../../../lib/auth/acceptance.ts';
 import { probeAnswer } from '../../../lib/auth/encoding.ts';
 
 test.describe('token-endpoint flows', () => {

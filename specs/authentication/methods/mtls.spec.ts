@@ -2,9 +2,9 @@
 // API key), client-certificate (URL-encoded PEM) and client-certificate-ca-verified. The right
 // headers authenticate the mTLS clients; each wrong one is refused with a 4xx and an error object.
 import { test } from '../../../lib/fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { FOREIGN_CERT_FILE, mtlsHeaders, type EdgeHeaders } from '../../../lib/auth/target.ts';
-import { expectIssued, failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
+import { expectIssued, failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 import { authEncoding, authPost } from '../../../lib/auth/encoding.ts';
 import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth/checks.ts';
 import type { MtlsClient } from '../../../lib/config.ts';

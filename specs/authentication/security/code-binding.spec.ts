@@ -6,9 +6,9 @@
 // them (else a fresh login's right exchange is the accepted twin), then the same exchange again
 // is refused. A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
 import { test, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
-import { expectIssued, failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
+import { expectIssued, failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 import { codeFor } from '../flows/flow-checks.ts';
 
 const CONFIDENTIAL = 'auth.flow.code.confidential';

@@ -5,10 +5,10 @@
 // Cache-Control is judged where it is received (lib/auth/token-cache.ts).
 import { decodeJwt } from 'jose';
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { issuerKeys, validateIdToken } from '../../../lib/auth/id-token.ts';
 import { isObject } from '../../../lib/values.ts';
-import { failureCause, issued, notExercised, skipClauses } from '../../../lib/auth/acceptance.ts';
+import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 import { publicClient, userInfoWith } from '../flows/flow-checks.ts';
 import { member } from './login.ts';
 

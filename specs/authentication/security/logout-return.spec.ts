@@ -4,8 +4,7 @@
 // redirect there. What the tenant does instead is recorded; the registered URL, sent the same
 // way, is the accepted twin (a near miss not redirected to counts only where it is redirected to).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { skipClauses } from '../../../lib/auth/acceptance.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { logoutUrl, registeredLogout } from '../flows/flow-checks.ts';
 
 const NEAR_MISSES: { what: string; uri(registered: URL): string }[] = [

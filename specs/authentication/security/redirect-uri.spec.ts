@@ -4,8 +4,7 @@
 // the browser logs in and the suite looks where it is sent. What the tenant does instead is
 // recorded.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { skipClauses } from '../../../lib/auth/acceptance.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import { publicClient } from '../flows/flow-checks.ts';
 import type { Exchange } from '../../../lib/http.ts';
