@@ -73,7 +73,7 @@ export interface RateLimitedVerdict {
   exitCode: number | null;
   /** 429s served, the bursts' own included. */
   throttled: number;
-  /** 429s served to anything but the suite's bursts. */
+  /** 429s served to anything but the suite's bursts and the §8 login-limit test's deliberate failed logins. */
   unintended429?: number;
   split?: WallSplit | null;
 }
@@ -364,7 +364,9 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
     out.push(
       "  (busiest = the busiest bucket's bound: its first `capacity` at once, the rest at the rate; unint. 429 = answered 429 to anything",
     );
-    out.push("   but the suite's bursts, in brackets all 429s served; before = the --before run)");
+    out.push(
+      "   but the suite's bursts and the §8 login-limit test's own refusals, in brackets all 429s served; before = the --before run)",
+    );
   }
   if (r.mutation !== undefined) {
     out.push('');

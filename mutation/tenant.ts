@@ -35,6 +35,8 @@ export interface TenantStats {
   statuses: Record<string, number>;
   /** Statuses of the requests that carried no User-Agent: only the suite's bursts (undici) send none. */
   statusesWithoutUserAgent: Record<string, number>;
+  /** 429s of the per-user login limit (its message, as JSON or on the login page): the §8 login-limit test provokes them on purpose. */
+  loginLimit429?: number;
   buckets: Record<string, number>;
   /**
    * Paced requests (those with a User-Agent: not the bursts) that repeat an earlier one byte
@@ -87,6 +89,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
   const statusesNoAgent = new Map<number, number>();
   const seen = new Set<string>();
   const repeats = new Map<string, number>();
+  let loginLimit429 = 0;
   let total = 0;
   let firstAt = 0;
   let lastAt = 0;
@@ -110,6 +113,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       const res = await handler(req);
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       if (!req.headers['user-agent']) statusesNoAgent.set(res.status, (statusesNoAgent.get(res.status) ?? 0) + 1);
+      if (res.status === 429 && res.body.includes('Too many failed login attempts')) loginLimit429++;
       return res;
     };
   };
@@ -133,6 +137,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       lastAt,
       statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
       statusesWithoutUserAgent: Object.fromEntries([...statusesNoAgent].sort((a, b) => a[0] - b[0])),
+      loginLimit429,
       buckets: Object.fromEntries([...counts].sort((a, b) => b[1] - a[1])),
       repeats: {
         total: [...repeats.values()].reduce((a, b) => a + b, 0),
@@ -145,6 +150,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       statusesNoAgent.clear();
       seen.clear();
       repeats.clear();
+      loginLimit429 = 0;
       total = 0;
       firstAt = 0;
       lastAt = 0;
