@@ -7,7 +7,7 @@
 // are measured at the tenant (the launcher counts what it serves), not taken on trust.
 import { cpus } from 'node:os';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { MUTANTS } from '../mutation/mutants.ts';
 import { ROOT, pool, startVariant } from '../mutation/proc.ts';
@@ -221,9 +221,11 @@ const report: BenchReport = {
   peer,
 };
 const out = resolve(ROOT, values.out!);
-await writeFile(out, JSON.stringify(report, null, 2) + '\n');
+// The table first: a write that fails must not lose a run of several minutes.
 log('');
 log(renderTable(report, before));
+await mkdir(dirname(out), { recursive: true });
+await writeFile(out, JSON.stringify(report, null, 2) + '\n');
 log(`bench: wrote ${relative(ROOT, out)} (run outputs under ${relative(ROOT, dir)}/)`);
 
 // Helpers
