@@ -168,6 +168,21 @@ test('experiment names and descriptions at exact lengths keep the run tag where 
     expect(g.cpLength(String(g.experimentWithDescriptionLength(EXP, n)['description']))).toBe(n);
 });
 
+test('experiment length edges go two to a body: every edge once, its exact length, the run tag in each body', () => {
+  const bundles = g.experimentEdgeBundles(EXP);
+  const edges = g.experimentBoundaryCases(EXP).filter((c) => c.expect === 'accept');
+  expect(bundles.flatMap((b) => b.cases.map((c) => c.id)).sort()).toEqual(edges.map((c) => c.id).sort());
+  expect(bundles.length).toBeLessThan(edges.length);
+  for (const b of bundles) {
+    expect(`${b.body['name']} ${b.body['description']}`).toContain(EXP.runTag);
+    for (const c of b.cases) {
+      const field = c.at!.path[0]!;
+      expect(g.cpLength(String(b.body[field]))).toBe(g.cpLength(String(c.at!.value)));
+    }
+    expect(validate('ExperimentCreate', b.body).errors, JSON.stringify(b.cases.map((c) => c.id))).toEqual([]);
+  }
+});
+
 test('pem values are a real public key at any length up to the limit', async () => {
   const { createPublicKey } = await import('node:crypto');
   for (const n of [g.PUBLIC_KEY_PEM.length, g.PUBLIC_KEY_PEM.length + 1, g.PUBLIC_KEY_PEM.length + 2, 4096]) {
