@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SignJWT, UnsecuredJWT, decodeJwt, generateKeyPair, importPKCS8 } from 'jose';
-import type { ClientAuthInput, TenantParts, TenantResponse } from '../reference/src/index.ts';
+import type { ClientAuthInput, LoginLimiter, TenantParts, TenantResponse } from '../reference/src/index.ts';
 import { jsonRes, type Req } from './exchange.ts';
 import { isObject } from '../lib/values.ts';
 import { compose, mapResponse } from './faults.ts';
@@ -525,21 +525,27 @@ export const AUTH_MUTANTS: Variant[] = [
     clause: 'ratelimit.login-attempts',
     fault: 'rate-limit',
     description: 'failed logins are never counted: the lockout user is never blocked',
-    options: viaParts(() => ({
-      loginLimiter: {
-        check: (_k, nowMs) => ({
-          allowed: true,
-          limit: 5,
-          remaining: 5,
-          reset: Math.ceil(nowMs / 1000),
-          retryAfter: 0,
-        }),
-        failed: () => {},
-        succeeded: () => {},
-      },
-    })),
+    options: viaParts(() => ({ loginLimiter: NO_LOGIN_LIMIT })),
     probe: async (c) => {
       for (let i = 0; i < 6; i++) await passwordGrant(c, A.IDM_LOCKOUT_USERNAME, `wrong-${i}`);
+      return status(passwordGrant(c, A.IDM_LOCKOUT_USERNAME, A.IDM_LOCKOUT_PASSWORD));
+    },
+  },
+  {
+    id: 'auth-login-attempts-unlimited-rate-limited',
+    kind: 'mutant',
+    clause: 'ratelimit.login-attempts',
+    fault: 'rate-limit',
+    slow: true,
+    description:
+      'failed logins are never counted, behind an endpoint limit of 2 requests per second: its 429s are not the per-account block',
+    options: () => ({
+      parts: () => ({ loginLimiter: NO_LOGIN_LIMIT }),
+      rateLimit: { capacity: 2, refillPerSecond: 2 },
+    }),
+    probe: async (c) => {
+      for (let i = 0; i < 6; i++) await passwordGrant(c, A.IDM_LOCKOUT_USERNAME, `wrong-${i}`);
+      await new Promise((r) => setTimeout(r, 1500)); // past the endpoint's own limit
       return status(passwordGrant(c, A.IDM_LOCKOUT_USERNAME, A.IDM_LOCKOUT_PASSWORD));
     },
   },
@@ -614,3 +620,10 @@ export const AUTH_BENIGN: Variant[] = [
     options: viaWrap(compose(mapResponse(isUserinfo, (res) => void (res.status === 401 && (res.status = 400))))),
   },
 ];
+
+/** A login limiter that never counts a failure (the per-account limit of §8 missing). */
+const NO_LOGIN_LIMIT: LoginLimiter = {
+  check: (_k, nowMs) => ({ allowed: true, limit: 5, remaining: 5, reset: Math.ceil(nowMs / 1000), retryAfter: 0 }),
+  failed: () => {},
+  succeeded: () => {},
+};

@@ -59,18 +59,23 @@ export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-
 
 /** A probe client for a tenant at `origin` (public URL = origin), minting tokens as needed. */
 export function probeClient(origin: string, expired: () => Promise<string | null>): ProbeClient {
-  const tokens = new Map<Auth, string>();
+  // Promises, not tokens: a wave of concurrent requests asks for one token, not one each
+  // (the token endpoint's own limit would refuse the rest).
+  const tokens = new Map<Auth, Promise<string>>();
+  const mint = async (auth: Auth): Promise<string> => {
+    if (auth === 'full' || auth === 'limited') return issue(origin, auth, `${origin}/api/v2/`);
+    if (auth === 'wrong-audience') return issue(origin, 'full', 'https://api.conformance.test/');
+    if (auth === 'expired') return (await expired()) ?? 'no-expired-token';
+    return resign((await token('full'))!);
+  };
   const token = async (auth: Auth): Promise<string | null> => {
     if (auth === 'none') return null;
     if (auth === 'malformed') return 'not-a-jwt';
-    const cached = tokens.get(auth);
-    if (cached) return cached;
-    let t: string;
-    if (auth === 'full' || auth === 'limited') t = await issue(origin, auth, `${origin}/api/v2/`);
-    else if (auth === 'wrong-audience') t = await issue(origin, 'full', 'https://api.conformance.test/');
-    else if (auth === 'expired') t = (await expired()) ?? 'no-expired-token';
-    else t = await resign(await token('full'));
-    tokens.set(auth, t);
+    let t = tokens.get(auth);
+    if (!t) {
+      t = mint(auth);
+      tokens.set(auth, t);
+    }
     return t;
   };
   const send = async (

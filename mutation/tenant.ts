@@ -37,6 +37,8 @@ export interface TenantStats {
   statusesWithoutUserAgent: Record<string, number>;
   /** 429s of the per-user login limit (its message, as JSON or on the login page): the §8 login-limit test provokes them on purpose. */
   loginLimit429?: number;
+  /** 429s served to requests with a User-Agent (paced requests and the browser's), by bucket. */
+  throttledWithUserAgent?: Record<string, number>;
   buckets: Record<string, number>;
   /**
    * Paced requests (those with a User-Agent: not the bursts) that repeat an earlier one byte
@@ -90,6 +92,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
   const seen = new Set<string>();
   const repeats = new Map<string, number>();
   let loginLimit429 = 0;
+  const throttledWithAgent = new Map<string, number>();
   let total = 0;
   let firstAt = 0;
   let lastAt = 0;
@@ -114,6 +117,8 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
       if (!req.headers['user-agent']) statusesNoAgent.set(res.status, (statusesNoAgent.get(res.status) ?? 0) + 1);
       if (res.status === 429 && res.body.includes('Too many failed login attempts')) loginLimit429++;
+      else if (res.status === 429 && req.headers['user-agent'])
+        throttledWithAgent.set(key, (throttledWithAgent.get(key) ?? 0) + 1);
       return res;
     };
   };
@@ -138,6 +143,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       statuses: Object.fromEntries([...statuses].sort((a, b) => a[0] - b[0])),
       statusesWithoutUserAgent: Object.fromEntries([...statusesNoAgent].sort((a, b) => a[0] - b[0])),
       loginLimit429,
+      throttledWithUserAgent: Object.fromEntries(throttledWithAgent),
       buckets: Object.fromEntries([...counts].sort((a, b) => b[1] - a[1])),
       repeats: {
         total: [...repeats.values()].reduce((a, b) => a + b, 0),
@@ -151,6 +157,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
       seen.clear();
       repeats.clear();
       loginLimit429 = 0;
+      throttledWithAgent.clear();
       total = 0;
       firstAt = 0;
       lastAt = 0;

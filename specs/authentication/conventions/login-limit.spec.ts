@@ -48,20 +48,29 @@ test.describe('repeat login attempts (§8)', () => {
       const { encoding } = await authEncoding(cfg, anon);
       // Each kind of attempt paces in a bucket of its own: the block's X-RateLimit-* answer
       // (Remaining 0 until the block ends) must not make the pacer wait out the block itself.
-      const login = (bucket: string, username: string, password: string): Promise<Exchange> =>
-        anon.withAuthorization(`login-${bucket}`, null).send('POST', cfg.auth.tokenUrl, {
-          data: {
-            grant_type: 'password',
-            client_id: post!.id,
-            client_secret: post!.secret,
-            username,
-            password,
-            scope: 'openid',
-            ...(user?.connection ? { realm: user.connection } : {}),
-          },
-          encoding,
-          retryOn429: false,
-        });
+      // Those buckets are the suite's, not the tenant's: the endpoint's own limit may still answer
+      // 429. Such a 429 (Reset within seconds) is waited out and the same login sent again, so
+      // that only the per-account block is taken for one.
+      const login = async (bucket: string, username: string, password: string): Promise<Exchange> => {
+        for (let waits = 0; ; waits++) {
+          const ex = await anon.withAuthorization(`login-${bucket}`, null).send('POST', cfg.auth.tokenUrl, {
+            data: {
+              grant_type: 'password',
+              client_id: post!.id,
+              client_secret: post!.secret,
+              username,
+              password,
+              scope: 'openid',
+              ...(user?.connection ? { realm: user.connection } : {}),
+            },
+            encoding,
+            retryOn429: false,
+          });
+          const wait = endpointLimitWait(ex);
+          if (wait === null || waits === 3) return ex;
+          await new Promise((r) => setTimeout(r, wait));
+        }
+      };
       // The accepted twin: the test user's right login is a login (a token) before any failure counts.
       if (user) {
         const right = await login('accepted', user.username, user.password);
@@ -91,14 +100,7 @@ test.describe('repeat login attempts (§8)', () => {
         { tokenEndpoint: true, faulty: false },
       );
       if (user) {
-        let other = await login('other-user', user.username, user.password);
-        for (let i = 0; i < 3 && other.status === 429; i++) {
-          const { resetAt } = parseRateLimit(other.headers);
-          const wait = resetAt === null ? null : resetAt - Date.now();
-          if (wait === null || wait > ENDPOINT_RESET_MS) break;
-          await new Promise((r) => setTimeout(r, Math.max(wait, 0) + 50));
-          other = await login('other-user', user.username, user.password);
-        }
+        const other = await login('other-user', user.username, user.password);
         check.that(
           'ratelimit.login-attempts',
           issued(other),
@@ -164,4 +166,12 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
       `through the login page: the test user from the same IP ${other.params.code ? 'obtained a code' : `did not (${other.problem})`} (the limit is per account)`,
     );
   }
+}
+
+/** How long to wait before sending again, when `ex` is the endpoint's own 429 (its Reset within seconds); else null. */
+function endpointLimitWait(ex: Exchange): number | null {
+  if (ex.status !== 429) return null;
+  const { resetAt } = parseRateLimit(ex.headers);
+  const wait = resetAt === null ? null : resetAt - Date.now();
+  return wait === null || wait > ENDPOINT_RESET_MS ? null : Math.max(wait, 0) + 50;
 }
