@@ -176,6 +176,7 @@ if (!values['skip-rate']) {
       exitCode: r.outcome.code,
       throttled: r.throttled,
       unintended429: r.unintended429,
+      ...(r.tenant.throttledWithUserAgent ? { unintendedByBucket: r.tenant.throttledWithUserAgent } : {}),
       split: r.split,
     });
   }

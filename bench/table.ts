@@ -75,6 +75,8 @@ export interface RateLimitedVerdict {
   throttled: number;
   /** 429s served to anything but the suite's bursts and the §8 login-limit test's deliberate failed logins. */
   unintended429?: number;
+  /** Where they were served: 429s to requests with a User-Agent, by bucket. */
+  unintendedByBucket?: Record<string, number>;
   split?: WallSplit | null;
 }
 
@@ -360,6 +362,13 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
           w4,
         ),
       );
+    }
+    for (const l of r.rateLimited) {
+      const where = Object.entries(l.unintendedByBucket ?? {});
+      if (where.length > 0)
+        out.push(
+          `  unintended 429s at ${l.label ?? `${l.rate} req/s`}: ${where.map(([k, n]) => `${n} ${k}`).join('; ')}`,
+        );
     }
     out.push(
       "  (busiest = the busiest bucket's bound: its first `capacity` at once, the rest at the rate; unint. 429 = answered 429 to anything",
