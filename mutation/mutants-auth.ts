@@ -549,6 +549,25 @@ export const AUTH_MUTANTS: Variant[] = [
       return status(passwordGrant(c, A.IDM_LOCKOUT_USERNAME, A.IDM_LOCKOUT_PASSWORD));
     },
   },
+  {
+    id: 'auth-login-attempts-unlimited-login-page-rate-limited',
+    kind: 'mutant',
+    clause: 'ratelimit.login-attempts',
+    fault: 'rate-limit',
+    slow: true,
+    description:
+      'the same through the hosted login page (the password grant declared not offered), behind an endpoint limit of 2 requests per second',
+    env: { IDM_NOT_OFFERED: 'password' },
+    options: () => ({
+      parts: () => ({ loginLimiter: NO_LOGIN_LIMIT }),
+      rateLimit: { capacity: 2, refillPerSecond: 2 },
+    }),
+    probe: async (c) => {
+      for (let i = 0; i < 6; i++) await passwordGrant(c, A.IDM_LOCKOUT_USERNAME, `wrong-${i}`);
+      await new Promise((r) => setTimeout(r, 1500)); // past the endpoint's own limit
+      return status(passwordGrant(c, A.IDM_LOCKOUT_USERNAME, A.IDM_LOCKOUT_PASSWORD));
+    },
+  },
 ];
 
 /** Client-authentication refusals at the token endpoint (the 4xx where RFC 6749 §5.2 says invalid_client). */

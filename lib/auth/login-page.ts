@@ -4,6 +4,7 @@
 // client's, not the tenant's, so nothing has to listen there (app.conformance.test is never
 // resolved). Each attempt has a fresh context: no session cookie carries over.
 import type { Browser, Page, Route } from '@playwright/test';
+import { parseRateLimit } from '../pacer.ts';
 
 export interface LoginForm {
   username: string;
@@ -39,6 +40,8 @@ export interface AuthorizeOutcome {
   chain: string[];
   /** The status the tenant answered the login form's submission with, when it was submitted. */
   loginStatus: number | null;
+  /** The first 429 the tenant answered during the attempt (its Reset, epoch ms, when it gave one); null when none. */
+  throttled: { resetAt: number | null } | null;
 }
 
 const CALLBACK_PAGE = '<!doctype html><title>callback</title><p>redirect caught by the conformance suite</p>';
@@ -68,8 +71,10 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
   // A route never sees the target of a redirect the browser follows itself (the first
   // navigation's 3xx to the redirect URI): the tenant's own answer says where it sent the browser.
   const chain: string[] = [];
+  let throttled: AuthorizeOutcome['throttled'] = null;
   context.on('response', (r) => {
     if (!r.url().startsWith(tenant)) return;
+    if (r.status() === 429) throttled ??= { resetAt: parseRateLimit(r.headers()).resetAt };
     const location = r.headers().location;
     chain.push(`${r.status()} ${pathOf(r.url())}${location ? ` → ${pathOf(new URL(location, r.url()).href)}` : ''}`);
     if (location && r.status() >= 300 && r.status() < 400) {
@@ -158,12 +163,13 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
         stoppedAt: pathOf(page.url()),
         chain,
         loginStatus,
+        throttled,
       };
     }
-    return reachedOutcome(finalUrl, loggedIn, chain, loginStatus);
+    return reachedOutcome(finalUrl, { loggedIn, chain, loginStatus, throttled });
   } catch (e) {
     // The browser cannot load the redirect URI itself (never resolved): the redirect still counts.
-    if (caught !== null) return reachedOutcome(caught, loggedIn, chain, loginStatus);
+    if (caught !== null) return reachedOutcome(caught, { loggedIn, chain, loginStatus, throttled });
     return {
       callback: null,
       params: {},
@@ -173,6 +179,7 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
       stoppedAt: pathOf(page.url()),
       chain,
       loginStatus,
+      throttled,
     };
   } finally {
     await context.close();
@@ -183,9 +190,7 @@ export async function authorizeThroughLogin(browser: Browser, a: AuthorizeAttemp
 
 function reachedOutcome(
   finalUrl: string,
-  loggedIn: boolean,
-  chain: string[],
-  loginStatus: number | null,
+  seen: Pick<AuthorizeOutcome, 'loggedIn' | 'chain' | 'loginStatus' | 'throttled'>,
 ): AuthorizeOutcome {
   // page.url() and a Location keep the fragment (the request the route saw does not).
   const callback = new URL(finalUrl);
@@ -195,11 +200,9 @@ function reachedOutcome(
     callback,
     params: { ...query, ...fragment },
     carriedIn: { query: Object.keys(query), fragment: Object.keys(fragment) },
-    loggedIn,
     problem: null,
     stoppedAt: null,
-    chain,
-    loginStatus,
+    ...seen,
   };
 }
 

@@ -66,7 +66,7 @@ test.describe('repeat login attempts (§8)', () => {
             encoding,
             retryOn429: false,
           });
-          const wait = endpointLimitWait(ex);
+          const wait = ex.status === 429 ? endpointLimitWait(parseRateLimit(ex.headers).resetAt) : null;
           if (wait === null || waits === 3) return ex;
           await new Promise((r) => setTimeout(r, wait));
         }
@@ -123,22 +123,29 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
     `logins through the login page (${why}) need a public client and its redirect URI: set IDM_PUBLIC_CLIENT_ID and IDM_REDIRECT_URI`,
   );
   const e = await flows.endpoint('authorize');
-  const attempt = (username: string, password: string): Promise<AuthorizeOutcome> => {
-    const pair = pkcePair();
-    return flows.authorize(
-      e,
-      {
-        response_type: 'code',
-        client_id: publicClientId!,
-        redirect_uri: redirectUri!,
-        scope: 'openid',
-        state: newState(),
-        code_challenge: pair.challenge,
-        code_challenge_method: pair.method,
-      },
-      [redirectUri!],
-      { username, password },
-    );
+  // The login page's own rate limit (a 429 whose Reset is within seconds) is waited out and the
+  // attempt made again, as with the password grant: only the per-account block counts.
+  const attempt = async (username: string, password: string): Promise<AuthorizeOutcome> => {
+    for (let waits = 0; ; waits++) {
+      const pair = pkcePair();
+      const out = await flows.authorize(
+        e,
+        {
+          response_type: 'code',
+          client_id: publicClientId!,
+          redirect_uri: redirectUri!,
+          scope: 'openid',
+          state: newState(),
+          code_challenge: pair.challenge,
+          code_challenge_method: pair.method,
+        },
+        [redirectUri!],
+        { username, password },
+      );
+      const wait = out.throttled ? endpointLimitWait(out.throttled.resetAt) : null;
+      if (wait === null || waits === 3) return out;
+      await new Promise((r) => setTimeout(r, wait));
+    }
   };
   if (user) {
     const twin = await attempt(user.username, user.password);
@@ -168,10 +175,8 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
   }
 }
 
-/** How long to wait before sending again, when `ex` is the endpoint's own 429 (its Reset within seconds); else null. */
-function endpointLimitWait(ex: Exchange): number | null {
-  if (ex.status !== 429) return null;
-  const { resetAt } = parseRateLimit(ex.headers);
+/** How long to wait before trying again after a 429 with this Reset, when it is the endpoint's own limit (Reset within seconds); else null. */
+function endpointLimitWait(resetAt: number | null): number | null {
   const wait = resetAt === null ? null : resetAt - Date.now();
   return wait === null || wait > ENDPOINT_RESET_MS ? null : Math.max(wait, 0) + 50;
 }
