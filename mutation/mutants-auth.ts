@@ -162,6 +162,27 @@ const mtlsBypass = (reason: string) =>
     },
   }));
 
+/** A login limiter that never counts a failure (the per-account limit of §8 missing). */
+const NO_LOGIN_LIMIT: LoginLimiter = {
+  check: (_k, nowMs) => ({ allowed: true, limit: 5, remaining: 5, reset: Math.ceil(nowMs / 1000), retryAfter: 0 }),
+  failed: () => {},
+  succeeded: () => {},
+};
+
+/** A missing per-account login limit behind an endpoint limit of 2 requests per second (§8). */
+const UNLIMITED_BEHIND_RATE_LIMIT: Omit<Variant, 'id' | 'description'> = {
+  kind: 'mutant',
+  clause: 'ratelimit.login-attempts',
+  fault: 'rate-limit',
+  slow: true,
+  options: () => ({ parts: () => ({ loginLimiter: NO_LOGIN_LIMIT }), rateLimit: { capacity: 2, refillPerSecond: 2 } }),
+  probe: async (c) => {
+    for (let i = 0; i < 6; i++) await passwordGrant(c, A.IDM_LOCKOUT_USERNAME, `wrong-${i}`);
+    await new Promise((r) => setTimeout(r, 1500)); // past the endpoint's own limit
+    return status(passwordGrant(c, A.IDM_LOCKOUT_USERNAME, A.IDM_LOCKOUT_PASSWORD));
+  },
+};
+
 export const AUTH_MUTANTS: Variant[] = [
   // §4.3 conventions
   {
@@ -531,42 +552,20 @@ export const AUTH_MUTANTS: Variant[] = [
       return status(passwordGrant(c, A.IDM_LOCKOUT_USERNAME, A.IDM_LOCKOUT_PASSWORD));
     },
   },
+  // The same fault behind an endpoint limit of 2 requests per second, whose 429s must not be
+  // taken for the per-account block: through the password grant, and through the login page.
   {
+    ...UNLIMITED_BEHIND_RATE_LIMIT,
     id: 'auth-login-attempts-unlimited-rate-limited',
-    kind: 'mutant',
-    clause: 'ratelimit.login-attempts',
-    fault: 'rate-limit',
-    slow: true,
     description:
       'failed logins are never counted, behind an endpoint limit of 2 requests per second: its 429s are not the per-account block',
-    options: () => ({
-      parts: () => ({ loginLimiter: NO_LOGIN_LIMIT }),
-      rateLimit: { capacity: 2, refillPerSecond: 2 },
-    }),
-    probe: async (c) => {
-      for (let i = 0; i < 6; i++) await passwordGrant(c, A.IDM_LOCKOUT_USERNAME, `wrong-${i}`);
-      await new Promise((r) => setTimeout(r, 1500)); // past the endpoint's own limit
-      return status(passwordGrant(c, A.IDM_LOCKOUT_USERNAME, A.IDM_LOCKOUT_PASSWORD));
-    },
   },
   {
+    ...UNLIMITED_BEHIND_RATE_LIMIT,
     id: 'auth-login-attempts-unlimited-login-page-rate-limited',
-    kind: 'mutant',
-    clause: 'ratelimit.login-attempts',
-    fault: 'rate-limit',
-    slow: true,
     description:
       'the same through the hosted login page (the password grant declared not offered), behind an endpoint limit of 2 requests per second',
     env: { IDM_NOT_OFFERED: 'password' },
-    options: () => ({
-      parts: () => ({ loginLimiter: NO_LOGIN_LIMIT }),
-      rateLimit: { capacity: 2, refillPerSecond: 2 },
-    }),
-    probe: async (c) => {
-      for (let i = 0; i < 6; i++) await passwordGrant(c, A.IDM_LOCKOUT_USERNAME, `wrong-${i}`);
-      await new Promise((r) => setTimeout(r, 1500)); // past the endpoint's own limit
-      return status(passwordGrant(c, A.IDM_LOCKOUT_USERNAME, A.IDM_LOCKOUT_PASSWORD));
-    },
   },
 ];
 
@@ -639,10 +638,3 @@ export const AUTH_BENIGN: Variant[] = [
     options: viaWrap(compose(mapResponse(isUserinfo, (res) => void (res.status === 401 && (res.status = 400))))),
   },
 ];
-
-/** A login limiter that never counts a failure (the per-account limit of §8 missing). */
-const NO_LOGIN_LIMIT: LoginLimiter = {
-  check: (_k, nowMs) => ({ allowed: true, limit: 5, remaining: 5, reset: Math.ceil(nowMs / 1000), retryAfter: 0 }),
-  failed: () => {},
-  succeeded: () => {},
-};
