@@ -65,39 +65,33 @@ export function experimentPayloadArb(opts: ExperimentOptions): fc.Arbitrary<Expe
 }
 
 /**
- * A payload whose name and/or description have exactly the given numbers of code points
- * (valid edges and beyond). The run tag goes into each that has room for it; a name too short
- * for it moves it to the description, so every experiment stays traceable.
+ * A payload whose name or description has exactly `length` code points (valid edges and
+ * beyond), carrying the run tag where it fits; a name too short for it moves the tag to the
+ * description, so every experiment stays traceable.
  */
-function experimentWithLengths(
+function experimentWithLength(
   opts: ExperimentOptions,
-  lengths: { name?: number; description?: number },
-  salt = 0,
+  field: 'name' | 'description',
+  length: number,
+  salt: number,
 ): ExperimentBody {
   const out = experimentPayload(opts);
   const tag = checkedTag(opts.runTag);
   const tagLen = [...tag].length + 1;
-  const tagged = (n: number): string | null => (n >= tagLen + 1 ? `${tag} ${exactText(n - tagLen, salt)}` : null);
-  if (lengths.name !== undefined) out.name = tagged(lengths.name) ?? exactText(lengths.name, salt);
-  if (lengths.description !== undefined)
-    out.description = tagged(lengths.description) ?? exactText(lengths.description, salt);
-  const nameCarries = lengths.name === undefined || tagged(lengths.name) !== null;
-  if (!nameCarries && lengths.description === undefined) out.description = `${exactText(3, salt)} ${tag}`;
-  else if (!nameCarries && tagged(lengths.description!) === null)
-    throw new Error(
-      `experimentWithLengths: neither a name of ${lengths.name} nor a description of ${lengths.description} can carry the run tag`,
-    );
+  const fits = length >= tagLen + 1;
+  out[field] = fits ? `${tag} ${exactText(length - tagLen, salt)}` : exactText(length, salt);
+  if (field === 'name' && !fits) out.description = `${exactText(3, salt)} ${tag}`;
   return out;
 }
 
-/** A payload whose name has exactly `length` code points (see experimentWithLengths). */
+/** A payload whose name has exactly `length` code points (see experimentWithLength). */
 export function experimentWithNameLength(opts: ExperimentOptions, length: number, salt = 0): ExperimentBody {
-  return experimentWithLengths(opts, { name: length }, salt);
+  return experimentWithLength(opts, 'name', length, salt);
 }
 
-/** A payload whose description has exactly `length` code points (see experimentWithLengths). */
+/** A payload whose description has exactly `length` code points (see experimentWithLength). */
 export function experimentWithDescriptionLength(opts: ExperimentOptions, length: number, salt = 0): ExperimentBody {
-  return experimentWithLengths(opts, { description: length }, salt);
+  return experimentWithLength(opts, 'description', length, salt);
 }
 
 /**

@@ -51,26 +51,24 @@ test.describe('repeat login attempts (§8)', () => {
       // Those buckets are the suite's, not the tenant's: the endpoint's own limit may still answer
       // 429. Such a 429 (Reset within seconds) is waited out and the same login sent again, so
       // that only the per-account block is taken for one.
-      const login = async (bucket: string, username: string, password: string): Promise<Exchange> => {
-        for (let waits = 0; ; waits++) {
-          const ex = await anon.withAuthorization(`login-${bucket}`, null).send('POST', cfg.auth.tokenUrl, {
-            data: {
-              grant_type: 'password',
-              client_id: post!.id,
-              client_secret: post!.secret,
-              username,
-              password,
-              scope: 'openid',
-              ...(user?.connection ? { realm: user.connection } : {}),
-            },
-            encoding,
-            retryOn429: false,
-          });
-          const wait = ex.status === 429 ? endpointLimitWait(parseRateLimit(ex.headers).resetAt) : null;
-          if (wait === null || waits === 3) return ex;
-          await new Promise((r) => setTimeout(r, wait));
-        }
-      };
+      const login = (bucket: string, username: string, password: string): Promise<Exchange> =>
+        pastEndpointLimit(
+          () =>
+            anon.withAuthorization(`login-${bucket}`, null).send('POST', cfg.auth.tokenUrl, {
+              data: {
+                grant_type: 'password',
+                client_id: post!.id,
+                client_secret: post!.secret,
+                username,
+                password,
+                scope: 'openid',
+                ...(user?.connection ? { realm: user.connection } : {}),
+              },
+              encoding,
+              retryOn429: false,
+            }),
+          (ex) => (ex.status === 429 ? parseRateLimit(ex.headers).resetAt : undefined),
+        );
       // The accepted twin: the test user's right login is a login (a token) before any failure counts.
       if (user) {
         const right = await login('accepted', user.username, user.password);
@@ -125,28 +123,27 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
   const e = await flows.endpoint('authorize');
   // The login page's own rate limit (a 429 whose Reset is within seconds) is waited out and the
   // attempt made again, as with the password grant: only the per-account block counts.
-  const attempt = async (username: string, password: string): Promise<AuthorizeOutcome> => {
-    for (let waits = 0; ; waits++) {
-      const pair = pkcePair();
-      const out = await flows.authorize(
-        e,
-        {
-          response_type: 'code',
-          client_id: publicClientId!,
-          redirect_uri: redirectUri!,
-          scope: 'openid',
-          state: newState(),
-          code_challenge: pair.challenge,
-          code_challenge_method: pair.method,
-        },
-        [redirectUri!],
-        { username, password },
-      );
-      const wait = out.throttled ? endpointLimitWait(out.throttled.resetAt) : null;
-      if (wait === null || waits === 3) return out;
-      await new Promise((r) => setTimeout(r, wait));
-    }
-  };
+  const attempt = (username: string, password: string): Promise<AuthorizeOutcome> =>
+    pastEndpointLimit(
+      () => {
+        const pair = pkcePair();
+        return flows.authorize(
+          e,
+          {
+            response_type: 'code',
+            client_id: publicClientId!,
+            redirect_uri: redirectUri!,
+            scope: 'openid',
+            state: newState(),
+            code_challenge: pair.challenge,
+            code_challenge_method: pair.method,
+          },
+          [redirectUri!],
+          { username, password },
+        );
+      },
+      (out) => out.throttled?.resetAt,
+    );
   if (user) {
     const twin = await attempt(user.username, user.password);
     test.skip(!twin.params.code, notExercised('auth.flow.code.pkce', twin.problem ?? 'no code at the redirect URI'));
@@ -175,8 +172,20 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
   }
 }
 
-/** How long to wait before trying again after a 429 with this Reset, when it is the endpoint's own limit (Reset within seconds); else null. */
-function endpointLimitWait(resetAt: number | null): number | null {
-  const wait = resetAt === null ? null : resetAt - Date.now();
-  return wait === null || wait > ENDPOINT_RESET_MS ? null : Math.max(wait, 0) + 50;
+/**
+ * `send`, made again after the endpoint's own 429 (its Reset within seconds) once that Reset has
+ * passed, at most three times; `resetOf` gives an answer's 429 Reset (null: none given),
+ * undefined when it is no 429. A 429 whose Reset is further off is the answer.
+ */
+async function pastEndpointLimit<T>(
+  send: () => Promise<T>,
+  resetOf: (answer: T) => number | null | undefined,
+): Promise<T> {
+  for (let waits = 0; ; waits++) {
+    const answer = await send();
+    const resetAt = resetOf(answer);
+    const wait = resetAt === undefined || resetAt === null ? null : resetAt - Date.now();
+    if (wait === null || wait > ENDPOINT_RESET_MS || waits === 3) return answer;
+    await new Promise((r) => setTimeout(r, Math.max(wait, 0) + 50));
+  }
 }
