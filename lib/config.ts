@@ -8,6 +8,7 @@ import { ALLOWANCES, AUTH_PATH_SETTINGS, type AuthPath, type NamedFlow } from '.
 import { EMBEDDED } from './settings/embedded.ts';
 import { parseSettings, type Settings } from './settings/parse.ts';
 import { readSources, type Env } from './settings/sources.ts';
+import type { LoginControls } from './auth/page-view.ts';
 
 export { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath } from './settings/declarations.ts';
 export { EMBEDDED } from './settings/embedded.ts';
@@ -59,7 +60,8 @@ export interface AuthConfig {
   samlConnection: string | null;
   /** Explicit path overrides (IDM_*_PATH); null = discovery, else AUTH_PATH_DEFAULTS. */
   paths: Record<AuthPath, string | null>;
-  loginSelectors: { username: string; password: string; submit: string };
+  /** The login walk's selectors (IDM_LOGIN_*_SELECTOR, IDM_LOGOUT_CONFIRM_SELECTOR). */
+  loginControls: LoginControls;
   /** Chromium binary for the browser flows (a missing one skips them, it is not a config error). */
   chromium: string;
 }
@@ -254,10 +256,13 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
     passwordlessPhone: s.text('IDM_PASSWORDLESS_PHONE'),
     samlConnection: s.text('IDM_SAML_CONNECTION'),
     paths,
-    loginSelectors: {
+    loginControls: {
       username: s.text('IDM_LOGIN_USERNAME_SELECTOR') as string,
       password: s.text('IDM_LOGIN_PASSWORD_SELECTOR') as string,
       submit: s.text('IDM_LOGIN_SUBMIT_SELECTOR') as string,
+      consentAccept: s.text('IDM_LOGIN_CONSENT_SELECTOR') as string,
+      consentDecline: s.text('IDM_LOGIN_DECLINE_SELECTOR') as string,
+      logoutConfirm: s.text('IDM_LOGOUT_CONFIRM_SELECTOR') as string,
     },
     chromium: s.text('IDM_CHROMIUM') as string,
   };

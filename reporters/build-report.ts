@@ -3,6 +3,7 @@
 import { aggregate } from './aggregate.ts';
 import { applyBaseline } from './baseline.ts';
 import { decideGate } from './gate.ts';
+import { unexercisedByRun } from './incomplete.ts';
 import {
   compareSections,
   emptyCounts,
@@ -33,6 +34,8 @@ export interface BuildInput {
   meta: RunMeta;
   /** Run facts for the reader (report.run.notes). */
   notes?: readonly string[];
+  /** IDM_FAIL_ON_INCOMPLETE. */
+  failOnIncomplete?: boolean;
 }
 
 export interface BuiltReport {
@@ -53,6 +56,7 @@ export function buildReport(input: BuildInput): BuiltReport {
     baselineError: input.baseline.error ?? null,
     staleBaseline: stale,
     otherFailures: input.otherFailures,
+    failOnIncomplete: input.failOnIncomplete ?? false,
   });
 
   const sorted = [...clauses].sort((a, b) => compareSections(a.section, b.section) || a.id.localeCompare(b.id));
@@ -120,6 +124,7 @@ export function buildReport(input: BuildInput): BuiltReport {
       Object.entries(sections).map(([k, v]) => [k, JSON.parse(JSON.stringify(v)) as SectionInfo]),
     ),
     baseline: { path: input.baseline.path, entries: input.baseline.entries.length, applied, stale },
+    incomplete: unexercisedByRun(sorted),
     gate,
     clauses: sorted,
   };

@@ -141,6 +141,7 @@ export default class ConformanceReporter implements Reporter {
         ? [`restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`]
         : [],
       meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
+      failOnIncomplete: failOnIncomplete(),
     });
     redactRunData(report, runRedactor());
     // Requests the runtime sent outside tests (token, snapshot, restore) count too.
@@ -391,6 +392,15 @@ function installExitCode(code: number): void {
     });
   }
   exitHookCode = Math.max(exitHookCode, code);
+}
+
+/** IDM_FAIL_ON_INCOMPLETE; a value the run's own settings check refused counts as off. */
+function failOnIncomplete(): boolean {
+  try {
+    return runSettings().failOnIncomplete;
+  } catch {
+    return false;
+  }
 }
 
 /** The settings as given (environment over .env), for hints only: a broken .env gives none. */

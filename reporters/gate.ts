@@ -1,11 +1,13 @@
 // The CI gate: one exit code per run (docs/ARCHITECTURE.md, "Exit codes").
-// 0 conformant · 1 a must clause failed outside the baseline, or the run broke ·
-// 2 configuration error (incl. an invalid or stale baseline) · 3 target unreachable or
-// credentials rejected. Observations never move it.
+// 0 conformant (or incomplete, by default) · 1 a must clause failed outside the baseline, or
+// the run broke · 2 configuration error (incl. an invalid or stale baseline) · 3 target
+// unreachable or credentials rejected · 4 incomplete, when IDM_FAIL_ON_INCOMPLETE is on: must
+// clauses not exercised for a reason of the run (reporters/incomplete.ts). Observations never move it.
 import { ErrorCodes } from '../lib/errors.ts';
 import { BASELINE_STALE } from './baseline.ts';
 import type { ClauseResult, Gate } from './model.ts';
 import { byRootCause, rootCauseNote } from './root-causes.ts';
+import { reasonsByCount, unexercisedByRun } from './incomplete.ts';
 
 export interface GateInput {
   clauses: readonly ClauseResult[];
@@ -20,6 +22,8 @@ export interface GateInput {
   staleBaseline: readonly string[];
   /** Failed tests outside the conformance project (e.g. a setup project), one line each. */
   otherFailures: readonly string[];
+  /** IDM_FAIL_ON_INCOMPLETE: an incomplete run exits 4 instead of 0. */
+  failOnIncomplete?: boolean;
 }
 
 /**
@@ -63,5 +67,15 @@ export function decideGate(input: GateInput): Gate {
   brokenReasons.push(...input.problems, ...input.otherFailures);
   if (reasons.length > 0) return { exitCode: 1, verdict: 'non-conformant', reasons: [...reasons, ...brokenReasons] };
   if (brokenReasons.length > 0) return { exitCode: 1, verdict: 'run-broken', reasons: brokenReasons };
+  const unexercised = unexercisedByRun(input.clauses);
+  if (unexercised.length > 0)
+    return {
+      exitCode: input.failOnIncomplete ? 4 : 0,
+      verdict: 'incomplete',
+      reasons: reasonsByCount(unexercised).map(
+        (r) =>
+          `not exercised (${r.clauses.length} must clause${r.clauses.length === 1 ? '' : 's'}: ${r.clauses.join(', ')}): ${r.reason}`,
+      ),
+    };
   return { exitCode: 0, verdict: 'conformant', reasons: [] };
 }

@@ -33,8 +33,8 @@ export function renderHtml(r: ConformanceReport): string {
   const xfail = r.clauses.filter((c) => c.status === 'expected-failure');
   const observed = r.clauses.filter((c) => c.observations.length > 0);
   const c = r.totals.conformance;
-  const verdictClass = r.gate.exitCode === 0 ? 'ok' : 'bad';
-  const verdictText = r.gate.exitCode === 0 ? 'Conformant' : r.gate.verdict.replace('-', ' ');
+  const verdictClass = r.gate.verdict === 'incomplete' ? 'incomplete' : r.gate.exitCode === 0 ? 'ok' : 'bad';
+  const verdictText = r.gate.verdict === 'conformant' ? 'Conformant' : r.gate.verdict.replace('-', ' ');
 
   return `<!doctype html>
 <html lang="en">
@@ -63,7 +63,7 @@ export function renderHtml(r: ConformanceReport): string {
     <div class="figure" data-testid="headline-figure">${c.passed}<span class="of">/</span>${c.exercised}</div>
     <div class="caption">must clauses passed / exercised${c.percent === null ? '' : ` · <b>${c.percent}%</b>`}</div>
     <div class="verdict" data-testid="verdict">${esc(verdictText)} · exit ${r.gate.exitCode}</div>
-    <div class="caption small">${r.totals.must.total} must clauses in the catalogue · ${r.totals.must.skipped} not exercised in this run</div>
+    <div class="caption small">${r.totals.must.total} must clauses in the catalogue · ${r.totals.must.skipped} not exercised in this run${r.incomplete.length > 0 ? `, ${r.incomplete.length} for a reason of the run` : ''}</div>
   </div>
 </header>
 
@@ -73,6 +73,7 @@ export function renderHtml(r: ConformanceReport): string {
 </nav>
 
 ${r.gate.reasons.length > 0 ? `<section class="card gate"><h2>Why the gate says exit ${r.gate.exitCode}</h2><ul>${r.gate.reasons.map((x) => `<li>${esc(x)}</li>`).join('')}</ul></section>` : ''}
+${incompleteBlock(r)}
 
 <section class="card">
   <h2>Matrix <span class="hint">one square per clause, by spec section; click a square for the clause</span></h2>
@@ -127,6 +128,15 @@ ${r.run.errors.length > 0 ? `<section class="card"><h2>Run problems</h2><ul>${r.
 </body>
 </html>
 `;
+}
+
+/** The must clauses the run did not exercise for a reason of its own (reporters/incomplete.ts), with that reason. */
+function incompleteBlock(r: ConformanceReport): string {
+  if (r.incomplete.length === 0) return '';
+  return `<section class="card" id="incomplete"><h2>Not exercised for a reason of the run <span class="count">${r.incomplete.length}</span> <span class="hint">no Chromium, a login not driven, a setting unset: the verdict cannot speak for these</span></h2>
+  <table class="list"><tr><th>Clause</th><th>§</th><th>Why</th></tr>
+  ${r.incomplete.map((u) => `<tr><td><a href="#clause-${esc(u.clause)}"><code>${esc(u.clause)}</code></a></td><td>${esc(u.section)}</td><td>${esc(u.reason)}</td></tr>`).join('\n  ')}
+  </table></section>`;
 }
 
 function failureBlock(x: ClauseResult, rootCause = ''): string {
@@ -363,7 +373,7 @@ h2 { font-size:17px; margin:0 0 12px; } h3 { font-size:15px; margin:18px 0 8px; 
 .meta { display:grid; grid-template-columns:repeat(auto-fill, minmax(200px, 1fr)); gap:6px 18px; margin:0; }
 .meta dt { font-size:11px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); } .meta dd { margin:0; font-weight:500; }
 .headline { min-width:300px; max-width:420px; padding:16px 22px; border-radius:12px; color:#fff; text-align:center; }
-.headline.ok { background:linear-gradient(135deg,#188038,#137333); } .headline.bad { background:linear-gradient(135deg,#c5221f,#a50e0e); }
+.headline.ok { background:linear-gradient(135deg,#188038,#137333); } .headline.incomplete { background:linear-gradient(135deg,#b06000,#8a4b00); } .headline.bad { background:linear-gradient(135deg,#c5221f,#a50e0e); }
 .headline .figure { font-size:46px; font-weight:700; line-height:1.1; } .headline .of { opacity:.7; margin:0 4px; }
 .headline .caption { opacity:.92; } .headline .verdict { margin:6px 0; font-weight:700; text-transform:uppercase; letter-spacing:.05em; }
 .small { font-size:12px; }

@@ -121,11 +121,17 @@ export interface SectionInfo {
 
 export type StatusCounts = Record<ClauseStatus, number>;
 
-export type GateVerdict = 'conformant' | 'non-conformant' | 'run-broken' | 'config-error' | 'unreachable';
+export type GateVerdict =
+  | 'conformant'
+  | 'incomplete'
+  | 'non-conformant'
+  | 'run-broken'
+  | 'config-error'
+  | 'unreachable';
 
 export interface Gate {
-  /** 0 conformant · 1 must clause failed or run broke · 2 configuration error · 3 unreachable. */
-  exitCode: 0 | 1 | 2 | 3;
+  /** 0 conformant (or incomplete) · 1 must clause failed or run broke · 2 configuration error · 3 unreachable · 4 incomplete with IDM_FAIL_ON_INCOMPLETE. */
+  exitCode: 0 | 1 | 2 | 3 | 4;
   verdict: GateVerdict;
   /** One line each; empty when conformant. */
   reasons: string[];
@@ -165,6 +171,8 @@ export interface ConformanceReport {
   bySection: Record<string, StatusCounts>;
   sections: Record<string, SectionInfo>;
   baseline: { path: string | null; entries: number; applied: string[]; stale: string[] };
+  /** Must clauses not exercised for a reason of the run (reporters/incomplete.ts), whatever the verdict. */
+  incomplete: Array<{ clause: string; section: string; reason: string }>;
   gate: Gate;
   clauses: ClauseResult[];
 }

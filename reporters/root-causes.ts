@@ -1,8 +1,9 @@
 // One root cause, one failure — and the report shows it first. A failed clause that other
 // clauses name as the reason they were skipped ("not exercised: the accepted case failed
-// (auth.flow.password: …)", "see auth.api.post-json") or as the accepted case a failure could not
+// (auth.flow.password: …)", "see auth.api.post-json", "… says why": reporters/incomplete.ts) or as the accepted case a failure could not
 // run without is a root cause: it leads the failing list, its dependants counted beside it.
 import type { ClauseResult } from './model.ts';
+import { namedClauses } from './incomplete.ts';
 
 export interface RootCause {
   clause: ClauseResult;
@@ -16,11 +17,12 @@ export function byRootCause(all: readonly ClauseResult[], failed: readonly Claus
   // accepted case it could not run without ("(<id>: …)"), never by an evidence note ("see <id>").
   const esc = (id: string): string => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const named = (id: string): string[] => {
-    const inReason = new RegExp(`(?:see |\\()${esc(id)}(?![\\w.-])`);
     const inFailure = new RegExp(`\\(${esc(id)}:`);
     return all
       .filter(
-        (c) => c.id !== id && (inReason.test(c.reason ?? '') || c.failures.some((f) => inFailure.test(f.message))),
+        (c) =>
+          c.id !== id &&
+          (namedClauses(c.reason ?? '').includes(id) || c.failures.some((f) => inFailure.test(f.message))),
       )
       .map((c) => c.id);
   };

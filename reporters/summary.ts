@@ -3,6 +3,7 @@
 import { byRootCause, rootCauseNote } from './root-causes.ts';
 import { methodViews, standardDerived } from './auth-methods.ts';
 import { CLAUSE_STATUSES, compareSections, type ClauseStatus, type ConformanceReport } from './model.ts';
+import { reasonsByCount } from './incomplete.ts';
 
 const SHORT: Record<ClauseStatus, string> = {
   failed: 'fail',
@@ -39,7 +40,8 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   const bold = (s: string) => (opts.color ? `\x1b[1m${s}\x1b[0m` : s);
   const out: string[] = [];
   const c = r.totals.conformance;
-  out.push('');
+  // The first line is the verdict and why, for a reader who reads no further.
+  out.push(headline(r, bold));
   out.push(
     bold(`Conformance of ${r.target ?? '(target unknown)'}`) +
       `  depth ${r.depth ?? '-'} · seed ${r.seed ?? '-'} · ${r.suite.name} ${r.suite.version}`,
@@ -126,11 +128,27 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
     for (const x of xfail)
       out.push(`  ~ ${x.id} — ${x.reason ?? ''}${x.baseline?.link ? ` (${x.baseline.link})` : ''}`);
   }
+  if (r.incomplete.length > 0) {
+    out.push('');
+    out.push(
+      paint(
+        33,
+        bold(
+          `Not exercised for a reason of the run (${r.incomplete.length} must clauses; the verdict cannot speak for them):`,
+        ),
+      ),
+    );
+    for (const g of reasonsByCount(r.incomplete))
+      out.push(`  ${paint(33, '○')} ${g.reason}\n      ${g.clauses.join(', ')}`);
+  }
   for (const wline of opts.warnings ?? []) out.push(paint(33, `warning: ${wline}`));
 
   out.push('');
   const g = r.gate;
-  const verdict = g.exitCode === 0 ? paint(32, bold('CONFORMANT')) : paint(31, bold(g.verdict.toUpperCase()));
+  const verdict =
+    g.verdict === 'conformant'
+      ? paint(32, bold('CONFORMANT'))
+      : paint(g.verdict === 'incomplete' ? 33 : 31, bold(g.verdict.toUpperCase()));
   out.push(`Verdict: ${verdict} (exit ${g.exitCode})`);
   for (const reason of g.reasons.slice(0, 20)) out.push(`  - ${reason}`);
   if (g.reasons.length > 20) out.push(`  … ${g.reasons.length - 20} more in conformance.json`);
@@ -151,5 +169,25 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   function cell(n: number, s: ClauseStatus): string {
     const text = String(n).padStart(6);
     return n > 0 ? paint(COLOUR[s], text) : text;
+  }
+}
+
+/** "CONFORMANT: …", "INCOMPLETE: 18 must clauses not exercised …": the verdict and its main reason in one line. */
+function headline(r: ConformanceReport, bold: (s: string) => string): string {
+  const g = r.gate;
+  const c = r.totals.conformance;
+  const m = r.totals.must;
+  const unexercised = reasonsByCount(r.incomplete);
+  const also =
+    r.incomplete.length > 0 ? `; ${r.incomplete.length} must clauses not exercised for a reason of the run` : '';
+  switch (g.verdict) {
+    case 'conformant':
+      return `${bold('CONFORMANT')}: every must clause exercised passed (${c.passed}/${c.exercised})`;
+    case 'incomplete':
+      return `${bold('INCOMPLETE')}: ${r.incomplete.length} must clause${r.incomplete.length === 1 ? '' : 's'} not exercised for a reason of the run, chiefly: ${unexercised[0]?.reason ?? ''} (${c.passed}/${c.exercised} exercised passed; exit ${g.exitCode}${g.exitCode === 0 ? ', IDM_FAIL_ON_INCOMPLETE=true fails the gate' : ''})`;
+    case 'non-conformant':
+      return `${bold('NON-CONFORMANT')}: ${m.failed} must clause${m.failed === 1 ? '' : 's'} failed outside the baseline${also}`;
+    default:
+      return `${bold(g.verdict.toUpperCase())}: ${g.reasons[0] ?? ''}`;
   }
 }

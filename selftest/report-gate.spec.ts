@@ -62,7 +62,29 @@ test('a baseline entry turns the failing clause into an expected failure and the
   });
   expect(report.baseline).toMatchObject({ applied: [FAILING], stale: [] });
   expect(run.stdout).toContain('Expected failures (baseline, 1):');
-  expect(run.stdout).toContain('Verdict: CONFORMANT (exit 0)');
+  // Two must clauses of the fixture are not exercised (a client unset, a subset run): incomplete, exit 0 by default.
+  expect(run.stdout).toContain('Verdict: INCOMPLETE (exit 0)');
+});
+
+test('must clauses not exercised for a reason of the run: INCOMPLETE, exit 0; IDM_FAIL_ON_INCOMPLETE=true exits 4', async () => {
+  const run = fixtureRun({ FX_NAME: 'pass' });
+  expect(run.status, run.output).toBe(0);
+  expect(run.stdout.split('\n')[0]).toMatch(
+    /^INCOMPLETE: 2 must clauses not exercised for a reason of the run, chiefly: .* \(2\/2 exercised passed; exit 0, IDM_FAIL_ON_INCOMPLETE=true fails the gate\)$/,
+  );
+  expect(run.report().incomplete).toEqual([
+    {
+      clause: 'fx.auth.limited.forbidden',
+      section: '7.1',
+      reason: 'limited client not configured (IDM_LIMITED_CLIENT_ID)',
+    },
+    { clause: 'fx.limits.allocations.min', section: '8', reason: 'not run in this selection' },
+  ]);
+  expect(run.report().gate).toMatchObject({ exitCode: 0, verdict: 'incomplete' });
+  const gated = fixtureRun({ FX_NAME: 'pass', IDM_FAIL_ON_INCOMPLETE: 'true' });
+  expect(gated.status, gated.output).toBe(4);
+  expect(gated.report().gate).toMatchObject({ exitCode: 4, verdict: 'incomplete' });
+  expect(gated.stdout).toContain('Verdict: INCOMPLETE (exit 4)');
 });
 
 test('a stale baseline entry for a clause that now passes fails the run with exit 2', async () => {

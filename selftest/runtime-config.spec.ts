@@ -490,10 +490,13 @@ test.describe('authentication-API settings', () => {
       logoutReturnTo: 'https://app.conformance.test/logged-out',
       samlConnection: 'conformance-saml',
       paths: { authorize: null, userinfo: null, revoke: null, passwordless: null, logout: null, samlCallback: null },
-      loginSelectors: {
-        username: 'input[name=username]',
-        password: 'input[name=password]',
-        submit: 'button[type=submit]',
+      loginControls: {
+        username: expect.stringContaining('input[type=email]'),
+        password: 'input[type=password]',
+        submit: expect.stringContaining('button[type=submit]'),
+        consentAccept: expect.stringContaining('accept'),
+        consentDecline: expect.stringContaining('decline'),
+        logoutConfirm: expect.stringContaining('out'),
       },
       chromium: '/usr/bin/chromium',
     });

@@ -1,13 +1,13 @@
 // The runtime of the named flows, without a tenant: PKCE against RFC 7636's own example, the
-// Chromium lookup, endpoint placement (setting > discovery > default), and the login-page
-// driver against a small local page that logs in, errs, or has no form.
+// Chromium lookup, endpoint placement (setting > discovery > default), and the login walk
+// against small local pages of each shape hosted logins have.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
 import { s256, pkcePair } from '../lib/auth/pkce.ts';
 import { findChromium, launchChromium, noChromiumReason } from '../lib/auth/browser.ts';
 import { absentReason, describeEndpoint, endpoint } from '../lib/auth/endpoints.ts';
-import { authorizeThroughLogin, type LoginForm } from '../lib/auth/login-page.ts';
+import { walkLogin } from '../lib/auth/login-walk.ts';
 import { parseConfig } from '../lib/config.ts';
 import type { ApiClient, Exchange } from '../lib/http.ts';
 
@@ -55,79 +55,204 @@ test('endpoints: a setting wins, then the discovery document, then the default p
   expect(absentReason(userinfo, 404), 'a discovered endpoint that 404s is a finding, not a skip').toBeNull();
 });
 
-test.describe('the login-page driver in Chromium', () => {
+test.describe('the login walk in Chromium', () => {
   const lookup = findChromium();
   test.skip(!lookup.path, noChromiumReason(lookup));
   const REDIRECT = 'https://app.conformance.test/callback';
-  const login: LoginForm = {
-    username: 'u@example.test',
-    password: 'pw',
-    selectors: { username: 'input[name=username]', password: 'input[name=password]', submit: 'button[type=submit]' },
-  };
+  const RETURN = 'https://app.conformance.test/logged-out';
+  const controls = parseConfig({}).auth.loginControls;
   let server: Server;
   let origin: string;
+  /** The same server under another origin name (a custom login domain). */
+  let other: string;
 
   test.beforeAll(async () => {
     server = createServer((req, res) => {
       const url = new URL(req.url ?? '/', 'http://x');
-      if (url.pathname === '/authorize') {
-        res.writeHead(200, { 'content-type': 'text/html' });
-        res.end(
-          `<form method="post" action="/login?mode=${url.searchParams.get('mode')}"><input name="username"><input name="password" type="password"><button type="submit">Go</button></form>`,
-        );
-      } else if (url.pathname === '/login') {
+      const mode = url.searchParams.get('mode') ?? 'code';
+      const html = (status: number, title: string, body: string) => {
+        res.writeHead(status, { 'content-type': 'text/html' });
+        res.end(`<!doctype html><title>${title}</title><main>${body}</main>`);
+      };
+      const form = (action: string, inner: string) => `<form method="post" action="${action}">${inner}</form>`;
+      const read = (then: (p: URLSearchParams) => void) => {
         let body = '';
         req.on('data', (c) => (body += c));
-        req.on('end', () => {
-          const ok = new URLSearchParams(body).get('password') === 'pw';
-          const to =
-            url.searchParams.get('mode') === 'implicit'
-              ? `${REDIRECT}#access_token=t0k&state=s1`
-              : `${REDIRECT}?code=c0de&state=s1`;
-          res.writeHead(ok ? 302 : 401, ok ? { location: to } : { 'content-type': 'text/html' });
-          res.end(ok ? '' : 'wrong');
-        });
-      } else {
-        res.writeHead(400, { 'content-type': 'text/html' });
-        res.end('<p>invalid request</p>');
+        req.on('end', () => then(new URLSearchParams(body)));
+      };
+      const done = () => {
+        const to = mode === 'implicit' ? `${REDIRECT}#access_token=t0k&state=s1` : `${REDIRECT}?code=c0de&state=s1`;
+        res.writeHead(302, { location: to });
+        res.end();
+      };
+      switch (url.pathname) {
+        case '/authorize':
+          if (mode === 'identifier-first' || mode === 'consent' || mode === 'otp')
+            return html(
+              200,
+              'Welcome',
+              form(
+                `/password?mode=${mode}`,
+                '<input type="email" name="email" autocomplete="username"><button>Continue</button>',
+              ),
+            );
+          if (mode === 'spa')
+            return html(
+              200,
+              'Sign in',
+              `<input type="email" autocomplete="username" id="e"><input type="password" id="p" hidden><button id="b">Next</button>
+<script>document.getElementById('b').onclick=()=>{const p=document.getElementById('p');if(p.hidden){p.hidden=false;return;}location.href='/finish?ok='+(p.value==='pw');};</script>`,
+            );
+          if (mode === 'elsewhere') {
+            res.writeHead(302, { location: `${other}/authorize?mode=code` });
+            return res.end();
+          }
+          return html(
+            200,
+            'Log in',
+            form(
+              `/login?mode=${mode}`,
+              '<input name="username"><input name="password" type="password"><button type="submit">Go</button>',
+            ),
+          );
+        case '/password':
+          return read(() =>
+            html(
+              200,
+              'Enter your password',
+              form(
+                `/login?mode=${mode}`,
+                '<input type="password" name="password"><button type="submit">Log in</button>',
+              ),
+            ),
+          );
+        case '/login':
+          return read((p) => {
+            if (p.get('password') !== 'pw')
+              return html(
+                401,
+                'Log in',
+                `<p role="alert">Wrong email or password</p>${form(`/login?mode=${mode}`, '<input name="username"><input name="password" type="password"><button>Go</button>')}`,
+              );
+            if (mode === 'consent')
+              return html(
+                200,
+                'Authorize app',
+                form(
+                  '/consent',
+                  '<p>app wants your profile</p><button name="d" value="deny">Deny</button><button name="d" value="accept">Accept</button>',
+                ),
+              );
+            if (mode === 'otp')
+              return html(
+                200,
+                'Verify it is you',
+                form('/otp', '<input name="otp" autocomplete="one-time-code"><button>Verify</button>'),
+              );
+            done();
+          });
+        case '/finish':
+          return url.searchParams.get('ok') === 'true' ? done() : html(401, 'no', '<p role="alert">Wrong</p>');
+        case '/consent':
+          return read((p) => {
+            res.writeHead(302, {
+              location:
+                p.get('d') === 'accept' ? `${REDIRECT}?code=c0de&state=s1` : `${REDIRECT}?error=access_denied&state=s1`,
+            });
+            res.end();
+          });
+        case '/logout':
+          return html(
+            200,
+            'Sign out',
+            form(
+              '/logout/confirm',
+              '<p>Do you want to sign out?</p><button>Yes, sign me out</button><button formaction="/stay">No, stay signed in</button>',
+            ),
+          );
+        case '/logout/confirm':
+          res.writeHead(302, { location: RETURN });
+          return res.end();
+        default:
+          return html(400, 'Error', '<p>invalid request</p>');
       }
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const port = (server.address() as AddressInfo).port;
+    origin = `http://127.0.0.1:${port}`;
+    other = `http://localhost:${port}`;
   });
   test.afterAll(async () => {
     await new Promise((r) => server.close(r));
   });
 
-  test('logs in and reads the code from the query, the token from the fragment; an error page and a wrong password end without a redirect', async () => {
+  test("walks one-page, identifier-first, scripted and cross-origin logins, consent and logout confirmation; refusals and error pages are the tenant's answer; a page it cannot drive is named", async () => {
     const browser = await launchChromium(lookup.path!);
     try {
-      const run = (path: string, form = login) =>
-        authorizeThroughLogin(browser, {
+      const run = (path: string, o: { password?: string; consent?: 'accept' | 'decline'; logout?: boolean } = {}) =>
+        walkLogin(browser, {
           url: `${origin}${path}`,
-          redirectUris: [REDIRECT],
-          login: form,
+          redirectUris: o.logout ? [RETURN] : [REDIRECT],
+          ...(o.logout ? { logout: true } : { login: { username: 'u@example.test', password: o.password ?? 'pw' } }),
+          consent: o.consent ?? 'accept',
+          controls,
           timeoutMs: 3000,
         });
       const code = await run('/authorize?mode=code');
       expect(code).toMatchObject({
         loggedIn: true,
         problem: null,
+        notDriven: null,
         params: { code: 'c0de', state: 's1' },
         carriedIn: { query: ['code', 'state'], fragment: [] },
       });
+      expect(code.pages).toEqual([
+        expect.stringMatching(
+          /^200 http:\/\/127\.0\.0\.1:\d+\/authorize "Log in": filled username, password; clicked "Go"$/,
+        ),
+      ]);
       const implicit = await run('/authorize?mode=implicit');
       expect(implicit).toMatchObject({
         params: { access_token: 't0k', state: 's1' },
-        carriedIn: { query: [], fragment: ['access_token', 'state'] },
+        carriedIn: { fragment: ['access_token', 'state'] },
       });
+
+      const twoPages = await run('/authorize?mode=identifier-first');
+      expect(twoPages.params.code).toBe('c0de');
+      expect(twoPages.pages).toEqual([
+        expect.stringMatching(/\/authorize "Welcome": filled username; clicked "Continue"$/),
+        expect.stringMatching(/\/password "Enter your password": filled password; clicked "Log in"$/),
+      ]);
+      const scripted = await run('/authorize?mode=spa');
+      expect(scripted.params.code, scripted.pages.join(' | ')).toBe('c0de');
+      const elsewhere = await run('/authorize?mode=elsewhere');
+      expect(elsewhere.params.code, elsewhere.pages.join(' | ')).toBe('c0de');
+      expect(elsewhere.pages[0]).toContain('http://localhost:');
+
+      const consent = await run('/authorize?mode=consent');
+      expect(consent).toMatchObject({ consent: 'accepted', params: { code: 'c0de' } });
+      expect(consent.pages[2]).toMatch(/"Authorize app": clicked "Accept"$/);
+      const declined = await run('/authorize?mode=consent', { consent: 'decline' });
+      expect(declined).toMatchObject({ consent: 'declined', params: { error: 'access_denied', state: 's1' } });
+
+      const logout = await run('/logout', { logout: true });
+      expect(logout.callback?.href).toBe(RETURN);
+      expect(logout.pages[0]).toMatch(/"Sign out": clicked "Yes, sign me out"$/);
+
       const error = await run('/nowhere');
-      expect(error.callback).toBeNull();
+      expect(error).toMatchObject({ callback: null, notDriven: null, refused: false });
       expect(error.problem).toContain('answered 400');
-      const wrong = await run('/authorize?mode=code', { ...login, password: 'nope' });
-      // The form's own refusal ends the attempt at once (no wait for a redirect that never comes).
-      expect(wrong).toMatchObject({ callback: null, loggedIn: true, loginStatus: 401 });
-      expect(wrong.problem).toContain('the login form was answered 401');
+      const wrong = await run('/authorize?mode=code', { password: 'nope' });
+      // The tenant's own refusal ends the walk at once (no wait for a redirect that never comes).
+      expect(wrong).toMatchObject({ callback: null, loggedIn: true, loginStatus: 401, refused: true, notDriven: null });
+      expect(wrong.problem).toContain('the login was refused');
+      expect(wrong.problem).toContain('Wrong email or password');
+
+      const otp = await run('/authorize?mode=otp');
+      expect(otp).toMatchObject({ callback: null, problem: null, refused: false });
+      expect(otp.notDriven).toMatch(
+        /^login not driven: the page http:\/\/127\.0\.0\.1:\d+\/login \("Verify it is you"\) \(answered 200\) shows fields \[name=otp\] \(text, one-time-code\), buttons "Verify"; set IDM_LOGIN_USERNAME_SELECTOR/,
+      );
     } finally {
       await browser.close();
     }

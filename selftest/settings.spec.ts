@@ -14,7 +14,7 @@ import { SETTINGS, type Setting } from '../lib/settings/declarations.ts';
 import { settingsTable } from '../lib/settings/explain.ts';
 import { loadSettings, readValue } from '../lib/settings/parse.ts';
 import { README, tableIn } from '../lib/settings/readme.ts';
-import { runSettings } from '../lib/settings/run.ts';
+import { RUN_SETTING_NAMES, runSettings } from '../lib/settings/run.ts';
 
 const ROOT = process.cwd();
 // The tsx loader by URL: the command runs in a folder of its own, where `tsx` does not resolve.
@@ -29,7 +29,7 @@ function sample(s: Setting): string {
     url: ['https://sample.example.test/x'],
     path: ['/sample/path'],
     int: k.type === 'int' ? [String(k.max - 1)] : [],
-    bool: ['false'],
+    bool: [s.default === 'false' ? 'true' : 'false'],
     enum: k.type === 'enum' ? [...k.values].reverse() : [],
     list: k.type === 'list' ? [k.values ? k.values.slice(0, 2).join(',') : 'sample_a,sample_b,sample_c'] : [],
     file: [EMBEDDED.mtls.certFile],
@@ -77,7 +77,7 @@ test.describe('each setting set only in .env takes effect', () => {
       writeFileSync(join(withFile, 'empty.env'), '');
       const onlyEnv = { ...values, IDM_ENV_FILE: 'empty.env' };
       expect(loadSettings(onlyEnv, withFile).byName.get(s.name)?.value).toEqual(resolved?.value);
-      if (s.group === 'files' || s.name === 'IDM_REPLAY_PATH') {
+      if ((RUN_SETTING_NAMES as readonly string[]).includes(s.name)) {
         expect(runSettings({}, withFile)).toEqual(runSettings(onlyEnv, withFile));
         expect(runSettings({}, withFile), 'the setting changes the run settings').not.toEqual(
           runSettings({ IDM_ENV_FILE: 'empty.env' }, withFile),

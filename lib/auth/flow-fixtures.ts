@@ -8,7 +8,7 @@
 import { test as base } from '../fixtures.ts';
 import { noChromiumReason } from './browser.ts';
 import { absentReason, endpoint, type Endpoint } from './endpoints.ts';
-import { authorizeThroughLogin, type AuthorizeOutcome } from './login-page.ts';
+import { walkLogin, type AuthorizeOutcome } from './login-walk.ts';
 import { recordAuthError } from './error-records.ts';
 import { expectAuthRefusal } from './checks.ts';
 import { authEncoding, type AuthEncoding } from './encoding.ts';
@@ -17,6 +17,7 @@ import { failureCause, issued, notExercised } from './acceptance.ts';
 import { expectNotCacheable } from './token-cache.ts';
 import type { AuthPath } from '../config.ts';
 import type { Exchange } from '../http.ts';
+import type { Checks } from '../checks.ts';
 
 export interface TokenAnswer {
   ex: Exchange;
@@ -39,6 +40,20 @@ export interface UserTokens {
   source: string;
   /** Why there are none: the reason the dependent clauses are skipped with. */
   problem: string | null;
+  /** What the login met on a consent page (null: none was shown). */
+  consent: AuthorizeOutcome['consent'];
+}
+
+/** A logout request and where it sent the browser (through a confirmation page when the tenant shows one). */
+export interface LogoutAnswer {
+  /** The answer to the logout URL itself. */
+  ex: Exchange;
+  /** Where the tenant sent the browser (a 3xx's Location, or where the confirmation walk ended); null: nowhere. */
+  redirectedTo: string | null;
+  /** The confirmation pages walked, when the answer was a page. */
+  pages: string[];
+  /** The walk could not confirm the page (the suite's gap), or null. */
+  notDriven: string | null;
 }
 
 export interface Flows {
@@ -69,15 +84,30 @@ export interface Flows {
   /** GET with parameters in the query string. */
   get(url: string, query?: Record<string, string>, headers?: Record<string, string>): Promise<Exchange>;
   /**
-   * An authorization request through the login page in Chromium, as the configured test user.
-   * Skips the test (with the reason) when there is no Chromium or no test user.
+   * An authorization request through the hosted login in Chromium (the login walk), as the
+   * configured test user. Skips the test (with the reason) when there is no Chromium or no test
+   * user, and when the walk could not drive a page ("login not driven: …": the suite's gap).
    */
   authorize(
     e: Endpoint,
     params: Record<string, string>,
     redirectUris: string[],
     as?: { username: string; password: string },
+    o?: { consent?: 'accept' | 'decline' },
   ): Promise<AuthorizeOutcome>;
+  /** As authorize, but a page the walk cannot drive is returned (`notDriven`) instead of skipping. */
+  walk(
+    e: Endpoint,
+    params: Record<string, string>,
+    redirectUris: string[],
+    as?: { username: string; password: string },
+    o?: { consent?: 'accept' | 'decline' },
+  ): Promise<AuthorizeOutcome>;
+  /**
+   * GET a logout URL; a page in answer (a logout confirmation) is walked in the browser,
+   * confirmed, and followed to where it sends the browser (any of `returnUris`).
+   */
+  logout(url: string, returnUris: string[]): Promise<LogoutAnswer>;
   /**
    * A grant the standard says must be refused: a 4xx with the error object (§7.3, RFC 6749
    * §5.2) and no access token, under `clause`; status and error code go to auth.flow.refusals.
@@ -94,6 +124,32 @@ export interface Flows {
  * relying-party checks of a code-flow login need together (offline_access for a refresh).
  */
 export const USER_SCOPE = 'openid profile email offline_access';
+
+/** The login walks' page sequences already recorded by this worker (one observation per shape). */
+const recordedWalks = new Set<string>();
+
+/** auth.flow.login-pages: each shape of hosted login once per worker (the spec shows no login page). */
+function recordPages(check: Checks, pages: string[]): void {
+  if (pages.length === 0) return;
+  const shape = pages.join(' → ');
+  if (recordedWalks.has(shape)) return;
+  recordedWalks.add(shape);
+  check.observe('auth.flow.login-pages', shape);
+}
+
+/**
+ * Why a login gave no code, in the words its dependants are skipped with: the walk's gap as it
+ * is ("login not driven: …", the suite's), or the tenant's answer to this very login (its scope
+ * and client named: a plain code-flow login is judged by auth.flow.code.*, not here).
+ */
+function loginProblem(out: AuthorizeOutcome, clientId: string, scope: string): string {
+  if (out.notDriven !== null) return out.notDriven;
+  const error = out.params.error;
+  const answered = out.callback
+    ? `the redirect URI received ${error ? `error=${error}${out.params.error_description ? ` (${out.params.error_description})` : ''}` : 'no code with the state sent'}`
+    : (out.problem ?? 'no redirect');
+  return `the login for client ${clientId} asking "${scope}"${scope.includes('offline_access') ? ' with prompt=consent' : ''}: ${answered} (allow this scope for the client on the tenant)`;
+}
 
 /** This worker's user logins, by client and scope (module state lives as long as the worker). */
 const userLogins = new Map<string, Promise<UserTokens>>();
@@ -186,7 +242,7 @@ export const test = base.extend<{ flows: Flows }>({
           const pair = pkcePair();
           const state = newState();
           const nonce = newState();
-          const out = await flows.authorize(
+          const out = await flows.walk(
             await flows.endpoint('authorize'),
             {
               response_type: 'code',
@@ -206,7 +262,8 @@ export const test = base.extend<{ flows: Flows }>({
               ...none,
               nonce,
               exchange: null,
-              problem: notExercised(accept, out.problem ?? `the redirect carried no code (${out.chain.join(', ')})`),
+              consent: out.consent,
+              problem: loginProblem(out, client!.id, scope),
             };
           const t = await flows.token({
             grant_type: 'authorization_code',
@@ -225,6 +282,7 @@ export const test = base.extend<{ flows: Flows }>({
             idToken: str(body.id_token),
             nonce,
             exchange: t.ex,
+            consent: out.consent,
             problem: issued(t.ex) ? null : notExercised(accept, failureCause(t.ex)),
           };
         };
@@ -242,7 +300,7 @@ export const test = base.extend<{ flows: Flows }>({
         for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
         return seen(await anon.send('GET', u.toString(), headers ? { headers } : {}));
       },
-      async authorize(e, params, redirectUris, as) {
+      async walk(e, params, redirectUris, as, o = {}) {
         testInfo.skip(!loginBrowser.lookup.path, `browser flows: ${noChromiumReason(loginBrowser.lookup)}`);
         const user = cfg.auth.user;
         testInfo.skip(!user, 'needs a test user to log in with: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
@@ -253,21 +311,50 @@ export const test = base.extend<{ flows: Flows }>({
           u.searchParams.set('prompt', 'consent');
         // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
         if (e.source === 'default') flows.skipIfAbsent(e, seen(await anon.send('GET', u.toString())));
-        const outcome = await authorizeThroughLogin(await loginBrowser.get(), {
+        const outcome = await walkLogin(await loginBrowser.get(), {
           url: u.toString(),
           redirectUris,
-          login: {
-            username: as?.username ?? user!.username,
-            password: as?.password ?? user!.password,
-            selectors: cfg.auth.loginSelectors,
-          },
+          login: { username: as?.username ?? user!.username, password: as?.password ?? user!.password },
+          consent: o.consent ?? 'accept',
+          controls: cfg.auth.loginControls,
           timeoutMs: cfg.timeoutMs,
           onTenantRequest: () => {
             counter.sent += 1;
           },
         });
         for (const k of ['code', 'access_token', 'id_token', 'refresh_token']) secret(outcome.params[k]);
+        recordPages(check, outcome.pages);
         return outcome;
+      },
+      async authorize(e, params, redirectUris, as, o) {
+        const outcome = await flows.walk(e, params, redirectUris, as, o);
+        testInfo.skip(outcome.notDriven !== null, outcome.notDriven ?? '');
+        return outcome;
+      },
+      async logout(url, returnUris) {
+        // Not flows.get: an HTML page here is the tenant's right, not a §7.3 error object.
+        const ex = await anon.send('GET', url);
+        const location = ex.status >= 300 && ex.status < 400 ? (ex.headers.location ?? null) : null;
+        const page = ex.status === 200 && /html/i.test(ex.headers['content-type'] ?? '');
+        if (!page || !loginBrowser.lookup.path)
+          return {
+            ex,
+            redirectedTo: location === null ? null : new URL(location, url).href,
+            pages: [],
+            notDriven: null,
+          };
+        const walked = await walkLogin(await loginBrowser.get(), {
+          url,
+          redirectUris: returnUris,
+          logout: true,
+          controls: cfg.auth.loginControls,
+          timeoutMs: cfg.timeoutMs,
+          onTenantRequest: () => {
+            counter.sent += 1;
+          },
+        });
+        recordPages(check, walked.pages);
+        return { ex, redirectedTo: walked.callback?.href ?? null, pages: walked.pages, notDriven: walked.notDriven };
       },
       refusal(clause, t, what) {
         judged.add(t.ex);

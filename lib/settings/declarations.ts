@@ -452,26 +452,53 @@ export const SETTINGS: readonly Setting[] = [
       doc: 'authentication-API path: this setting wins, else the discovery document where it lists the endpoint, else the default',
     }),
   ),
+  // The login walk (lib/auth/login-walk.ts): Playwright selectors (CSS, lists with commas,
+  // `:text-matches()`), whose defaults fit common hosted login pages.
   {
     name: 'IDM_LOGIN_USERNAME_SELECTOR',
     group: 'authentication',
     kind: text,
-    default: 'input[name=username]',
-    doc: 'login-page selector of the username field (browser flows)',
+    default:
+      'input[type=email], input[autocomplete~=username], input[name=username], input[name=email], input[name=login]',
+    doc: 'login-walk selector of the username or e-mail field (browser flows; on its own page or beside the password)',
   },
   {
     name: 'IDM_LOGIN_PASSWORD_SELECTOR',
     group: 'authentication',
     kind: text,
-    default: 'input[name=password]',
-    doc: 'login-page selector of the password field',
+    default: 'input[type=password]',
+    doc: 'login-walk selector of the password field',
   },
   {
     name: 'IDM_LOGIN_SUBMIT_SELECTOR',
     group: 'authentication',
     kind: text,
-    default: 'button[type=submit]',
-    doc: 'login-page selector of the submit button',
+    default: 'button[type=submit], input[type=submit], button:not([type])',
+    doc: 'login-walk selector of the control that submits a filled field (the one in the field’s form first; else Enter)',
+  },
+  {
+    name: 'IDM_LOGIN_CONSENT_SELECTOR',
+    group: 'authentication',
+    kind: text,
+    default:
+      'button:text-matches("^ *(accept|allow|authori[sz]e|continue|yes|agree|grant|confirm)([^a-z]|$)", "i"), input[type=submit][value*=accept i], input[type=submit][value*=allow i], input[type=submit][value*=continue i]',
+    doc: 'login-walk selector of the control that accepts a consent page (or passes an interstitial page without fields)',
+  },
+  {
+    name: 'IDM_LOGIN_DECLINE_SELECTOR',
+    group: 'authentication',
+    kind: text,
+    default:
+      'button:text-matches("^ *(deny|decline|cancel|reject|refuse|no)([^a-z]|$)", "i"), input[type=submit][value*=deny i], input[type=submit][value*=decline i]',
+    doc: 'login-walk selector of the control that declines a consent page (the consent-refused case, RFC 6749 §4.1.2.1)',
+  },
+  {
+    name: 'IDM_LOGOUT_CONFIRM_SELECTOR',
+    group: 'authentication',
+    kind: text,
+    default:
+      'button:text-matches("(sign|log) ?(me )?out|^ *(yes|confirm|continue)([^a-z]|$)", "i"), input[type=submit][value*=out i]',
+    doc: 'login-walk selector of the control that confirms a logout-confirmation page',
   },
   {
     name: 'IDM_CHROMIUM',
@@ -487,6 +514,13 @@ export const SETTINGS: readonly Setting[] = [
     kind: { type: 'enum', values: DEPTHS },
     default: 'default',
     doc: '`quick` (pull requests) / `default` / `deep` (nightly): fast-check runs per property (update 5/20/100, experiment 2/5/25)',
+  },
+  {
+    name: 'IDM_FAIL_ON_INCOMPLETE',
+    group: 'run',
+    kind: { type: 'bool' },
+    default: 'false',
+    doc: 'the gate fails an INCOMPLETE run (must clauses not exercised for a reason of the run: no Chromium, a login not driven, a setting unset) with exit code 4; off, such a run exits 0 and says INCOMPLETE',
   },
   {
     name: 'IDM_SEED',

@@ -17,9 +17,12 @@ export interface RunSettings {
   /** A counterexample to replay (IDM_REPLAY_PATH), or null. */
   replayPath: string | null;
   selftestSamples: number;
+  /** IDM_FAIL_ON_INCOMPLETE: the gate fails an incomplete run (exit 4). */
+  failOnIncomplete: boolean;
 }
 
-const RUN = [
+/** The settings runSettings reads (apart from the target's, so a wrong target setting stops none of them). */
+export const RUN_SETTING_NAMES = [
   'IDM_REPORTS_DIR',
   'IDM_STATE_DIR',
   'IDM_BASELINE',
@@ -27,11 +30,12 @@ const RUN = [
   'IDM_MUTATION_PORT_BASE',
   'IDM_REPLAY_PATH',
   'IDM_SELFTEST_SAMPLES',
+  'IDM_FAIL_ON_INCOMPLETE',
 ] as const;
 
 /** Read at each call: a self-test may move a folder for the rest of its process. */
 export function runSettings(env: Env = process.env, cwd = process.cwd()): RunSettings {
-  const s = loadSettings(env, cwd, RUN);
+  const s = loadSettings(env, cwd, RUN_SETTING_NAMES);
   return {
     reportsDir: s.text('IDM_REPORTS_DIR') as string,
     stateDir: resolve(cwd, s.text('IDM_STATE_DIR') as string),
@@ -40,5 +44,6 @@ export function runSettings(env: Env = process.env, cwd = process.cwd()): RunSet
     mutationPortBase: s.int('IDM_MUTATION_PORT_BASE') as number,
     replayPath: s.text('IDM_REPLAY_PATH'),
     selftestSamples: s.int('IDM_SELFTEST_SAMPLES') as number,
+    failOnIncomplete: s.bool('IDM_FAIL_ON_INCOMPLETE') as boolean,
   };
 }

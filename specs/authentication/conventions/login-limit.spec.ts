@@ -10,7 +10,7 @@ import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { allowed, notOfferedReason, optInReason, type Config } from '../../../lib/config.ts';
 import type { Checks } from '../../../lib/checks.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
-import type { AuthorizeOutcome } from '../../../lib/auth/login-page.ts';
+import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 import { authEncoding } from '../../../lib/auth/encoding.ts';
 import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
@@ -150,9 +150,11 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
   }
   let failed = 1;
   let last = await attempt(lockout!.username, `${lockout!.password}-wrong`);
-  test.skip(last.loginStatus === null, `the login page took no login: ${last.problem ?? 'no form'}`);
-  const first = last.loginStatus;
-  while (failed < cfg.auth.lockoutAttempts && last.loginStatus === first && last.loginStatus !== 429) {
+  test.skip(!last.loggedIn, `the login page took no password: ${last.problem ?? last.pages.join(' → ')}`);
+  // Stop as soon as the answer changes (blocked): its status, or the page and message it shows.
+  const answer = (o: AuthorizeOutcome): string => `${o.loginStatus} ${o.problem ?? ''}`;
+  const first = answer(last);
+  while (failed < cfg.auth.lockoutAttempts && answer(last) === first && last.loginStatus !== 429) {
     last = await attempt(lockout!.username, `${lockout!.password}-wrong-${failed}`);
     failed++;
   }
@@ -160,7 +162,7 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
   check.that(
     'ratelimit.login-attempts',
     !right.params.code,
-    `through the login page (${why}): the lockout user's right password after ${failed} failed logins (IDM_LOCKOUT_ATTEMPTS=${cfg.auth.lockoutAttempts} at most) ${right.params.code ? 'obtained a code' : `was refused (the form answered ${right.loginStatus})`}`,
+    `through the login page (${why}): the lockout user's right password after ${failed} failed logins (IDM_LOCKOUT_ATTEMPTS=${cfg.auth.lockoutAttempts} at most) ${right.params.code ? 'obtained a code' : `was refused (${right.problem ?? `the password answered ${right.loginStatus}`})`}`,
   );
   if (user) {
     const other = await attempt(user.username, user.password);

@@ -1,5 +1,5 @@
 // Authorization code with a PKCE code verifier (§4.3), through the login page in Chromium
-// (lib/auth/login-page.ts): RFC 6749 §4.1 for the round trip (code and state at the redirect
+// (lib/auth/login-walk.ts): RFC 6749 §4.1 for the round trip (code and state at the redirect
 // URI), RFC 7636 §4.6 for the verifier check. One login serves all three: the code is first
 // presented with another and with no code_verifier, then with its own. A code that still gives
 // a token after both proves each refusal was for its verifier, not for a dead code; a tenant

@@ -1,6 +1,6 @@
 // What the flow specs share: the public client they log in with, a login for a code, and
 // logout to the registered return URL.
-import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
+import { test, type Flows, type LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Config } from '../../../lib/config.ts';
 import type { Checks } from '../../../lib/checks.ts';
 import { describeEndpoint, type Endpoint } from '../../../lib/auth/endpoints.ts';
@@ -63,16 +63,17 @@ export function logoutUrl(e: Endpoint, clientId: string, returnTo: string, extra
   return u.toString();
 }
 
-const registeredLogouts = new Map<string, Promise<Exchange>>();
+const registeredLogouts = new Map<string, Promise<LogoutAnswer>>();
 
 /**
- * Logout to the registered return URL, sent once per worker: the logout flow records its
- * answer, and every near miss of the return URL takes it as its accepted twin.
+ * Logout to the registered return URL (through a confirmation page when the tenant shows one),
+ * sent once per worker: the logout flow records its answer, and every near miss of the return
+ * URL takes it as its accepted twin.
  */
-export function registeredLogout(flows: Flows, url: string): Promise<Exchange> {
+export function registeredLogout(flows: Flows, url: string, returnTo: string): Promise<LogoutAnswer> {
   let answer = registeredLogouts.get(url);
   if (!answer) {
-    answer = flows.get(url);
+    answer = flows.logout(url, [returnTo]);
     registeredLogouts.set(url, answer);
     answer.catch(() => registeredLogouts.delete(url));
   }

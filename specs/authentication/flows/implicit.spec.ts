@@ -8,7 +8,7 @@ import { newState } from '../../../lib/auth/pkce.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
 import { notExercised } from '../../../lib/auth/acceptance.ts';
 import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
-import type { AuthorizeOutcome } from '../../../lib/auth/login-page.ts';
+import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { publicClient } from './flow-checks.ts';
 
 /** A URI no tenant has registered for the suite's clients (never resolved: the browser route answers it). */

@@ -4,7 +4,7 @@
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
-import type { Exchange } from '../../../lib/http.ts';
+import type { LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { logoutUrl, registeredLogout } from './flow-checks.ts';
 
 for (const federated of [false, true]) {
@@ -23,20 +23,25 @@ for (const federated of [false, true]) {
       const e = await flows.endpoint('logout');
       const url = logoutUrl(e, clientId!, auth.logoutReturnTo!, federated ? { federated: '' } : {});
       // The plain logout is the near misses' accepted twin too (security/logout-return.spec.ts): sent once.
-      const ex = federated ? await flows.get(url) : await registeredLogout(flows, url);
-      flows.skipIfAbsent(e, ex);
+      const answer = federated
+        ? await flows.logout(url, [auth.logoutReturnTo!])
+        : await registeredLogout(flows, url, auth.logoutReturnTo!);
+      flows.skipIfAbsent(e, answer.ex);
       check.observe(
         clause,
-        `logout${federated ? ' (federated)' : ''} answered ${ex.status}${whereTo(ex, auth.logoutReturnTo!)}`,
-        ex,
+        `logout${federated ? ' (federated)' : ''} answered ${answer.ex.status}${whereTo(answer, auth.logoutReturnTo!)}`,
+        answer.ex,
       );
       check.observe('auth.api.named-flows', `logout: ${describeEndpoint(e)}`);
     },
   );
 }
 
-function whereTo(ex: Exchange, returnTo: string): string {
-  const location = ex.headers.location;
-  if (!location) return ', no Location';
-  return location.startsWith(returnTo) ? ', to the return URL' : `, to ${location.split(/[?#]/)[0]}`;
+function whereTo(a: LogoutAnswer, returnTo: string): string {
+  const through = a.pages.length > 0 ? ` (through ${a.pages.join(' → ')})` : '';
+  if (a.notDriven) return `, a page the suite could not confirm: ${a.notDriven}`;
+  if (!a.redirectedTo) return `, no redirect${through}`;
+  return a.redirectedTo.startsWith(returnTo)
+    ? `, to the return URL${through}`
+    : `, to ${a.redirectedTo.split(/[?#]/)[0]}${through}`;
 }

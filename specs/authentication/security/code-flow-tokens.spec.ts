@@ -56,7 +56,7 @@ test(
     const info = await userInfoWith(flows, e.url, t.accessToken!);
     if (sub === null) skipped.push('user info sub not compared: no ID token sub');
     else if (info.status !== 200 || !isObject(info.body))
-      skipped.push(`user info answered ${info.status}; auth.flow.userinfo says why`);
+      skipped.push(`user info answered ${info.status} — auth.flow.userinfo says why`);
     else
       check.that(
         'auth.sec.userinfo.sub',

@@ -45,7 +45,7 @@ test.describe('ID tokens outside the code flow', () => {
       const keys = await issuerKeys(run.cfg, anon);
       test.skip(typeof keys === 'string', `ID tokens cannot be validated: ${keys}`);
       const t = await flows.passwordGrant('openid');
-      test.skip(!t.accessToken, `the password grant gave no token (${t.ex.status}); auth.flow.password says why`);
+      test.skip(!t.accessToken, `the password grant gave no token (${t.ex.status}) — auth.flow.password says why`);
       // OpenID Connect does not define this grant: an ID token is validated where one comes.
       const idToken = member(t.ex.body, 'id_token');
       test.skip(idToken === null, 'the password grant with scope openid answered no id_token: nothing to validate');

@@ -1,9 +1,9 @@
-// The security specs' own logins through the login page (lib/auth/login-page.ts): one
+// The security specs' own logins through the login page (lib/auth/login-walk.ts): one
 // authorization request, its outcome, and the reason to skip when it gave nothing to judge
 // (the flow's own clauses, auth.flow.*, judge why).
 import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
 import { newState, type PkcePair } from '../../../lib/auth/pkce.ts';
-import type { AuthorizeOutcome } from '../../../lib/auth/login-page.ts';
+import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 
 export interface Login {
   out: AuthorizeOutcome;
@@ -31,7 +31,7 @@ export async function loginFor(
   const error = out.params.error;
   test.skip(
     out.callback === null || out.params.state !== state || error !== undefined,
-    `the ${o.responseType} login gave nothing to judge (${error ? `error ${error}` : (out.problem ?? 'another state')}); ${flowClause} says why`,
+    `the ${o.responseType} login gave nothing to judge (${error ? `error ${error}` : (out.problem ?? 'another state')}) — ${flowClause} says why`,
   );
   return { out, nonce };
 }

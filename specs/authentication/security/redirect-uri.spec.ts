@@ -74,7 +74,7 @@ test.describe('redirect URIs match exactly', () => {
         if (!redirectedThere && (twin.status >= 400 || twinError !== null)) {
           skipClauses(
             test.info(),
-            `not exercised: the same authorization request with the registered redirect URI was refused too (answered ${twin.status}${twinError ? ` with error ${twinError}` : ''}; auth.flow.code.pkce says why)`,
+            `not exercised: the same authorization request with the registered redirect URI was refused too (answered ${twin.status}${twinError ? ` with error ${twinError}` : ''}) — auth.flow.code.pkce says why`,
             'auth.sec.redirect-uri.exact',
           );
           check.observe('auth.sec.redirect-uri.answer', `${miss.what}: answered ${first.status}`, first);

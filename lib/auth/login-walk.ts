@@ -1,0 +1,422 @@
+// The hosted login, walked page by page in a real browser (RFC 6749 §4.1.1, §4.2.1): from the
+// authorize URL (or a logout URL) to the client's redirect URI, on each page filling what is
+// there — a username or e-mail field, a password field, either or both — and submitting,
+// accepting (or declining) a consent page, confirming a logout, wherever the pages are served
+// (a custom login domain is another origin). The redirect URI is the client's: page.route
+// answers it, so nothing has to listen there. Each walk has a fresh context (no session).
+//
+// Three endings besides the redirect: the tenant refused (an error page, the password asked
+// again, an alert after the password: the tenant's answer, judged by the caller), the walk
+// could not go on (a page with nothing it knows how to drive: the suite's gap, `notDriven`,
+// which names the page and the setting to set), or it ran out of pages.
+import type { Browser, Page, Route } from '@playwright/test';
+import { parseRateLimit } from '../pacer.ts';
+import { anyControl, labelOf, pathOf, submitOf, viewOf, type LoginControls, type PageView } from './page-view.ts';
+
+export type { LoginControls } from './page-view.ts';
+
+/** Pages a walk may pass before it gives up (a login, an identifier page, consent and a few interstitials). */
+const MAX_PAGES = 8;
+/** How long a page that shows nothing to drive yet is given to render it by script. */
+const RENDER_MS = 2_000;
+
+export interface WalkRequest {
+  /** The authorization (or logout) endpoint with every request parameter in its query. */
+  url: string;
+  /** Every redirect URI the tenant might send the browser to; the first one reached ends the walk. */
+  redirectUris: string[];
+  /** Who logs in; absent for a logout. */
+  login?: { username: string; password: string };
+  /** What to do on a consent page (default accept). */
+  consent?: 'accept' | 'decline';
+  /** A logout walk confirms a logout-confirmation page. */
+  logout?: boolean;
+  controls: LoginControls;
+  timeoutMs: number;
+  /** Called for every request the browser sends to the tenant's origins (counted like API requests). */
+  onTenantRequest?: () => void;
+}
+
+export interface AuthorizeOutcome {
+  /** The redirect URI reached, with query and fragment, or null when none was. */
+  callback: URL | null;
+  /** Parameters of the callback: query and fragment merged (fragment wins, RFC 6749 §4.2.2). */
+  params: Record<string, string>;
+  /** Whether they came in the query, the fragment, or both. */
+  carriedIn: { query: string[]; fragment: string[] };
+  /** Whether a password was submitted. */
+  loggedIn: boolean;
+  /** The tenant's answer when no redirect was reached (one line): an error page, a refused login. */
+  problem: string | null;
+  /**
+   * The suite could not drive a page (one line naming it, its fields and the setting to set):
+   * nothing is known about the tenant, and the clauses that needed the login are skipped.
+   */
+  notDriven: string | null;
+  /** The tenant refused the login itself (error page, the password asked again, an alert after it). */
+  refused: boolean;
+  /** The page the browser ended on, when it was not a redirect URI. */
+  stoppedAt: string | null;
+  /** Every page walked: status, where, title, and what the suite filled or clicked there. */
+  pages: string[];
+  /** What happened on a consent page, when one was shown. */
+  consent: 'accepted' | 'declined' | 'no decline control' | null;
+  /** The tenant's answers the browser saw, in order: status, path and where a redirect pointed (no query). */
+  chain: string[];
+  /** The status the tenant answered the password's submission with, when it was submitted. */
+  loginStatus: number | null;
+  /** The first 429 the tenant answered during the walk (its Reset, epoch ms, when it gave one); null when none. */
+  throttled: { resetAt: number | null } | null;
+}
+
+const CALLBACK_PAGE = '<!doctype html><title>callback</title><p>redirect caught by the conformance suite</p>';
+
+export async function walkLogin(browser: Browser, w: WalkRequest): Promise<AuthorizeOutcome> {
+  const context = await browser.newContext({ ignoreHTTPSErrors: false });
+  context.setDefaultTimeout(w.timeoutMs);
+  const reached = (u: string): boolean => w.redirectUris.some((r) => sameEndpoint(u, r));
+  const s = newState();
+  // Resolved when the tenant's own 3xx names a redirect URI: the answer is then in hand, and
+  // the browser's attempt to load a host nobody serves is not waited for.
+  let redirected!: () => void;
+  const toRedirect = new Promise<'redirected'>((resolve) => {
+    redirected = () => resolve('redirected');
+  });
+  await context.route(
+    (u) => reached(u.href),
+    (route: Route) => {
+      s.caught ??= route.request().url();
+      redirected();
+      return route.fulfill({ status: 200, contentType: 'text/html', body: CALLBACK_PAGE });
+    },
+  );
+  // The tenant's origins: the authorize URL's, and every origin a page of the walk came from.
+  const origins = new Set([new URL(w.url).origin]);
+  const tenant = (u: string): boolean => !reached(u) && origins.has(originOf(u));
+  context.on('request', (r) => {
+    if (tenant(r.url())) w.onTenantRequest?.();
+  });
+  const page = await context.newPage();
+  page.on('framenavigated', (f) => {
+    if (f !== page.mainFrame()) return;
+    s.navigations++;
+    if (!reached(f.url())) origins.add(originOf(f.url()));
+  });
+  context.on('response', (r) => {
+    if (reached(r.url())) return;
+    const main = r.request().isNavigationRequest() && r.frame() === page.mainFrame();
+    if (main) {
+      origins.add(originOf(r.url()));
+      s.status = r.status();
+    }
+    if (!tenant(r.url())) return;
+    if (r.status() === 429) s.throttled ??= { resetAt: parseRateLimit(r.headers()).resetAt };
+    const location = r.headers().location;
+    s.chain.push(`${r.status()} ${pathOf(r.url())}${location ? ` → ${pathOf(new URL(location, r.url()).href)}` : ''}`);
+    // A route never sees the target of a redirect the browser follows itself: the tenant's own
+    // answer says where it sent the browser.
+    if (location && r.status() >= 300 && r.status() < 400) {
+      const to = new URL(location, r.url()).href;
+      if (reached(to)) {
+        s.caught ??= to;
+        redirected();
+      }
+    }
+    if (s.awaitingLogin && r.request().method() === 'POST') {
+      s.awaitingLogin = false;
+      s.loginStatus = r.status();
+    }
+  });
+
+  /** Waits for the page to change after an action (a navigation, or controls shown or hidden by script). */
+  const changed = async (before: string): Promise<boolean> => {
+    const deadline = Date.now() + w.timeoutMs;
+    while (Date.now() < deadline) {
+      if (s.caught !== null || reached(page.url())) return true;
+      if (s.navigations !== s.navsBeforeAction) {
+        await Promise.race([page.waitForLoadState('domcontentloaded').catch(() => null), toRedirect]);
+        return true;
+      }
+      if ((await signature(page, w.controls).catch(() => before)) !== before) return true;
+      await Promise.race([sleep(100), toRedirect]);
+    }
+    return false;
+  };
+
+  try {
+    const navigation = page.goto(w.url, { waitUntil: 'domcontentloaded' });
+    navigation.catch(() => null); // still running when a redirect ends the walk first
+    const first = await Promise.race([navigation, toRedirect]);
+    if (first !== 'redirected' && first) s.status = first.status();
+    for (let n = 0; s.caught === null && !reached(page.url()); n++) {
+      await settle(page, w.controls, s.status, toRedirect);
+      if (s.caught !== null || reached(page.url())) break;
+      const v = await viewOf(page, w.controls);
+      const step = `${s.status ?? '-'} ${v.at}${v.title ? ` "${v.title}"` : ''}`;
+      if (n >= MAX_PAGES) {
+        s.notDriven = `login not driven: no redirect after ${MAX_PAGES} pages (${[...s.pages, step].join(' → ')})`;
+        break;
+      }
+      const before = await signature(page, w.controls);
+      const action = await act(page, v, w, s);
+      if (typeof action !== 'string') {
+        s.pages.push(`${step}: ${action.end}`);
+        break;
+      }
+      s.pages.push(`${step}: ${action}`);
+      if (!(await changed(before))) {
+        s.notDriven = `login not driven: after ${action} on ${v.at}${v.title ? ` ("${v.title}")` : ''} nothing happened within ${w.timeoutMs} ms (IDM_LOGIN_SUBMIT_SELECTOR names the submit control)`;
+        break;
+      }
+    }
+  } catch (e) {
+    // The browser cannot load the redirect URI itself (never resolved): the redirect still counts.
+    if (s.caught === null && !reached(page.url()))
+      s.problem ??= `browser: ${(e as Error).message.split('\n')[0]} (${answers(s.chain)})`;
+  } finally {
+    const at = reached(page.url()) ? page.url() : null;
+    await context.close();
+    s.finalUrl = at ?? s.caught;
+  }
+  return outcome(s, pathOf(page.url()));
+}
+
+// The walk's state and one step of it
+
+interface WalkState {
+  caught: string | null;
+  finalUrl: string | null;
+  status: number | null;
+  chain: string[];
+  pages: string[];
+  throttled: AuthorizeOutcome['throttled'];
+  loginStatus: number | null;
+  awaitingLogin: boolean;
+  identifierSent: boolean;
+  passwordSent: boolean;
+  consent: AuthorizeOutcome['consent'];
+  problem: string | null;
+  notDriven: string | null;
+  refused: boolean;
+  /** Main-frame navigations so far, and their count when the last action was taken. */
+  navigations: number;
+  navsBeforeAction: number;
+}
+
+function newState(): WalkState {
+  return {
+    caught: null,
+    finalUrl: null,
+    status: null,
+    chain: [],
+    pages: [],
+    throttled: null,
+    loginStatus: null,
+    awaitingLogin: false,
+    identifierSent: false,
+    passwordSent: false,
+    consent: null,
+    problem: null,
+    notDriven: null,
+    refused: false,
+    navigations: 0,
+    navsBeforeAction: 0,
+  };
+}
+
+/**
+ * What to do on the page in view: fill and submit, click a consent or logout control, or end
+ * the walk (the tenant's answer, or a page the suite cannot drive). Returns what was done.
+ */
+async function act(page: Page, v: PageView, w: WalkRequest, s: WalkState): Promise<string | { end: string }> {
+  const where = `${v.at}${v.title ? ` ("${v.title}")` : ''}`;
+  const refuse = (why: string): { end: string } => {
+    s.refused = true;
+    s.problem = `the login was refused: ${why} at ${where}${v.alert ? `: "${v.alert}"` : ''}`;
+    return { end: `refused (${why})` };
+  };
+  if (w.login && s.loginStatus !== null && s.loginStatus >= 400 && (v.password || v.username || v.alert))
+    return refuse(`the password was answered ${s.loginStatus}`);
+  if (w.login && v.password) {
+    // The password asked again after it was sent: the tenant refused it (whatever the status).
+    if (s.passwordSent) return refuse('the password was asked again');
+    const filled: string[] = [];
+    if (v.username) {
+      await v.username.fill(w.login.username);
+      filled.push('username');
+    }
+    await typeSecret(v.password, w.login.password);
+    filled.push('password');
+    s.passwordSent = true;
+    s.awaitingLogin = true;
+    return `filled ${filled.join(', ')}; ${await submit(page, v.password, w, s)}`;
+  }
+  if (w.login && v.username) {
+    if (s.identifierSent) return refuse('the username was asked again');
+    await v.username.fill(w.login.username);
+    s.identifierSent = true;
+    return `filled username; ${await submit(page, v.username, w, s)}`;
+  }
+  const unknown = v.unknownFields.length > 0;
+  if (w.logout && v.logoutConfirm && !unknown) return click(v.logoutConfirm, s);
+  if (!w.logout && (v.accept || v.decline) && !unknown) {
+    if (w.consent === 'decline') {
+      if (!v.decline) {
+        s.consent = 'no decline control';
+        return { end: `a consent page without a decline control (IDM_LOGIN_DECLINE_SELECTOR)` };
+      }
+      s.consent = 'declined';
+      return click(v.decline, s);
+    }
+    if (v.accept) {
+      s.consent = 'accepted';
+      return click(v.accept, s);
+    }
+  }
+  // Nothing the walk knows: the tenant's error page, a refusal after the password, or the suite's gap.
+  if ((s.status ?? 200) >= 400) {
+    s.problem = `the tenant answered ${s.status} at ${where} (${answers(s.chain)})`;
+    if (s.passwordSent) s.refused = true;
+    return { end: `the tenant's answer ${s.status}` };
+  }
+  if (s.passwordSent && v.alert && !unknown) return refuse('an alert after the password');
+  s.notDriven = `login not driven: ${describe(v, where, s.status)}; ${settingFor(v, w)}`;
+  return { end: 'not driven' };
+}
+
+async function submit(page: Page, field: NonNullable<PageView['password']>, w: WalkRequest, s: WalkState) {
+  const control = await submitOf(page, field, w.controls);
+  s.navsBeforeAction = s.navigations;
+  if (control) {
+    const label = await labelOf(control);
+    await control.click({ noWaitAfter: true });
+    return `clicked ${label}`;
+  }
+  await field.press('Enter', { noWaitAfter: true });
+  return 'pressed Enter';
+}
+
+async function click(control: NonNullable<PageView['accept']>, s: WalkState): Promise<string> {
+  const label = await labelOf(control);
+  s.navsBeforeAction = s.navigations;
+  await control.click({ noWaitAfter: true });
+  return `clicked ${label}`;
+}
+
+/** Not fill(): Playwright titles that step `Fill "<value>"` in every report; the prototype's setter reaches script-driven pages too. */
+async function typeSecret(field: NonNullable<PageView['password']>, value: string): Promise<void> {
+  await field.evaluate((el, v) => {
+    // Runs in the page; the suite's tsconfig has no DOM types.
+    const g = globalThis as unknown as {
+      HTMLInputElement: { prototype: object };
+      Event: new (type: string, init: object) => unknown;
+    };
+    Object.getOwnPropertyDescriptor(g.HTMLInputElement.prototype, 'value')?.set?.call(el, v);
+    const input = el as unknown as { dispatchEvent(event: unknown): boolean };
+    input.dispatchEvent(new g.Event('input', { bubbles: true }));
+    input.dispatchEvent(new g.Event('change', { bubbles: true }));
+  }, value);
+}
+
+// Helpers
+
+/** Waits until the page's document is in and, unless it is an error page, a control shows (or RENDER_MS passes). */
+async function settle(page: Page, c: LoginControls, status: number | null, stop: Promise<unknown>): Promise<void> {
+  await Promise.race([page.waitForLoadState('load', { timeout: RENDER_MS }).catch(() => null), stop]);
+  if ((status ?? 200) >= 400) return;
+  await Promise.race([
+    page
+      .locator(anyControl(c))
+      .first()
+      .waitFor({ state: 'visible', timeout: RENDER_MS })
+      .catch(() => null),
+    stop,
+  ]);
+}
+
+/** What a page shows, as a string that changes when a script shows or hides a control. */
+async function signature(page: Page, c: LoginControls): Promise<string> {
+  const count = (sel: string) =>
+    page
+      .locator(sel)
+      .filter({ visible: true })
+      .count()
+      .catch(() => -1);
+  return (await Promise.all([c.username, c.password, c.consentAccept, c.consentDecline].map(count))).join(',');
+}
+
+function describe(v: PageView, where: string, status: number | null): string {
+  const fields = v.unknownFields.length > 0 ? `fields ${v.unknownFields.join(', ')}` : 'no field it can fill';
+  const buttons = v.buttons.length > 0 ? `, buttons ${v.buttons.join(', ')}` : '';
+  return `the page ${where} (answered ${status ?? '-'}) shows ${fields}${buttons}`;
+}
+
+function settingFor(v: PageView, w: WalkRequest): string {
+  if (v.unknownFields.length > 0)
+    return 'set IDM_LOGIN_USERNAME_SELECTOR / IDM_LOGIN_PASSWORD_SELECTOR if one of them is the login, or use a test user without this step';
+  if (w.logout) return 'set IDM_LOGOUT_CONFIRM_SELECTOR to its confirmation control';
+  return 'set IDM_LOGIN_CONSENT_SELECTOR to the control that continues (or the field selectors)';
+}
+
+function outcome(s: WalkState, endedAt: string): AuthorizeOutcome {
+  const base = {
+    loggedIn: s.passwordSent,
+    pages: s.pages,
+    consent: s.consent,
+    chain: s.chain,
+    loginStatus: s.loginStatus,
+    throttled: s.throttled,
+    refused: s.refused,
+  };
+  if (s.finalUrl === null) {
+    const problem =
+      s.notDriven === null ? (s.problem ?? `the browser never reached the redirect URI (${answers(s.chain)})`) : null;
+    return {
+      ...base,
+      callback: null,
+      params: {},
+      carriedIn: { query: [], fragment: [] },
+      problem,
+      notDriven: s.notDriven,
+      stoppedAt: endedAt,
+    };
+  }
+  // page.url() and a Location keep the fragment (the request the route saw does not).
+  const callback = new URL(s.finalUrl);
+  const query = Object.fromEntries(callback.searchParams);
+  const fragment = Object.fromEntries(new URLSearchParams(callback.hash.replace(/^#/, '')));
+  return {
+    ...base,
+    callback,
+    params: { ...query, ...fragment },
+    carriedIn: { query: Object.keys(query), fragment: Object.keys(fragment) },
+    problem: null,
+    notDriven: null,
+    stoppedAt: null,
+  };
+}
+
+function answers(chain: string[]): string {
+  return chain.length === 0 ? 'the tenant answered nothing' : `the tenant answered ${chain.join(', ')}`;
+}
+
+/** Same scheme, host, port and path (query and fragment are the answer). */
+function sameEndpoint(url: string, redirectUri: string): boolean {
+  try {
+    const a = new URL(url);
+    const b = new URL(redirectUri);
+    return a.origin === b.origin && a.pathname === b.pathname;
+  } catch {
+    return false;
+  }
+}
+
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

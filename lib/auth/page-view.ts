@@ -1,0 +1,182 @@
+// What the login walk sees on a page of the hosted login (lib/auth/login-walk.ts): the
+// controls it knows how to drive (a username or e-mail field, a password field, a consent or
+// logout-confirmation button, found by the configured selectors), the fields and buttons it
+// does not know (named when the walk cannot go on), the page's title and any alert it shows.
+// Only what a person could use counts: visible and enabled, and for fields, editable.
+import type { Locator, Page } from '@playwright/test';
+
+/** The selectors of the controls the walk drives (IDM_LOGIN_*_SELECTOR, IDM_LOGOUT_CONFIRM_SELECTOR). */
+export interface LoginControls {
+  username: string;
+  password: string;
+  submit: string;
+  consentAccept: string;
+  consentDecline: string;
+  logoutConfirm: string;
+}
+
+export interface PageView {
+  /** `<origin><path>` of the page (no query: it may carry a transaction id or a code). */
+  at: string;
+  title: string;
+  username: Locator | null;
+  password: Locator | null;
+  accept: Locator | null;
+  decline: Locator | null;
+  logoutConfirm: Locator | null;
+  /** Fields a person could fill that no selector names (e.g. a one-time code). */
+  unknownFields: string[];
+  /** Texts of the visible buttons, for the one line that names a page the walk cannot drive. */
+  buttons: string[];
+  /** The text of a visible alert or error message, when the page shows one. */
+  alert: string | null;
+}
+
+const ALERTS = '[role=alert], [aria-live=assertive], .error, .alert, .alert-danger, #error, .error-message';
+
+export async function viewOf(page: Page, c: LoginControls): Promise<PageView> {
+  // One round trip each, all at once: a login is a few pages, and each page is read once.
+  const [username, password, accept, decline, logoutConfirm, fields, buttons, alerts, title] = await Promise.all([
+    firstUsable(page, c.username, true),
+    firstUsable(page, c.password, true),
+    firstUsable(page, c.consentAccept, false),
+    firstUsable(page, c.consentDecline, false),
+    firstUsable(page, c.logoutConfirm, false),
+    page
+      .locator('input, textarea, select')
+      .evaluateAll(typedFields)
+      .catch(() => [] as TypedField[]),
+    page
+      .locator('button, input[type=submit], input[type=button]')
+      .evaluateAll(buttonTexts)
+      .catch(() => []),
+    page
+      .locator(ALERTS)
+      .evaluateAll(alertTexts)
+      .catch(() => []),
+    page.title().catch(() => ''),
+  ]);
+  const known = await Promise.all([username, password].map((l) => (l ? l.evaluate(identify).catch(() => '') : '')));
+  return {
+    at: pathOf(page.url()),
+    title: oneLine(title),
+    username,
+    password,
+    accept,
+    decline,
+    logoutConfirm,
+    unknownFields: fields.filter((f) => !known.includes(f.id)).map((f) => f.description),
+    buttons: buttons.map((b) => `"${oneLine(b)}"`),
+    alert: alerts.length > 0 ? oneLine(alerts[0] ?? '') : null,
+  };
+}
+
+/** Whether any control the walk drives is visible yet (a page rendered by script shows them late). */
+export function anyControl(c: LoginControls): string {
+  return [c.username, c.password, c.consentAccept, c.consentDecline, c.logoutConfirm].join(', ');
+}
+
+/** The submit control of the form `field` is in (else of the page), or null: the walk then presses Enter. */
+export async function submitOf(page: Page, field: Locator, c: LoginControls): Promise<Locator | null> {
+  const form = field.locator('xpath=ancestor::form[1]');
+  if ((await form.count()) > 0) {
+    const own = await firstUsable(form, c.submit, false);
+    if (own) return own;
+  }
+  return firstUsable(page, c.submit, false);
+}
+
+/** "button "Continue"", "input[name=otp]": how a control is named in the walk's evidence. */
+export async function labelOf(l: Locator): Promise<string> {
+  const text = oneLine(((await l.textContent().catch(() => '')) ?? '') || ((await l.getAttribute('value')) ?? ''));
+  return text === '' ? ((await l.getAttribute('name')) ?? 'a button') : `"${text}"`;
+}
+
+export function pathOf(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+// Helpers
+
+async function firstUsable(scope: Page | Locator, selector: string, typed: boolean): Promise<Locator | null> {
+  let all: Locator[];
+  try {
+    all = await scope.locator(selector).filter({ visible: true }).all();
+  } catch {
+    return null; // a selector the engine cannot parse matches nothing (npm run config names the setting)
+  }
+  for (const l of all) if (await usable(l, typed)) return l;
+  return null;
+}
+
+async function usable(l: Locator, typed: boolean): Promise<boolean> {
+  try {
+    return typed ? await l.isEditable() : await l.isEnabled();
+  } catch {
+    return false; // detached while looking: the page is changing
+  }
+}
+
+interface TypedField {
+  id: string;
+  description: string;
+}
+
+// The functions below run in the page (evaluateAll); the suite's tsconfig has no DOM types.
+interface PageElement {
+  outerHTML: string;
+  tagName: string;
+  textContent: string | null;
+  value?: string;
+  disabled?: boolean;
+  readOnly?: boolean;
+  getAttribute(name: string): string | null;
+  getClientRects(): { length: number };
+}
+
+/** Visible, enabled, editable fields a person types into, each with its identity and how to name it. */
+function typedFields(els: unknown[]): TypedField[] {
+  const notTyped = ['hidden', 'submit', 'button', 'checkbox', 'radio', 'image', 'reset', 'file'];
+  return (els as PageElement[])
+    .filter((el) => {
+      const type = (el.getAttribute('type') ?? 'text').toLowerCase();
+      return el.getClientRects().length > 0 && !el.disabled && !el.readOnly && !notTyped.includes(type);
+    })
+    .map((el) => {
+      const type = (el.getAttribute('type') ?? (el.tagName === 'INPUT' ? 'text' : el.tagName)).toLowerCase();
+      const name = el.getAttribute('name') ?? el.getAttribute('id');
+      const hint = el.getAttribute('autocomplete') ?? el.getAttribute('placeholder');
+      return {
+        id: el.outerHTML.slice(0, 300),
+        description: `${name ? `[name=${name}]` : 'a field'} (${type}${hint ? `, ${hint}` : ''})`,
+      };
+    });
+}
+
+function buttonTexts(els: unknown[]): string[] {
+  return (els as PageElement[])
+    .filter((el) => el.getClientRects().length > 0 && !el.disabled)
+    .map((el) => (el.textContent || el.value || el.getAttribute('name') || 'a button').trim());
+}
+
+function alertTexts(els: unknown[]): string[] {
+  return (els as PageElement[])
+    .filter((el) => el.getClientRects().length > 0)
+    .map((el) => (el.textContent ?? '').trim())
+    .filter((t) => t !== '');
+}
+
+/** A stable identity of an element within the page (runs in the page). */
+function identify(el: unknown): string {
+  return (el as PageElement).outerHTML.slice(0, 300);
+}
+
+function oneLine(s: string): string {
+  const t = s.replace(/\s+/g, ' ').trim();
+  return t.length > 120 ? `${t.slice(0, 117)}…` : t;
+}
