@@ -10,7 +10,7 @@ import { begin, readBody, readQuery, type Params, type Reply } from './request.t
 import { issueUserTokens } from './user-tokens.ts';
 import { htmlHeaders, loginPage } from './login-pages.ts';
 
-export const UNKNOWN_TRANSACTION = 'Unknown or expired login transaction: start again at /authorize';
+const UNKNOWN_TRANSACTION = 'Unknown or expired login transaction: start again at /authorize';
 
 export function redirectTo(
   reply: Reply,
