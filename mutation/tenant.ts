@@ -4,6 +4,7 @@
 import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import {
+  type LoginOptions,
   type RateLimiter,
   type RunningTenant,
   startTenant,
@@ -59,6 +60,8 @@ export interface HarnessOptions {
   rate?: { refillPerSecond: number; capacity: number; fixedWindowSeconds?: number };
   /** The tenant's strict profile (reference/src/profiles/strict.ts): a server we did not write. */
   profile?: 'strict';
+  /** The tenant's login pages: identifier-first, a one-time-code challenge, consent, logout confirmation, a login origin. */
+  login?: LoginOptions;
 }
 
 export async function startHarnessTenant(variant: Variant | 'reference', o: HarnessOptions): Promise<HarnessTenant> {
@@ -73,6 +76,7 @@ export async function startHarnessTenant(variant: Variant | 'reference', o: Harn
   const options: TenantOptions = { host: '127.0.0.1', port: o.port, ...(o.port ? { publicUrl } : {}) };
   if (v) Object.assign(options, v.options(ctx));
   if (o.profile) options.profile = o.profile;
+  if (o.login) options.login = o.login;
   if (o.rate) options.rateLimit = { capacity: o.rate.capacity, refillPerSecond: o.rate.refillPerSecond };
   const fixedWindow = o.rate?.fixedWindowSeconds
     ? fixedWindowLimiter(o.rate.capacity, o.rate.fixedWindowSeconds)

@@ -1,6 +1,6 @@
 // The tenant's HTTP-level handler: routing to the operations. Plain data in and out
 // (TenantRequest → TenantResponse) so it can be wrapped from outside.
-import type { Handler, TenantRequest, TenantResponse } from './types.ts';
+import type { Handler, LoginProfile, TenantRequest, TenantResponse } from './types.ts';
 import { HttpFailure, apiError } from './errors.ts';
 import { rateLimit, withHeaders, type AppContext } from './context.ts';
 import { management, type ManagementRoute } from './routes/management.ts';
@@ -8,9 +8,11 @@ import { tokenEndpoint } from './routes/token.ts';
 import { jwks, openidConfiguration } from './routes/well-known.ts';
 import { userinfo } from './routes/userinfo.ts';
 import { revoke } from './routes/revoke.ts';
-import { authorize, login } from './routes/authorize.ts';
+import { authorize } from './routes/authorize.ts';
+import { identifier, login, otpChallenge, password } from './routes/login.ts';
+import { consent } from './routes/consent.ts';
 import { outbox, passwordlessStart } from './routes/passwordless.ts';
-import { logout } from './routes/logout.ts';
+import { confirmLogout, logout } from './routes/logout.ts';
 import { samlCallback } from './routes/saml.ts';
 import { disabledEndpoint } from './routes/disabled.ts';
 
@@ -22,18 +24,24 @@ type AuthRoute =
   | 'revoke'
   | 'authorize'
   | 'login'
+  | 'login.identifier'
+  | 'login.password'
+  | 'login.otp'
+  | 'consent'
   | 'passwordless'
   | 'outbox'
   | 'logout'
+  | 'logout.confirm'
   | 'saml'
   | 'wsfed'
   | 'delegation';
 type Route = ManagementRoute | { id: AuthRoute } | { id: 'jwks' } | { id: 'openid-configuration' };
 
 export function createApp(ctx: AppContext): Handler {
+  const authRoutes = authRoutesOf(ctx.login);
   const handle: Handler = async (req) => {
     try {
-      return await dispatch(req, ctx);
+      return await dispatch(req, ctx, authRoutes);
     } catch (e) {
       if (e instanceof HttpFailure) return e.response;
       // A bug, never client input: answer 500 and keep serving.
@@ -53,9 +61,9 @@ function headOf(get: TenantResponse): TenantResponse {
   return { ...get, headers: { ...get.headers, 'content-length': String(get.body.length) }, body: Buffer.alloc(0) };
 }
 
-async function dispatch(req: TenantRequest, ctx: AppContext): Promise<TenantResponse> {
+async function dispatch(req: TenantRequest, ctx: AppContext, authRoutes: AuthRoutes): Promise<TenantResponse> {
   const path = (req.url.split('?')[0] ?? '').replace(/^https?:\/\/[^/]+/i, '');
-  const matched = matchRoute(req.method.toUpperCase(), path);
+  const matched = matchRoute(req.method.toUpperCase(), path, authRoutes);
   if ('status' in matched) {
     const limited = rateLimit(ctx, `unrouted|ip:${req.remoteAddress ?? '-'}`);
     if (limited.response) return limited.response;
@@ -85,12 +93,22 @@ async function dispatch(req: TenantRequest, ctx: AppContext): Promise<TenantResp
       return authorize(req, ctx);
     case 'login':
       return login(req, ctx);
+    case 'login.identifier':
+      return identifier(req, ctx);
+    case 'login.password':
+      return password(req, ctx);
+    case 'login.otp':
+      return otpChallenge(req, ctx);
+    case 'consent':
+      return consent(req, ctx);
     case 'passwordless':
       return passwordlessStart(req, ctx);
     case 'outbox':
       return outbox(req, ctx);
     case 'logout':
       return logout(req, ctx);
+    case 'logout.confirm':
+      return confirmLogout(req, ctx);
     case 'saml':
       return samlCallback(req, ctx);
     case 'wsfed':
@@ -111,6 +129,7 @@ async function dispatch(req: TenantRequest, ctx: AppContext): Promise<TenantResp
 function matchRoute(
   method: string,
   path: string,
+  authRoutes: AuthRoutes,
 ): { route: Route } | { status: 404 } | { status: 405; allow: string; auth?: boolean } {
   const rs = /^\/api\/v2\/resource-servers\/([^/]+)$/.exec(path);
   if (rs) {
@@ -128,8 +147,8 @@ function matchRoute(
   }
   // Authentication API (§4.3): one method per path; a trailing slash is tolerated.
   const auth =
-    AUTH_ROUTES[path.length > 1 ? path.replace(/\/$/, '') : path] ??
-    (/^\/wsfed(\/[^/]+)?\/?$/.test(path) ? AUTH_ROUTES['/wsfed'] : undefined);
+    authRoutes[path.length > 1 ? path.replace(/\/$/, '') : path] ??
+    (/^\/wsfed(\/[^/]+)?\/?$/.test(path) ? authRoutes['/wsfed'] : undefined);
   if (auth)
     return auth.methods.includes(method)
       ? { route: { id: auth.id } }
@@ -147,7 +166,9 @@ function allowed(methods: string[]): string {
   return (methods.includes('GET') ? [...methods, 'HEAD'] : methods).join(', ');
 }
 
-const AUTH_ROUTES: Record<string, { id: AuthRoute; methods: string[] }> = {
+type AuthRoutes = Record<string, { id: AuthRoute; methods: string[] }>;
+
+const AUTH_ROUTES: AuthRoutes = {
   '/userinfo': { id: 'userinfo', methods: ['GET', 'POST'] }, // OIDC Core §5.3.1: GET and POST
   '/oauth/revoke': { id: 'revoke', methods: ['POST'] },
   '/authorize': { id: 'authorize', methods: ['GET'] },
@@ -159,3 +180,19 @@ const AUTH_ROUTES: Record<string, { id: AuthRoute; methods: string[] }> = {
   '/wsfed': { id: 'wsfed', methods: ['GET'] },
   '/delegation': { id: 'delegation', methods: ['POST'] },
 };
+
+/**
+ * The routes of the login profile's pages; a page the profile does not show has no route
+ * (404, as without profiles), and /u/login serves GET only when /authorize redirects to it.
+ */
+function authRoutesOf(login: LoginProfile): AuthRoutes {
+  const routes: AuthRoutes = { ...AUTH_ROUTES };
+  if (login.flow === 'identifier-first') {
+    routes['/u/login/identifier'] = { id: 'login.identifier', methods: ['GET', 'POST'] };
+    routes['/u/login/password'] = { id: 'login.password', methods: ['GET', 'POST'] };
+  } else if (login.origin !== undefined) routes['/u/login'] = { id: 'login', methods: ['GET', 'POST'] };
+  if (login.flow === 'challenge') routes['/u/mfa/otp'] = { id: 'login.otp', methods: ['GET', 'POST'] };
+  if (login.consent !== 'never') routes['/u/consent'] = { id: 'consent', methods: ['GET', 'POST'] };
+  if (login.logoutConfirm) routes['/v2/logout/confirm'] = { id: 'logout.confirm', methods: ['POST'] };
+  return routes;
+}

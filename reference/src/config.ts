@@ -2,7 +2,7 @@
 // their overrides from command-line flags and environment variables.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ClientConfig, RateLimitConfig, UserRecord } from './types.ts';
+import type { ClientConfig, LoginOptions, LoginProfile, RateLimitConfig, UserRecord } from './types.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4810;
@@ -146,16 +146,43 @@ function parseRateLimit(text: string): RateLimitConfig {
   return { capacity, refillPerSecond };
 }
 
+const LOGIN_FLOWS = ['one-page', 'identifier-first', 'challenge'] as const;
+const CONSENT_MODES = ['always', 'offline', 'never'] as const;
+
+/** The login options with their defaults; throws on a value the tenant does not know. */
+export function loginProfile(o: LoginOptions = {}): LoginProfile {
+  // Checked again at run time: options may come from JavaScript or JSON.
+  const flow = oneOf(LOGIN_FLOWS, o.flow ?? 'one-page', 'login');
+  const consent = oneOf(CONSENT_MODES, o.consent ?? 'never', 'consent');
+  const profile: LoginProfile = { flow, consent, logoutConfirm: o.logoutConfirm ?? false };
+  if (o.origin === undefined) return profile;
+  let url: URL;
+  try {
+    url = new URL(o.origin);
+  } catch {
+    throw new Error(`login origin is not a URL: ${o.origin}`);
+  }
+  // Pages are addressed as `<origin><path>`: anything after the origin would be dropped silently.
+  if (!/^https?:$/.test(url.protocol) || `${url.origin}/` !== url.href.replace(/\/?$/, '/'))
+    throw new Error(
+      `login origin must be an http(s) origin without a path, e.g. http://localhost:4810; got ${o.origin}`,
+    );
+  return { ...profile, origin: url.origin };
+}
+
 export interface CliOptions {
   host: string;
   port: number;
   publicUrl: string | undefined;
   rateLimit: RateLimitConfig;
   profile: 'default' | 'strict';
+  login: LoginOptions;
 }
 
 const USAGE = `usage: npm run reference -- [--host 127.0.0.1] [--port 4810] [--public-url http://127.0.0.1:4810] [--rate-limit 50/100] [--profile default|strict]
+       [--login one-page|identifier-first|challenge] [--consent never|offline|always] [--logout-confirm] [--login-origin http://localhost:4810]
 env: REFERENCE_HOST, REFERENCE_PORT, REFERENCE_PUBLIC_URL, REFERENCE_RATE_LIMIT, REFERENCE_PROFILE,
+     REFERENCE_LOGIN, REFERENCE_CONSENT, REFERENCE_LOGOUT_CONFIRM (true|false), REFERENCE_LOGIN_ORIGIN,
      REFERENCE_FULL_CLIENT_ID/_SECRET, REFERENCE_LIMITED_CLIENT_ID/_SECRET,
      REFERENCE_PKJWT_CLIENT_ID, REFERENCE_PKJWT_PUBLIC_KEY_FILE (flags win over env)`;
 
@@ -164,7 +191,11 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return { help: USAGE };
-    const m = /^--(host|port|public-url|rate-limit|profile)(?:=(.*))?$/.exec(arg);
+    if (arg === '--logout-confirm') {
+      flags.set('logout-confirm', 'true');
+      continue;
+    }
+    const m = /^--(host|port|public-url|rate-limit|profile|login|consent|login-origin)(?:=(.*))?$/.exec(arg);
     if (!m?.[1]) throw new Error(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new Error(`--${m[1]} needs a value\n${USAGE}`);
@@ -186,5 +217,26 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   const profile = flags.get('profile') ?? env.REFERENCE_PROFILE ?? 'default';
   if (profile !== 'default' && profile !== 'strict')
     throw new Error(`profile must be default or strict; got ${profile}`);
-  return { host, port, publicUrl, rateLimit: rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT, profile };
+  const login = loginOptions(flags, env);
+  return { host, port, publicUrl, rateLimit: rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT, profile, login };
+}
+
+function loginOptions(flags: Map<string, string>, env: Env): LoginOptions {
+  const o: LoginOptions = {};
+  const flow = flags.get('login') ?? env.REFERENCE_LOGIN;
+  if (flow !== undefined) o.flow = oneOf(LOGIN_FLOWS, flow, 'login');
+  const consent = flags.get('consent') ?? env.REFERENCE_CONSENT;
+  if (consent !== undefined) o.consent = oneOf(CONSENT_MODES, consent, 'consent');
+  const confirm = flags.get('logout-confirm') ?? env.REFERENCE_LOGOUT_CONFIRM;
+  if (confirm !== undefined) o.logoutConfirm = oneOf(['true', 'false'], confirm, 'REFERENCE_LOGOUT_CONFIRM') === 'true';
+  const origin = flags.get('login-origin') ?? env.REFERENCE_LOGIN_ORIGIN;
+  if (origin !== undefined) o.origin = origin;
+  loginProfile(o); // checks the origin
+  return o;
+}
+
+function oneOf<T extends string>(values: readonly T[], value: string, name: string): T {
+  if (!(values as readonly string[]).includes(value))
+    throw new Error(`${name} must be ${values.join(', ')}; got ${value}`);
+  return value as T;
 }

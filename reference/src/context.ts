@@ -1,6 +1,6 @@
 // What every route handler gets, and the step every route shares: the rate limit and its
 // headers (§7.1 429, §8: every response carries X-RateLimit-Limit/Remaining/Reset).
-import type { ClientConfig, TenantParts, TenantResponse, UserRecord } from './types.ts';
+import type { ClientConfig, LoginProfile, TenantParts, TenantResponse, UserRecord } from './types.ts';
 import type { SigningKey } from './auth/access-token.ts';
 import { RATE_LIMIT_MESSAGE, apiError } from './errors.ts';
 import { rateLimitHeaders } from './ratelimit.ts';
@@ -11,6 +11,8 @@ export interface AppContext {
   clients: ClientConfig[];
   users: UserRecord[];
   signingKey: SigningKey;
+  /** Which login, consent and logout pages the tenant shows. */
+  login: LoginProfile;
 }
 
 /**

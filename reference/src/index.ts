@@ -22,7 +22,14 @@ import { oauthError } from './errors.ts';
 import { strictLimiter, strictProfile } from './profiles/strict.ts';
 import { securityRules } from './auth/security-rules.ts';
 import { idTokenClaims } from './auth/id-token-claims.ts';
-import { DEFAULT_HOST, DEFAULT_RATE_LIMIT, DEV_EDGE_API_KEY, defaultClients, defaultUsers } from './config.ts';
+import {
+  DEFAULT_HOST,
+  DEFAULT_RATE_LIMIT,
+  DEV_EDGE_API_KEY,
+  defaultClients,
+  defaultUsers,
+  loginProfile,
+} from './config.ts';
 
 export type * from './types.ts';
 export { defaultLimits } from './limits.ts';
@@ -55,6 +62,7 @@ export {
 export { makeCheck } from './validation/engine.ts';
 
 export async function startTenant(options: TenantOptions = {}): Promise<RunningTenant> {
+  const login = loginProfile(options.login); // a bad option fails before anything listens
   const host = options.host ?? DEFAULT_HOST;
   const transport = createTransport();
   const [port, signingKey] = await Promise.all([transport.listen(host, options.port ?? 0), newSigningKey()]);
@@ -110,7 +118,7 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
   parts = { ...defaults, ...overrides };
   const resolved = parts;
 
-  const plain = createApp({ parts: resolved, publicUrl, clients, users, signingKey });
+  const plain = createApp({ parts: resolved, publicUrl, clients, users, signingKey, login });
   const app = strict ? strictProfile(clients)(plain) : plain;
   transport.setHandler(options.wrap ? options.wrap(app) : app, () => resolved.limits.maxBodyBytes);
   return { url: listenUrl, publicUrl, port, close: () => transport.close() };

@@ -37,6 +37,7 @@ try {
     publicUrl: cli.publicUrl,
     rateLimit: cli.rateLimit,
     profile: cli.profile,
+    login: cli.login,
   });
   if (stopping) await tenant.close().then(() => process.exit(0));
   const ms = Math.round(performance.now() - t0);

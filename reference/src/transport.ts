@@ -80,21 +80,23 @@ export function createTransport(): Transport {
     req.on('end', () => dispatch(false));
     req.on('error', () => res.destroy());
   });
-  server.on('clientError', (_err, socket) => {
+  server.on('clientError', (err: ParseError, socket) => {
     // Unparseable HTTP never reaches the handler; answer with the same JSON error shape.
-    const body = JSON.stringify({
-      statusCode: 400,
-      error: 'Bad Request',
-      message: 'Malformed HTTP request',
-      errorCode: 'bad_request',
-    });
+    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'; // RFC 6585 §5
+    const [status, reason, message, errorCode] = tooLarge
+      ? [431, 'Request Header Fields Too Large', 'Request header fields too large', 'header_fields_too_large']
+      : [400, 'Bad Request', 'Malformed HTTP request', 'bad_request'];
+    const body = JSON.stringify({ statusCode: status, error: reason, message, errorCode });
+    // RFC 9110 §9.3.2: no content in an answer to HEAD (its client reads any as data after the
+    // answer). Kept unless the method is surely HEAD: a content a client expects and misses is worse.
+    const content = failedMethod(err) === 'HEAD' ? '' : body;
     let answered = false;
     const answer = () => {
       if (answered) return;
       answered = true;
       if (socket.writable) {
         socket.end(
-          `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+          `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${content}`,
         );
       } else socket.destroy();
     };
@@ -130,6 +132,23 @@ export function createTransport(): Transport {
       });
     },
   };
+}
+
+/** What node:http gives a clientError listener for a parse error (llhttp's code and position). */
+type ParseError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: unknown };
+
+/**
+ * The method of the request the parser failed in, read from the bytes it was given: that request
+ * starts after the last blank line before the error (earlier requests of the chunk were parsed).
+ * Undefined when the bytes do not show it (absent, or the request began in an earlier chunk).
+ */
+function failedMethod(err: ParseError): string | undefined {
+  const raw = err.rawPacket;
+  if (!Buffer.isBuffer(raw)) return undefined;
+  const end = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, raw.length) : raw.length;
+  const blank = raw.subarray(0, end).lastIndexOf('\r\n\r\n');
+  const start = blank < 0 ? 0 : blank + 4;
+  return /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) /.exec(raw.subarray(start, start + 32).toString('latin1'))?.[1];
 }
 
 function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {

@@ -285,6 +285,16 @@ export interface LoginTransaction {
   nonce?: string;
   pkce?: { challenge: string; method: 'S256' | 'plain' };
   expiresAtMs: number;
+  /** identifier-first: the email address the first page took (the password page shows it). */
+  username?: string;
+  /** The password was right and a later page (one-time code, consent) is shown: the user and that page. */
+  authenticated?: { user: UserRecord; next: 'otp' | 'consent' };
+}
+
+/** A /v2/logout waiting for its confirmation (`login.logoutConfirm`). */
+export interface LogoutRequest {
+  returnTo: string;
+  expiresAtMs: number;
 }
 
 export interface OutboxMessage {
@@ -309,6 +319,9 @@ export interface AuthStore {
   saveLoginTransaction(id: string, tx: LoginTransaction): void;
   getLoginTransaction(id: string): LoginTransaction | undefined;
   deleteLoginTransaction(id: string): void;
+  saveLogoutRequest(id: string, request: LogoutRequest): void;
+  getLogoutRequest(id: string): LogoutRequest | undefined;
+  deleteLogoutRequest(id: string): void;
   addOutboxMessage(m: OutboxMessage): void;
   listOutbox(): OutboxMessage[];
 }
@@ -454,7 +467,34 @@ export interface TenantOptions {
    * and none of this tenant's conventions (src/profiles/strict.ts); the default is the spec's tenant.
    */
   profile?: 'default' | 'strict';
+  /** The pages a login, a consent and a logout take (reference/README.md "Login profiles"); default: one login page. */
+  login?: LoginOptions;
 }
+
+/**
+ * Shapes of the hosted login pages, as real tenants have them; each member's default is the
+ * tenant's one page (username + password, no consent, no logout confirmation).
+ */
+export interface LoginOptions {
+  /**
+   * `one-page`: email and password on one page; `identifier-first`: the email on one page,
+   * the password on the next; `challenge`: one page, then a one-time-code page no code passes.
+   */
+  flow?: 'one-page' | 'identifier-first' | 'challenge';
+  /** A consent page after the login: `always`, `offline` (when the scope has offline_access) or `never`. */
+  consent?: 'always' | 'offline' | 'never';
+  /** GET /v2/logout with an allowed returnTo shows "Do you want to sign out?"; its form redirects. */
+  logoutConfirm?: boolean;
+  /**
+   * Origin the login and consent pages are served from (a custom login domain), e.g.
+   * `http://localhost:4810`: /authorize redirects there and their forms post there. The
+   * tenant serves it too; default: the tenant's own origin, relative URLs.
+   */
+  origin?: string;
+}
+
+/** LoginOptions with the defaults filled in and the origin normalized. */
+export type LoginProfile = Required<Omit<LoginOptions, 'origin'>> & { origin?: string };
 
 export interface RunningTenant {
   /** Base URL the server listens on, e.g. http://127.0.0.1:4810 */

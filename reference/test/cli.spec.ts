@@ -2,6 +2,7 @@
 import { test, expect } from '@playwright/test';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { parseCli } from '../src/config.ts';
 
 const MAIN = fileURLToPath(new URL('../src/main.ts', import.meta.url));
 
@@ -57,4 +58,30 @@ test('a bad flag ends with exit code 2 and one line on stderr', async () => {
   const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
   expect(code).toBe(2);
   expect(err).toContain('rate limit must be <capacity>/<refillPerSecond>');
+});
+
+test('login profile flags and env: flags win, --logout-confirm takes no value, bad values are refused', () => {
+  const cli = parseCli(
+    ['--login', 'identifier-first', '--consent=offline', '--logout-confirm', '--login-origin', 'http://localhost:4810'],
+    { REFERENCE_LOGIN: 'challenge' },
+  );
+  expect(cli).toHaveProperty('login', {
+    flow: 'identifier-first',
+    consent: 'offline',
+    logoutConfirm: true,
+    origin: 'http://localhost:4810',
+  });
+  const env = parseCli([], {
+    REFERENCE_LOGIN: 'challenge',
+    REFERENCE_CONSENT: 'always',
+    REFERENCE_LOGOUT_CONFIRM: 'false',
+  });
+  expect(env).toHaveProperty('login', { flow: 'challenge', consent: 'always', logoutConfirm: false });
+  expect(parseCli([], {})).toHaveProperty('login', {});
+  expect(() => parseCli(['--login', 'two-page'], {})).toThrow('login must be one-page, identifier-first, challenge');
+  expect(() => parseCli(['--consent', 'sometimes'], {})).toThrow('consent must be always, offline, never');
+  expect(() => parseCli([], { REFERENCE_LOGOUT_CONFIRM: 'yes' })).toThrow(
+    'REFERENCE_LOGOUT_CONFIRM must be true, false',
+  );
+  expect(() => parseCli(['--login-origin', 'http://localhost:1/u'], {})).toThrow('without a path');
 });

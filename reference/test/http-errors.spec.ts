@@ -1,6 +1,7 @@
 // HTTP layer: bodies (§4), error bodies, size and type limits, routes; no client input yields a 5xx.
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
+import { connect } from 'node:net';
 import { tenantPerFile, type Client } from './helpers.ts';
 import type { RunningTenant } from '../src/index.ts';
 
@@ -205,15 +206,7 @@ test('no body or field value yields a 5xx (property test)', async () => {
 });
 
 test('unparseable HTTP gets a 400 with the JSON error body, and the tenant keeps serving', async () => {
-  const { connect } = await import('node:net');
-  const port = Number(new URL(t.url).port);
-  const raw = await new Promise<string>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write('NOT HTTP AT ALL\r\n\r\n'));
-    let data = '';
-    socket.on('data', (d) => (data += d.toString()));
-    socket.on('end', () => resolve(data));
-    socket.on('error', reject);
-  });
+  const raw = await exchange('NOT HTTP AT ALL\r\n\r\n');
   expect(raw).toMatch(/^HTTP\/1\.1 400 /);
   expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toMatchObject({
     statusCode: 400,
@@ -221,3 +214,51 @@ test('unparseable HTTP gets a 400 with the JSON error body, and the tenant keeps
   });
   expect((await c.send('GET', '/.well-known/jwks.json')).status).toBe(200);
 });
+
+test('an unparseable HEAD request gets a 400 with Content-Length and no content (RFC 9110 §9.3.2)', async () => {
+  const raw = await exchange('HEAD / HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n');
+  expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+  expect(Number(/\r\ncontent-length: (\d+)\r\n/i.exec(raw)?.[1])).toBeGreaterThan(0);
+  expect(raw.slice(raw.indexOf('\r\n\r\n') + 4)).toBe('');
+});
+
+test('the method is that of the request that failed: HEAD behind a GET gets no content, garbage behind a HEAD does', async () => {
+  const get = 'GET /.well-known/jwks.json HTTP/1.1\r\nHost: x\r\n\r\n';
+  const afterGet = await exchange(`${get}HEAD / HTTP/1.1\r\nNo colon here\r\n\r\n`);
+  const answers = afterGet.split(/(?=HTTP\/1\.1 )/);
+  expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 400']);
+  expect(answers[1]?.slice(answers[1].indexOf('\r\n\r\n') + 4)).toBe('');
+
+  const head = 'HEAD /.well-known/jwks.json HTTP/1.1\r\nHost: x\r\n\r\n';
+  const afterHead = await exchange(`${head}NOT HTTP AT ALL\r\n\r\n`);
+  const second = afterHead.slice(afterHead.indexOf('HTTP/1.1 400'));
+  expect(JSON.parse(second.slice(second.indexOf('\r\n\r\n') + 4))).toMatchObject({ statusCode: 400 });
+});
+
+test('a header block over the limit gets 431 with the JSON error body (RFC 6585 §5)', async () => {
+  // Node's default limit is 16 KiB for the whole header block.
+  const raw = await exchange(`GET /.well-known/jwks.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+  expect(raw).toMatch(/^HTTP\/1\.1 431 Request Header Fields Too Large\r\n/);
+  expect(JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))).toEqual({
+    statusCode: 431,
+    error: 'Request Header Fields Too Large',
+    message: expect.any(String),
+    errorCode: 'header_fields_too_large',
+  });
+  const many = Array.from({ length: 400 }, (_, i) => `X-H${i}: ${'b'.repeat(40)}\r\n`).join('');
+  expect(await exchange(`HEAD / HTTP/1.1\r\nHost: x\r\n${many}\r\n`)).toMatch(/^HTTP\/1\.1 431 [\s\S]*\r\n\r\n$/);
+  expect((await c.send('GET', '/.well-known/jwks.json')).status).toBe(200);
+});
+
+// Helpers
+
+/** Writes `data` on a fresh connection and reads until the tenant closes it. */
+function exchange(data: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(t.port, '127.0.0.1', () => socket.write(data));
+    let received = '';
+    socket.on('data', (d) => (received += d.toString('latin1')));
+    socket.on('close', () => resolve(received));
+    socket.on('error', reject);
+  });
+}

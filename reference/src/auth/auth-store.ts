@@ -1,5 +1,6 @@
 // In-memory authentication state: authorization codes, refresh tokens, login transactions
-// (the /authorize parameters while the login page is shown) and the dev outbox.
+// (the /authorize parameters while the login pages are shown), logouts waiting for their
+// confirmation and the dev outbox.
 import type { AuthStore, OutboxMessage } from '../types.ts';
 
 const OUTBOX_MAX = 200;
@@ -8,6 +9,7 @@ export function memoryAuthStore(now: () => number): AuthStore {
   const codes = new Map<string, Parameters<AuthStore['saveCode']>[1]>();
   const refresh = new Map<string, Parameters<AuthStore['saveRefreshToken']>[1]>();
   const transactions = new Map<string, Parameters<AuthStore['saveLoginTransaction']>[1]>();
+  const logouts = new Map<string, Parameters<AuthStore['saveLogoutRequest']>[1]>();
   const outbox: OutboxMessage[] = [];
   const prune = <T extends { expiresAtMs: number }>(m: Map<string, T>) => {
     const t = now();
@@ -34,6 +36,12 @@ export function memoryAuthStore(now: () => number): AuthStore {
     },
     getLoginTransaction: (id) => live(transactions.get(id)),
     deleteLoginTransaction: (id) => void transactions.delete(id),
+    saveLogoutRequest(id, request) {
+      prune(logouts);
+      logouts.set(id, { ...request });
+    },
+    getLogoutRequest: (id) => live(logouts.get(id)),
+    deleteLogoutRequest: (id) => void logouts.delete(id),
     addOutboxMessage(m) {
       outbox.push({ ...m });
       if (outbox.length > OUTBOX_MAX) outbox.shift();
