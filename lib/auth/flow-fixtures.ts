@@ -130,7 +130,8 @@ const recordedWalks = new Set<string>();
 
 /** auth.flow.login-pages: each shape of hosted login once per worker (the spec shows no login page). */
 function recordPages(check: Checks, pages: string[]): void {
-  if (pages.length === 0) return;
+  // A page the tenant answered with an error and nothing to do is the test's evidence, not a shape of login.
+  if (!pages.some((p) => / (filled|clicked) /.test(p))) return;
   const shape = pages.join(' → ');
   if (recordedWalks.has(shape)) return;
   recordedWalks.add(shape);
