@@ -24,6 +24,7 @@ import { FLOW_BENIGN, FLOW_MUTANTS } from './mutants-flows.ts';
 import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
 import { SECURITY_BENIGN, SECURITY_MUTANTS } from './mutants-security.ts';
 import { SCHEMA_MUTANTS } from './mutants-schema.ts';
+import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -903,6 +904,7 @@ export const MUTANTS: Variant[] = [
   ...FLOW_MUTANTS,
   ...AUTH_MUTANTS,
   ...SECURITY_MUTANTS,
+  ...LOGIN_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -1051,6 +1053,7 @@ export const BENIGN: Variant[] = [
   ...FLOW_BENIGN,
   ...AUTH_BENIGN,
   ...SECURITY_BENIGN,
+  ...LOGIN_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];
