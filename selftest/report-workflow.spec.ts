@@ -50,6 +50,7 @@ test('pull requests: the quick profile against the embedded reference tenant, se
   const job = wf.jobs['pull-request']!;
   expect(job.if).toBe("github.event_name == 'pull_request'");
   expect(job.env?.IDM_DEPTH).toBe('quick');
+  expect(job.env?.IDM_FAIL_ON_INCOMPLETE).toBe('true'); // must clauses left unexercised fail the gate
   expect(JSON.stringify(job)).not.toContain('IDM_BASE_URL'); // unset = the embedded tenant
   const runs = job.steps.map((s) => s.run ?? '');
   const selftest = runs.findIndex((r) => r.includes('--project=selftest'));
@@ -95,6 +96,7 @@ test('nightly: the deep profile against staging, sharded with blob reports and o
 test('nightly: the verdict job merges the shards, gates, and carries the Allure history over', () => {
   const job = wf.jobs['nightly-verdict']!;
   expect(needs(job).sort()).toEqual(['nightly-shard', 'plan']);
+  expect(job.env?.IDM_FAIL_ON_INCOMPLETE).toBe('true');
   const download = job.steps.find((s) => s.uses?.startsWith('actions/download-artifact@'))!;
   expect(download.with).toMatchObject({ pattern: 'blob-report-*', 'merge-multiple': true });
   const steps = job.steps.map((s) => s.run ?? '');
