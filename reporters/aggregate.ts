@@ -12,6 +12,8 @@ import type {
 } from './model.ts';
 
 export const NOT_RUN_REASON = 'not run in this selection';
+/** Between the skip reasons of the tests that declare one clause. */
+export const REASON_SEPARATOR = ' | ';
 
 export interface Aggregation {
   clauses: ClauseResult[];
@@ -175,7 +177,8 @@ function skipReason(entry: CatalogueEntry, tests: TestOutcome[], erroredEarly: T
   }
   for (const t of erroredEarly) reasons.add(`test errored before observing: ${t.error ?? t.status}`);
   if (reasons.size === 0) reasons.add(`declared by ${tests.length} test(s) but no check recorded for ${entry.id}`);
-  return [...reasons].join('; ');
+  // ' | ' between the reasons of different tests: a reason may hold '; ' itself (reporters/incomplete.ts reads each apart).
+  return [...reasons].join(REASON_SEPARATOR);
 }
 
 function failureExplained(test: TestOutcome, known: Map<string, CatalogueEntry>): boolean {

@@ -6,6 +6,7 @@
 // opt-in not given, a subset run. Those make the verdict INCOMPLETE: a gate must not pass
 // because a regression made its own check skip.
 import type { ClauseResult } from './model.ts';
+import { REASON_SEPARATOR } from './aggregate.ts';
 
 export interface Unexercised {
   clause: string;
@@ -25,7 +26,7 @@ export function unexercisedByRun(clauses: readonly ClauseResult[]): Unexercised[
     if (known !== undefined) return known;
     if (seen.has(c.id)) return false;
     seen.add(c.id);
-    const parts = (c.reason ?? '').split('; ').filter((p) => p.trim() !== '');
+    const parts = (c.reason ?? '').split(REASON_SEPARATOR).filter((p) => p.trim() !== '');
     const yes =
       parts.length > 0 &&
       parts.every((part) => {

@@ -97,8 +97,17 @@ test('strict profile: exactly its deviations fail, once each; offered methods an
 
     const skipped = reasons(v.skipped);
     expect(Object.keys(skipped).sort()).toEqual(
-      ['auth.error.429', 'auth.flow.implicit.redirect-uri', 'auth.flow.password.wrong-password'].sort(),
+      [
+        'auth.error.429',
+        'auth.flow.implicit.redirect-uri',
+        'auth.flow.password.wrong-password',
+        'auth.sec.consent.denied',
+      ].sort(),
     );
+    // The strict profile shows no consent page: nothing to decline, the tenant's right.
+    expect(skipped['auth.sec.consent.denied']).toMatch(/^not applicable: the tenant showed no consent page/);
+    // The bounded burst met no limit (the profile has none on the authentication API): the run's reason.
+    expect(v.run.report!.incomplete.map((u) => u.clause)).toEqual(['auth.error.429']);
     expect(skipped['auth.flow.implicit.redirect-uri']).toMatch(
       /^not exercised: the accepted case failed \(auth\.flow\.implicit: /,
     );
@@ -157,6 +166,7 @@ test('strict profile: exactly its deviations fail, once each; offered methods an
         'auth.flow.implicit.redirect-uri',
         'auth.flow.password',
         'auth.flow.password.wrong-password',
+        'auth.sec.consent.denied',
       ].sort(),
     );
   } finally {

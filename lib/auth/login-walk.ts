@@ -55,6 +55,8 @@ export interface AuthorizeOutcome {
   notDriven: string | null;
   /** The tenant refused the login itself (error page, the password asked again, an alert after it). */
   refused: boolean;
+  /** The alert or error message the last page showed, when it showed one. */
+  alert: string | null;
   /** The page the browser ended on, when it was not a redirect URI. */
   stoppedAt: string | null;
   /** Every page walked: status, where, title, and what the suite filled or clicked there. */
@@ -198,6 +200,7 @@ interface WalkState {
   problem: string | null;
   notDriven: string | null;
   refused: boolean;
+  alert: string | null;
   /** Main-frame navigations so far, and their count when the last action was taken. */
   navigations: number;
   navsBeforeAction: number;
@@ -219,6 +222,7 @@ function newState(): WalkState {
     problem: null,
     notDriven: null,
     refused: false,
+    alert: null,
     navigations: 0,
     navsBeforeAction: 0,
   };
@@ -230,6 +234,7 @@ function newState(): WalkState {
  */
 async function act(page: Page, v: PageView, w: WalkRequest, s: WalkState): Promise<string | { end: string }> {
   const where = `${v.at}${v.title ? ` ("${v.title}")` : ''}`;
+  s.alert = v.alert;
   const refuse = (why: string): { end: string } => {
     s.refused = true;
     s.problem = `the login was refused: ${why} at ${where}${v.alert ? `: "${v.alert}"` : ''}`;
@@ -320,9 +325,15 @@ async function typeSecret(field: NonNullable<PageView['password']>, value: strin
 
 // Helpers
 
-/** Waits until the page's document is in and, unless it is an error page, a control shows (or RENDER_MS passes). */
+/** Waits until the page's document is parsed and loaded and, unless it is an error page, a control shows (or RENDER_MS passes). */
 async function settle(page: Page, c: LoginControls, status: number | null, stop: Promise<unknown>): Promise<void> {
-  await Promise.race([page.waitForLoadState('load', { timeout: RENDER_MS }).catch(() => null), stop]);
+  // readyState, not only the load state: right after a navigation commits, the new document is
+  // still loading (its title is the browser's "Loading …") and the old one's state would answer.
+  const loaded = page
+    .waitForFunction('document.readyState !== "loading"', undefined, { timeout: RENDER_MS })
+    .then(() => page.waitForLoadState('load', { timeout: RENDER_MS }))
+    .catch(() => null);
+  await Promise.race([loaded, stop]);
   if ((status ?? 200) >= 400) return;
   await Promise.race([
     page
@@ -367,6 +378,7 @@ function outcome(s: WalkState, endedAt: string): AuthorizeOutcome {
     loginStatus: s.loginStatus,
     throttled: s.throttled,
     refused: s.refused,
+    alert: s.alert,
   };
   if (s.finalUrl === null) {
     const problem =

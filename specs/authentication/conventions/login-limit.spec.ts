@@ -151,8 +151,8 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
   let failed = 1;
   let last = await attempt(lockout!.username, `${lockout!.password}-wrong`);
   test.skip(!last.loggedIn, `the login page took no password: ${last.problem ?? last.pages.join(' → ')}`);
-  // Stop as soon as the answer changes (blocked): its status, or the page and message it shows.
-  const answer = (o: AuthorizeOutcome): string => `${o.loginStatus} ${o.problem ?? ''}`;
+  // Stop as soon as the answer changes (blocked): its status, or the message the page shows.
+  const answer = (o: AuthorizeOutcome): string => `${o.loginStatus} ${o.refused} ${o.alert ?? ''}`;
   const first = answer(last);
   while (failed < cfg.auth.lockoutAttempts && answer(last) === first && last.loginStatus !== 429) {
     last = await attempt(lockout!.username, `${lockout!.password}-wrong-${failed}`);

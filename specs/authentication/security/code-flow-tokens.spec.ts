@@ -96,7 +96,7 @@ test(
         );
     }
     // Nothing failed but a part could not be judged: the reason is the test's.
-    test.skip(skipped.length > 0 && check.failedCount() === 0, skipped.join('; '));
+    test.skip(skipped.length > 0 && check.failedCount() === 0, skipped.join(' | '));
   },
 );
 
