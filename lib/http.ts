@@ -48,6 +48,11 @@ export interface SendOptions {
   raw?: string;
   /** Whether a 429 is retried after Reset (default true; the burst test sends its own). */
   retryOn429?: boolean;
+  /**
+   * Whether a 429's X-RateLimit-* teach the pacer about the bucket (default true). The §8 test
+   * provokes a per-account block whose headers describe the block, not the endpoint's limit.
+   */
+  learnFrom429?: boolean;
 }
 
 export interface ClientOptions {
@@ -86,6 +91,25 @@ export class ApiClient {
     return this.opts.token ? `Bearer ${this.opts.token}` : null;
   }
 
+  /**
+   * Whose requests these are, for pacing: a request that authenticates a client by its id (in the
+   * body, or a Basic header) spends that client's limit, as tenants of this kind key their
+   * authentication-API limits, whatever other name this client carries; else the client's name.
+   */
+  private callerName(o: SendOptions): string {
+    if (this.opts.token !== null) return this.opts.name;
+    const id =
+      typeof o.data === 'object' && o.data !== null ? (o.data as Record<string, unknown>).client_id : undefined;
+    if (typeof id === 'string' && id !== '') return `client ${id}`;
+    const basic = /^Basic\s+(\S+)/i.exec(lowerKeys(o.headers ?? {}).authorization ?? this.authorization() ?? '')?.[1];
+    if (basic) {
+      const decoded = Buffer.from(basic, 'base64').toString('utf8');
+      const user = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
+      if (user !== '') return `client ${safeDecode(user)}`;
+    }
+    return this.opts.name;
+  }
+
   url(path: string): string {
     return path.startsWith('http') ? path : `${this.opts.apiBase}${path}`;
   }
@@ -113,7 +137,7 @@ export class ApiClient {
       ...(body !== undefined ? { body } : {}),
       ...(o.data !== undefined ? { data: o.data } : {}),
     };
-    const key = bucketKey(this.opts.name, method, url, this.opts.apiBase);
+    const key = bucketKey(this.callerName(o), method, url, this.opts.apiBase);
     for (let attempt = 0; ; attempt++) {
       this.opts.counter.waitedMs += await this.opts.pacer.acquire(key);
       this.opts.counter.sent += 1;
@@ -126,7 +150,8 @@ export class ApiClient {
         await this.opts.pacer.release(key, null, null);
         throw new TargetTransportError(`${method} ${url}: ${describeTransportError(e, this.opts.timeoutMs)}`);
       }
-      await this.opts.pacer.release(key, ex.headers, ex.status);
+      const learn = ex.status !== 429 || (o.learnFrom429 ?? true);
+      await this.opts.pacer.release(key, learn ? ex.headers : null, learn ? ex.status : null);
       if (ex.status === 429 && (o.retryOn429 ?? true) && attempt < MAX_429_RETRIES) {
         // Paced requests should never meet a 429; when one does (another client on the
         // tenant, a coarser bucket), wait for Reset and count it.
@@ -266,4 +291,12 @@ function lowerKeys(h: Record<string, string>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(h)) out[k.toLowerCase()] = v;
   return out;
+}
+
+function safeDecode(s: string): string {
+  try {
+    return decodeURIComponent(s.replace(/\+/g, ' '));
+  } catch {
+    return s;
+  }
 }

@@ -369,6 +369,30 @@ export class Pacer {
     });
   }
 
+  /**
+   * Records an answer to a request the suite could not pace (a redirect the browser followed by
+   * itself): served on the bucket now, never counted in flight.
+   */
+  async note(key: string, headers: Record<string, string>, status: number): Promise<void> {
+    await withLock(this.lock, () => {
+      const all = this.read();
+      const st: BucketState = { ...emptyBucket(), ...all[key] };
+      st.inflight = liveOnly(st.inflight);
+      const now = Date.now();
+      all[key] = learn(st, {
+        headers,
+        status,
+        sentAt: now,
+        receivedAt: now,
+        inflightAfter: total(st.inflight),
+        key,
+        reserve: this.reserve,
+        ...this.opts,
+      });
+      this.write(all);
+    });
+  }
+
   /** For the burst test: keep every other worker off the bucket until `until` (epoch ms). */
   async block(key: string, until: number): Promise<void> {
     await withLock(this.lock, () => {

@@ -8,7 +8,9 @@
 import { test as base } from '../fixtures.ts';
 import { noChromiumReason } from './browser.ts';
 import { absentReason, endpoint, type Endpoint } from './endpoints.ts';
-import { walkLogin, type AuthorizeOutcome } from './login-walk.ts';
+import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-walk.ts';
+import { oneLoginAtATime } from './one-login.ts';
+import { bucketKey } from '../http.ts';
 import { recordAuthError } from './error-records.ts';
 import { expectAuthRefusal } from './checks.ts';
 import { authEncoding, type AuthEncoding } from './encoding.ts';
@@ -42,6 +44,13 @@ export interface UserTokens {
   problem: string | null;
   /** What the login met on a consent page (null: none was shown). */
   consent: AuthorizeOutcome['consent'];
+}
+
+export interface WalkOptions {
+  /** What to do on a consent page (default accept). */
+  consent?: 'accept' | 'decline';
+  /** The walk provokes a per-account block (§8): a 429's headers describe the block, not the pace. */
+  provokesBlock?: boolean;
 }
 
 /** A logout request and where it sent the browser (through a confirmation page when the tenant shows one). */
@@ -93,7 +102,7 @@ export interface Flows {
     params: Record<string, string>,
     redirectUris: string[],
     as?: { username: string; password: string },
-    o?: { consent?: 'accept' | 'decline' },
+    o?: WalkOptions,
   ): Promise<AuthorizeOutcome>;
   /** As authorize, but a page the walk cannot drive is returned (`notDriven`) instead of skipping. */
   walk(
@@ -101,7 +110,7 @@ export interface Flows {
     params: Record<string, string>,
     redirectUris: string[],
     as?: { username: string; password: string },
-    o?: { consent?: 'accept' | 'decline' },
+    o?: WalkOptions,
   ): Promise<AuthorizeOutcome>;
   /**
    * GET a logout URL; a page in answer (a logout confirmation) is walked in the browser,
@@ -170,6 +179,21 @@ export const test = base.extend<{ flows: Flows }>({
       if (ex.status >= 400) errors.push(ex);
       return ex;
     };
+    /** The browser's requests spend the buckets the suite's own requests of the same kind spend (lib/pacer.ts). */
+    const browserPacing = (provokesBlock: boolean): BrowserPacing => {
+      const key = (method: string, url: string) => bucketKey('anonymous', method, url, cfg.apiBase);
+      return {
+        async before(method, url) {
+          counter.waitedMs += await suite.pacer.acquire(key(method, url));
+        },
+        async after(method, url, answer, held) {
+          const learn = answer !== null && !(provokesBlock && answer.status === 429);
+          if (held)
+            await suite.pacer.release(key(method, url), learn ? answer.headers : null, learn ? answer.status : null);
+          else if (learn) await suite.pacer.note(key(method, url), answer.headers, answer.status);
+        },
+      };
+    };
     const flows: Flows = {
       endpoint: (which) => endpoint(cfg, anon, which),
       skipIfAbsent(e, ex) {
@@ -179,7 +203,13 @@ export const test = base.extend<{ flows: Flows }>({
       encoding: () => authEncoding(cfg, anon),
       async token(data) {
         const { encoding } = await flows.encoding();
-        const ex = seen(await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
+        const send = () => anon.send('POST', cfg.auth.tokenUrl, { data, encoding });
+        // A login (the password grant) never overlaps another of the same user (lib/auth/one-login.ts).
+        const ex = seen(
+          data.grant_type === 'password' && typeof data.username === 'string'
+            ? await oneLoginAtATime(cfg.auth.url, data.username, send)
+            : await send(),
+        );
         const body = typeof ex.body === 'object' && ex.body !== null ? (ex.body as Record<string, unknown>) : {};
         const answer = {
           ex,
@@ -312,17 +342,22 @@ export const test = base.extend<{ flows: Flows }>({
           u.searchParams.set('prompt', 'consent');
         // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
         if (e.source === 'default') flows.skipIfAbsent(e, seen(await anon.send('GET', u.toString())));
-        const outcome = await walkLogin(await loginBrowser.get(), {
-          url: u.toString(),
-          redirectUris,
-          login: { username: as?.username ?? user!.username, password: as?.password ?? user!.password },
-          consent: o.consent ?? 'accept',
-          controls: cfg.auth.loginControls,
-          timeoutMs: cfg.timeoutMs,
-          onTenantRequest: () => {
-            counter.sent += 1;
-          },
-        });
+        const login = { username: as?.username ?? user!.username, password: as?.password ?? user!.password };
+        const browser = await loginBrowser.get();
+        const outcome = await oneLoginAtATime(cfg.auth.url, login.username, () =>
+          walkLogin(browser, {
+            url: u.toString(),
+            redirectUris,
+            login,
+            consent: o.consent ?? 'accept',
+            controls: cfg.auth.loginControls,
+            timeoutMs: cfg.timeoutMs,
+            onTenantRequest: () => {
+              counter.sent += 1;
+            },
+            pace: browserPacing(o.provokesBlock ?? false),
+          }),
+        );
         for (const k of ['code', 'access_token', 'id_token', 'refresh_token']) secret(outcome.params[k]);
         recordPages(check, outcome.pages);
         return outcome;
@@ -353,6 +388,7 @@ export const test = base.extend<{ flows: Flows }>({
           onTenantRequest: () => {
             counter.sent += 1;
           },
+          pace: browserPacing(false),
         });
         recordPages(check, walked.pages);
         return { ex, redirectedTo: walked.callback?.href ?? null, pages: walked.pages, notDriven: walked.notDriven };

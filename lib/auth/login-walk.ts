@@ -9,7 +9,7 @@
 // again, an alert after the password: the tenant's answer, judged by the caller), the walk
 // could not go on (a page with nothing it knows how to drive: the suite's gap, `notDriven`,
 // which names the page and the setting to set), or it ran out of pages.
-import type { Browser, Page, Route } from '@playwright/test';
+import type { Browser, Page, Request, Route } from '@playwright/test';
 import { parseRateLimit } from '../pacer.ts';
 import { anyControl, labelOf, pathOf, submitOf, viewOf, type LoginControls, type PageView } from './page-view.ts';
 
@@ -35,6 +35,23 @@ export interface WalkRequest {
   timeoutMs: number;
   /** Called for every request the browser sends to the tenant's origins (counted like API requests). */
   onTenantRequest?: () => void;
+  /** Paces the browser's requests as the suite's own are paced (lib/pacer.ts). */
+  pace?: BrowserPacing;
+}
+
+/**
+ * The pacer's side of the browser: `before` waits until a request may go (every request but the
+ * redirect URI's), `after` records its answer (null: it failed). A redirect the browser follows
+ * by itself cannot be held back; its answer still comes to `after`, with `held` false.
+ */
+export interface BrowserPacing {
+  before(method: string, url: string): Promise<void>;
+  after(
+    method: string,
+    url: string,
+    answer: { status: number; headers: Record<string, string> } | null,
+    held: boolean,
+  ): Promise<void>;
 }
 
 export interface AuthorizeOutcome {
@@ -78,6 +95,21 @@ export async function walkLogin(browser: Browser, w: WalkRequest): Promise<Autho
   context.setDefaultTimeout(w.timeoutMs);
   const reached = (u: string): boolean => w.redirectUris.some((r) => sameEndpoint(u, r));
   const s = newState();
+  // Registered first: a route registered later (the redirect URI's) is asked first.
+  const held = new Set<Request>();
+  const pace = w.pace;
+  if (pace) {
+    await context.route('**/*', async (route) => {
+      const r = route.request();
+      if (reached(r.url())) return route.fallback();
+      await pace.before(r.method(), r.url());
+      held.add(r);
+      return route.continue().catch(() => undefined);
+    });
+    context.on('requestfailed', (r) => {
+      if (held.delete(r)) void pace.after(r.method(), r.url(), null, true);
+    });
+  }
   // Resolved when the tenant's own 3xx names a redirect URI: the answer is then in hand, and
   // the browser's attempt to load a host nobody serves is not waited for.
   let redirected!: () => void;
@@ -106,6 +138,10 @@ export async function walkLogin(browser: Browser, w: WalkRequest): Promise<Autho
   });
   context.on('response', (r) => {
     if (reached(r.url())) return;
+    if (pace) {
+      const wasHeld = held.delete(r.request());
+      void pace.after(r.request().method(), r.url(), { status: r.status(), headers: r.headers() }, wasHeld);
+    }
     const main = r.request().isNavigationRequest() && r.frame() === page.mainFrame();
     if (main) {
       origins.add(originOf(r.url()));
@@ -178,6 +214,8 @@ export async function walkLogin(browser: Browser, w: WalkRequest): Promise<Autho
   } finally {
     const at = reached(page.url()) ? page.url() : null;
     await context.close();
+    // Requests the closing context cut short are no longer in flight.
+    if (pace) for (const r of held) await pace.after(r.method(), r.url(), null, true);
     s.finalUrl = at ?? s.caught;
   }
   return outcome(s, pathOf(page.url()));

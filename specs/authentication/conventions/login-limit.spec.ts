@@ -17,6 +17,7 @@ import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
 import { recordAuthError } from '../../../lib/auth/error-records.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { parseRateLimit } from '../../../lib/pacer.ts';
+import { oneLoginAtATime } from '../../../lib/auth/one-login.ts';
 
 /**
  * The three kinds of attempt share the endpoint's own rate limit, which refills within
@@ -46,32 +47,36 @@ test.describe('repeat login attempts (§8)', () => {
         return;
       }
       const { encoding } = await authEncoding(cfg, anon);
-      // Each kind of attempt paces in a bucket of its own: the block's X-RateLimit-* answer
-      // (Remaining 0 until the block ends) must not make the pacer wait out the block itself.
-      // Those buckets are the suite's, not the tenant's: the endpoint's own limit may still answer
-      // 429. Such a 429 (Reset within seconds) is waited out and the same login sent again, so
-      // that only the per-account block is taken for one.
-      const login = (bucket: string, username: string, password: string): Promise<Exchange> =>
+      // Every attempt spends the client's own bucket (lib/http.ts), paced like the client's other
+      // requests; a 429 teaches the pacer nothing (the block's X-RateLimit-* — Remaining 0 until
+      // the block ends — would make it wait out the block itself). The endpoint's own limit may
+      // still answer 429: such a 429 (Reset within seconds) is waited out and the same login sent
+      // again, so that only the per-account block is taken for one. No attempt overlaps another
+      // login of the same user (lib/auth/one-login.ts).
+      const login = (username: string, password: string): Promise<Exchange> =>
         pastEndpointLimit(
           () =>
-            anon.withAuthorization(`login-${bucket}`, null).send('POST', cfg.auth.tokenUrl, {
-              data: {
-                grant_type: 'password',
-                client_id: post!.id,
-                client_secret: post!.secret,
-                username,
-                password,
-                scope: 'openid',
-                ...(user?.connection ? { realm: user.connection } : {}),
-              },
-              encoding,
-              retryOn429: false,
-            }),
+            oneLoginAtATime(cfg.auth.url, username, () =>
+              anon.send('POST', cfg.auth.tokenUrl, {
+                data: {
+                  grant_type: 'password',
+                  client_id: post!.id,
+                  client_secret: post!.secret,
+                  username,
+                  password,
+                  scope: 'openid',
+                  ...(user?.connection ? { realm: user.connection } : {}),
+                },
+                encoding,
+                retryOn429: false,
+                learnFrom429: false,
+              }),
+            ),
           (ex) => (ex.status === 429 ? parseRateLimit(ex.headers).resetAt : undefined),
         );
       // The accepted twin: the test user's right login is a login (a token) before any failure counts.
       if (user) {
-        const right = await login('accepted', user.username, user.password);
+        const right = await login(user.username, user.password);
         if (!issued(right)) {
           await throughLoginPage(flows, check, cfg, `the password grant ${failureCause(right)}`);
           return;
@@ -79,16 +84,16 @@ test.describe('repeat login attempts (§8)', () => {
       }
       let failed = 0;
       let last: Exchange | null = null;
-      const first = await login('failing', lockout!.username, `${lockout!.password}-wrong`);
+      const first = await login(lockout!.username, `${lockout!.password}-wrong`);
       failed++;
       last = first;
       // Stop as soon as the answer changes (blocked); the right password decides.
       while (failed < cfg.auth.lockoutAttempts && last.status === first.status && last.status !== 429) {
-        last = await login('failing', lockout!.username, `${lockout!.password}-wrong-${failed}`);
+        last = await login(lockout!.username, `${lockout!.password}-wrong-${failed}`);
         failed++;
       }
       recordAuthError(info, last);
-      const right = await login('blocked', lockout!.username, lockout!.password);
+      const right = await login(lockout!.username, lockout!.password);
       expectAuthRefusal(
         check,
         info,
@@ -98,7 +103,7 @@ test.describe('repeat login attempts (§8)', () => {
         { tokenEndpoint: true, faulty: false },
       );
       if (user) {
-        const other = await login('other-user', user.username, user.password);
+        const other = await login(user.username, user.password);
         check.that(
           'ratelimit.login-attempts',
           issued(other),
@@ -140,6 +145,7 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
           },
           [redirectUri!],
           { username, password },
+          { provokesBlock: true },
         );
       },
       (out) => out.throttled?.resetAt,
