@@ -94,3 +94,46 @@ export function expectClientAuthRefusal(
     tokenEndpoint: true,
   });
 }
+
+/**
+ * A request the server cannot read (no client, no parameters) may be answered by the tenant's
+ * own error page behind a redirect (RFC 6749 §4.1.2.1: inform the resource owner, never
+ * redirect to the client): a 3xx to the origin of the request, carrying no code or token and
+ * naming no client redirect URI. Anything else is not such a page (null: judge the status).
+ */
+export function ownErrorPage(ex: Exchange, clientRedirects: readonly string[]): string | null {
+  const location = ex.status >= 300 && ex.status < 400 ? ex.headers.location : undefined;
+  if (location === undefined) return null;
+  let to: URL;
+  try {
+    to = new URL(location, ex.request.url);
+  } catch {
+    return null;
+  }
+  if (to.origin !== new URL(ex.request.url).origin) return null;
+  const carried = [...to.searchParams, ...new URLSearchParams(to.hash.slice(1))];
+  if (carried.some(([k]) => ['code', 'access_token', 'id_token'].includes(k))) return null;
+  const toClient = (v: string): boolean => clientRedirects.some((r) => v.startsWith(r));
+  if (toClient(to.href) || carried.some(([, v]) => toClient(v))) return null;
+  return to.pathname;
+}
+
+/** A request the server cannot read is refused: a 4xx, or a redirect to the tenant's own error page. */
+export function expectNotRead(
+  check: Checks,
+  clause: string,
+  ex: Exchange,
+  what: string,
+  clientRedirects: readonly string[],
+): boolean {
+  const page = ownErrorPage(ex, clientRedirects);
+  if (page !== null)
+    return check.that(clause, true, `${what}: ${ex.status} to the tenant's own ${page} (an error shown to the person)`);
+  const location = ex.status >= 300 && ex.status < 400 ? ` to ${ex.headers.location ?? '(no Location)'}` : '';
+  return check.that(
+    clause,
+    ex.status >= 400 && ex.status < 500,
+    `${what}: expected a 4xx, got ${ex.status}${location}`,
+    ex,
+  );
+}
