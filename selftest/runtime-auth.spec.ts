@@ -16,6 +16,7 @@ import {
 } from '../lib/auth/target.ts';
 import { describeAuthError } from '../lib/auth/error-records.ts';
 import { ownErrorPage } from '../lib/auth/checks.ts';
+import { alterToken, isJwt, truncateToken } from '../lib/auth/forge.ts';
 import type { Exchange } from '../lib/http.ts';
 
 const cfg = parseConfig({});
@@ -156,5 +157,22 @@ test.describe("an unreadable request answered by the tenant's own error page (RF
     ])
       expect(ownErrorPage(redirect(location), [CLIENT]), location).toBeNull();
     expect(ownErrorPage({ ...redirect('/error'), status: 400 }, [CLIENT])).toBeNull();
+  });
+});
+
+test.describe('user-token variants that need no decoding (RFC 6749 §1.4)', () => {
+  test('a JWT is told from an opaque token', async () => {
+    expect(isJwt(await clientAssertion(cfg))).toBe(true);
+    for (const t of ['Xq3v9kZP0wYtR7uQ2mN5bL8a', 'abc.def.ghi', 'not-a-jwt']) expect(isJwt(t), t).toBe(false);
+  });
+  test('an altered token keeps its length and no longer verifies; a truncated one is shorter', async () => {
+    const key = await importSPKI(readFileSync(PUBLIC_KEY, 'utf8'), 'RS256');
+    const token = await clientAssertion(cfg);
+    const altered = alterToken(token);
+    expect(altered.length).toBe(token.length);
+    expect([...altered].filter((c, i) => c !== token[i]).length).toBe(1);
+    await expect(compactVerify(altered, key)).rejects.toThrow();
+    expect(truncateToken(token)).toBe(token.slice(0, -8));
+    expect(alterToken('AAAAAAAAAA')).toBe('AAAAABAAAA');
   });
 });
