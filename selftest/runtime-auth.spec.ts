@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { compactVerify, decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
-import { parseConfig, EMBEDDED } from '../lib/config.ts';
+import { parseConfig, EMBEDDED, withDiscovered, type Config } from '../lib/config.ts';
 import {
   ASSERTION_FAULTS,
   FOREIGN_CERT_FILE,
@@ -36,10 +36,10 @@ test.describe('Basic header (RFC 6749 §2.3.1)', () => {
 });
 
 test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
-  test('a valid assertion verifies with the registered key, for the token endpoint, iss = sub = client id', async () => {
+  test('a valid assertion verifies with the registered key, for the tenant as issuer, iss = sub = client id', async () => {
     const key = await importSPKI(readFileSync(PUBLIC_KEY, 'utf8'), 'RS256');
     const { payload } = await jwtVerify(await clientAssertion(cfg), key, {
-      audience: cfg.auth.tokenUrl,
+      audience: 'http://127.0.0.1:4810/',
       issuer: EMBEDDED.pkjwtClientId,
       subject: EMBEDDED.pkjwtClientId,
     });
@@ -50,7 +50,7 @@ test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
     expect(decodeJwt(await clientAssertion(cfg, undefined, 'fixed')).jti).toBe('fixed');
   });
   const BROKEN: Record<AssertionFault, (token: string) => Promise<boolean>> = {
-    'wrong-aud': async (t) => decodeJwt(t).aud !== cfg.auth.tokenUrl,
+    'wrong-aud': async (t) => decodeJwt(t).aud !== cfg.auth.assertionAudience,
     expired: async (t) => (decodeJwt(t).exp ?? Infinity) < Date.now() / 1000,
     'iss-not-sub': async (t) => decodeJwt(t).iss !== decodeJwt(t).sub && decodeJwt(t).sub !== undefined,
     'no-sub': async (t) => decodeJwt(t).sub === undefined,
@@ -76,6 +76,42 @@ test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
           expect(await BROKEN[other](t), `${fault} also breaks ${other}`).toBe(false);
     });
   }
+});
+
+test.describe('the assertion audience: discovery issuer, tenant URL or a setting (RFC 7523 §3)', () => {
+  const ISSUER = 'https://login.example.test/';
+  const TOKEN = 'https://login.example.test/oauth/token';
+  const staging = {
+    IDM_AUTH_URL: 'https://auth.example.test',
+    IDM_PKJWT_CLIENT_ID: 'pk',
+    IDM_PKJWT_KEY_FILE: EMBEDDED.pkjwtKeyFile,
+  };
+  const choices: Array<[string, Config, string]> = [
+    ['no discovery', parseConfig(staging), 'https://auth.example.test/'],
+    ['the discovery issuer', withDiscovered(parseConfig(staging), { issuer: ISSUER, tokenEndpoint: TOKEN }), ISSUER],
+    [
+      'IDM_ASSERTION_AUDIENCE=token-endpoint',
+      withDiscovered(parseConfig({ ...staging, IDM_ASSERTION_AUDIENCE: 'token-endpoint' }), {
+        issuer: ISSUER,
+        tokenEndpoint: TOKEN,
+      }),
+      TOKEN,
+    ],
+    [
+      'IDM_ASSERTION_AUDIENCE naming another tenant token endpoint',
+      parseConfig({ ...staging, IDM_ASSERTION_AUDIENCE: 'https://another-tenant.example.test/oauth/token' }),
+      'https://another-tenant.example.test/oauth/token',
+    ],
+  ];
+  for (const [what, c, aud] of choices)
+    test(`${what}: signed for ${aud}; the wrong audience stays wrong`, async () => {
+      expect(c.auth.assertionAudience).toBe(aud);
+      expect(decodeJwt(await clientAssertion(c)).aud).toBe(aud);
+      expect(decodeJwt(await clientAssertion(c, 'wrong-aud')).aud).not.toBe(aud);
+      expect(decodeJwt(await clientAssertion(c, 'wrong-aud')).aud).not.toMatch(
+        /^https:\/\/(auth|login)\.example\.test\//,
+      );
+    });
 });
 
 test.describe('mTLS edge headers', () => {

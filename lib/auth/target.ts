@@ -63,7 +63,7 @@ export async function clientAssertion(
   const claims: Record<string, unknown> = {
     iss: pk.id,
     sub: fault === 'iss-not-sub' ? `${pk.id}-other` : pk.id,
-    aud: fault === 'wrong-aud' ? 'https://another-tenant.example.test/oauth/token' : cfg.auth.tokenUrl,
+    aud: fault === 'wrong-aud' ? wrongAudience(cfg.auth.assertionAudience) : cfg.auth.assertionAudience,
     iat: fault === 'expired' ? now - 1200 : now,
     exp: fault === 'expired' ? now - 600 : now + 120,
     jti,
@@ -79,6 +79,12 @@ export async function clientAssertion(
     key = k;
   }
   return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(await key);
+}
+
+/** Another tenant's token endpoint: never the audience the suite signs for, whichever was chosen. */
+export function wrongAudience(right: string): string {
+  const other = 'https://another-tenant.example.test/oauth/token';
+  return right === other ? 'https://yet-another-tenant.example.test/oauth/token' : other;
 }
 
 /** The body of a client_credentials request authenticated by a client assertion. */
