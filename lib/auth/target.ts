@@ -101,6 +101,8 @@ export function assertionBody(cfg: Config, assertion: string): Record<string, st
 export interface EdgeHeaders {
   apiKey?: string | null;
   certFile?: string | null;
+  /** A certificate built in memory (PEM), sent instead of certFile's. */
+  certPem?: string;
   verified?: string | null;
 }
 
@@ -111,7 +113,8 @@ export function mtlsHeaders(client: MtlsClient, o: EdgeHeaders = {}): Record<str
   const certFile = o.certFile === undefined ? client.certFile : o.certFile;
   const verified = o.verified === undefined ? 'SUCCESS' : o.verified;
   if (apiKey !== null) h['cname-api-key'] = apiKey;
-  if (certFile !== null) h['client-certificate'] = encodeURIComponent(readFileSync(certFile, 'utf8'));
+  const pem = o.certPem ?? (certFile === null ? null : readFileSync(certFile, 'utf8'));
+  if (pem !== null) h['client-certificate'] = encodeURIComponent(pem);
   if (verified !== null) h['client-certificate-ca-verified'] = verified;
   return h;
 }
