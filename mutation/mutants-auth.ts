@@ -76,7 +76,7 @@ async function assertion(c: ProbeClient, kind: AssertionCase, jti = randomUUID()
       : await importPKCS8(readFileSync(A.IDM_PKJWT_KEY_FILE, 'utf8'), 'RS256');
   return new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).sign(key);
 }
-const withAssertion = async (c: ProbeClient, kind: AssertionCase) =>
+export const withAssertion = async (c: ProbeClient, kind: AssertionCase) =>
   tokenReq(
     c,
     cc({

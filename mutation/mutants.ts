@@ -23,6 +23,7 @@ import {
 import { FLOW_BENIGN, FLOW_MUTANTS } from './mutants-flows.ts';
 import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
 import { SECURITY_BENIGN, SECURITY_MUTANTS } from './mutants-security.ts';
+import { SERVER_BENIGN, SERVER_MUTANTS } from './mutants-servers.ts';
 import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
@@ -903,6 +904,7 @@ export const MUTANTS: Variant[] = [
   ...FLOW_MUTANTS,
   ...AUTH_MUTANTS,
   ...SECURITY_MUTANTS,
+  ...SERVER_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -1051,6 +1053,7 @@ export const BENIGN: Variant[] = [
   ...FLOW_BENIGN,
   ...AUTH_BENIGN,
   ...SECURITY_BENIGN,
+  ...SERVER_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];
