@@ -82,7 +82,7 @@ export async function clientAssertion(
 }
 
 /** Another tenant's token endpoint: never the audience the suite signs for, whichever was chosen. */
-export function wrongAudience(right: string): string {
+function wrongAudience(right: string): string {
   const other = 'https://another-tenant.example.test/oauth/token';
   return right === other ? 'https://yet-another-tenant.example.test/oauth/token' : other;
 }
