@@ -1,10 +1,10 @@
 // One cause, one failure (issue 24): over a run's report, no single exchange fails two must
-// clauses for the same rule. An exchange is what a failure's evidence shows was sent — the test,
-// method, URL, headers and body (redacted alike, so one request reads the same wherever it is
-// named). The rule a failure names is its statement after the case description ("expected a 4xx,
-// got 200" in "user info with garbage: expected a 4xx, got 200"): two clauses failing one
-// exchange with the same statement are one cause counted twice; different statements (no error
-// object, no error member; two schema keywords) are different rules it broke.
+// clauses for the same rule. A failure's message is the case it describes, then the rule it
+// states ("user info with garbage" / "expected a 4xx, got 200"). An exchange is what the
+// failure's evidence shows was sent — the test, method, URL, headers and body — and the case:
+// redaction hides what tells two certificates or tokens apart, the description does not. Two
+// clauses failing one exchange with the same statement are one cause counted twice; different
+// statements (no error object, no error member; two schema keywords) are different rules.
 import type { ConformanceReport } from '../reporters/model.ts';
 
 export interface DoubleCount {
@@ -24,7 +24,8 @@ export function doubleCounted(report: ConformanceReport): DoubleCount[] {
       const req = f.evidence?.request;
       if (!req) continue;
       const rule = ruleOf(f.message);
-      const key = JSON.stringify([f.test, req.method, req.url, req.headers, req.body ?? null, rule]);
+      const described = f.message.slice(0, f.message.length - rule.length);
+      const key = JSON.stringify([f.test, req.method, req.url, req.headers, req.body ?? null, described, rule]);
       let entry = byExchangeAndRule.get(key);
       if (!entry) {
         entry = { test: f.test, exchange: `${req.method} ${req.url}`, rule, clauses: new Set() };
