@@ -35,8 +35,20 @@ export interface UserCredentials {
 export interface AuthConfig {
   /** `{auth_url}` of the spec (IDM_AUTH_URL, default the base URL). */
   url: string;
-  /** Token endpoint of the authentication API: `<auth url><IDM_TOKEN_PATH>`. */
+  /**
+   * Token endpoint of the authentication API: `<auth url><IDM_AUTH_TOKEN_PATH>`, else the discovery
+   * document's token_endpoint (read once per run: withDiscovered), else `<auth url><IDM_TOKEN_PATH>`.
+   */
   tokenUrl: string;
+  /**
+   * `aud` of client assertions (RFC 7523 §3): IDM_ASSERTION_AUDIENCE (`token-endpoint`: tokenUrl),
+   * else the discovered issuer, else `<auth url>/`.
+   */
+  assertionAudience: string;
+  /** Where tokenUrl and assertionAudience came from, for messages. */
+  targetsFrom: { tokenUrl: string; assertionAudience: string };
+  /** The settings discovery fills in around (withDiscovered). */
+  targetSettings: { tokenPath: string | null; managementTokenPath: string; audience: string | null };
   post: ClientCredentials | null;
   basic: ClientCredentials | null;
   publicClientId: string | null;
@@ -238,9 +250,15 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
   );
   const paths = {} as Record<AuthPath, string | null>;
   for (const [k, name] of Object.entries(AUTH_PATH_SETTINGS) as Array<[AuthPath, string]>) paths[k] = s.text(name);
+  const targetSettings = {
+    tokenPath: s.text('IDM_AUTH_TOKEN_PATH'),
+    managementTokenPath: tokenPath,
+    audience: s.text('IDM_ASSERTION_AUDIENCE'),
+  };
   return {
     url,
-    tokenUrl: `${url}${tokenPath}`,
+    ...authTargets(url, targetSettings, NOTHING_DISCOVERED),
+    targetSettings,
     post,
     basic,
     publicClientId,
@@ -266,6 +284,42 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
     },
     chromium: s.text('IDM_CHROMIUM') as string,
   };
+}
+
+/** What the authentication API's discovery document says about the two targets settings may leave open. */
+export interface Discovered {
+  tokenEndpoint: string | null;
+  issuer: string | null;
+}
+
+export const NOTHING_DISCOVERED: Discovered = { tokenEndpoint: null, issuer: null };
+
+/** The configuration with what discovery found filled in where the settings leave it open. */
+export function withDiscovered(cfg: Config, found: Discovered): Config {
+  return { ...cfg, auth: { ...cfg.auth, ...authTargets(cfg.auth.url, cfg.auth.targetSettings, found) } };
+}
+
+/** A setting wins, then the discovery document, then the tenant's own URL (issuer-style, with `/`). */
+function authTargets(
+  url: string,
+  set: AuthConfig['targetSettings'],
+  found: Discovered,
+): Pick<AuthConfig, 'tokenUrl' | 'assertionAudience' | 'targetsFrom'> {
+  const [tokenUrl, tokenFrom] =
+    set.tokenPath !== null
+      ? [`${url}${set.tokenPath}`, 'IDM_AUTH_TOKEN_PATH']
+      : found.tokenEndpoint !== null
+        ? [found.tokenEndpoint, 'the discovery document']
+        : [`${url}${set.managementTokenPath}`, 'IDM_TOKEN_PATH'];
+  const [assertionAudience, audienceFrom] =
+    set.audience === 'token-endpoint'
+      ? [tokenUrl, 'IDM_ASSERTION_AUDIENCE=token-endpoint']
+      : set.audience !== null
+        ? [set.audience, 'IDM_ASSERTION_AUDIENCE']
+        : found.issuer !== null
+          ? [found.issuer, 'the issuer of the discovery document']
+          : [`${url}/`, 'the authentication API URL (no discovery issuer)'];
+  return { tokenUrl, assertionAudience, targetsFrom: { tokenUrl: tokenFrom, assertionAudience: audienceFrom } };
 }
 
 /** Two settings that must not name the same thing. */

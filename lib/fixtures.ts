@@ -14,7 +14,16 @@
 import { test as base, expect } from '@playwright/test';
 import { recordMetadata } from './allure-meta.ts';
 import { join } from 'node:path';
-import { allowed, DEPTH_RUNS, loadConfig, optInReason, secretValues, type Config } from './config.ts';
+import {
+  allowed,
+  DEPTH_RUNS,
+  loadConfig,
+  NOTHING_DISCOVERED,
+  optInReason,
+  secretValues,
+  withDiscovered,
+  type Config,
+} from './config.ts';
 import { readRunState, type RunState } from './run-state.ts';
 import { createRedactor, type Redactor } from './redact.ts';
 import { Pacer } from './pacer.ts';
@@ -111,8 +120,8 @@ export const test = base.extend<
 
   suite: [
     async ({}, use) => {
-      const cfg = loadConfig();
       const state = readRunState();
+      const cfg = withDiscovered(loadConfig(), state.discovered ?? NOTHING_DISCOVERED);
       const redactor = createRedactor([
         ...secretValues(cfg),
         state.tokens.full,

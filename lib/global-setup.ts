@@ -13,6 +13,7 @@ import { publishRunState } from './run-state.ts';
 import { writeRunMeta } from './run-meta.ts';
 import { honourJournal, lockRun, recoveredLine, removeJournal, unlockRun, writeJournal } from './journal.ts';
 import { stateDir } from './lock.ts';
+import { readDiscovered } from './auth/discovered.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<void> {
   const setupStartedAt = Date.now();
@@ -39,7 +40,10 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     mkdirSync(join(runDir, 'locks'), { recursive: true });
     const startedAt = new Date().toISOString();
     writeJournal(cfg, { runTag, startedAt, snapshot: pre.snapshot });
-    publishRunState({ seed, runTag, runDir, tokens: pre.tokens, snapshot: pre.snapshot, startedAt });
+    // Every worker posts to and signs for the same authentication-API URLs.
+    const discovered = await readDiscovered(cfg);
+    pre.requests++;
+    publishRunState({ seed, runTag, runDir, tokens: pre.tokens, snapshot: pre.snapshot, startedAt, discovered });
     writeRunMeta({
       target: cfg.baseUrl,
       embedded: cfg.embedded,

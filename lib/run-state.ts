@@ -3,6 +3,7 @@
 // the configured resource server. Passed through the environment (workers inherit it),
 // never written under reports/ and never printed.
 import { IdmError } from './errors.ts';
+import type { Discovered } from './config.ts';
 
 export interface RunState {
   seed: number;
@@ -13,6 +14,8 @@ export interface RunState {
   /** The configured resource server as the target returned it before any test ran. */
   snapshot: Record<string, unknown>;
   startedAt: string;
+  /** The authentication API's token endpoint and issuer from its discovery document (config.ts withDiscovered). */
+  discovered: Discovered;
 }
 
 const VAR = 'IDM_RUN_STATE';

@@ -76,7 +76,7 @@ async function assertion(c: ProbeClient, kind: AssertionCase, jti = randomUUID()
       : await importPKCS8(readFileSync(A.IDM_PKJWT_KEY_FILE, 'utf8'), 'RS256');
   return new SignJWT(claims).setProtectedHeader({ alg: 'RS256' }).sign(key);
 }
-const withAssertion = async (c: ProbeClient, kind: AssertionCase) =>
+export const withAssertion = async (c: ProbeClient, kind: AssertionCase) =>
   tokenReq(
     c,
     cc({
@@ -274,7 +274,8 @@ export const AUTH_MUTANTS: Variant[] = [
   {
     id: 'auth-saml-invalid-500',
     kind: 'mutant',
-    clause: 'auth.api.saml-exception',
+    // A 5xx is §7.3's service fault, judged once there (the callback still read the form).
+    clause: 'auth.error.client-fault-4xx',
     fault: 'wrong-status',
     description: 'an invalid SAMLResponse crashes the callback: 500',
     options: viaWrap(mapResponse(isSaml, (res) => void (res.status >= 400 && res.status < 500 && (res.status = 500)))),

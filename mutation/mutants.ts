@@ -23,6 +23,7 @@ import {
 import { FLOW_BENIGN, FLOW_MUTANTS } from './mutants-flows.ts';
 import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
 import { SECURITY_BENIGN, SECURITY_MUTANTS } from './mutants-security.ts';
+import { SERVER_BENIGN, SERVER_MUTANTS } from './mutants-servers.ts';
 import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
 
@@ -905,6 +906,7 @@ export const MUTANTS: Variant[] = [
   ...AUTH_MUTANTS,
   ...SECURITY_MUTANTS,
   ...LOGIN_MUTANTS,
+  ...SERVER_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -1054,6 +1056,7 @@ export const BENIGN: Variant[] = [
   ...AUTH_BENIGN,
   ...SECURITY_BENIGN,
   ...LOGIN_BENIGN,
+  ...SERVER_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

@@ -12,6 +12,7 @@ import type { ConformanceReport } from '../reporters/model.ts';
 import { VARIANTS } from './mutants.ts';
 import { ROOT, pool, startVariant, type Started } from './proc.ts';
 import { clauseGrep, clauseGrepAll, runSuite } from './suite.ts';
+import { doubleCounted, type DoubleCount } from './one-cause.ts';
 import type { Variant } from './variant.ts';
 
 /**
@@ -51,6 +52,8 @@ export interface VariantResult {
   grep: string | null;
   log: string;
   error?: string;
+  /** Exchanges that failed two must clauses for one rule (mutation/one-cause.ts): a suite bug. */
+  doubleCounted?: DoubleCount[];
 }
 
 const { values } = parseArgs({
@@ -123,8 +126,11 @@ const summary = {
   benign: benign.length,
   benignPassed: countOf(benign, 'passed'),
   falseAlarms: countOf(benign, 'false-alarm'),
+  /** Variants whose report counts one cause twice (one exchange, one rule, two must clauses). */
+  doubleCounted: results.filter((r) => (r.doubleCounted ?? []).length > 0).length,
 };
-const failedRun = summary.survived + summary.killedEquivalent + summary.falseAlarms + summary.errors > 0;
+const failedRun =
+  summary.survived + summary.killedEquivalent + summary.falseAlarms + summary.errors + summary.doubleCounted > 0;
 
 const report = {
   schemaVersion: 1,
@@ -148,7 +154,8 @@ console.log('');
 console.log(
   `mutation: ${summary.killed}/${nonEquivalent.length} non-equivalent mutants killed (kill rate ${summary.killRate === null ? 'n/a' : `${(summary.killRate * 100).toFixed(1)}%`}, ` +
     `${summary.killedOnTarget} by their own clause), ${summary.survived} survived, ${summary.equivalent} equivalent; ` +
-    `benign ${summary.benignPassed}/${summary.benign} passed; ${summary.errors} run errors; ${report.wallSeconds}s`,
+    `benign ${summary.benignPassed}/${summary.benign} passed; ${summary.errors} run errors; ` +
+    `${summary.doubleCounted} with one cause counted twice; ${report.wallSeconds}s`,
 );
 console.log(`mutation: wrote ${relative(ROOT, out)}`);
 process.exit(failedRun ? 1 : 0);
@@ -189,7 +196,7 @@ async function runVariant(v: Variant, port: number): Promise<VariantResult> {
 
 type Attempt = Pick<
   VariantResult,
-  'verdict' | 'onTarget' | 'failed' | 'exitCode' | 'seconds' | 'requests' | 'error'
+  'verdict' | 'onTarget' | 'failed' | 'exitCode' | 'seconds' | 'requests' | 'error' | 'doubleCounted'
 > & { stoppedEarly?: boolean };
 
 async function attempt(
@@ -247,7 +254,13 @@ async function attempt(
       };
     }
     const stoppedEarly = stopEarly && res.report.gate.reasons.some((r) => /stopped early/i.test(r));
-    return { ...common, ...judge(v, res.report, res.code), stoppedEarly };
+    const doubles = doubleCounted(res.report);
+    return {
+      ...common,
+      ...judge(v, res.report, res.code),
+      stoppedEarly,
+      ...(doubles.length > 0 ? { doubleCounted: doubles } : {}),
+    };
   } finally {
     await tenant.stop();
   }
@@ -311,7 +324,10 @@ function line(r: VariantResult): string {
         .join(', ')}${r.failed.length > 3 ? ` +${r.failed.length - 3}` : ''}`
     : '';
   const target = r.kind === 'mutant' && r.verdict === 'killed' && !r.onTarget ? ' (not by its own clause)' : '';
-  return `  ${mark[r.verdict]} ${r.id.padEnd(44)} ${String(r.seconds).padStart(6)}s ${r.clause ?? ''}${by}${target}${r.error ? ` — ${r.error}` : ''}`;
+  const twice = r.doubleCounted?.length
+    ? ` — one cause counted twice: ${r.doubleCounted.map((d) => `${d.clauses.join(' + ')} (${d.rule})`).join('; ')}`
+    : '';
+  return `  ${mark[r.verdict]} ${r.id.padEnd(44)} ${String(r.seconds).padStart(6)}s ${r.clause ?? ''}${by}${target}${r.error ? ` — ${r.error}` : ''}${twice}`;
 }
 
 function round(n: number): number {

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { compactVerify, decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
-import { parseConfig, EMBEDDED } from '../lib/config.ts';
+import { parseConfig, EMBEDDED, withDiscovered, type Config } from '../lib/config.ts';
 import {
   ASSERTION_FAULTS,
   FOREIGN_CERT_FILE,
@@ -15,6 +15,8 @@ import {
   type AssertionFault,
 } from '../lib/auth/target.ts';
 import { describeAuthError } from '../lib/auth/error-records.ts';
+import { ownErrorPage } from '../lib/auth/checks.ts';
+import { alterToken, isJwt, truncateToken } from '../lib/auth/forge.ts';
 import type { Exchange } from '../lib/http.ts';
 
 const cfg = parseConfig({});
@@ -34,10 +36,10 @@ test.describe('Basic header (RFC 6749 §2.3.1)', () => {
 });
 
 test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
-  test('a valid assertion verifies with the registered key, for the token endpoint, iss = sub = client id', async () => {
+  test('a valid assertion verifies with the registered key, for the tenant as issuer, iss = sub = client id', async () => {
     const key = await importSPKI(readFileSync(PUBLIC_KEY, 'utf8'), 'RS256');
     const { payload } = await jwtVerify(await clientAssertion(cfg), key, {
-      audience: cfg.auth.tokenUrl,
+      audience: 'http://127.0.0.1:4810/',
       issuer: EMBEDDED.pkjwtClientId,
       subject: EMBEDDED.pkjwtClientId,
     });
@@ -48,7 +50,7 @@ test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
     expect(decodeJwt(await clientAssertion(cfg, undefined, 'fixed')).jti).toBe('fixed');
   });
   const BROKEN: Record<AssertionFault, (token: string) => Promise<boolean>> = {
-    'wrong-aud': async (t) => decodeJwt(t).aud !== cfg.auth.tokenUrl,
+    'wrong-aud': async (t) => decodeJwt(t).aud !== cfg.auth.assertionAudience,
     expired: async (t) => (decodeJwt(t).exp ?? Infinity) < Date.now() / 1000,
     'iss-not-sub': async (t) => decodeJwt(t).iss !== decodeJwt(t).sub && decodeJwt(t).sub !== undefined,
     'no-sub': async (t) => decodeJwt(t).sub === undefined,
@@ -74,6 +76,42 @@ test.describe('client assertions (RFC 7523 §3): one fault at a time', () => {
           expect(await BROKEN[other](t), `${fault} also breaks ${other}`).toBe(false);
     });
   }
+});
+
+test.describe('the assertion audience: discovery issuer, tenant URL or a setting (RFC 7523 §3)', () => {
+  const ISSUER = 'https://login.example.test/';
+  const TOKEN = 'https://login.example.test/oauth/token';
+  const staging = {
+    IDM_AUTH_URL: 'https://auth.example.test',
+    IDM_PKJWT_CLIENT_ID: 'pk',
+    IDM_PKJWT_KEY_FILE: EMBEDDED.pkjwtKeyFile,
+  };
+  const choices: Array<[string, Config, string]> = [
+    ['no discovery', parseConfig(staging), 'https://auth.example.test/'],
+    ['the discovery issuer', withDiscovered(parseConfig(staging), { issuer: ISSUER, tokenEndpoint: TOKEN }), ISSUER],
+    [
+      'IDM_ASSERTION_AUDIENCE=token-endpoint',
+      withDiscovered(parseConfig({ ...staging, IDM_ASSERTION_AUDIENCE: 'token-endpoint' }), {
+        issuer: ISSUER,
+        tokenEndpoint: TOKEN,
+      }),
+      TOKEN,
+    ],
+    [
+      'IDM_ASSERTION_AUDIENCE naming another tenant token endpoint',
+      parseConfig({ ...staging, IDM_ASSERTION_AUDIENCE: 'https://another-tenant.example.test/oauth/token' }),
+      'https://another-tenant.example.test/oauth/token',
+    ],
+  ];
+  for (const [what, c, aud] of choices)
+    test(`${what}: signed for ${aud}; the wrong audience stays wrong`, async () => {
+      expect(c.auth.assertionAudience).toBe(aud);
+      expect(decodeJwt(await clientAssertion(c)).aud).toBe(aud);
+      expect(decodeJwt(await clientAssertion(c, 'wrong-aud')).aud).not.toBe(aud);
+      expect(decodeJwt(await clientAssertion(c, 'wrong-aud')).aud).not.toMatch(
+        /^https:\/\/(auth|login)\.example\.test\//,
+      );
+    });
 });
 
 test.describe('mTLS edge headers', () => {
@@ -128,5 +166,49 @@ test.describe('auth-error records (§7.3)', () => {
       code: null,
       description: false,
     });
+  });
+});
+
+test.describe("an unreadable request answered by the tenant's own error page (RFC 6749 §4.1.2.1)", () => {
+  const CLIENT = 'https://app.conformance.test/callback';
+  const redirect = (location: string, status = 302): Exchange => ({
+    request: { method: 'GET', url: 'https://tenant.example.test/authorize', headers: {} },
+    status,
+    headers: { location },
+    text: '',
+    body: undefined,
+  });
+  test('a redirect to its own origin without code or token is a refusal shown to the person', () => {
+    expect(ownErrorPage(redirect('/error?error=invalid_request&error_description=x'), [CLIENT])).toBe('/error');
+    expect(ownErrorPage(redirect('https://tenant.example.test/u/error', 303), [CLIENT])).toBe('/u/error');
+  });
+  test('another origin, a code or a token, or the client named is not', () => {
+    for (const location of [
+      'https://error.example.test/error',
+      `${CLIENT}?error=invalid_request`,
+      '/error?code=abc',
+      '/error#access_token=abc',
+      '/error#id_token=abc',
+      `/continue?to=${encodeURIComponent(CLIENT)}`,
+    ])
+      expect(ownErrorPage(redirect(location), [CLIENT]), location).toBeNull();
+    expect(ownErrorPage({ ...redirect('/error'), status: 400 }, [CLIENT])).toBeNull();
+  });
+});
+
+test.describe('user-token variants that need no decoding (RFC 6749 §1.4)', () => {
+  test('a JWT is told from an opaque token', async () => {
+    expect(isJwt(await clientAssertion(cfg))).toBe(true);
+    for (const t of ['Xq3v9kZP0wYtR7uQ2mN5bL8a', 'abc.def.ghi', 'not-a-jwt']) expect(isJwt(t), t).toBe(false);
+  });
+  test('an altered token keeps its length and no longer verifies; a truncated one is shorter', async () => {
+    const key = await importSPKI(readFileSync(PUBLIC_KEY, 'utf8'), 'RS256');
+    const token = await clientAssertion(cfg);
+    const altered = alterToken(token);
+    expect(altered.length).toBe(token.length);
+    expect([...altered].filter((c, i) => c !== token[i]).length).toBe(1);
+    await expect(compactVerify(altered, key)).rejects.toThrow();
+    expect(truncateToken(token)).toBe(token.slice(0, -8));
+    expect(alterToken('AAAAAAAAAA')).toBe('AAAAABAAAA');
   });
 });

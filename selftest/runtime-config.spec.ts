@@ -6,7 +6,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { EMBEDDED, loadConfig, parseConfig, secretValues, type Env } from '../lib/config.ts';
+import { EMBEDDED, loadConfig, parseConfig, secretValues, withDiscovered, type Env } from '../lib/config.ts';
 import { parseEnvFile } from '../lib/settings/sources.ts';
 import { ErrorCodes, IdmError, type ErrorCode } from '../lib/errors.ts';
 
@@ -261,6 +261,8 @@ const INVALID: Array<{ name: string; value: string }> = [
   { name: 'IDM_EARLY_ACCESS', value: 'maybe' },
   { name: 'IDM_VARIATION_IDS', value: 'var_only' },
   { name: 'IDM_PKJWT_KEY_FILE', value: '/nonexistent/idm-selftest/key.pem' },
+  { name: 'IDM_AUTH_TOKEN_PATH', value: 'oauth/token' },
+  { name: 'IDM_ASSERTION_AUDIENCE', value: 'the issuer' },
 ];
 test.describe('invalid values → IDM_E_CONFIG_INVALID naming the variable', () => {
   for (const c of INVALID) {
@@ -290,6 +292,32 @@ test.describe('invalid values → IDM_E_CONFIG_INVALID naming the variable', () 
       expect(err.line()).not.toMatch(/[\r\n]/);
     });
   }
+});
+
+test.describe("the authentication API's token endpoint and assertion audience: setting, discovery, default", () => {
+  const FOUND = { tokenEndpoint: 'https://login.example.test/oauth2/token', issuer: 'https://login.example.test/' };
+  const auth = { ...STAGING, IDM_AUTH_URL: 'https://login.example.test', IDM_TOKEN_PATH: '/mgmt/token' };
+  test('IDM_AUTH_TOKEN_PATH wins over discovery; IDM_TOKEN_PATH stays the management one', () => {
+    const cfg = withDiscovered(parseConfig({ ...auth, IDM_AUTH_TOKEN_PATH: '/as/token' }), FOUND);
+    expect(cfg.auth.tokenUrl).toBe('https://login.example.test/as/token');
+    expect(cfg.auth.targetsFrom.tokenUrl).toBe('IDM_AUTH_TOKEN_PATH');
+    expect(cfg.tokenUrl).toBe('https://staging.example.test/mgmt/token');
+  });
+  test("unset: the discovery document's token_endpoint and issuer, else IDM_TOKEN_PATH on the auth URL", () => {
+    const found = withDiscovered(parseConfig(auth), FOUND);
+    expect(found.auth).toMatchObject({ tokenUrl: FOUND.tokenEndpoint, assertionAudience: FOUND.issuer });
+    const none = parseConfig(auth);
+    expect(none.auth).toMatchObject({
+      tokenUrl: 'https://login.example.test/mgmt/token',
+      assertionAudience: 'https://login.example.test/',
+    });
+  });
+  test('IDM_ASSERTION_AUDIENCE names another audience, or the token endpoint wherever it came from', () => {
+    const named = withDiscovered(parseConfig({ ...auth, IDM_ASSERTION_AUDIENCE: 'urn:login' }), FOUND);
+    expect(named.auth.assertionAudience).toBe('urn:login');
+    const token = withDiscovered(parseConfig({ ...auth, IDM_ASSERTION_AUDIENCE: 'token-endpoint' }), FOUND);
+    expect(token.auth.assertionAudience).toBe(FOUND.tokenEndpoint);
+  });
 });
 
 const VALID: Array<{ title: string; env: Env; expected: Record<string, unknown> }> = [
@@ -570,6 +598,9 @@ test.describe('authentication-API settings', () => {
     expect(cfg.auth.paths.userinfo).toBe('/me');
     expect(cfg.tokenUrl, 'the management token endpoint stays on the base URL').toBe(
       'https://staging.example.test/oauth/token',
+    );
+    expect(cfg.auth.assertionAudience, 'without discovery: the authentication API URL, issuer-style').toBe(
+      'https://login.example.test/',
     );
     expect([...cfg.allow]).toEqual(['lockout']);
     expect(secretValues(cfg)).toEqual(

@@ -13,6 +13,7 @@ import { expect, test } from '@playwright/test';
 import { startHarnessTenant, type HarnessTenant } from '../mutation/tenant.ts';
 import { runSuite, type SuiteOutcome } from '../mutation/suite.ts';
 import { variantById } from '../mutation/mutants.ts';
+import { doubleCounted } from '../mutation/one-cause.ts';
 import type { ClauseResult } from '../reporters/model.ts';
 
 test.describe.configure({ mode: 'serial' });
@@ -86,6 +87,7 @@ test('strict profile: exactly its deviations fail, once each; offered methods an
       ].sort(),
     );
     for (const [id, c] of v.failed) expect(c.failures.length, `${id} fails once`).toBe(1);
+    expect(doubleCounted(v.run.report!), 'no exchange fails two must clauses for one rule').toEqual([]);
     expect(v.failed.get('auth.api.saml-exception')!.failures[0]!.message).toContain(
       'endpoint not found at /login/callback',
     );

@@ -23,9 +23,14 @@ export interface Endpoint {
 
 const documents = new Map<string, Promise<Record<string, unknown> | null>>();
 
+/** Where the authentication API's discovery document is (OpenID Connect Discovery 1.0 §4). */
+export function discoveryUrl(cfg: Config): string {
+  return `${cfg.auth.url}/.well-known/openid-configuration`;
+}
+
 /** The discovery document of the authentication API, or null when there is none (memoised per worker). */
 export function discovery(cfg: Config, client: ApiClient): Promise<Record<string, unknown> | null> {
-  const url = `${cfg.auth.url}/.well-known/openid-configuration`;
+  const url = discoveryUrl(cfg);
   let doc = documents.get(url);
   if (!doc) {
     doc = client.send('GET', url).then(

@@ -36,6 +36,38 @@ export function forgeWrongAudience(realToken: string, audience: string): Promise
   return forgeLike(realToken, { claims: { aud: audience } });
 }
 
+/**
+ * Whether the suite can read a token as a JWT (a compact JWS with a JSON header and claims). An
+ * access token may as well be opaque to the client (RFC 6749 §1.4): then only the variants that
+ * need no decoding apply.
+ */
+export function isJwt(token: string): boolean {
+  try {
+    decodeProtectedHeader(token);
+    decodeJwt(token);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The token with one character in the middle of its last segment changed, its length kept: a
+ * JWT's signature no longer matches, an opaque value names nothing. (Not the last character: its
+ * low bits may be base64url padding that decodes to the same bytes.)
+ */
+export function alterToken(token: string): string {
+  const start = token.lastIndexOf('.') + 1;
+  const at = start + Math.floor((token.length - start) / 2);
+  const swapped = token[at] === 'A' ? 'B' : 'A';
+  return `${token.slice(0, at)}${swapped}${token.slice(at + 1)}`;
+}
+
+/** The token without its last eight characters. */
+export function truncateToken(token: string): string {
+  return token.slice(0, Math.max(1, token.length - 8));
+}
+
 /** Claims readable from a JWT without verifying it (for messages, never for decisions). */
 export function peekClaims(token: string): JWTPayload | null {
   try {

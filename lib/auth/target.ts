@@ -63,7 +63,7 @@ export async function clientAssertion(
   const claims: Record<string, unknown> = {
     iss: pk.id,
     sub: fault === 'iss-not-sub' ? `${pk.id}-other` : pk.id,
-    aud: fault === 'wrong-aud' ? 'https://another-tenant.example.test/oauth/token' : cfg.auth.tokenUrl,
+    aud: fault === 'wrong-aud' ? wrongAudience(cfg.auth.assertionAudience) : cfg.auth.assertionAudience,
     iat: fault === 'expired' ? now - 1200 : now,
     exp: fault === 'expired' ? now - 600 : now + 120,
     jti,
@@ -81,6 +81,12 @@ export async function clientAssertion(
   return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(await key);
 }
 
+/** Another tenant's token endpoint: never the audience the suite signs for, whichever was chosen. */
+function wrongAudience(right: string): string {
+  const other = 'https://another-tenant.example.test/oauth/token';
+  return right === other ? 'https://yet-another-tenant.example.test/oauth/token' : other;
+}
+
 /** The body of a client_credentials request authenticated by a client assertion. */
 export function assertionBody(cfg: Config, assertion: string): Record<string, string> {
   return {
@@ -95,6 +101,8 @@ export function assertionBody(cfg: Config, assertion: string): Record<string, st
 export interface EdgeHeaders {
   apiKey?: string | null;
   certFile?: string | null;
+  /** A certificate built in memory (PEM), sent instead of certFile's. */
+  certPem?: string;
   verified?: string | null;
 }
 
@@ -105,7 +113,8 @@ export function mtlsHeaders(client: MtlsClient, o: EdgeHeaders = {}): Record<str
   const certFile = o.certFile === undefined ? client.certFile : o.certFile;
   const verified = o.verified === undefined ? 'SUCCESS' : o.verified;
   if (apiKey !== null) h['cname-api-key'] = apiKey;
-  if (certFile !== null) h['client-certificate'] = encodeURIComponent(readFileSync(certFile, 'utf8'));
+  const pem = o.certPem ?? (certFile === null ? null : readFileSync(certFile, 'utf8'));
+  if (pem !== null) h['client-certificate'] = encodeURIComponent(pem);
   if (verified !== null) h['client-certificate-ca-verified'] = verified;
   return h;
 }

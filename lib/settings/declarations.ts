@@ -170,7 +170,7 @@ export const SETTINGS: readonly Setting[] = [
     group: 'target',
     kind: pathKind,
     default: '/oauth/token',
-    doc: 'token endpoint path (of the management and the authentication API)',
+    doc: 'token endpoint path of the management API (§5.1; the authentication API has `IDM_AUTH_TOKEN_PATH`)',
   },
   {
     name: 'IDM_EXPIRED_TOKEN',
@@ -240,7 +240,22 @@ export const SETTINGS: readonly Setting[] = [
     kind: { type: 'url', origin: true },
     default: (baseUrl) => baseUrl,
     defaultDoc: 'the base URL',
-    doc: '`{auth_url}`: origin of the authentication API (its token endpoint is `<auth url><IDM_TOKEN_PATH>`)',
+    doc: '`{auth_url}`: origin of the authentication API',
+  },
+  {
+    name: 'IDM_AUTH_TOKEN_PATH',
+    group: 'authentication',
+    kind: pathKind,
+    defaultDoc: 'discovery, else `IDM_TOKEN_PATH`',
+    doc: "the authentication API's token endpoint path: this setting wins (`<auth url><path>`), else the discovery document's `token_endpoint`, else `<auth url><IDM_TOKEN_PATH>`",
+  },
+  {
+    name: 'IDM_ASSERTION_AUDIENCE',
+    group: 'authentication',
+    // RFC 7519 §4.1.3: a StringOrURI, here without spaces.
+    kind: { type: 'text', pattern: /^\S+$/, what: 'an audience (a URI, or token-endpoint) without spaces' },
+    defaultDoc: 'the discovery `issuer`, else `<auth url>/`',
+    doc: "`aud` of the client assertions (RFC 7523 §3: a value that identifies the authorization server): another URI, e.g. the token endpoint URL, or `token-endpoint` for the authentication API's token endpoint",
   },
   {
     name: 'IDM_PKJWT_CLIENT_ID',
@@ -310,7 +325,7 @@ export const SETTINGS: readonly Setting[] = [
     embedded: EMBEDDED.mtls.id,
     together: 'mtls',
     unset: '§5.2 mTLS skipped',
-    doc: 'an mTLS client behind the edge',
+    doc: 'a self-signed mTLS client behind the edge (`self_signed_tls_client_auth`, RFC 8705 §2.2: bound to its registered certificate)',
   },
   {
     name: 'IDM_MTLS_API_KEY',

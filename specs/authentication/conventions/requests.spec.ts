@@ -4,7 +4,7 @@
 import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
-import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
+import { expectAuthRefusal, expectNotRead } from '../../../lib/auth/checks.ts';
 import { recordAuthError } from '../../../lib/auth/error-records.ts';
 import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 import { authEncoding } from '../../../lib/auth/encoding.ts';
@@ -80,13 +80,16 @@ test.describe('authentication API request conventions (§4.3)', () => {
         served,
       );
       if (!read) return; // the refusal below counts only beside this acceptance
-      // The same parameters anywhere but the query (here: none at all) cannot be read.
+      // The same parameters anywhere but the query (here: none at all) cannot be read: a 4xx, or
+      // the tenant's own error page behind a redirect (RFC 6749 §4.1.2.1).
       const bare = await anon.send('GET', authorize.url, { headers: { accept: 'application/json' } });
       recordAuthError(info, bare);
-      check.expectRejected(
+      expectNotRead(
+        check,
         'auth.api.get-query',
         bare,
         `GET ${new URL(authorize.url).pathname} without query parameters`,
+        [cfg.auth.redirectUri!],
       );
     },
   );

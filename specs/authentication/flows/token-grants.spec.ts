@@ -36,7 +36,7 @@ test.describe('token-endpoint flows', () => {
       );
       check.observe(
         'auth.api.named-flows',
-        `client credentials: ${new URL(cfg.auth.tokenUrl).pathname} (IDM_TOKEN_PATH)`,
+        `client credentials: ${cfg.auth.tokenUrl} (from ${cfg.auth.targetsFrom.tokenUrl})`,
       );
     },
   );

@@ -1,33 +1,48 @@
 // §5.2 "OAuth2 access token" for endpoints acting for a user (get user info): without a
-// valid user token (none, garbage, expired, another audience) the request is refused with a
-// 4xx and an error object; the exact status is recorded (RFC 6750 §3.1 names 401). The
-// success of get-user-info is the named flow's (specs/authentication/flows/).
+// valid user token the request is refused with a 4xx and an error object; the exact status is
+// recorded (RFC 6750 §3.1 names 401). The variants need no decoding of the user's token (none,
+// garbage, altered, truncated, another client's token for another audience), except those that
+// rebuild it as a JWT (expired, signed by another key): an opaque token (RFC 6749 §1.4) skips
+// them, and its format is recorded. The success of get-user-info is the named flow's
+// (specs/authentication/flows/).
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
-import { forgeExpired, MALFORMED_TOKENS } from '../../../lib/auth/forge.ts';
+import {
+  alterToken,
+  forgeExpired,
+  forgeLike,
+  isJwt,
+  MALFORMED_TOKENS,
+  truncateToken,
+} from '../../../lib/auth/forge.ts';
 import { notExercised } from '../../../lib/auth/acceptance.ts';
 import { userInfoWith } from '../flows/flow-checks.ts';
 
+/** The variants that rebuild the user's token as a JWT, by what they change. */
+const JWT_ONLY = ['an expired user token', 'the user token signed by a key the tenant never published'] as const;
+
 test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
   test(
-    'user info refuses no token, garbage, an expired token and a token for another audience',
+    "user info refuses no token, garbage, an altered or truncated token, another client's token, and an expired or foreign-signed JWT",
     clauses(
       OPERATIONS.authMethod,
       'auth.method.bearer',
       'auth.method.bearer.status',
+      'auth.method.bearer.token-format',
       'auth.error.client-fault-4xx',
       'auth.error.object',
     ),
     async ({ run, anon, check, credentials, flows }, info) => {
       const { cfg } = run;
       const userinfo = await endpoint(cfg, anon, 'userinfo');
-      // A real user token (the code flow with PKCE) is the model for the expired one (same header and claims, suite-signed).
+      // A real user token (the code flow with PKCE) is the model every variant is made from.
       const user = await flows.userTokens(USER_SCOPE);
       test.skip(user.accessToken === null, user.problem ?? `no user token from ${user.source}`);
+      const token = user.accessToken!;
       // The accepted twin: the same endpoint with the user's valid token answers 200.
-      const accepted = await userInfoWith(flows, userinfo.url, user.accessToken!);
+      const accepted = await userInfoWith(flows, userinfo.url, token);
       test.skip(
         accepted.status !== 200,
         notExercised(
@@ -35,17 +50,36 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
           `user info with the user's token (from ${user.source}) answered ${accepted.status}`,
         ),
       );
+      const jwt = isJwt(token);
+      check.observe(
+        'auth.method.bearer.token-format',
+        jwt
+          ? `the user's access token is a JWT: every variant exercised`
+          : `the user's access token is opaque (not a JWT, RFC 6749 §1.4): not exercised: ${JWT_ONLY.join('; ')}`,
+      );
+      // Near copies of a live token are as secret as the token itself.
+      const altered = alterToken(token);
+      const truncated = truncateToken(token);
+      flows.secret(altered);
+      flows.secret(truncated);
       const cases: Array<[string, string | null]> = [
         ['no Authorization header', null],
         ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string] => [
           `a garbage token (${what})`,
           `Bearer ${t}`,
         ]),
-        // The management token is tenant-signed and valid, but for the management API, not user info.
-        ['a valid token for another audience (the management API)', `Bearer ${credentials.realToken}`],
-        // A real user token is the model for the expired one (same header and claims, suite-signed).
-        ['an expired user token', `Bearer ${await forgeExpired(user.accessToken!)}`],
+        ['the user token with one character changed', `Bearer ${altered}`],
+        ['the user token cut short', `Bearer ${truncated}`],
+        // The management token is tenant-signed and valid, but another client's, for the management API.
+        ["another client's valid token for another audience (the management API)", `Bearer ${credentials.realToken}`],
       ];
+      if (jwt) {
+        // Same header and claims as the user's token, suite-signed: only the property named differs.
+        cases.push(
+          [JWT_ONLY[0], `Bearer ${await forgeExpired(token)}`],
+          [JWT_ONLY[1], `Bearer ${await forgeLike(token)}`],
+        );
+      }
       for (const [what, authorization] of cases) {
         const ex = await anon.withAuthorization('userinfo', authorization).send('GET', userinfo.url);
         expectAuthRefusal(check, info, 'auth.method.bearer', ex, `user info with ${what}`, {

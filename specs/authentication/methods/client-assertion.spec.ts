@@ -38,7 +38,7 @@ test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
         check,
         'auth.method.client-assertion',
         ok,
-        `a signed client assertion (aud ${cfg.auth.tokenUrl})`,
+        `a signed client assertion (aud ${cfg.auth.assertionAudience}, ${cfg.auth.targetsFrom.assertionAudience})`,
         enc.note,
       );
       check.observe(

@@ -1,10 +1,12 @@
 // What a code-flow login gives, checked as a relying party would (the public client's shared
 // login, flows.userTokens, which user info and the Bearer refusals use too): the ID
 // token validates against the discovered keys (OIDC Core §3.1.3.7), user info speaks for the
-// same user (§5.3.2), and a refresh never widens the grant (RFC 6749 §6). Every token answer's
+// same user (§5.3.2), and a refresh never widens the grant (RFC 6749 §6: refused, or answered
+// within the original scope, §3.3). Every token answer's
 // Cache-Control is judged where it is received (lib/auth/token-cache.ts).
 import { decodeJwt } from 'jose';
-import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
+import { test, USER_SCOPE, type Flows, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
+import type { Checks } from '../../../lib/checks.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { issuerKeys, validateIdToken } from '../../../lib/auth/id-token.ts';
 import { isObject } from '../../../lib/values.ts';
@@ -22,6 +24,7 @@ test(
     'auth.sec.id-token.valid',
     'auth.sec.userinfo.sub',
     'auth.sec.refresh.no-widening',
+    'auth.sec.refresh.wider-answer',
     'auth.sec.refresh.narrowing',
     'auth.sec.token.no-store',
     'auth.sec.token.pragma',
@@ -67,27 +70,31 @@ test(
 
     if (t.refreshToken === null) skipped.push('no refresh_token for scope offline_access: refresh not exercised');
     else {
-      const granted = (member(t.ex.body, 'scope') ?? USER_SCOPE).split(' ');
-      const extra = WIDER.find((s) => !granted.includes(s)) ?? 'email';
-      const refresh = (scope: string, token: string) =>
-        flows.token({ grant_type: 'refresh_token', client_id: clientId, refresh_token: token, scope });
-      // Widening first: a refused request leaves a rotating tenant's refresh token as it was.
-      const wider = await refresh([...granted, extra].join(' '), t.refreshToken);
-      const narrower = await refresh('openid', t.refreshToken);
+      const granted = scopeSet(member(t.ex.body, 'scope') ?? USER_SCOPE);
+      const extra = WIDER.find((s) => !granted.has(s)) ?? 'email';
+      // A rotating tenant hands a new refresh token with each answer: the next request uses it.
+      let refreshToken = t.refreshToken;
+      const refresh = async (scope?: string) => {
+        const a = await flows.token({
+          grant_type: 'refresh_token',
+          client_id: clientId,
+          refresh_token: refreshToken,
+          ...(scope === undefined ? {} : { scope }),
+        });
+        refreshToken = a.refreshToken ?? refreshToken;
+        return a;
+      };
+      const wider = await refresh([...granted, extra].join(' '));
+      const narrower = await refresh('openid');
       check.observe(
         'auth.sec.refresh.narrowing',
         `refresh asking for openid only answered ${narrower.ex.status}${narrower.accessToken ? ` with scope ${member(narrower.ex.body, 'scope') ?? '(not stated)'}` : ''}`,
         narrower.ex,
       );
       // The accepted twin: the same refresh without a scope (RFC 6749 §6: the grant as it was).
-      const plain = await flows.token({
-        grant_type: 'refresh_token',
-        client_id: clientId,
-        refresh_token: narrower.refreshToken ?? t.refreshToken,
-      });
+      const plain = await refresh();
       // A widened token fails the clause whatever the twin did.
-      if (issued(plain.ex) || issued(wider.ex))
-        flows.refusal('auth.sec.refresh.no-widening', wider, `refresh asking for ${extra} beyond the grant`);
+      if (issued(plain.ex) || issued(wider.ex)) judgeWidening(check, flows, wider, granted, extra);
       else
         skipClauses(
           test.info(),
@@ -101,6 +108,40 @@ test(
 );
 
 // Helpers
+
+/** RFC 6749 §3.3: a scope is a space-separated set. */
+function scopeSet(scope: string): Set<string> {
+  return new Set(scope.split(' ').filter((s) => s !== ''));
+}
+
+/**
+ * RFC 6749 §6 forbids widening, not answering: a refusal passes as a refusal, and a token
+ * passes when the scope it states (§5.1; none stated = the scope asked) is within the grant.
+ */
+function judgeWidening(check: Checks, flows: Flows, wider: TokenAnswer, granted: Set<string>, extra: string): void {
+  const what = `refresh asking for ${extra} beyond the grant`;
+  if (!issued(wider.ex)) {
+    check.observe('auth.sec.refresh.wider-answer', `${what}: refused with ${wider.ex.status}`, wider.ex);
+    flows.refusal('auth.sec.refresh.no-widening', wider, what);
+    return;
+  }
+  const stated = member(wider.ex.body, 'scope');
+  const answered = scopeSet(stated ?? [...granted, extra].join(' '));
+  const beyond = [...answered].filter((s) => !granted.has(s));
+  check.observe(
+    'auth.sec.refresh.wider-answer',
+    `${what}: answered ${wider.ex.status} with ${stated === null ? 'no scope member' : `scope "${stated}"`}`,
+    wider.ex,
+  );
+  check.that(
+    'auth.sec.refresh.no-widening',
+    beyond.length === 0,
+    beyond.length === 0
+      ? `${what}: answered ${wider.ex.status} granting no more than the original scope ("${stated}")`
+      : `${what}: answered ${wider.ex.status} granting ${beyond.join(' ')} beyond the original scope (${stated === null ? 'no scope member: the scope asked is granted, RFC 6749 §5.1' : `scope "${stated}"`})`,
+    wider.ex,
+  );
+}
 
 function subOf(token: string): string | null {
   try {
