@@ -135,8 +135,9 @@ export const SERVER_BENIGN: Variant[] = [
   {
     id: 'servers-concurrent-login-refused',
     kind: 'benign',
-    // Until the suite serialises one user's logins across workers (issue 24, item 3), its verdict
-    // depends on how the two workers' logins fall: whole catalogue only.
+    // Each login holds the tenant 300 ms: the whole catalogue only. The suite serialises one user's
+    // logins across workers (lib/auth/one-login.ts); before it did, the verdict of two workers
+    // depended on how their logins fell (a false alarm on a different clause in each of two runs).
     slow: true,
     clause: null,
     fault: 'spec-silent',
