@@ -36,6 +36,7 @@ import {
   type RequestCounter,
 } from './http.ts';
 import { Checks } from './checks.ts';
+import { judgeAnswer } from './answer-rules.ts';
 import { acquire, release } from './lock.ts';
 import {
   makeSafe,
@@ -191,7 +192,7 @@ export const test = base.extend<
   ],
 
   // Requests go through undici (lib/http.ts); no Playwright request context is opened per test.
-  client: async ({ suite, counter, transcript }, use) => {
+  client: async ({ suite, counter, transcript, check }, use, info) => {
     await use(
       (name, token) =>
         new ApiClient({
@@ -201,7 +202,11 @@ export const test = base.extend<
           timeoutMs: suite.cfg.timeoutMs,
           pacer: suite.pacer,
           counter,
-          onExchange: (ex) => transcript.push(ex),
+          onExchange: (ex) => {
+            transcript.push(ex);
+            // Rules about every answer of a kind are judged on every answer (lib/answer-rules.ts).
+            judgeAnswer(ex, suite.cfg, { check, info });
+          },
         }),
     );
   },

@@ -137,6 +137,32 @@ export const SECURITY_MUTANTS: Variant[] = [
     probe: async (c) => (await passwordTokens(c, 'openid')).headers['cache-control'] ?? null,
   },
   {
+    id: 'sec-token-cacheable-client-credentials',
+    kind: 'mutant',
+    clause: 'auth.sec.token.no-store',
+    fault: 'response-schema',
+    fast: true,
+    description:
+      'client-credentials token answers alone carry no Cache-Control (nor Pragma); every other grant says no-store',
+    options: viaWrap(
+      mapResponse(
+        (r) => isTokenRequest(r) && isObject(r.body) && r.body.grant_type === 'client_credentials',
+        (res) => {
+          delete res.headers['cache-control'];
+          delete res.headers.pragma;
+        },
+      ),
+    ),
+    probe: async (c) =>
+      (
+        await token(c, {
+          grant_type: 'client_credentials',
+          client_id: A.IDM_POST_CLIENT_ID,
+          client_secret: A.IDM_POST_CLIENT_SECRET,
+        })
+      ).headers['cache-control'] ?? null,
+  },
+  {
     id: 'sec-pkce-downgrade',
     kind: 'mutant',
     clause: 'auth.sec.pkce.no-downgrade',

@@ -8,7 +8,6 @@ import type { TestInfo } from '@playwright/test';
 import type { Checks } from '../checks.ts';
 import type { Exchange } from '../http.ts';
 import { isObject, short } from '../values.ts';
-import { recordAuthError } from './error-records.ts';
 import { skipClauses } from '../declare.ts';
 
 const CLIENT_FAULT = 'auth.error.client-fault-4xx';
@@ -38,7 +37,6 @@ export function expectAuthRefusal(
   what: string,
   o: RefusalOptions = {},
 ): boolean {
-  recordAuthError(info, ex);
   const faulty = o.faulty !== false && clause !== CLIENT_FAULT;
   let refused: boolean;
   if (faulty && ex.status >= 500) {

@@ -11,12 +11,10 @@ import { absentReason, endpoint, type Endpoint } from './endpoints.ts';
 import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-walk.ts';
 import { oneLoginAtATime } from './one-login.ts';
 import { bucketKey } from '../http.ts';
-import { recordAuthError } from './error-records.ts';
 import { expectAuthRefusal } from './checks.ts';
 import { authEncoding, type AuthEncoding } from './encoding.ts';
 import { newState, pkcePair } from './pkce.ts';
 import { failureCause, issued, notExercised } from './acceptance.ts';
-import { expectNotCacheable } from './token-cache.ts';
 import type { AuthPath } from '../config.ts';
 import type { Exchange } from '../http.ts';
 import type { Checks } from '../checks.ts';
@@ -171,14 +169,6 @@ export const test = base.extend<{ flows: Flows }>({
       if (typeof v === 'string' && v.length >= 4) redactor.add(v);
     };
     const str = (v: unknown): string | null => (typeof v === 'string' && v !== '' ? v : null);
-    // Every error answer feeds the run-wide §7.3 judgement (lib/auth-errors.ts) once: those
-    // judged by refusal() are recorded there, the others when the test ends.
-    const errors: Exchange[] = [];
-    const judged = new WeakSet<Exchange>();
-    const seen = (ex: Exchange): Exchange => {
-      if (ex.status >= 400) errors.push(ex);
-      return ex;
-    };
     /** The browser's requests spend the buckets the suite's own requests of the same kind spend (lib/pacer.ts). */
     const browserPacing = (provokesBlock: boolean): BrowserPacing => {
       const key = (method: string, url: string) => bucketKey('anonymous', method, url, cfg.apiBase);
@@ -205,11 +195,10 @@ export const test = base.extend<{ flows: Flows }>({
         const { encoding } = await flows.encoding();
         const send = () => anon.send('POST', cfg.auth.tokenUrl, { data, encoding });
         // A login (the password grant) never overlaps another of the same user (lib/auth/one-login.ts).
-        const ex = seen(
+        const ex =
           data.grant_type === 'password' && typeof data.username === 'string'
             ? await oneLoginAtATime(cfg.auth.url, data.username, send)
-            : await send(),
-        );
+            : await send();
         const body = typeof ex.body === 'object' && ex.body !== null ? (ex.body as Record<string, unknown>) : {};
         const answer = {
           ex,
@@ -220,7 +209,6 @@ export const test = base.extend<{ flows: Flows }>({
         secret(answer.accessToken);
         secret(answer.refreshToken);
         secret(str(body.id_token));
-        if (answer.accessToken || answer.refreshToken || str(body.id_token)) expectNotCacheable(check, ex);
         if (ex.status >= 200 && ex.status < 300)
           await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
         return answer;
@@ -242,13 +230,11 @@ export const test = base.extend<{ flows: Flows }>({
         });
       },
       post: async (url, data, headers) =>
-        seen(
-          await anon.send('POST', url, {
-            data,
-            encoding: (await flows.encoding()).encoding,
-            ...(headers ? { headers } : {}),
-          }),
-        ),
+        anon.send('POST', url, {
+          data,
+          encoding: (await flows.encoding()).encoding,
+          ...(headers ? { headers } : {}),
+        }),
       async userTokens(scope, o = {}) {
         const { post, redirectUri, publicClientId } = cfg.auth;
         const client = o.confidential
@@ -329,7 +315,7 @@ export const test = base.extend<{ flows: Flows }>({
       async get(url, query, headers) {
         const u = new URL(url);
         for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
-        return seen(await anon.send('GET', u.toString(), headers ? { headers } : {}));
+        return anon.send('GET', u.toString(), headers ? { headers } : {});
       },
       async walk(e, params, redirectUris, as, o = {}) {
         testInfo.skip(!loginBrowser.lookup.path, `browser flows: ${noChromiumReason(loginBrowser.lookup)}`);
@@ -341,7 +327,7 @@ export const test = base.extend<{ flows: Flows }>({
         if ((params.scope ?? '').split(' ').includes('offline_access') && params.prompt === undefined)
           u.searchParams.set('prompt', 'consent');
         // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
-        if (e.source === 'default') flows.skipIfAbsent(e, seen(await anon.send('GET', u.toString())));
+        if (e.source === 'default') flows.skipIfAbsent(e, await anon.send('GET', u.toString()));
         const login = { username: as?.username ?? user!.username, password: as?.password ?? user!.password };
         const browser = await loginBrowser.get();
         const outcome = await oneLoginAtATime(cfg.auth.url, login.username, () =>
@@ -394,7 +380,6 @@ export const test = base.extend<{ flows: Flows }>({
         return { ex, redirectedTo: walked.callback?.href ?? null, pages: walked.pages, notDriven: walked.notDriven };
       },
       refusal(clause, t, what) {
-        judged.add(t.ex);
         const ok = expectAuthRefusal(check, testInfo, clause, t.ex, what, {
           tokenEndpoint: true,
           statusClause: 'auth.flow.refusals',
@@ -405,6 +390,5 @@ export const test = base.extend<{ flows: Flows }>({
       secret,
     };
     await use(flows);
-    for (const ex of errors) if (!judged.has(ex)) recordAuthError(testInfo, ex);
   },
 });

@@ -14,7 +14,6 @@ import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 import { authEncoding } from '../../../lib/auth/encoding.ts';
 import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
-import { recordAuthError } from '../../../lib/auth/error-records.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { parseRateLimit } from '../../../lib/pacer.ts';
 import { oneLoginAtATime } from '../../../lib/auth/one-login.ts';
@@ -92,7 +91,6 @@ test.describe('repeat login attempts (§8)', () => {
         last = await login(lockout!.username, `${lockout!.password}-wrong-${failed}`);
         failed++;
       }
-      recordAuthError(info, last);
       const right = await login(lockout!.username, lockout!.password);
       expectAuthRefusal(
         check,

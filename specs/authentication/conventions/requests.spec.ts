@@ -5,7 +5,6 @@ import { test } from '../../../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { expectAuthRefusal, expectNotRead } from '../../../lib/auth/checks.ts';
-import { recordAuthError } from '../../../lib/auth/error-records.ts';
 import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 import { authEncoding } from '../../../lib/auth/encoding.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
@@ -21,7 +20,6 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const { probe } = await authEncoding(cfg, anon);
       test.skip(!probe, 'needs an authentication-API client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
       const { json, form } = probe!;
-      recordAuthError(info, json);
       // The root cause of every "sent as form" in this run's evidence. When the form gets no
       // token either, the encoding is not what fails: the grant's own clauses say why.
       if (!issued(json) && !(form && issued(form)))
@@ -83,7 +81,6 @@ test.describe('authentication API request conventions (§4.3)', () => {
       // The same parameters anywhere but the query (here: none at all) cannot be read: a 4xx, or
       // the tenant's own error page behind a redirect (RFC 6749 §4.1.2.1).
       const bare = await anon.send('GET', authorize.url, { headers: { accept: 'application/json' } });
-      recordAuthError(info, bare);
       expectNotRead(
         check,
         'auth.api.get-query',

@@ -9,7 +9,6 @@ import { ASSERTION_FAULTS, assertionBody, clientAssertion, type AssertionFault }
 import { expectIssued, issued, requireAccepted } from '../../../lib/auth/acceptance.ts';
 import { authEncoding, authPost } from '../../../lib/auth/encoding.ts';
 import { CLIENT_AUTH_REFUSAL_CLAUSES, expectClientAuthRefusal } from '../../../lib/auth/checks.ts';
-import { recordAuthError } from '../../../lib/auth/error-records.ts';
 
 const SKIP = 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE';
 
@@ -52,7 +51,6 @@ test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
         cfg.auth.tokenUrl,
         assertionBody(cfg, await clientAssertion(cfg, undefined, jti)),
       );
-      recordAuthError(info, again);
       check.observe(
         'auth.method.client-assertion.replay',
         `a second assertion with the same jti answered ${again.status}${issued(again) ? ' with a token (replay accepted)' : ''}`,
