@@ -91,6 +91,11 @@ export class ApiClient {
     return this.opts.token ? `Bearer ${this.opts.token}` : null;
   }
 
+  /** The pacing bucket a request spends (a burst blocks it for the other workers). */
+  bucket(method: string, path: string, o: SendOptions = {}): string {
+    return bucketKey(this.callerName(o), method, this.url(path), this.opts.apiBase);
+  }
+
   /**
    * Whose requests these are, for pacing: a request that authenticates a client by its id (in the
    * body, or a Basic header) spends that client's limit, as tenants of this kind key their
@@ -137,7 +142,7 @@ export class ApiClient {
       ...(body !== undefined ? { body } : {}),
       ...(o.data !== undefined ? { data: o.data } : {}),
     };
-    const key = bucketKey(this.callerName(o), method, url, this.opts.apiBase);
+    const key = this.bucket(method, url, o);
     for (let attempt = 0; ; attempt++) {
       this.opts.counter.waitedMs += await this.opts.pacer.acquire(key);
       this.opts.counter.sent += 1;

@@ -2,15 +2,7 @@
 // authenticate (configured = a clause of it was exercised, else the skip reason names the
 // setting), and the standard-derived clauses listed apart from the spec's own.
 import type { ClauseResult } from './model.ts';
-
-const AUTH_METHODS: ReadonlyArray<{ name: string; prefix: string }> = [
-  { name: 'Client ID and secret, Post', prefix: 'auth.method.client-secret-post' },
-  { name: 'Client ID and secret, Basic', prefix: 'auth.method.client-secret-basic' },
-  { name: 'Client ID and client assertion', prefix: 'auth.method.client-assertion' },
-  { name: 'Client ID only (public application)', prefix: 'auth.method.client-id-only' },
-  { name: 'mTLS through the edge', prefix: 'auth.method.mtls' },
-  { name: 'OAuth2 access token (Bearer)', prefix: 'auth.method.bearer' },
-];
+import { AUTH_METHODS } from '../lib/auth/methods.ts';
 
 export interface MethodView {
   name: string;
@@ -23,7 +15,7 @@ export interface MethodView {
 const RAN = new Set(['passed', 'failed', 'expected-failure', 'observed']);
 
 export function methodViews(clauses: readonly ClauseResult[]): MethodView[] {
-  return AUTH_METHODS.map(({ name, prefix }) => {
+  return AUTH_METHODS.map(({ name, clause: prefix }) => {
     const own = clauses.filter((c) => c.id === prefix || c.id.startsWith(`${prefix}.`));
     const configured = own.some((c) => RAN.has(c.status));
     const reason = configured ? undefined : own.find((c) => c.reason)?.reason;

@@ -15,7 +15,7 @@ import {
   type AssertionFault,
 } from '../lib/auth/target.ts';
 import { describeAuthError } from '../lib/auth/error-records.ts';
-import { ownErrorPage } from '../lib/auth/checks.ts';
+import { ownErrorPage } from '../lib/auth/twin-gate.ts';
 import { alterToken, isJwt, truncateToken } from '../lib/auth/forge.ts';
 import type { Exchange } from '../lib/http.ts';
 

@@ -1,8 +1,6 @@
 // The accepted half of every method and flow (§4.3, §5.2): when a token answer counts as
-// issued (RFC 6749 §5.1), the one acceptance check, and the gate every refusal passes — a
-// refusal proves something only beside the same request, made right, accepted in the same
-// run; otherwise its clauses are skipped naming the accepted case and its cause.
-import type { TestInfo } from '@playwright/test';
+// issued (RFC 6749 §5.1), the one acceptance check, and the words a refusal is skipped with
+// beside a twin that failed (the gate that decides it: lib/auth/twin-gate.ts).
 import type { Checks } from '../checks.ts';
 import type { Exchange } from '../http.ts';
 import { isObject } from '../values.ts';
@@ -53,9 +51,4 @@ export async function expectIssued(
 /** The reason a refusal clause carries when its accepted twin failed. */
 export function notExercised(acceptClause: string, cause: string): string {
   return `not exercised: the accepted case failed (${acceptClause}: ${cause})`;
-}
-
-/** Skips the whole test (its refusal clauses) unless the accepted twin `ex` was issued. */
-export function requireAccepted(info: TestInfo, acceptClause: string, ex: Exchange): void {
-  if (!issued(ex)) info.skip(true, notExercised(acceptClause, failureCause(ex)));
 }

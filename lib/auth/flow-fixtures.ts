@@ -11,7 +11,7 @@ import { absentReason, endpoint, type Endpoint } from './endpoints.ts';
 import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-walk.ts';
 import { oneLoginAtATime } from './one-login.ts';
 import { bucketKey } from '../http.ts';
-import { expectAuthRefusal } from './checks.ts';
+import { TwinGate } from './twin-gate.ts';
 import { authEncoding, type AuthEncoding } from './encoding.ts';
 import { newState, pkcePair } from './pkce.ts';
 import { failureCause, issued, notExercised } from './acceptance.ts';
@@ -115,11 +115,6 @@ export interface Flows {
    * confirmed, and followed to where it sends the browser (any of `returnUris`).
    */
   logout(url: string, returnUris: string[]): Promise<LogoutAnswer>;
-  /**
-   * A grant the standard says must be refused: a 4xx with the error object (§7.3, RFC 6749
-   * §5.2) and no access token, under `clause`; status and error code go to auth.flow.refusals.
-   */
-  refusal(clause: string, t: TokenAnswer, what: string): boolean;
   /** Masks a value in every report from now on (codes, tokens met outside a token answer). */
   secret(value: string | null | undefined): void;
 }
@@ -162,7 +157,11 @@ function loginProblem(out: AuthorizeOutcome, clientId: string, scope: string): s
 /** This worker's user logins, by client and scope (module state lives as long as the worker). */
 const userLogins = new Map<string, Promise<UserTokens>>();
 
-export const test = base.extend<{ flows: Flows }>({
+export const test = base.extend<{ flows: Flows; gate: TwinGate }>({
+  // The accepted-twin rule, one gate for every refusal of the authentication API (lib/auth/twin-gate.ts).
+  gate: async ({ check }, use, testInfo) => {
+    await use(new TwinGate(check, testInfo));
+  },
   flows: async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
     const { cfg, redactor } = suite;
     const secret = (v: string | null | undefined): void => {
@@ -378,14 +377,6 @@ export const test = base.extend<{ flows: Flows }>({
         });
         recordPages(check, walked.pages);
         return { ex, redirectedTo: walked.callback?.href ?? null, pages: walked.pages, notDriven: walked.notDriven };
-      },
-      refusal(clause, t, what) {
-        const ok = expectAuthRefusal(check, testInfo, clause, t.ex, what, {
-          tokenEndpoint: true,
-          statusClause: 'auth.flow.refusals',
-        });
-        if (ok && t.accessToken) check.that(clause, false, `${what}: ${t.ex.status}, yet with an access_token`, t.ex);
-        return ok && !t.accessToken;
       },
       secret,
     };

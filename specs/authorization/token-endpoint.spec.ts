@@ -7,7 +7,7 @@ import { isObject, short } from '../../lib/values.ts';
 import { peekClaims } from '../../lib/auth/forge.ts';
 import { basicAuthorization, fullClientGrant } from '../../lib/auth/target.ts';
 import { accessTokenOf } from '../../lib/auth/acceptance.ts';
-import { expectAuthRefusal } from '../../lib/auth/checks.ts';
+import { TwinGate } from '../../lib/auth/twin-gate.ts';
 
 test.describe('client-credentials token endpoint', () => {
   test(
@@ -56,7 +56,10 @@ test.describe('client-credentials token endpoint', () => {
           audience: cfg.audience,
         },
       });
-      expectAuthRefusal(check, info, 'auth.error.client-fault-4xx', ex, 'token request with a wrong client secret', {
+      // The twin: this client's right secret obtained the run's management token (the global setup).
+      const gate = new TwinGate(check, info);
+      const twin = gate.given('auth.token.endpoint', true, '');
+      gate.refused(twin, 'auth.error.client-fault-4xx', ex, 'token request with a wrong client secret', {
         tokenEndpoint: true,
       });
       await check.expectSchema('auth.error.object', 'AuthError', ex.body, ex);

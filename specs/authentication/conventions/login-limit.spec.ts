@@ -5,15 +5,14 @@
 // hence IDM_ALLOW=lockout there. The logins are password grants where the tenant offers and
 // accepts them (the test user's right login first: the accepted twin), else logins through
 // the hosted login page (code flow with PKCE), so a tenant without the grant is still held to §8.
+import type { TwinGate } from '../../../lib/auth/twin-gate.ts';
 import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { allowed, notOfferedReason, optInReason, type Config } from '../../../lib/config.ts';
-import type { Checks } from '../../../lib/checks.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
-import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
+import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { authEncoding } from '../../../lib/auth/encoding.ts';
-import { expectAuthRefusal } from '../../../lib/auth/checks.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { parseRateLimit } from '../../../lib/pacer.ts';
 import { oneLoginAtATime } from '../../../lib/auth/one-login.ts';
@@ -34,15 +33,20 @@ test.describe('repeat login attempts (§8)', () => {
       'auth.error.object',
       'auth.error.oauth-error',
     ),
-    async ({ run, anon, check, flows }, info) => {
+    async ({ run, anon, check, flows, gate }) => {
       const { cfg } = run;
       const { lockout, user, post } = cfg.auth;
       test.skip(!lockout, 'needs a lockout user: set IDM_LOCKOUT_USERNAME and IDM_LOCKOUT_PASSWORD');
+      // A refusal proves the limit only beside the same login accepted: the test user's.
+      test.skip(
+        !user,
+        'needs the test user beside the lockout user (its login is the accepted twin): set IDM_TEST_USERNAME and IDM_TEST_PASSWORD',
+      );
       test.skip(!allowed(cfg, 'lockout'), optInReason('lockout'));
       // Logins through the password grant where it is offered and works; else through the login page.
       const off = notOfferedReason(cfg, 'password');
       if (off !== null || !post) {
-        await throughLoginPage(flows, check, cfg, off ?? 'no client for the password grant (IDM_POST_CLIENT_ID)');
+        await throughLoginPage(flows, gate, cfg, off ?? 'no client for the password grant (IDM_POST_CLIENT_ID)');
         return;
       }
       const { encoding } = await authEncoding(cfg, anon);
@@ -74,12 +78,11 @@ test.describe('repeat login attempts (§8)', () => {
           (ex) => (ex.status === 429 ? parseRateLimit(ex.headers).resetAt : undefined),
         );
       // The accepted twin: the test user's right login is a login (a token) before any failure counts.
-      if (user) {
-        const right = await login(user.username, user.password);
-        if (!issued(right)) {
-          await throughLoginPage(flows, check, cfg, `the password grant ${failureCause(right)}`);
-          return;
-        }
+      const accepted = await login(user!.username, user!.password);
+      const twin = gate.given('auth.flow.password', issued(accepted), failureCause(accepted));
+      if (!twin.ok) {
+        await throughLoginPage(flows, gate, cfg, `the password grant ${failureCause(accepted)}`);
+        return;
       }
       let failed = 0;
       let last: Exchange | null = null;
@@ -92,23 +95,20 @@ test.describe('repeat login attempts (§8)', () => {
         failed++;
       }
       const right = await login(lockout!.username, lockout!.password);
-      expectAuthRefusal(
-        check,
-        info,
+      gate.refused(
+        twin,
         'ratelimit.login-attempts',
         right,
         `the lockout user's right password after ${failed} failed logins (IDM_LOCKOUT_ATTEMPTS=${cfg.auth.lockoutAttempts} at most)`,
         { tokenEndpoint: true, faulty: false },
       );
-      if (user) {
-        const other = await login(user.username, user.password);
-        check.that(
-          'ratelimit.login-attempts',
-          issued(other),
-          `the test user from the same IP answered ${other.status} (the limit is per account)`,
-          other,
-        );
-      }
+      const other = await login(user!.username, user!.password);
+      check.that(
+        'ratelimit.login-attempts',
+        issued(other),
+        `the test user from the same IP answered ${other.status} (the limit is per account)`,
+        other,
+      );
     },
   );
 });
@@ -117,7 +117,7 @@ test.describe('repeat login attempts (§8)', () => {
  * The same §8 test through the hosted login page (code flow with PKCE, public client), for a
  * tenant without the password grant: the test user's login is the accepted twin.
  */
-async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: string): Promise<void> {
+async function throughLoginPage(flows: Flows, gate: TwinGate, cfg: Config, why: string): Promise<void> {
   const { lockout, user, publicClientId, redirectUri } = cfg.auth;
   test.skip(
     !publicClientId || !redirectUri,
@@ -148,9 +148,15 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
       },
       (out) => out.throttled?.resetAt,
     );
-  if (user) {
-    const twin = await attempt(user.username, user.password);
-    test.skip(!twin.params.code, notExercised('auth.flow.code.pkce', twin.problem ?? 'no code at the redirect URI'));
+  const accepted = await attempt(user!.username, user!.password);
+  const twin = gate.given(
+    'auth.flow.code.pkce',
+    !!accepted.params.code,
+    accepted.problem ?? 'no code at the redirect URI',
+  );
+  if (!twin.ok) {
+    gate.skip(twin, 'ratelimit.login-attempts');
+    return;
   }
   let failed = 1;
   let last = await attempt(lockout!.username, `${lockout!.password}-wrong`);
@@ -163,19 +169,19 @@ async function throughLoginPage(flows: Flows, check: Checks, cfg: Config, why: s
     failed++;
   }
   const right = await attempt(lockout!.username, lockout!.password);
-  check.that(
+  gate.holds(
+    twin,
     'ratelimit.login-attempts',
     !right.params.code,
     `through the login page (${why}): the lockout user's right password after ${failed} failed logins (IDM_LOCKOUT_ATTEMPTS=${cfg.auth.lockoutAttempts} at most) ${right.params.code ? 'obtained a code' : `was refused (${right.problem ?? `the password answered ${right.loginStatus}`})`}`,
   );
-  if (user) {
-    const other = await attempt(user.username, user.password);
-    check.that(
-      'ratelimit.login-attempts',
-      !!other.params.code,
-      `through the login page: the test user from the same IP ${other.params.code ? 'obtained a code' : `did not (${other.problem})`} (the limit is per account)`,
-    );
-  }
+  const other = await attempt(user!.username, user!.password);
+  gate.holds(
+    twin,
+    'ratelimit.login-attempts',
+    !!other.params.code,
+    `through the login page: the test user from the same IP ${other.params.code ? 'obtained a code' : `did not (${other.problem})`} (the limit is per account)`,
+  );
 }
 
 /**

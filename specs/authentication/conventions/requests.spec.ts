@@ -1,11 +1,10 @@
 // §4.3 request conventions of the authentication API: POST parameters as JSON (a token
 // endpoint that takes only forms does not conform), GET parameters in the query string, and
 // the one exception — SAML IdP-initiated SSO, a query parameter with a form-encoded value.
-import { test } from '../../../lib/fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
-import { expectAuthRefusal, expectNotRead } from '../../../lib/auth/checks.ts';
-import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
+import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { authEncoding } from '../../../lib/auth/encoding.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
 
@@ -13,7 +12,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'POST: a token request as JSON is answered like the same request as a form',
     clauses(OPERATIONS.authApi, 'auth.api.post-json', 'auth.api.base'),
-    async ({ run, anon, check }, info) => {
+    async ({ run, anon, check, gate }) => {
       const { cfg } = run;
       // The authentication API's own client: lib/auth/encoding.ts's probe is this very comparison
       // (the form is sent only when JSON gives no token), so its answers are judged here.
@@ -22,24 +21,20 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const { json, form } = probe!;
       // The root cause of every "sent as form" in this run's evidence. When the form gets no
       // token either, the encoding is not what fails: the grant's own clauses say why.
-      if (!issued(json) && !(form && issued(form)))
-        skipClauses(
-          info,
-          notExercised(
-            'auth.flow.client-credentials',
-            `${failureCause(json)} as JSON, and as a form ${form ? failureCause(form) : 'not sent'}`,
-          ),
-          'auth.api.post-json',
-        );
-      else
-        check.that(
-          'auth.api.post-json',
-          issued(json),
-          issued(json)
-            ? `the JSON token request answered ${json.status} with a token`
-            : `the JSON token request ${failureCause(json)}; the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
-          json,
-        );
+      const twin = gate.given(
+        'auth.flow.client-credentials',
+        issued(json) || (form !== null && issued(form)),
+        `${failureCause(json)} as JSON, and as a form ${form ? failureCause(form) : 'not sent'}`,
+      );
+      gate.holds(
+        twin,
+        'auth.api.post-json',
+        issued(json),
+        issued(json)
+          ? `the JSON token request answered ${json.status} with a token`
+          : `the JSON token request ${failureCause(json)}; the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
+        json,
+      );
       check.observe(
         'auth.api.base',
         `the authentication API's token endpoint answered ${json.status} at ${cfg.auth.tokenUrl}`,
@@ -50,7 +45,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'GET: authorization parameters are read from the query string',
     clauses(OPERATIONS.authApi, 'auth.api.get-query', 'auth.error.client-fault-4xx'),
-    async ({ run, anon, check }, info) => {
+    async ({ run, anon, check, gate }) => {
       const { cfg } = run;
       const clientId = cfg.auth.publicClientId ?? cfg.auth.post?.id;
       test.skip(
@@ -71,18 +66,19 @@ test.describe('authentication API request conventions (§4.3)', () => {
         headers: { accept: 'text/html' },
       });
       const read = served.status >= 200 && served.status < 400;
-      check.that(
+      const twin = gate.accepted(
         'auth.api.get-query',
         read,
         `GET ${new URL(authorize.url).pathname} with its parameters in the query answered ${served.status}`,
+        `answered ${served.status}`,
         served,
       );
-      if (!read) return; // the refusal below counts only beside this acceptance
+      if (!twin.ok) return; // the refusal below counts only beside this acceptance
       // The same parameters anywhere but the query (here: none at all) cannot be read: a 4xx, or
       // the tenant's own error page behind a redirect (RFC 6749 §4.1.2.1).
       const bare = await anon.send('GET', authorize.url, { headers: { accept: 'application/json' } });
-      expectNotRead(
-        check,
+      gate.notRead(
+        twin,
         'auth.api.get-query',
         bare,
         `GET ${new URL(authorize.url).pathname} without query parameters`,
@@ -94,7 +90,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'SAML IdP-initiated: a form-encoded SAMLResponse is read; an invalid one is a 4xx error object',
     clauses(OPERATIONS.authApi, 'auth.api.saml-exception', 'auth.error.client-fault-4xx', 'auth.error.object'),
-    async ({ run, anon, check }, info) => {
+    async ({ run, anon, check, gate }) => {
       const { cfg } = run;
       const off = notOfferedReason(cfg, 'saml');
       test.skip(off !== null, off ?? '');
@@ -107,16 +103,18 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form' });
       // §4.3 names the SAML callback: an absent one is a missing flow, never a refusal.
       if (ex.status === 404) {
-        check.that('auth.api.saml-exception', false, `${failureCause(ex)} (${cb.setting} moves it)`, ex);
+        gate.accepted('auth.api.saml-exception', false, `${failureCause(ex)} (${cb.setting} moves it)`, '', ex);
         return;
       }
-      check.that(
+      // The form is read (its one exception to the JSON convention): the twin of the refusal of its content.
+      const read = gate.accepted(
         'auth.api.saml-exception',
         ex.status !== 415,
         `the form-encoded SAMLResponse was ${ex.status === 415 ? 'refused as a content type (415)' : `read (answered ${ex.status})`}`,
+        'refused as a content type (415)',
         ex,
       );
-      expectAuthRefusal(check, info, 'auth.api.saml-exception', ex, 'an invalid SAMLResponse');
+      gate.refused(read, 'auth.api.saml-exception', ex, 'an invalid SAMLResponse');
     },
   );
 });

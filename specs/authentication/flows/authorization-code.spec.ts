@@ -6,10 +6,11 @@
 // may let a misused code die (RFC 6749 §4.1.2), and then fresh logins give the accepted twin
 // and the refusal that met a dead code. The confidential client's exchange (no PKCE) and
 // its single use are judged with the code-binding rules (specs/authentication/security/).
+import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { pkcePair } from '../../../lib/auth/pkce.ts';
-import { expectIssued, failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
+import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import type { TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { codeFor, publicClient } from './flow-checks.ts';
 
@@ -28,7 +29,7 @@ test(
     MISSING,
     'auth.flow.refusals',
   ),
-  async ({ run, flows, check }) => {
+  async ({ run, flows, check, gate }) => {
     const { clientId, redirectUri } = publicClient(run.cfg);
     const exchange = (code: string, verifier: string | undefined): Promise<TokenAnswer> =>
       flows.token({
@@ -47,14 +48,8 @@ test(
 
     const first = await login();
     if (first.got.code === null) {
-      check.that('auth.flow.code.pkce', false, first.got.problem);
-      skipClauses(
-        test.info(),
-        notExercised('auth.flow.code.pkce', first.got.problem),
-        'auth.method.client-id-only',
-        WRONG,
-        MISSING,
-      );
+      const twin = gate.accepted('auth.flow.code.pkce', false, first.got.problem, first.got.problem);
+      gate.skip(twin, 'auth.method.client-id-only', WRONG, MISSING);
       return;
     }
     const code = first.got.code;
@@ -78,8 +73,7 @@ test(
     }
 
     const { note } = await flows.encoding();
-    await expectIssued(
-      check,
+    const twin = await gate.issued(
       'auth.flow.code.pkce',
       right.ex,
       'code exchange with its code_verifier (client ID only)',
@@ -88,17 +82,11 @@ test(
     // §5.2 "client ID only, for public applications": this exchange is that method.
     check.that(
       'auth.method.client-id-only',
-      issued(right.ex),
-      `the public client's code exchange with its client ID alone ${issued(right.ex) ? `answered ${right.ex.status} with a token` : failureCause(right.ex)}${note}`,
+      twin.ok,
+      `the public client's code exchange with its client ID alone ${twin.ok ? `answered ${right.ex.status} with a token` : twin.cause}${note}`,
       right.ex,
     );
-    // A token issued to a wrong request fails its clause whatever the twin did.
-    for (const [clause, t, what] of [
-      [WRONG, wrong, 'code exchange with another code_verifier'],
-      [MISSING, missing, 'code exchange with no code_verifier'],
-    ] as const) {
-      if (issued(right.ex) || issued(t.ex)) flows.refusal(clause, t, what);
-      else skipClauses(test.info(), notExercised('auth.flow.code.pkce', failureCause(right.ex)), clause);
-    }
+    gate.refused(twin, WRONG, wrong.ex, 'code exchange with another code_verifier', FLOW_GRANT);
+    gate.refused(twin, MISSING, missing.ex, 'code exchange with no code_verifier', FLOW_GRANT);
   },
 );

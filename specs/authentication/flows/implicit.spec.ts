@@ -2,11 +2,10 @@
 // the token comes back in the redirect URI's fragment with the state sent (RFC 6749 §4.2.2),
 // and a redirect URI the client did not register is never redirected to (§4.2.2.1).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
 import { newState } from '../../../lib/auth/pkce.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
-import { notExercised } from '../../../lib/auth/acceptance.ts';
 import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { publicClient } from './flow-checks.ts';
@@ -17,17 +16,17 @@ const UNREGISTERED = 'https://unregistered.conformance.test/callback';
 test(
   'implicit grant: the access token, its type and the state come back in the fragment; an unregistered redirect URI is never redirected to',
   clauses(OPERATIONS.authFlow, 'auth.flow.implicit', 'auth.api.named-flows', 'auth.flow.implicit.redirect-uri'),
-  async ({ run, flows, check }) => {
+  async ({ run, flows, check, gate }) => {
     const off = notOfferedReason(run.cfg, 'implicit');
     test.skip(off !== null, off ?? '');
     const { clientId, redirectUri } = publicClient(run.cfg);
     const e = await flows.endpoint('authorize');
     const { ok, seen } = await implicitGrant(flows, clientId, redirectUri);
     check.observe('auth.api.named-flows', `implicit grant: ${describeEndpoint(e)}`);
-    check.that('auth.flow.implicit', ok, `implicit grant for client ${clientId}: ${seen}`);
     // The refusal beside its accepted twin: the same request with the registered URI gave a token.
-    if (!ok) {
-      skipClauses(test.info(), notExercised('auth.flow.implicit', seen), 'auth.flow.implicit.redirect-uri');
+    const twin = gate.accepted('auth.flow.implicit', ok, `implicit grant for client ${clientId}: ${seen}`, seen);
+    if (!twin.ok) {
+      gate.skip(twin, 'auth.flow.implicit.redirect-uri');
       return;
     }
     const out = await flows.authorize(
@@ -41,7 +40,12 @@ test(
       : out.callback
         ? `the browser was sent to the registered redirect URI instead`
         : `the browser stayed on the tenant (${out.stoppedAt ?? 'no redirect'}${out.loggedIn ? ', after the login form' : ', no login form'})`;
-    check.that('auth.flow.implicit.redirect-uri', !there, `implicit grant with an unregistered redirect URI: ${what}`);
+    gate.holds(
+      twin,
+      'auth.flow.implicit.redirect-uri',
+      !there,
+      `implicit grant with an unregistered redirect URI: ${what}`,
+    );
   },
 );
 

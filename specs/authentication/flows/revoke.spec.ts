@@ -2,10 +2,10 @@
 // itself works (RFC 6749 §6), is revoked (RFC 7009 §2.2: 200), and then no longer works
 // (RFC 7009 §2.1). Nothing is left behind: the token was the suite's own, obtained through the
 // code flow with PKCE as the confidential client, offline_access asked with prompt=consent.
+import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
-import { expectIssued, failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
 
 test(
   'a refresh token the suite obtained works, is revoked, and then no longer works',
@@ -18,7 +18,7 @@ test(
     'auth.api.post-json',
     'auth.api.named-flows',
   ),
-  async ({ run, flows, check }) => {
+  async ({ run, flows, check, gate }) => {
     const user = await flows.userTokens('openid offline_access', { confidential: true });
     test.skip(user.problem !== null, user.problem ?? '');
     test.skip(
@@ -36,14 +36,9 @@ test(
         refresh_token: token,
       });
 
+    // The refresh before revocation is the twin of the refresh after it.
     const before = await refresh(user.refreshToken!);
-    if (!(await expectIssued(check, 'auth.flow.refresh', before.ex, 'refresh_token grant', from))) {
-      skipClauses(
-        test.info(),
-        notExercised('auth.flow.refresh', failureCause(before.ex)),
-        'auth.flow.revoke.effective',
-      );
-    }
+    const worked = await gate.issued('auth.flow.refresh', before.ex, 'refresh_token grant', from);
     // With rotation the answer carries the refresh token now current; that is the one revoked.
     const current = before.refreshToken ?? user.refreshToken!;
 
@@ -70,17 +65,13 @@ test(
         revoked,
       );
     check.observe('auth.api.named-flows', `revoke refresh token: ${describeEndpoint(e)}`);
-    // Revocation is effective only where the token worked before it.
-    if (!issued(before.ex)) return;
-    if (revoked.status !== 200) {
-      skipClauses(
-        test.info(),
-        notExercised('auth.flow.revoke', `answered ${revoked.status}`),
-        'auth.flow.revoke.effective',
-      );
+    // Revocation is effective only where the token worked before it, and was revoked.
+    const twin = gate.all(worked, gate.given('auth.flow.revoke', revoked.status === 200, `answered ${revoked.status}`));
+    if (!twin.ok) {
+      gate.skip(twin, 'auth.flow.revoke.effective');
       return;
     }
     const after = await refresh(current);
-    flows.refusal('auth.flow.revoke.effective', after, 'the revoked refresh token');
+    gate.refused(twin, 'auth.flow.revoke.effective', after.ex, 'the revoked refresh token', FLOW_GRANT);
   },
 );

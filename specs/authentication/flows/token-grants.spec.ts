@@ -1,10 +1,11 @@
 // Named flows at the token endpoint (§4.3): client credentials and resource owner (password).
 // §4.3 names them without payloads; success and refusal are asserted as OAuth 2.0 states them.
 // Both use the authentication API's own clients, never the management client.
+import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
-import { expectIssued, failureCause, notExercised } from '../../../lib/auth/acceptance.ts';
+import { expectIssued } from '../../../lib/auth/acceptance.ts';
 import { probeAnswer } from '../../../lib/auth/encoding.ts';
 
 test.describe('token-endpoint flows', () => {
@@ -44,18 +45,14 @@ test.describe('token-endpoint flows', () => {
   test(
     'resource owner: the test user gets an access token, a wrong password does not',
     clauses(OPERATIONS.authFlow, 'auth.flow.password', 'auth.flow.password.wrong-password', 'auth.flow.refusals'),
-    async ({ run, flows, check }) => {
+    async ({ run, flows, gate }) => {
       const off = notOfferedReason(run.cfg, 'password');
       test.skip(off !== null, off ?? '');
       const { note } = await flows.encoding();
       const t = await flows.passwordGrant('openid profile email');
-      if (!(await expectIssued(check, 'auth.flow.password', t.ex, 'password grant for the test user', note))) {
-        skipClauses(
-          test.info(),
-          notExercised('auth.flow.password', failureCause(t.ex)),
-          'auth.flow.password.wrong-password',
-          'auth.flow.refusals',
-        );
+      const twin = await gate.issued('auth.flow.password', t.ex, 'password grant for the test user', note);
+      if (!twin.ok) {
+        gate.skip(twin, 'auth.flow.password.wrong-password', 'auth.flow.refusals');
         return;
       }
       // One failed attempt, followed by the successful ones of this run: far from any §8 limit.
@@ -68,7 +65,13 @@ test.describe('token-endpoint flows', () => {
         password: `${user!.password}-not`,
         scope: 'openid',
       });
-      flows.refusal('auth.flow.password.wrong-password', wrong, 'password grant with a wrong password');
+      gate.refused(
+        twin,
+        'auth.flow.password.wrong-password',
+        wrong.ex,
+        'password grant with a wrong password',
+        FLOW_GRANT,
+      );
     },
   );
 });

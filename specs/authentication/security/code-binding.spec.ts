@@ -5,10 +5,11 @@
 // the code; the refusals come first, then the right exchange shows whether the code survived
 // them (else a fresh login's right exchange is the accepted twin), then the same exchange again
 // is refused. A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
-import { test, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
+import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
+import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
-import { expectIssued, failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
+import { issued } from '../../../lib/auth/acceptance.ts';
 import { codeFor } from '../flows/flow-checks.ts';
 
 const CONFIDENTIAL = 'auth.flow.code.confidential';
@@ -25,7 +26,7 @@ test.describe('authorization code binding', () => {
       'auth.sec.code.bound-client',
       'auth.flow.refusals',
     ),
-    async ({ run, flows, check }) => {
+    async ({ run, flows, check, gate }) => {
       const { post, publicClientId, redirectUri } = run.cfg.auth;
       test.skip(
         !post,
@@ -40,8 +41,7 @@ test.describe('authorization code binding', () => {
       ];
       const got = await codeFor(flows, check, post!.id, redirectUri!, null);
       if (got.code === null) {
-        check.that(CONFIDENTIAL, false, got.problem);
-        skipClauses(test.info(), notExercised(CONFIDENTIAL, got.problem), ...refusals);
+        gate.skip(gate.accepted(CONFIDENTIAL, false, got.problem, got.problem), ...refusals);
         return;
       }
       const exchange = {
@@ -81,25 +81,47 @@ test.describe('authorization code binding', () => {
         }
       }
       const { note } = await flows.encoding();
-      await expectIssued(check, CONFIDENTIAL, twin.ex, 'code exchange with the client secret (no PKCE)', note);
-      // A token issued to a wrong request fails its clause whatever the twin did.
-      const judge = (clause: string, t: TokenAnswer | null, what: string) => {
-        if (t === null)
-          skipClauses(test.info(), 'needs a second client to present the code: set IDM_PUBLIC_CLIENT_ID', clause);
-        else if (issued(twin.ex) || issued(t.ex)) flows.refusal(clause, t, what);
-        else skipClauses(test.info(), notExercised(CONFIDENTIAL, failureCause(twin.ex)), clause);
-      };
-      judge('auth.sec.pkce.no-downgrade', downgrade, 'a code issued without code_challenge, with a code_verifier');
-      judge('auth.sec.code.bound-redirect-uri', elsewhere, 'the code with another redirect_uri');
-      judge('auth.sec.code.bound-client', other, 'the code exchanged by the public client');
-      // Single use: the code that gave the twin's token, exchanged the same way again.
-      if (issued(twin.ex))
-        flows.refusal(
-          'auth.flow.code.single-use',
-          await flows.token({ ...exchange, code: twinCode }),
-          'the same code exchanged a second time',
+      const accepted = await gate.issued(CONFIDENTIAL, twin.ex, 'code exchange with the client secret (no PKCE)', note);
+      gate.refused(
+        accepted,
+        'auth.sec.pkce.no-downgrade',
+        downgrade.ex,
+        'a code issued without code_challenge, with a code_verifier',
+        FLOW_GRANT,
+      );
+      gate.refused(
+        accepted,
+        'auth.sec.code.bound-redirect-uri',
+        elsewhere.ex,
+        'the code with another redirect_uri',
+        FLOW_GRANT,
+      );
+      if (other === null)
+        skipClauses(
+          test.info(),
+          'needs a second client to present the code: set IDM_PUBLIC_CLIENT_ID',
+          'auth.sec.code.bound-client',
         );
-      else skipClauses(test.info(), notExercised(CONFIDENTIAL, failureCause(twin.ex)), 'auth.flow.code.single-use');
+      else
+        gate.refused(
+          accepted,
+          'auth.sec.code.bound-client',
+          other.ex,
+          'the code exchanged by the public client',
+          FLOW_GRANT,
+        );
+      // Single use: the code that gave the twin's token, exchanged the same way again.
+      if (!accepted.ok) gate.skip(accepted, 'auth.flow.code.single-use');
+      else {
+        const again = await flows.token({ ...exchange, code: twinCode });
+        gate.refused(
+          accepted,
+          'auth.flow.code.single-use',
+          again.ex,
+          'the same code exchanged a second time',
+          FLOW_GRANT,
+        );
+      }
     },
   );
 

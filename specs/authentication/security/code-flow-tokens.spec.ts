@@ -4,13 +4,14 @@
 // same user (§5.3.2), and a refresh never widens the grant (RFC 6749 §6: refused, or answered
 // within the original scope, §3.3). Every token answer's
 // Cache-Control is judged where it is received (lib/auth/token-cache.ts).
+import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/auth/twin-gate.ts';
 import { decodeJwt } from 'jose';
-import { test, USER_SCOPE, type Flows, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
+import { test, USER_SCOPE, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Checks } from '../../../lib/checks.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { issuerKeys, validateIdToken } from '../../../lib/auth/id-token.ts';
 import { isObject } from '../../../lib/values.ts';
-import { failureCause, issued, notExercised } from '../../../lib/auth/acceptance.ts';
+import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { publicClient, userInfoWith } from '../flows/flow-checks.ts';
 import { member } from './login.ts';
 
@@ -30,7 +31,7 @@ test(
     'auth.sec.token.pragma',
     'auth.flow.refusals',
   ),
-  async ({ run, flows, check, anon }) => {
+  async ({ run, flows, check, anon, gate }) => {
     const { clientId } = publicClient(run.cfg);
     const user = await flows.userTokens(USER_SCOPE);
     test.skip(user.problem !== null || user.exchange === null, user.problem ?? '');
@@ -93,14 +94,8 @@ test(
       );
       // The accepted twin: the same refresh without a scope (RFC 6749 §6: the grant as it was).
       const plain = await refresh();
-      // A widened token fails the clause whatever the twin did.
-      if (issued(plain.ex) || issued(wider.ex)) judgeWidening(check, flows, wider, granted, extra);
-      else
-        skipClauses(
-          test.info(),
-          notExercised('auth.flow.refresh', failureCause(plain.ex)),
-          'auth.sec.refresh.no-widening',
-        );
+      const twin = gate.given('auth.flow.refresh', issued(plain.ex), failureCause(plain.ex));
+      judgeWidening(gate, twin, check, wider, granted, extra);
     }
     // Nothing failed but a part could not be judged: the reason is the test's.
     test.skip(skipped.length > 0 && check.failedCount() === 0, skipped.join(' | '));
@@ -118,11 +113,18 @@ function scopeSet(scope: string): Set<string> {
  * RFC 6749 §6 forbids widening, not answering: a refusal passes as a refusal, and a token
  * passes when the scope it states (§5.1; none stated = the scope asked) is within the grant.
  */
-function judgeWidening(check: Checks, flows: Flows, wider: TokenAnswer, granted: Set<string>, extra: string): void {
+function judgeWidening(
+  gate: TwinGate,
+  twin: Twin,
+  check: Checks,
+  wider: TokenAnswer,
+  granted: Set<string>,
+  extra: string,
+): void {
   const what = `refresh asking for ${extra} beyond the grant`;
   if (!issued(wider.ex)) {
     check.observe('auth.sec.refresh.wider-answer', `${what}: refused with ${wider.ex.status}`, wider.ex);
-    flows.refusal('auth.sec.refresh.no-widening', wider, what);
+    gate.refused(twin, 'auth.sec.refresh.no-widening', wider.ex, what, FLOW_GRANT);
     return;
   }
   const stated = member(wider.ex.body, 'scope');
@@ -133,13 +135,16 @@ function judgeWidening(check: Checks, flows: Flows, wider: TokenAnswer, granted:
     `${what}: answered ${wider.ex.status} with ${stated === null ? 'no scope member' : `scope "${stated}"`}`,
     wider.ex,
   );
-  check.that(
+  // A widened grant fails the clause whatever the twin did.
+  gate.holds(
+    twin,
     'auth.sec.refresh.no-widening',
     beyond.length === 0,
     beyond.length === 0
       ? `${what}: answered ${wider.ex.status} granting no more than the original scope ("${stated}")`
       : `${what}: answered ${wider.ex.status} granting ${beyond.join(' ')} beyond the original scope (${stated === null ? 'no scope member: the scope asked is granted, RFC 6749 §5.1' : `scope "${stated}"`})`,
     wider.ex,
+    true,
   );
 }
 

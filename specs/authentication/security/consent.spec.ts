@@ -11,7 +11,7 @@ import { publicClient } from '../flows/flow-checks.ts';
 test(
   'a declined consent page sends error=access_denied and the state to the redirect URI, never a code',
   clauses(OPERATIONS.authFlow, 'auth.sec.consent.denied'),
-  async ({ run, flows, check }) => {
+  async ({ run, flows, gate }) => {
     const { clientId, redirectUri } = publicClient(run.cfg);
     const accepted = await flows.userTokens(USER_SCOPE);
     test.skip(accepted.consent === null && accepted.problem !== null, accepted.problem ?? '');
@@ -20,6 +20,7 @@ test(
       `not applicable: the tenant showed no consent page to a login asking "${USER_SCOPE}" with prompt=consent`,
     );
     test.skip(accepted.problem !== null, accepted.problem ?? '');
+    const twin = gate.given('auth.flow.code.pkce', true, '');
     const pair = pkcePair();
     const state = newState();
     const out = await flows.authorize(
@@ -50,6 +51,11 @@ test(
     const seen = out.callback
       ? `the redirect URI received ${Object.keys(p).join(', ') || 'no parameters'}${p.error ? ` (error ${p.error})` : ''}${p.state !== undefined && p.state !== state ? ' (another state)' : ''}`
       : `the browser stayed at ${out.stoppedAt ?? 'the tenant'} (${out.problem ?? 'no redirect'})`;
-    check.that('auth.sec.consent.denied', ok, `consent declined on ${out.pages.at(-1) ?? 'the consent page'}: ${seen}`);
+    gate.holds(
+      twin,
+      'auth.sec.consent.denied',
+      ok,
+      `consent declined on ${out.pages.at(-1) ?? 'the consent page'}: ${seen}`,
+    );
   },
 );

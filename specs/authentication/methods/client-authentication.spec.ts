@@ -1,0 +1,79 @@
+// §5.2, the ways to authenticate at the token endpoint (lib/auth/methods.ts, one row each):
+// for every configured client of a method, the right credentials obtain a token (RFC 6749
+// §5.1) — the accepted twin — and each named fault, a wrong variant, is refused with a 4xx and
+// an error object beside it (the twin gate, lib/auth/twin-gate.ts). The spec states only
+// "4xx": the exact status and error code are recorded (auth.method.client-auth-status).
+import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { TOKEN_METHODS, type MethodClient, type MethodRequest, type TokenMethod } from '../../../lib/auth/methods.ts';
+import { CLIENT_AUTH, CLIENT_AUTH_REFUSAL_CLAUSES } from '../../../lib/auth/twin-gate.ts';
+import { authEncoding, authPost, type AuthEncoding } from '../../../lib/auth/encoding.ts';
+import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import type { Config } from '../../../lib/config.ts';
+import type { ApiClient, Exchange } from '../../../lib/http.ts';
+
+/** Each client's accepted request and answer, sent once per worker: the twin of all its faults. */
+const twins = new Map<string, Promise<{ req: MethodRequest; ex: Exchange }>>();
+
+for (const m of TOKEN_METHODS) {
+  test.describe(`${m.name} (§5.2)`, () => {
+    test(
+      'the right credentials obtain a token',
+      clauses(OPERATIONS.authMethod, m.clause, 'auth.token.answer', ...m.acceptClauses),
+      async ({ run, anon, check, gate }) => {
+        const { cfg } = run;
+        const clients = m.clients(cfg);
+        test.skip(clients.length === 0, m.needs);
+        const enc = await authEncoding(cfg, anon);
+        const send = (r: MethodRequest) => sendRequest(anon, enc, cfg, r);
+        for (const c of clients) {
+          const { req, ex } = await accepted(m, c, cfg, anon, enc);
+          await gate.issued(m.clause, ex, m.describe(cfg, c), enc.note);
+          await m.besides?.({ cfg, check, enc, c, req, ex, send });
+        }
+      },
+    );
+
+    for (const f of m.faults) {
+      const clause = f.clause ?? m.refusedClause;
+      test(
+        `${f.what} is refused`,
+        clauses(OPERATIONS.authMethod, clause, ...CLIENT_AUTH_REFUSAL_CLAUSES),
+        async ({ run, anon, gate }) => {
+          const { cfg } = run;
+          const unset = f.unset?.(cfg) ?? null;
+          test.skip(unset !== null, unset ?? '');
+          const clients = m.clients(cfg).filter((c) => f.for?.(c, cfg) ?? true);
+          test.skip(clients.length === 0, m.needs);
+          const enc = await authEncoding(cfg, anon);
+          for (const c of clients) {
+            const { ex: right } = await accepted(m, c, cfg, anon, enc);
+            const twin = gate.given(m.clause, issued(right), `${c.id} ${failureCause(right)}`);
+            const wrong = await sendRequest(anon, enc, cfg, await m.request(cfg, c, f.id));
+            gate.refused(twin, clause, wrong, `${c.id} with ${f.what}`, CLIENT_AUTH);
+          }
+        },
+      );
+    }
+  });
+}
+
+// Helpers
+
+function accepted(m: TokenMethod, c: MethodClient, cfg: Config, anon: ApiClient, enc: AuthEncoding) {
+  const key = `${m.id} ${c.id}`;
+  let twin = twins.get(key);
+  if (!twin) {
+    twin = (async () => {
+      const req = await m.request(cfg, c);
+      return { req, ex: m.known?.(enc, c) ?? (await sendRequest(anon, enc, cfg, req)) };
+    })();
+    twins.set(key, twin);
+    twin.catch(() => twins.delete(key));
+  }
+  return twin;
+}
+
+function sendRequest(anon: ApiClient, enc: AuthEncoding, cfg: Config, r: MethodRequest): Promise<Exchange> {
+  return authPost(anon, enc, cfg.auth.tokenUrl, r.data, { headers: r.headers });
+}
