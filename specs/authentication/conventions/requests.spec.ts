@@ -1,6 +1,7 @@
 // §4.3 request conventions of the authentication API: POST parameters as JSON (a token
 // endpoint that takes only forms does not conform), GET parameters in the query string, and
 // the one exception — SAML IdP-initiated SSO, a query parameter with a form-encoded value.
+import { answerOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
@@ -35,10 +36,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
           : `the JSON token request ${failureCause(json)}; the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
         json,
       );
-      check.observe(
-        'auth.api.base',
-        `the authentication API's token endpoint answered ${json.status} at ${cfg.auth.tokenUrl}`,
-      );
+      answerOf(check, 'auth.api.base', `the authentication API's token endpoint at ${cfg.auth.tokenUrl}`, json);
     },
   );
 

@@ -3,7 +3,8 @@
 import { test, type Flows, type LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Config } from '../../../lib/config.ts';
 import type { Checks } from '../../../lib/checks.ts';
-import { describeEndpoint, type Endpoint } from '../../../lib/auth/endpoints.ts';
+import type { Endpoint } from '../../../lib/auth/endpoints.ts';
+import { endpointOf } from '../../../lib/auth/conditions.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { newState, type PkcePair } from '../../../lib/auth/pkce.ts';
 
@@ -40,7 +41,7 @@ export async function codeFor(
   };
   if (pair) Object.assign(params, { code_challenge: pair.challenge, code_challenge_method: pair.method });
   const out = await flows.authorize(e, params, [redirectUri]);
-  check.observe('auth.api.named-flows', `authorization code${pair ? ' with PKCE' : ''}: ${describeEndpoint(e)}`);
+  endpointOf(check, `authorization code${pair ? ' with PKCE' : ''}`, e);
   const code = out.params.code ?? null;
   if (out.callback !== null && code !== null && out.params.state === state) return { code, problem: null };
   const seen = out.callback

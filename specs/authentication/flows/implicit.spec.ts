@@ -3,7 +3,7 @@
 // and a redirect URI the client did not register is never redirected to (§4.2.2.1).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
+import { endpointOf } from '../../../lib/auth/conditions.ts';
 import { newState } from '../../../lib/auth/pkce.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
 import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
@@ -22,7 +22,7 @@ test(
     const { clientId, redirectUri } = publicClient(run.cfg);
     const e = await flows.endpoint('authorize');
     const { ok, seen } = await implicitGrant(flows, clientId, redirectUri);
-    check.observe('auth.api.named-flows', `implicit grant: ${describeEndpoint(e)}`);
+    endpointOf(check, 'implicit grant', e);
     // The refusal beside its accepted twin: the same request with the registered URI gave a token.
     const twin = gate.accepted('auth.flow.implicit', ok, `implicit grant for client ${clientId}: ${seen}`, seen);
     if (!twin.ok) {

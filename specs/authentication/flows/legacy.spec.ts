@@ -1,9 +1,8 @@
 // WS-Federation and legacy delegation (§4.3): named, with nothing shown; the suite knocks at
 // the paths tenants of this kind use and records the answer (never a verdict).
+import { answerOf, endpointOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
-import { isObject, short } from '../../../lib/values.ts';
-import type { Exchange } from '../../../lib/http.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
 
 test(
@@ -18,7 +17,7 @@ test(
     if (offWsfed) skipClauses(test.info(), offWsfed, 'auth.flow.wsfed');
     else {
       const wsfed = await flows.get(`${auth.url}/wsfed/${encodeURIComponent(clientId)}`);
-      check.observe('auth.flow.wsfed', `GET /wsfed/{client_id} answered ${answer(wsfed)}`, wsfed);
+      answerOf(check, 'auth.flow.wsfed', 'GET /wsfed/{client_id}', wsfed);
     }
     if (offDelegation) skipClauses(test.info(), offDelegation, 'auth.flow.delegation');
     else {
@@ -27,15 +26,12 @@ test(
         grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
         scope: 'openid',
       });
-      check.observe('auth.flow.delegation', `POST /delegation answered ${answer(delegation)}`, delegation);
+      answerOf(check, 'auth.flow.delegation', 'POST /delegation', delegation);
     }
-    check.observe(
-      'auth.api.named-flows',
-      'WS-Federation /wsfed/{client_id} and delegation /delegation: default paths (no setting moves them)',
+    endpointOf(
+      check,
+      'WS-Federation and delegation',
+      '/wsfed/{client_id} and /delegation: default paths (no setting moves them)',
     );
   },
 );
-
-function answer(ex: Exchange): string {
-  return `${ex.status}${isObject(ex.body) ? ` ${short(ex.body)}` : ''}`;
-}

@@ -3,7 +3,7 @@
 // registered return URL in the query) and where it sends the browser is recorded.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
+import { answerOf, endpointOf } from '../../../lib/auth/conditions.ts';
 import type { LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { logoutUrl, registeredLogout } from './flow-checks.ts';
 
@@ -27,12 +27,14 @@ for (const federated of [false, true]) {
         ? await flows.logout(url, [auth.logoutReturnTo!])
         : await registeredLogout(flows, url, auth.logoutReturnTo!);
       flows.skipIfAbsent(e, answer.ex);
-      check.observe(
+      answerOf(
+        check,
         clause,
-        `logout${federated ? ' (federated)' : ''} answered ${answer.ex.status}${whereTo(answer, auth.logoutReturnTo!)}`,
+        `logout${federated ? ' (federated)' : ''}`,
         answer.ex,
+        whereTo(answer, auth.logoutReturnTo!),
       );
-      check.observe('auth.api.named-flows', `logout: ${describeEndpoint(e)}`);
+      endpointOf(check, 'logout', e);
     },
   );
 }

@@ -3,9 +3,8 @@
 // answer is recorded. On a real tenant it sends a real e-mail or SMS: opt-in only.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
+import { answerOf, endpointOf, jsonBodyRead } from '../../../lib/auth/conditions.ts';
 import { allowed, notOfferedReason, optInReason } from '../../../lib/config.ts';
-import { isObject, short } from '../../../lib/values.ts';
 
 for (const connection of ['email', 'sms'] as const) {
   const clause = `auth.flow.passwordless.${connection}`;
@@ -34,21 +33,11 @@ for (const connection of ['email', 'sms'] as const) {
         send: 'code',
       });
       flows.skipIfAbsent(e, ex);
-      check.observe(
-        clause,
-        `passwordless start (${connection}, send code) answered ${ex.status}${isObject(ex.body) ? ` with members ${Object.keys(ex.body).sort().join(', ') || '(none)'}` : ` ${short(ex.text)}`}`,
-        ex,
-      );
-      check.observe('auth.api.named-flows', `passwordless (${connection}): ${describeEndpoint(e)}`);
+      answerOf(check, clause, `passwordless start (${connection}, send code)`, ex);
+      endpointOf(check, `passwordless (${connection})`, e);
       // §4.3 JSON convention: a 2xx is its acceptance, a 415 its refusal; other answers say nothing
       // about it, nor does a form body sent because JSON was refused (auth.api.post-json said so once).
-      if ((await flows.encoding()).encoding === 'json' && (ex.status < 300 || ex.status === 415))
-        check.that(
-          'auth.api.post-json',
-          ex.status < 300,
-          `POST ${new URL(e.url).pathname} with a JSON body answered ${ex.status}`,
-          ex,
-        );
+      if ((await flows.encoding()).encoding === 'json') jsonBodyRead(check, ex, e.url, false);
     },
   );
 }

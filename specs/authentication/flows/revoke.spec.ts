@@ -5,7 +5,7 @@
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
+import { endpointOf, jsonBodyRead, revocationAnswered } from '../../../lib/auth/conditions.ts';
 
 test(
   'a refresh token the suite obtained works, is revoked, and then no longer works',
@@ -50,21 +50,10 @@ test(
       token_type_hint: 'refresh_token',
     });
     flows.skipIfAbsent(e, revoked);
-    check.that(
-      'auth.flow.revoke',
-      revoked.status === 200,
-      `revocation with the client ID and secret answered ${revoked.status}, expected 200${from}`,
-      revoked,
-    );
+    revocationAnswered(check, revoked, from);
     // §4.3: a JSON revocation is the JSON convention at this endpoint (judged once where JSON was refused).
-    if (encoding === 'json')
-      check.that(
-        'auth.api.post-json',
-        revoked.status >= 200 && revoked.status < 300,
-        `POST ${new URL(e.url).pathname} with a JSON body answered ${revoked.status}`,
-        revoked,
-      );
-    check.observe('auth.api.named-flows', `revoke refresh token: ${describeEndpoint(e)}`);
+    if (encoding === 'json') jsonBodyRead(check, revoked, e.url);
+    endpointOf(check, 'revoke refresh token', e);
     // Revocation is effective only where the token worked before it, and was revoked.
     const twin = gate.all(worked, gate.given('auth.flow.revoke', revoked.status === 200, `answered ${revoked.status}`));
     if (!twin.ok) {

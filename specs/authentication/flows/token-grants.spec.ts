@@ -2,6 +2,7 @@
 // §4.3 names them without payloads; success and refusal are asserted as OAuth 2.0 states them.
 // Both use the authentication API's own clients, never the management client.
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
+import { endpointOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { notOfferedReason } from '../../../lib/config.ts';
@@ -35,10 +36,7 @@ test.describe('token-endpoint flows', () => {
         `client credentials (client ${post!.id})`,
         enc.note,
       );
-      check.observe(
-        'auth.api.named-flows',
-        `client credentials: ${cfg.auth.tokenUrl} (from ${cfg.auth.targetsFrom.tokenUrl})`,
-      );
+      endpointOf(check, 'client credentials', `${cfg.auth.tokenUrl} (from ${cfg.auth.targetsFrom.tokenUrl})`);
     },
   );
 

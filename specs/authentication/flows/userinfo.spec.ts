@@ -4,8 +4,7 @@
 // grant). The refusals of bad Bearer tokens are the §5.2 method's clauses.
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { describeEndpoint } from '../../../lib/auth/endpoints.ts';
-import { isObject } from '../../../lib/values.ts';
+import { endpointOf, userInfoAnswered } from '../../../lib/auth/conditions.ts';
 import { userInfoWith } from './flow-checks.ts';
 
 test(
@@ -17,13 +16,7 @@ test(
     const e = await flows.endpoint('userinfo');
     const ex = await userInfoWith(flows, e.url, user.accessToken!);
     flows.skipIfAbsent(e, ex);
-    const sub = isObject(ex.body) ? ex.body.sub : undefined;
-    check.that(
-      'auth.flow.userinfo',
-      ex.status === 200 && typeof sub === 'string' && sub !== '',
-      `user info with the user's Bearer token (from ${user.source}) answered ${ex.status}${isObject(ex.body) ? (typeof sub === 'string' ? ' with sub' : ' without a sub string') : ' without a JSON object'}`,
-      ex,
-    );
-    check.observe('auth.api.named-flows', `get user info: ${describeEndpoint(e)}`);
+    userInfoAnswered(check, ex, user.source);
+    endpointOf(check, 'get user info', e);
   },
 );

@@ -6,6 +6,7 @@
 // them (else a fresh login's right exchange is the accepted twin), then the same exchange again
 // is refused. A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
+import { answerOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
@@ -146,10 +147,12 @@ test.describe('authorization code binding', () => {
       flows.skipIfAbsent(e, ex);
       const location = ex.headers.location;
       const error = location ? new URL(location, u).searchParams.get('error') : null;
-      check.observe(
+      answerOf(
+        check,
         'auth.sec.pkce.public-without',
-        `answered ${ex.status}${location ? (error ? ` redirecting with error ${error}` : ' redirecting (no error)') : ''}`,
+        'an authorization request without code_challenge',
         ex,
+        location ? (error ? ` (error ${error})` : ' (no error)') : '',
       );
     },
   );

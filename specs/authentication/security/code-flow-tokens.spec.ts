@@ -9,7 +9,8 @@ import { decodeJwt } from 'jose';
 import { test, USER_SCOPE, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Checks } from '../../../lib/checks.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { issuerKeys, validateIdToken } from '../../../lib/auth/id-token.ts';
+import { issuerKeys } from '../../../lib/auth/id-token.ts';
+import { idTokenValid, sameSubject } from '../../../lib/auth/conditions.ts';
 import { isObject } from '../../../lib/values.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { publicClient, userInfoWith } from '../flows/flow-checks.ts';
@@ -42,18 +43,8 @@ test(
     // OIDC Core §3.1.3.3: the answer to an openid code exchange carries an ID token.
     const idToken = member(t.ex.body, 'id_token');
     const keys = await issuerKeys(run.cfg, anon);
-    if (idToken === null)
-      check.that('auth.sec.id-token.valid', false, 'the openid code exchange answered no id_token', t.ex);
-    else if (typeof keys === 'string') skipped.push(`ID token not validated: ${keys}`);
-    else {
-      const v = await validateIdToken(idToken, keys, { clientId, nonce });
-      check.that(
-        'auth.sec.id-token.valid',
-        v.ok,
-        `ID token of the code exchange: ${v.ok ? 'validates' : v.problems.join('; ')}`,
-        t.ex,
-      );
-    }
+    const valid = await idTokenValid(check, 'the openid code exchange', idToken, keys, { clientId, nonce }, t.ex);
+    if (valid === null) skipped.push(`ID token not validated: ${keys}`);
 
     const sub = idToken === null ? null : subOf(idToken);
     const e = await flows.endpoint('userinfo');
@@ -61,13 +52,7 @@ test(
     if (sub === null) skipped.push('user info sub not compared: no ID token sub');
     else if (info.status !== 200 || !isObject(info.body))
       skipped.push(`user info answered ${info.status} — auth.flow.userinfo says why`);
-    else
-      check.that(
-        'auth.sec.userinfo.sub',
-        info.body.sub === sub,
-        `user info for the login's access token: sub ${info.body.sub === sub ? 'is' : 'is not'} the ID token's`,
-        info,
-      );
+    else sameSubject(check, info, sub);
 
     if (t.refreshToken === null) skipped.push('no refresh_token for scope offline_access: refresh not exercised');
     else {

@@ -3,7 +3,8 @@
 // §3.2.2.11: nonce and at_hash), and from the password grant with openid (§3.1.3.7).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { issuerKeys, validateIdToken } from '../../../lib/auth/id-token.ts';
+import { issuerKeys } from '../../../lib/auth/id-token.ts';
+import { idTokenValid } from '../../../lib/auth/conditions.ts';
 import { publicClient } from '../flows/flow-checks.ts';
 import { loginFor, member } from './login.ts';
 
@@ -21,20 +22,13 @@ test.describe('ID tokens outside the code flow', () => {
         redirectUri,
         scope: 'openid profile',
       });
-      const idToken = out.params.id_token;
       const accessToken = out.params.access_token;
-      check.that(
-        'auth.sec.id-token.valid',
-        idToken !== undefined,
-        `implicit "id_token token" login: the redirect carried ${idToken ? 'an' : 'no'} id_token`,
-      );
-      if (idToken === undefined || typeof keys === 'string') return;
-      const v = await validateIdToken(idToken, keys, { clientId, nonce, ...(accessToken ? { accessToken } : {}) });
-      check.that(
-        'auth.sec.id-token.valid',
-        v.ok,
-        `ID token of the implicit login: ${v.ok ? 'validates' : v.problems.join('; ')}`,
-      );
+      if (typeof keys === 'string') return;
+      await idTokenValid(check, 'the implicit "id_token token" login', out.params.id_token, keys, {
+        clientId,
+        nonce,
+        ...(accessToken ? { accessToken } : {}),
+      });
     },
   );
 
@@ -50,13 +44,7 @@ test.describe('ID tokens outside the code flow', () => {
       const idToken = member(t.ex.body, 'id_token');
       test.skip(idToken === null, 'the password grant with scope openid answered no id_token: nothing to validate');
       if (idToken === null || typeof keys === 'string') return;
-      const v = await validateIdToken(idToken, keys, { clientId: run.cfg.auth.post!.id });
-      check.that(
-        'auth.sec.id-token.valid',
-        v.ok,
-        `ID token of the password grant: ${v.ok ? 'validates' : v.problems.join('; ')}`,
-        t.ex,
-      );
+      await idTokenValid(check, 'the password grant', idToken, keys, { clientId: run.cfg.auth.post!.id }, t.ex);
     },
   );
 });
