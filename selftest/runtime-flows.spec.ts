@@ -87,7 +87,7 @@ test.describe('the login walk in Chromium', () => {
       };
       switch (url.pathname) {
         case '/authorize':
-          if (mode === 'identifier-first' || mode === 'consent' || mode === 'otp')
+          if (mode === 'identifier-first' || mode === 'consent' || mode === 'consent-link' || mode === 'otp')
             return html(
               200,
               'Welcome',
@@ -134,6 +134,13 @@ test.describe('the login walk in Chromium', () => {
                 'Log in',
                 `<p role="alert">Wrong email or password</p>${form(`/login?mode=${mode}`, '<input name="username"><input name="password" type="password"><button>Go</button>')}`,
               );
+            // A consent page whose decline is a link, as some hosted pages have it ("[ Cancel ]").
+            if (mode === 'consent-link')
+              return html(
+                200,
+                'Authorize app',
+                `${form('/consent', '<button name="d" value="accept">Continue</button>')}<a href="/consent/cancel">[ Cancel ]</a>`,
+              );
             if (mode === 'consent')
               return html(
                 200,
@@ -153,6 +160,9 @@ test.describe('the login walk in Chromium', () => {
           });
         case '/finish':
           return url.searchParams.get('ok') === 'true' ? done() : html(401, 'no', '<p role="alert">Wrong</p>');
+        case '/consent/cancel':
+          res.writeHead(302, { location: `${REDIRECT}?error=access_denied&state=s1` });
+          return res.end();
         case '/consent':
           return read((p) => {
             res.writeHead(302, {
@@ -234,6 +244,11 @@ test.describe('the login walk in Chromium', () => {
       expect(consent.pages[2]).toMatch(/"Authorize app": clicked "Accept"$/);
       const declined = await run('/authorize?mode=consent', { consent: 'decline' });
       expect(declined).toMatchObject({ consent: 'declined', params: { error: 'access_denied', state: 's1' } });
+      const byLink = await run('/authorize?mode=consent-link', { consent: 'decline' });
+      expect(byLink, byLink.pages.join(' | ')).toMatchObject({
+        consent: 'declined',
+        params: { error: 'access_denied' },
+      });
 
       const logout = await run('/logout', { logout: true });
       expect(logout.callback?.href).toBe(RETURN);

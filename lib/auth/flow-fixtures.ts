@@ -134,7 +134,8 @@ const recordedWalks = new Set<string>();
 function recordPages(check: Checks, pages: string[]): void {
   // A page the tenant answered with an error and nothing to do is the test's evidence, not a shape of login.
   if (!pages.some((p) => / (filled|clicked) /.test(p))) return;
-  const shape = pages.join(' → ');
+  // A path segment that is a per-login id (/interaction/<uid>) is the same page every time.
+  const shape = pages.join(' → ').replace(/\/[A-Za-z0-9_-]{16,}(?=[/ ":]|$)/g, '/<id>');
   if (recordedWalks.has(shape)) return;
   recordedWalks.add(shape);
   check.observe('auth.flow.login-pages', shape);

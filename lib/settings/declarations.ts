@@ -504,8 +504,8 @@ export const SETTINGS: readonly Setting[] = [
     group: 'authentication',
     kind: text,
     default:
-      'button:text-matches("^ *(deny|decline|cancel|reject|refuse|no)([^a-z]|$)", "i"), input[type=submit][value*=deny i], input[type=submit][value*=decline i]',
-    doc: 'login-walk selector of the control that declines a consent page (the consent-refused case, RFC 6749 §4.1.2.1)',
+      'button:text-matches("^[ [(]*(deny|decline|cancel|reject|refuse|no)([^a-z]|$)", "i"), a:text-matches("^[ [(]*(deny|decline|cancel|reject|refuse)([^a-z]|$)", "i"), input[type=submit][value*=deny i], input[type=submit][value*=decline i]',
+    doc: 'login-walk selector of the control that declines a consent page, a button or a link (the consent-refused case, RFC 6749 §4.1.2.1)',
   },
   {
     name: 'IDM_LOGOUT_CONFIRM_SELECTOR',
