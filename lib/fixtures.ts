@@ -3,7 +3,8 @@
 //   anon     – client without credentials; .withAuthorization() for forged/malformed ones
 //   limited  – client of the limited client (skips the test, with the reason, if not configured)
 //   check    – the clause-first check recorder (lib/checks.ts)
-//   rs       – the configured resource server, locked for this test, restored afterwards
+//   rs       – the configured resource server, locked for this test, restored afterwards; each
+//              answer held against a write lost later (lib/lost-writes.ts)
 //   experiments – creation helper; skips unless experiments may be created on the target
 //   credentials – context for building refused credentials (lib/credentials.ts)
 //   run      – read-only facts: config, seed, run tag, snapshot, depth runs
@@ -52,7 +53,8 @@ import type { CredentialContext } from './credentials.ts';
 import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { experimentPayload } from '../generators/index.ts';
 import { checkInvariants } from './expectations.ts';
-import { isObject } from './values.ts';
+import { isObject, short } from './values.ts';
+import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
 
 export interface Suite {
   cfg: Config;
@@ -87,6 +89,13 @@ export interface ResourceServerUnderTest {
   ): Promise<Exchange>;
   /** Current state through an empty partial update (the spec shows no read operation). */
   read(): Promise<Exchange>;
+  /** The state the tenant last answered with (null after a refused write, which may have written). */
+  current(): ResourceServer | null;
+  /**
+   * Why a judgement on these answers is skipped: a write lost later changed the state one of
+   * them shows (said under rs.update.persisted, lib/lost-writes.ts); null when none did.
+   */
+  lostWrite(...exs: Exchange[]): string | null;
   /** A valid body made safe for the target (lib/staging.ts); identity on the embedded tenant. */
   safe<T extends Record<string, unknown>>(body: T): Record<string, unknown>;
 }
@@ -255,25 +264,52 @@ export const test = base.extend<
     await use(new Checks(testInfo, suite.redactor));
   },
 
-  rs: async ({ suite, mgmt, check }, use) => {
+  rs: async ({ suite, mgmt, check }, use, testInfo) => {
     const { cfg, state } = suite;
     // One test at a time writes the shared resource server, whatever worker it runs in.
     const lock = join(state.runDir, 'locks', 'resource-server');
     await acquire(lock, 5);
+    const path = resourceServerPath(cfg.resourceServerId);
+    const readNow = () => mgmt.patch(path, { data: {} });
+    const describe = (body: unknown) => short(suite.redactor.value(body));
+    const ledger = new StateLedger(state.runDir);
+    if (ledger.empty) ledger.record(state.snapshot, { test: 'global setup', by: 'the snapshot', wrote: false });
     const refusal = readRestoreRefusal(state.runDir);
     let start: ResourceServer = state.snapshot;
     if (refusal) {
-      const now = await mgmt.patch(resourceServerPath(cfg.resourceServerId), { data: {} });
+      const now = await readNow();
       if (isObject(now.body)) start = now.body;
     }
+    const watch = new WriteWatch({
+      ledger,
+      test: testInfo.title,
+      start,
+      read: readNow,
+      write: (body) => mgmt.patch(path, { data: body }),
+      describe,
+    });
+    if (refusal) watch.saw(start, 'PATCH {} (the state this test starts from)');
     let known: ResourceServer | null = start;
     let dirty = false;
-    const track = (ex: Exchange, wrote: boolean): Exchange => {
+    // Every request of the fixture: an answer carrying the resource server is held against the
+    // state before it (lib/lost-writes.ts), then against the §2.1 invariants.
+    const send = async (
+      sent: unknown,
+      by: string,
+      request: () => Promise<Exchange>,
+      wrote: boolean,
+      restoring = false,
+    ) => {
+      const ex = await request();
       if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) {
-        known = ex.body;
-        // §2.1 invariants hold in every answer, whatever the test is about.
-        checkInvariants(check, ex, ex.body, state.snapshot);
-      } else if (wrote) known = null; // a refused write may still have written (that is a finding)
+        if (ex.body.id === undefined || ex.body.id === cfg.resourceServerId)
+          await watch.answered(ex, isObject(sent) ? sent : {}, by, request);
+        known = watch.current();
+        if (!restoring) checkInvariants(check, ex, ex.body, state.snapshot);
+      } else if (wrote) {
+        known = null; // a refused write may still have written (that is a finding)
+        watch.refusedWrite(sent);
+      }
       return ex;
     };
     const rsApi: ResourceServerUnderTest = {
@@ -287,15 +323,28 @@ export const test = base.extend<
             ? o.raw.trim() !== '' && o.raw.trim() !== '{}'
             : !(isObject(body) && Object.keys(body).length === 0);
         dirty ||= wrote;
-        const ex = await mgmt.patch(resourceServerPath(o.via ?? cfg.resourceServerId), {
-          ...(o.raw !== undefined ? { raw: o.raw } : { data: body }),
-          ...(o.encoding ? { encoding: o.encoding } : {}),
-          ...(o.headers ? { headers: o.headers } : {}),
-        });
-        return track(ex, wrote);
+        const sent = o.raw !== undefined ? parsedOrNull(o.raw) : body;
+        const by = `PATCH ${o.raw !== undefined ? 'a raw body' : describe(body)}${o.via ? ` via ${o.via}` : ''}${o.encoding === 'form' ? ' as a form' : ''}`;
+        return send(
+          sent,
+          by,
+          () =>
+            mgmt.patch(resourceServerPath(o.via ?? cfg.resourceServerId), {
+              ...(o.raw !== undefined ? { raw: o.raw } : { data: body }),
+              ...(o.encoding ? { encoding: o.encoding } : {}),
+              ...(o.headers ? { headers: o.headers } : {}),
+            }),
+          wrote,
+        );
       },
-      async read() {
-        return track(await mgmt.patch(resourceServerPath(cfg.resourceServerId), { data: {} }), false);
+      read: () => send({}, 'PATCH {}', readNow, false),
+      current: () => known,
+      lostWrite(...exs) {
+        for (const ex of exs) {
+          const lost = watch.lostWrite(ex);
+          if (lost) return lost.reason;
+        }
+        return null;
       },
       safe(body) {
         return cfg.embedded
@@ -317,16 +366,17 @@ export const test = base.extend<
         if (current) {
           const body = restoreBody(state.snapshot, current);
           if (Object.keys(body).length > 0) {
-            const path = resourceServerPath(cfg.resourceServerId);
-            const r = await mgmt.patch(path, { data: body });
-            let after = isObject(r.body) && r.status < 300 ? r.body : null;
+            const restore = (b: Record<string, unknown>) =>
+              send(b, `the restore ${describe(b)} after the test`, () => mgmt.patch(path, { data: b }), true, true);
+            const r = await restore(body);
+            let after: ResourceServer | null = isObject(r.body) && r.status < 300 ? known : null;
             let refused: string[] = [];
             if (after === null) {
               // Which field the tenant refuses: each one alone; the others are put back.
-              const alone = await refusedRestoreFields(body, (one) => mgmt.patch(path, { data: one }));
+              const alone = await refusedRestoreFields(body, restore);
               refused = alone.refused;
-              const back = await mgmt.patch(path, { data: {} });
-              after = isObject(back.body) ? back.body : null;
+              const back = await send({}, 'PATCH {}', readNow, false, true);
+              after = isObject(back.body) ? known : null;
             }
             // With lowering allowed (always on the embedded tenant), a clamped token_lifetime_for_web is accepted loss.
             const left = after
@@ -346,6 +396,9 @@ export const test = base.extend<
         }
       }
     } finally {
+      // A lost write is one finding, said once in the run (the test that met it first).
+      const lost = watch.found[0];
+      if (lost && claimLostWrite(state.runDir)) check.that('rs.update.persisted', false, lost.message, lost.ex);
       release(lock);
     }
   },
@@ -380,6 +433,15 @@ export const test = base.extend<
 });
 
 // Helpers
+
+/** A raw body's JSON value, null when it is not JSON (nothing it sends can be told apart). */
+function parsedOrNull(raw: string): unknown {
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return null;
+  }
+}
 
 function clip(s: string): string {
   return s.length > 4000 ? `${s.slice(0, 4000)}… (${s.length} chars)` : s;

@@ -3,9 +3,9 @@
 // reference only where the spec is silent. Every variant is built from the tenant's exported
 // injection points (named parts, HTTP-level wrap); reference/ itself is never edited.
 import { decodeJwt } from 'jose';
-import type { RateLimiter, ResourceServerRecord, TenantParts } from '../reference/src/index.ts';
+import type { RateLimiter, ResourceServerRecord, Store, TenantParts } from '../reference/src/index.ts';
 import { clone, cpLength, isExpCreate, isManagement, isRsPatch, type Req, type Wrap } from './exchange.ts';
-import { isObject } from '../lib/values.ts';
+import { deepEqual, isObject } from '../lib/values.ts';
 import { fieldsOf } from '../schemas/index.ts';
 import { errorBody, mapResponse } from './faults.ts';
 import { STRATEGY_BENIGN, STRATEGY_MUTANTS } from './mutants-strategy.ts';
@@ -590,6 +590,20 @@ export const MUTANTS: Variant[] = [
     options: viaParts((d) => ({ store: { ...d.store, saveResourceServer: () => undefined } })),
   },
   {
+    id: 'rs-write-lost-later',
+    kind: 'mutant',
+    clause: 'rs.update.persisted',
+    fault: 'not-persisted',
+    description:
+      'each update is answered as stored, and 400 ms later the resource server goes back to the state before it (a write lost on replication or failover)',
+    probe: async (c) => {
+      await c.patch({ name: 'Lost probe' });
+      await new Promise((ok) => setTimeout(ok, LOST_AFTER_MS + 200));
+      return (await c.patch({})).body.name;
+    },
+    options: viaParts((d) => ({ store: losesWritesLater(d.store, LOST_AFTER_MS) })),
+  },
+  {
     id: 'rs-partial-write-on-400',
     kind: 'mutant',
     clause: 'rs.update.error.400.no-write',
@@ -1066,6 +1080,23 @@ export function variantById(id: string): Variant | undefined {
 }
 
 // Helpers
+
+const LOST_AFTER_MS = 400;
+
+/**
+ * A store that loses each resource-server write `ms` later: the record goes back to what it
+ * was before that write. A write that changed nothing has nothing to lose.
+ */
+function losesWritesLater(store: Store, ms: number): Store {
+  return {
+    ...store,
+    saveResourceServer(rs) {
+      const before = store.getResourceServerById(rs.id);
+      store.saveResourceServer(rs);
+      if (before && !deepEqual(before, rs)) setTimeout(() => store.saveResourceServer(before), ms).unref();
+    },
+  };
+}
 
 const RS_UPDATE_FIELDS: readonly string[] = fieldsOf('ResourceServerUpdate').map((f) => f.name);
 

@@ -1,7 +1,7 @@
 // The path parameter of PATCH /resource-servers/{id} (§4.1, §7.1): the id, or the
 // identifier (audience) percent-encoded; an unknown id; the system resource server.
 import { test } from '../../lib/fixtures.ts';
-import { clauses, OPERATIONS } from '../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
 import { resourceServerPath } from '../../lib/http.ts';
 import { isObject, short } from '../../lib/values.ts';
 
@@ -37,14 +37,18 @@ test.describe('update a resource server: the path parameter', () => {
       const name = `${run.runTag} by identifier`;
       const ex = await rs.update({ name }, { via: rs.identifier! });
       const body = isObject(ex.body) ? ex.body : {};
+      // Same object: the name written through the identifier reads back through the id.
+      const back = await rs.read();
+      // A write lost before the read-back shows another name there (said under rs.update.persisted).
+      const lost = rs.lostWrite(back);
+      if (lost && ex.status === 201 && body.id === rs.id)
+        return skipClauses(test.info(), lost, 'rs.update.path.by-identifier');
       check.that(
         'rs.update.path.by-identifier',
         ex.status === 201 && body.id === rs.id,
         `PATCH /resource-servers/${encodeURIComponent(rs.identifier!)} {name}: answered ${ex.status} with id ${short(body.id)}`,
         ex,
       );
-      // Same object: the name written through the identifier reads back through the id.
-      const back = await rs.read();
       const backName = isObject(back.body) ? back.body.name : undefined;
       check.that(
         'rs.update.path.by-identifier',
