@@ -357,44 +357,18 @@ export const test = base.extend<
     };
     try {
       await use(rsApi);
-      if (dirty) {
-        let current: ResourceServer | null = known;
-        if (!current) {
-          const r = await rsApi.read();
-          current = isObject(r.body) ? r.body : null;
-        }
-        if (current) {
-          const body = restoreBody(state.snapshot, current);
-          if (Object.keys(body).length > 0) {
-            const restore = (b: Record<string, unknown>) =>
-              send(b, `the restore ${describe(b)} after the test`, () => mgmt.patch(path, { data: b }), true, true);
-            const r = await restore(body);
-            let after: ResourceServer | null = isObject(r.body) && r.status < 300 ? known : null;
-            let refused: string[] = [];
-            if (after === null) {
-              // Which field the tenant refuses: each one alone; the others are put back.
-              const alone = await refusedRestoreFields(body, restore);
-              refused = alone.refused;
-              const back = await send({}, 'PATCH {}', readNow, false, true);
-              after = isObject(back.body) ? known : null;
-            }
-            // With lowering allowed (always on the embedded tenant), a clamped token_lifetime_for_web is accepted loss.
-            const left = after
-              ? unrestored(state.snapshot, after).filter(
-                  (f) => !(f === 'token_lifetime_for_web' && allowed(cfg, 'lifetime')),
-                )
-              : ['(restore refused)'];
-            // A refusal already said (same fields) is not said again: later tests start from a state they read.
-            if (left.length > 0 && !(refusal && left.every((f) => refusal.fields.includes(f)))) {
-              writeRestoreRefusal(state.runDir, { fields: left, refused });
-              expect(
-                left,
-                `restoring ${cfg.resourceServerId} to its snapshot left fields changed${refused.length > 0 ? `: the tenant refused ${refused.join('; ')}` : ''} (said once; later tests are judged from the state they start in)`,
-              ).toEqual([]);
-            }
-          }
-        }
-      }
+      if (dirty)
+        await putBack({
+          cfg,
+          runDir: state.runDir,
+          snapshot: state.snapshot,
+          refusal,
+          known: () => known,
+          read: rsApi.read,
+          restore: (b) =>
+            send(b, `the restore ${describe(b)} after the test`, () => mgmt.patch(path, { data: b }), true, true),
+          reread: () => send({}, 'PATCH {}', readNow, false, true),
+        });
     } finally {
       // A lost write is one finding, said once in the run (the test that met it first).
       const lost = watch.found[0];
@@ -445,4 +419,51 @@ function parsedOrNull(raw: string): unknown {
 
 function clip(s: string): string {
   return s.length > 4000 ? `${s.slice(0, 4000)}… (${s.length} chars)` : s;
+}
+
+/**
+ * After a test that wrote: the resource server put back to its snapshot, each field the tenant
+ * refuses found alone, and what could not be put back said once in the run (later tests are
+ * judged from the state they start in).
+ */
+async function putBack(o: {
+  cfg: Config;
+  runDir: string;
+  snapshot: ResourceServer;
+  refusal: ReturnType<typeof readRestoreRefusal>;
+  known: () => ResourceServer | null;
+  read: () => Promise<Exchange>;
+  restore: (body: Record<string, unknown>) => Promise<Exchange>;
+  reread: () => Promise<Exchange>;
+}): Promise<void> {
+  const { cfg, snapshot, refusal } = o;
+  let current: ResourceServer | null = o.known();
+  if (!current) {
+    const r = await o.read();
+    current = isObject(r.body) ? r.body : null;
+  }
+  if (!current) return;
+  const body = restoreBody(snapshot, current);
+  if (Object.keys(body).length === 0) return;
+  const r = await o.restore(body);
+  let after: ResourceServer | null = isObject(r.body) && r.status < 300 ? o.known() : null;
+  let refused: string[] = [];
+  if (after === null) {
+    // Which field the tenant refuses: each one alone; the others are put back.
+    refused = (await refusedRestoreFields(body, o.restore)).refused;
+    const back = await o.reread();
+    after = isObject(back.body) ? o.known() : null;
+  }
+  // With lowering allowed (always on the embedded tenant), a clamped token_lifetime_for_web is accepted loss.
+  const left = after
+    ? unrestored(snapshot, after).filter((f) => !(f === 'token_lifetime_for_web' && allowed(cfg, 'lifetime')))
+    : ['(restore refused)'];
+  // A refusal already said (same fields) is not said again: later tests start from a state they read.
+  if (left.length > 0 && !(refusal && left.every((f) => refusal.fields.includes(f)))) {
+    writeRestoreRefusal(o.runDir, { fields: left, refused });
+    expect(
+      left,
+      `restoring ${cfg.resourceServerId} to its snapshot left fields changed${refused.length > 0 ? `: the tenant refused ${refused.join('; ')}` : ''} (said once; later tests are judged from the state they start in)`,
+    ).toEqual([]);
+  }
 }

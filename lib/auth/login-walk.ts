@@ -9,7 +9,7 @@
 // again, an alert after the password: the tenant's answer, judged by the caller), the walk
 // could not go on (a page with nothing it knows how to drive: the suite's gap, `notDriven`,
 // which names the page and the setting to set), or it ran out of pages.
-import type { Browser, Page, Request, Route } from '@playwright/test';
+import type { Browser, BrowserContext, Page, Request, Route } from '@playwright/test';
 import { parseRateLimit } from '../pacer.ts';
 import { anyControl, labelOf, pathOf, submitOf, viewOf, type LoginControls, type PageView } from './page-view.ts';
 
@@ -95,6 +95,34 @@ export async function walkLogin(browser: Browser, w: WalkRequest): Promise<Autho
   context.setDefaultTimeout(w.timeoutMs);
   const reached = (u: string): boolean => w.redirectUris.some((r) => sameEndpoint(u, r));
   const s = newState();
+  const { page, toRedirect, held } = await watch(context, w, s, reached);
+  try {
+    await walkPages(page, w, s, reached, toRedirect);
+  } catch (e) {
+    // The browser cannot load the redirect URI itself (never resolved): the redirect still counts.
+    if (s.caught === null && !reached(page.url()))
+      s.problem ??= `browser: ${(e as Error).message.split('\n')[0]} (${answers(s.chain)})`;
+  } finally {
+    const at = reached(page.url()) ? page.url() : null;
+    await context.close();
+    // Requests the closing context cut short are no longer in flight.
+    if (w.pace) for (const r of held) await w.pace.after(r.method(), r.url(), null, true);
+    s.finalUrl = at ?? s.caught;
+  }
+  return outcome(s, pathOf(page.url()));
+}
+
+/**
+ * Everything the walk learns without acting: the redirect URI caught (route or the tenant's own
+ * 3xx), the tenant's origins and answers, the status of each page, the password's answer, the
+ * first 429; the browser's requests held for the pacer and counted.
+ */
+async function watch(
+  context: BrowserContext,
+  w: WalkRequest,
+  s: WalkState,
+  reached: (u: string) => boolean,
+): Promise<{ page: Page; toRedirect: Promise<'redirected'>; held: Set<Request> }> {
   // Registered first: a route registered later (the redirect URI's) is asked first.
   const held = new Set<Request>();
   const pace = w.pace;
@@ -138,12 +166,14 @@ export async function walkLogin(browser: Browser, w: WalkRequest): Promise<Autho
   });
   context.on('response', (r) => {
     if (reached(r.url())) return;
-    if (pace) {
-      const wasHeld = held.delete(r.request());
-      void pace.after(r.request().method(), r.url(), { status: r.status(), headers: r.headers() }, wasHeld);
-    }
-    const main = r.request().isNavigationRequest() && r.frame() === page.mainFrame();
-    if (main) {
+    if (pace)
+      void pace.after(
+        r.request().method(),
+        r.url(),
+        { status: r.status(), headers: r.headers() },
+        held.delete(r.request()),
+      );
+    if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) {
       origins.add(originOf(r.url()));
       s.status = r.status();
     }
@@ -153,72 +183,74 @@ export async function walkLogin(browser: Browser, w: WalkRequest): Promise<Autho
     s.chain.push(`${r.status()} ${pathOf(r.url())}${location ? ` → ${pathOf(new URL(location, r.url()).href)}` : ''}`);
     // A route never sees the target of a redirect the browser follows itself: the tenant's own
     // answer says where it sent the browser.
-    if (location && r.status() >= 300 && r.status() < 400) {
-      const to = new URL(location, r.url()).href;
-      if (reached(to)) {
-        s.caught ??= to;
-        redirected();
-      }
+    if (location && r.status() >= 300 && r.status() < 400 && reached(new URL(location, r.url()).href)) {
+      s.caught ??= new URL(location, r.url()).href;
+      redirected();
     }
     if (s.awaitingLogin && r.request().method() === 'POST') {
       s.awaitingLogin = false;
       s.loginStatus = r.status();
     }
   });
+  return { page, toRedirect, held };
+}
 
-  /** Waits for the page to change after an action (a navigation, or controls shown or hidden by script). */
-  const changed = async (before: string): Promise<boolean> => {
-    const deadline = Date.now() + w.timeoutMs;
-    while (Date.now() < deadline) {
-      if (s.caught !== null || reached(page.url())) return true;
-      if (s.navigations !== s.navsBeforeAction) {
-        await Promise.race([page.waitForLoadState('domcontentloaded').catch(() => null), toRedirect]);
-        return true;
-      }
-      if ((await signature(page, w.controls).catch(() => before)) !== before) return true;
-      await Promise.race([sleep(100), toRedirect]);
+/** From the first page to the redirect URI (or the end the walk comes to), at most MAX_PAGES pages. */
+async function walkPages(
+  page: Page,
+  w: WalkRequest,
+  s: WalkState,
+  reached: (u: string) => boolean,
+  toRedirect: Promise<'redirected'>,
+): Promise<void> {
+  const navigation = page.goto(w.url, { waitUntil: 'domcontentloaded' });
+  navigation.catch(() => null); // still running when a redirect ends the walk first
+  const first = await Promise.race([navigation, toRedirect]);
+  if (first !== 'redirected' && first) s.status = first.status();
+  const done = () => s.caught !== null || reached(page.url());
+  for (let n = 0; !done(); n++) {
+    await settle(page, w.controls, s.status, toRedirect);
+    if (done()) break;
+    const v = await viewOf(page, w.controls);
+    const step = `${s.status ?? '-'} ${v.at}${v.title ? ` "${v.title}"` : ''}`;
+    if (n >= MAX_PAGES) {
+      s.notDriven = `login not driven: no redirect after ${MAX_PAGES} pages (${[...s.pages, step].join(' → ')})`;
+      return;
     }
-    return false;
-  };
-
-  try {
-    const navigation = page.goto(w.url, { waitUntil: 'domcontentloaded' });
-    navigation.catch(() => null); // still running when a redirect ends the walk first
-    const first = await Promise.race([navigation, toRedirect]);
-    if (first !== 'redirected' && first) s.status = first.status();
-    for (let n = 0; s.caught === null && !reached(page.url()); n++) {
-      await settle(page, w.controls, s.status, toRedirect);
-      if (s.caught !== null || reached(page.url())) break;
-      const v = await viewOf(page, w.controls);
-      const step = `${s.status ?? '-'} ${v.at}${v.title ? ` "${v.title}"` : ''}`;
-      if (n >= MAX_PAGES) {
-        s.notDriven = `login not driven: no redirect after ${MAX_PAGES} pages (${[...s.pages, step].join(' → ')})`;
-        break;
-      }
-      const before = await signature(page, w.controls);
-      const action = await act(page, v, w, s);
-      if (typeof action !== 'string') {
-        s.pages.push(`${step}: ${action.end}`);
-        break;
-      }
-      s.pages.push(`${step}: ${action}`);
-      if (!(await changed(before))) {
-        s.notDriven = `login not driven: after ${action} on ${v.at}${v.title ? ` ("${v.title}")` : ''} nothing happened within ${w.timeoutMs} ms (IDM_LOGIN_SUBMIT_SELECTOR names the submit control)`;
-        break;
-      }
+    const before = await signature(page, w.controls);
+    const action = await act(page, v, w, s);
+    if (typeof action !== 'string') {
+      s.pages.push(`${step}: ${action.end}`);
+      return;
     }
-  } catch (e) {
-    // The browser cannot load the redirect URI itself (never resolved): the redirect still counts.
-    if (s.caught === null && !reached(page.url()))
-      s.problem ??= `browser: ${(e as Error).message.split('\n')[0]} (${answers(s.chain)})`;
-  } finally {
-    const at = reached(page.url()) ? page.url() : null;
-    await context.close();
-    // Requests the closing context cut short are no longer in flight.
-    if (pace) for (const r of held) await pace.after(r.method(), r.url(), null, true);
-    s.finalUrl = at ?? s.caught;
+    s.pages.push(`${step}: ${action}`);
+    if (!(await changed(page, w, s, done, toRedirect, before))) {
+      s.notDriven = `login not driven: after ${action} on ${v.at}${v.title ? ` ("${v.title}")` : ''} nothing happened within ${w.timeoutMs} ms (IDM_LOGIN_SUBMIT_SELECTOR names the submit control)`;
+      return;
+    }
   }
-  return outcome(s, pathOf(page.url()));
+}
+
+/** Waits for the page to change after an action: a navigation, or controls shown or hidden by script. */
+async function changed(
+  page: Page,
+  w: WalkRequest,
+  s: WalkState,
+  done: () => boolean,
+  toRedirect: Promise<'redirected'>,
+  before: string,
+): Promise<boolean> {
+  const deadline = Date.now() + w.timeoutMs;
+  while (Date.now() < deadline) {
+    if (done()) return true;
+    if (s.navigations !== s.navsBeforeAction) {
+      await Promise.race([page.waitForLoadState('domcontentloaded').catch(() => null), toRedirect]);
+      return true;
+    }
+    if ((await signature(page, w.controls).catch(() => before)) !== before) return true;
+    await Promise.race([sleep(100), toRedirect]);
+  }
+  return false;
 }
 
 // The walk's state and one step of it

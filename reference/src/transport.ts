@@ -1,5 +1,6 @@
 // node:http transport: turns sockets into plain TenantRequest/TenantResponse data.
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Handler, TenantRequest } from './types.ts';
 
 /** Bodies are drained up to this many times the limit so a 413 can be answered cleanly; beyond, the socket is cut. */
@@ -80,34 +81,7 @@ export function createTransport(): Transport {
     req.on('end', () => dispatch(false));
     req.on('error', () => res.destroy());
   });
-  server.on('clientError', (err: ParseError, socket) => {
-    // Unparseable HTTP never reaches the handler; answer with the same JSON error shape.
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'; // RFC 6585 §5
-    const [status, reason, message, errorCode] = tooLarge
-      ? [431, 'Request Header Fields Too Large', 'Request header fields too large', 'header_fields_too_large']
-      : [400, 'Bad Request', 'Malformed HTTP request', 'bad_request'];
-    const body = JSON.stringify({ statusCode: status, error: reason, message, errorCode });
-    // RFC 9110 §9.3.2: no content in an answer to HEAD (its client reads any as data after the
-    // answer). Kept unless the method is surely HEAD: a content a client expects and misses is worse.
-    const content = failedMethod(err) === 'HEAD' ? '' : body;
-    let answered = false;
-    const answer = () => {
-      if (answered) return;
-      answered = true;
-      if (socket.writable) {
-        socket.end(
-          `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${content}`,
-        );
-      } else socket.destroy();
-    };
-    // A malformed request pipelined behind one still being answered: its 400 goes after that
-    // answer, never into the middle of it or before it (the client would misread both).
-    const inFlight = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
-    if (inFlight && !inFlight.writableFinished) {
-      inFlight.once('finish', answer);
-      inFlight.once('close', answer);
-    } else answer();
-  });
+  server.on('clientError', answerUnparseable);
   return {
     server,
     setHandler(h, max) {
@@ -149,6 +123,36 @@ function failedMethod(err: ParseError): string | undefined {
   const blank = raw.subarray(0, end).lastIndexOf('\r\n\r\n');
   const start = blank < 0 ? 0 : blank + 4;
   return /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) /.exec(raw.subarray(start, start + 32).toString('latin1'))?.[1];
+}
+
+/** Unparseable HTTP never reaches the handler: it is answered here, in the same JSON error shape. */
+function answerUnparseable(err: ParseError, socket: Duplex): void {
+  // Unparseable HTTP never reaches the handler; answer with the same JSON error shape.
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'; // RFC 6585 §5
+  const [status, reason, message, errorCode] = tooLarge
+    ? [431, 'Request Header Fields Too Large', 'Request header fields too large', 'header_fields_too_large']
+    : [400, 'Bad Request', 'Malformed HTTP request', 'bad_request'];
+  const body = JSON.stringify({ statusCode: status, error: reason, message, errorCode });
+  // RFC 9110 §9.3.2: no content in an answer to HEAD (its client reads any as data after the
+  // answer). Kept unless the method is surely HEAD: a content a client expects and misses is worse.
+  const content = failedMethod(err) === 'HEAD' ? '' : body;
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    if (socket.writable) {
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${content}`,
+      );
+    } else socket.destroy();
+  };
+  // A malformed request pipelined behind one still being answered: its 400 goes after that
+  // answer, never into the middle of it or before it (the client would misread both).
+  const inFlight = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished) {
+    inFlight.once('finish', answer);
+    inFlight.once('close', answer);
+  } else answer();
 }
 
 function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {

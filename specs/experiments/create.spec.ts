@@ -119,7 +119,9 @@ test.describe('create an experiment', () => {
       },
     );
   }
+});
 
+test.describe('create an experiment', () => {
   test(
     'a payload missing one request field at a time: each answer recorded',
     clauses(OPERATIONS.experiment, 'exp.create.required-fields'),

@@ -100,6 +100,13 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
   );
   t['rs.token_dialect'] = enumField(TOKEN_DIALECTS); // §2.3 TokenDialect
 
+  encryptionValidators(t, lim);
+  nestedPolicyValidators(t, lim);
+  return t;
+}
+
+/** §2.3 TokenEncryption and EncryptionKey. */
+function encryptionValidators(t: ValidatorTable, lim: LimitsRef): void {
   // §2.3 TokenEncryption (object or null; no other fields): format, encryption_key required
   objectType(t, 'rs.token_encryption', {
     fields: { format: 'rs.token_encryption.format', encryption_key: 'rs.encryption_key' },
@@ -127,7 +134,10 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
     max: () => lim().encryptionKeyKidMax,
   });
   t['rs.encryption_key.pem'] = stringField({ min: () => lim().pemMin, max: () => lim().pemMax });
+}
 
+/** §2.1–§2.3 consent, authorization details, proof of possession, subject-type and authorization policies. */
+function nestedPolicyValidators(t: ValidatorTable, lim: LimitsRef): void {
   // §2.3 ConsentPolicy: "transactional-authorization-with-mfa" or null
   t['rs.consent_policy'] = enumField(['transactional-authorization-with-mfa', null]);
 
@@ -175,6 +185,4 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
     nullable: true,
   });
   t['rs.authorization_policy.policy_id'] = stringField({ min: () => lim().policyIdMin, max: () => lim().policyIdMax });
-
-  return t;
 }

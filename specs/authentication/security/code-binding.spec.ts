@@ -125,7 +125,9 @@ test.describe('authorization code binding', () => {
       }
     },
   );
+});
 
+test.describe('authorization code binding', () => {
   test(
     "a public client's authorization request without code_challenge: the answer is recorded",
     clauses(OPERATIONS.authFlow, 'auth.sec.pkce.public-without'),

@@ -1,0 +1,212 @@
+// The flows fixture's browser side: logins through the hosted login (the login walk,
+// lib/auth/login-walk.ts), one user's logins never overlapping (one-login.ts), the browser's
+// requests paced like the suite's own, each shape of login recorded once per worker; logouts
+// through a confirmation page; and the test user's tokens from the code flow with PKCE, one
+// login per client and scope in a worker.
+import { bucketKey } from '../http.ts';
+import type { Checks } from '../checks.ts';
+import { failureCause, issued, notExercised } from './acceptance.ts';
+import { noChromiumReason } from './browser.ts';
+import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-walk.ts';
+import { oneLoginAtATime } from './one-login.ts';
+import { newState, pkcePair } from './pkce.ts';
+import { str, type FlowContext } from './flow-context.ts';
+import type { Flows, UserTokens } from './flow-types.ts';
+
+type Logins = Pick<Flows, 'walk' | 'authorize' | 'logout'>;
+
+export function flowLogins(x: FlowContext, r: Pick<Flows, 'skipIfAbsent'>): Logins {
+  const { cfg, anon, check, counter, loginBrowser, testInfo, secret } = x;
+  const walks = (provokesBlock: boolean) => ({
+    controls: cfg.auth.loginControls,
+    timeoutMs: cfg.timeoutMs,
+    onTenantRequest: () => {
+      counter.sent += 1;
+    },
+    pace: browserPacing(x, provokesBlock),
+  });
+  const l: Logins = {
+    async walk(e, params, redirectUris, as, o = {}) {
+      testInfo.skip(!loginBrowser.lookup.path, `browser flows: ${noChromiumReason(loginBrowser.lookup)}`);
+      const user = cfg.auth.user;
+      testInfo.skip(!user, 'needs a test user to log in with: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
+      const u = new URL(e.url);
+      for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+      // OIDC Core §11: a tenant may honour offline_access only after consent, so every login asking it says prompt=consent.
+      if ((params.scope ?? '').split(' ').includes('offline_access') && params.prompt === undefined)
+        u.searchParams.set('prompt', 'consent');
+      // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
+      if (e.source === 'default') r.skipIfAbsent(e, await anon.send('GET', u.toString()));
+      const login = { username: as?.username ?? user!.username, password: as?.password ?? user!.password };
+      const browser = await loginBrowser.get();
+      const outcome = await oneLoginAtATime(cfg.auth.url, login.username, () =>
+        walkLogin(browser, {
+          url: u.toString(),
+          redirectUris,
+          login,
+          consent: o.consent ?? 'accept',
+          ...walks(o.provokesBlock ?? false),
+        }),
+      );
+      for (const k of ['code', 'access_token', 'id_token', 'refresh_token']) secret(outcome.params[k]);
+      recordPages(check, outcome.pages);
+      return outcome;
+    },
+    async authorize(e, params, redirectUris, as, o) {
+      const outcome = await l.walk(e, params, redirectUris, as, o);
+      testInfo.skip(outcome.notDriven !== null, outcome.notDriven ?? '');
+      return outcome;
+    },
+    async logout(url, returnUris) {
+      // Not flows.get: an HTML page here is the tenant's right, not a §7.3 error object.
+      const ex = await anon.send('GET', url);
+      const location = ex.status >= 300 && ex.status < 400 ? (ex.headers.location ?? null) : null;
+      const page = ex.status === 200 && /html/i.test(ex.headers['content-type'] ?? '');
+      if (!page || !loginBrowser.lookup.path)
+        return { ex, redirectedTo: location === null ? null : new URL(location, url).href, pages: [], notDriven: null };
+      const walked = await walkLogin(await loginBrowser.get(), {
+        url,
+        redirectUris: returnUris,
+        logout: true,
+        ...walks(false),
+      });
+      recordPages(check, walked.pages);
+      return { ex, redirectedTo: walked.callback?.href ?? null, pages: walked.pages, notDriven: walked.notDriven };
+    },
+  };
+  return l;
+}
+
+/** This worker's user logins, by client and scope (module state lives as long as the worker). */
+const userLogins = new Map<string, Promise<UserTokens>>();
+
+/**
+ * The test user's tokens through the authorization code flow with PKCE in the browser (RFC 9700
+ * §2.1.1), never a deprecated grant; one login per client and scope in a worker.
+ */
+export function userTokensOf(x: FlowContext, f: Pick<Flows, 'walk' | 'endpoint' | 'token'>): Flows['userTokens'] {
+  const { cfg, testInfo } = x;
+  return async (scope, o = {}) => {
+    const { post, redirectUri, publicClientId } = cfg.auth;
+    const client = o.confidential
+      ? post
+        ? { id: post.id, secret: post.secret as string | null }
+        : null
+      : publicClientId
+        ? { id: publicClientId, secret: null }
+        : null;
+    testInfo.skip(
+      !client,
+      o.confidential
+        ? 'needs a confidential client allowed the code flow: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET'
+        : 'needs a public client allowed the code flow: set IDM_PUBLIC_CLIENT_ID',
+    );
+    testInfo.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
+    const key = `${client!.id} ${scope}`;
+    let shared = userLogins.get(key);
+    if (!shared) {
+      shared = loginFor(f, client!, redirectUri!, scope, o.confidential ?? false);
+      userLogins.set(key, shared);
+      // A login that threw (a browser crash) is not kept: the next test tries again.
+      shared.catch(() => userLogins.delete(key));
+    }
+    return shared;
+  };
+}
+
+// Helpers
+
+/** One code-flow login and the code's exchange: the user's tokens, or why there are none. */
+async function loginFor(
+  f: Pick<Flows, 'walk' | 'endpoint' | 'token'>,
+  client: { id: string; secret: string | null },
+  redirectUri: string,
+  scope: string,
+  confidential: boolean,
+): Promise<UserTokens> {
+  const source = `the code flow with PKCE (client ${client.id})`;
+  const none = { accessToken: null, refreshToken: null, idToken: null, clientId: client.id, source };
+  const pair = pkcePair();
+  const state = newState();
+  const nonce = newState();
+  const out = await f.walk(
+    await f.endpoint('authorize'),
+    {
+      response_type: 'code',
+      client_id: client.id,
+      redirect_uri: redirectUri,
+      scope,
+      state,
+      nonce,
+      code_challenge: pair.challenge,
+      code_challenge_method: pair.method,
+    },
+    [redirectUri],
+  );
+  const code = out.params.state === state ? (out.params.code ?? null) : null;
+  if (code === null)
+    return { ...none, nonce, exchange: null, consent: out.consent, problem: loginProblem(out, client.id, scope) };
+  const t = await f.token({
+    grant_type: 'authorization_code',
+    client_id: client.id,
+    ...(client.secret ? { client_secret: client.secret } : {}),
+    code,
+    redirect_uri: redirectUri,
+    code_verifier: pair.verifier,
+  });
+  const body = typeof t.ex.body === 'object' && t.ex.body !== null ? (t.ex.body as Record<string, unknown>) : {};
+  const accept = confidential ? 'auth.flow.code.confidential' : 'auth.flow.code.pkce';
+  return {
+    ...none,
+    accessToken: t.accessToken,
+    refreshToken: t.refreshToken,
+    idToken: str(body.id_token),
+    nonce,
+    exchange: t.ex,
+    consent: out.consent,
+    problem: issued(t.ex) ? null : notExercised(accept, failureCause(t.ex)),
+  };
+}
+
+/** The browser's requests spend the buckets the suite's own requests of the same kind spend (lib/pacer.ts). */
+function browserPacing(x: FlowContext, provokesBlock: boolean): BrowserPacing {
+  const key = (method: string, url: string) => bucketKey('anonymous', method, url, x.cfg.apiBase);
+  return {
+    async before(method, url) {
+      x.counter.waitedMs += await x.pacer.acquire(key(method, url));
+    },
+    async after(method, url, answer, held) {
+      const learn = answer !== null && !(provokesBlock && answer.status === 429);
+      if (held) await x.pacer.release(key(method, url), learn ? answer.headers : null, learn ? answer.status : null);
+      else if (learn) await x.pacer.note(key(method, url), answer.headers, answer.status);
+    },
+  };
+}
+
+/** The login walks' page sequences already recorded by this worker (one observation per shape). */
+const recordedWalks = new Set<string>();
+
+/** auth.flow.login-pages: each shape of hosted login once per worker (the spec shows no login page). */
+function recordPages(check: Checks, pages: string[]): void {
+  // A page the tenant answered with an error and nothing to do is the test's evidence, not a shape of login.
+  if (!pages.some((p) => / (filled|clicked) /.test(p))) return;
+  // A path segment that is a per-login id (/interaction/<uid>) is the same page every time.
+  const shape = pages.join(' → ').replace(/\/[A-Za-z0-9_-]{16,}(?=[/ ":]|$)/g, '/<id>');
+  if (recordedWalks.has(shape)) return;
+  recordedWalks.add(shape);
+  check.observe('auth.flow.login-pages', shape);
+}
+
+/**
+ * Why a login gave no code, in the words its dependants are skipped with: the walk's gap as it
+ * is ("login not driven: …", the suite's), or the tenant's answer to this very login (its scope
+ * and client named: a plain code-flow login is judged by auth.flow.code.*, not here).
+ */
+function loginProblem(out: AuthorizeOutcome, clientId: string, scope: string): string {
+  if (out.notDriven !== null) return out.notDriven;
+  const error = out.params.error;
+  const answered = out.callback
+    ? `the redirect URI received ${error ? `error=${error}${out.params.error_description ? ` (${out.params.error_description})` : ''}` : 'no code with the state sent'}`
+    : (out.problem ?? 'no redirect');
+  return `the login for client ${clientId} asking "${scope}"${scope.includes('offline_access') ? ' with prompt=consent' : ''}: ${answered} (allow this scope for the client on the tenant)`;
+}

@@ -1,0 +1,67 @@
+// The flows fixture's plain requests (§4.3 conventions: POST parameters as JSON — as a form where
+// the target refuses JSON and takes the form, lib/auth/encoding.ts —, GET parameters in the
+// query): the token endpoint, whose tokens are masked from then on and whose answers validate
+// as token answers, the password grant (one login of a user at a time), any POST or GET.
+import { absentReason, endpoint } from './endpoints.ts';
+import { authEncoding } from './encoding.ts';
+import { oneLoginAtATime } from './one-login.ts';
+import { str, type FlowContext } from './flow-context.ts';
+import type { Flows } from './flow-types.ts';
+
+type Requests = Pick<Flows, 'endpoint' | 'skipIfAbsent' | 'encoding' | 'token' | 'passwordGrant' | 'post' | 'get'>;
+
+export function flowRequests(x: FlowContext): Requests {
+  const { cfg, anon, check, testInfo, secret } = x;
+  const r: Requests = {
+    endpoint: (which) => endpoint(cfg, anon, which),
+    skipIfAbsent(e, ex) {
+      const reason = absentReason(e, ex.status);
+      testInfo.skip(reason !== null, reason ?? '');
+    },
+    encoding: () => authEncoding(cfg, anon),
+    async token(data) {
+      const { encoding } = await r.encoding();
+      const send = () => anon.send('POST', cfg.auth.tokenUrl, { data, encoding });
+      // A login (the password grant) never overlaps another of the same user (lib/auth/one-login.ts).
+      const ex =
+        data.grant_type === 'password' && typeof data.username === 'string'
+          ? await oneLoginAtATime(cfg.auth.url, data.username, send)
+          : await send();
+      const body = typeof ex.body === 'object' && ex.body !== null ? (ex.body as Record<string, unknown>) : {};
+      const answer = {
+        ex,
+        accessToken: str(body.access_token),
+        refreshToken: str(body.refresh_token),
+        tokenType: str(body.token_type),
+      };
+      for (const t of [answer.accessToken, answer.refreshToken, str(body.id_token)]) secret(t);
+      if (ex.status >= 200 && ex.status < 300)
+        await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
+      return answer;
+    },
+    async passwordGrant(scope) {
+      const { post, user } = cfg.auth;
+      testInfo.skip(
+        !post,
+        'needs a confidential client allowed the password grant: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+      );
+      testInfo.skip(!user, 'needs a test user: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
+      return r.token({
+        grant_type: 'password',
+        client_id: post!.id,
+        client_secret: post!.secret,
+        username: user!.username,
+        password: user!.password,
+        scope,
+      });
+    },
+    post: async (url, data, headers) =>
+      anon.send('POST', url, { data, encoding: (await r.encoding()).encoding, ...(headers ? { headers } : {}) }),
+    async get(url, query, headers) {
+      const u = new URL(url);
+      for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
+      return anon.send('GET', u.toString(), headers ? { headers } : {});
+    },
+  };
+  return r;
+}
