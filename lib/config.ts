@@ -55,6 +55,8 @@ export interface AuthConfig {
   targetsFrom: { tokenUrl: string; assertionAudience: string };
   /** The settings discovery fills in around (withDiscovered). */
   targetSettings: { tokenPath: string | null; managementTokenPath: string; audience: string | null };
+  /** A private_key_jwt client (§5.2 client assertion). */
+  pkjwt: { id: string; keyFile: string } | null;
   post: ClientCredentials | null;
   basic: ClientCredentials | null;
   publicClientId: string | null;
@@ -127,8 +129,6 @@ export interface Config {
   expiredToken: string | null;
   /** Whether the Early Access field authorization_policy is part of valid bodies (its acceptance is observed either way). */
   earlyAccess: boolean;
-  /** A private_key_jwt client (§5.2 client assertion), optional. */
-  pkjwt: { id: string; keyFile: string } | null;
   /** Authentication API: clients of each §5.2 method, test users, flow settings. */
   auth: AuthConfig;
   /** Where the optional .env was read from, if it was. */
@@ -187,8 +187,6 @@ export function fromSettings(s: Settings): Config {
     throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_ALLOW includes experiments but IDM_FEATURE_FLAG_ID is not set');
   const tokenPath = s.text('IDM_TOKEN_PATH');
   const seed = s.int('IDM_SEED');
-  const pkjwtId = s.text('IDM_PKJWT_CLIENT_ID');
-  const pkjwtKey = s.text('IDM_PKJWT_KEY_FILE');
   return {
     baseUrl,
     apiBase: `${baseUrl}/api/v2`,
@@ -212,7 +210,6 @@ export function fromSettings(s: Settings): Config {
     pacingReserve: s.int('IDM_PACING_RESERVE'),
     expiredToken: s.text('IDM_EXPIRED_TOKEN'),
     earlyAccess: s.bool('IDM_EARLY_ACCESS'),
-    pkjwt: pkjwtId !== null && pkjwtKey !== null ? { id: pkjwtId, keyFile: pkjwtKey } : null,
     auth: authOf(s, tokenPath),
     envFile: s.envFile,
     secrets: s.secrets(),
@@ -222,6 +219,8 @@ export function fromSettings(s: Settings): Config {
 /** The authentication-API side (its settings are read like all others; here only their relations). */
 function authOf(s: Settings, tokenPath: string): AuthConfig {
   const url = s.text('IDM_AUTH_URL');
+  const pkjwtId = s.text('IDM_PKJWT_CLIENT_ID');
+  const pkjwtKey = s.text('IDM_PKJWT_KEY_FILE');
   const post = clientOf(s.text('IDM_POST_CLIENT_ID'), s.text('IDM_POST_CLIENT_SECRET'));
   const basic = clientOf(s.text('IDM_BASIC_CLIENT_ID'), s.text('IDM_BASIC_CLIENT_SECRET'));
   const publicClientId = s.text('IDM_PUBLIC_CLIENT_ID');
@@ -261,6 +260,7 @@ function authOf(s: Settings, tokenPath: string): AuthConfig {
     url,
     ...authTargets(url, targetSettings, NOTHING_DISCOVERED),
     targetSettings,
+    pkjwt: pkjwtId !== null && pkjwtKey !== null ? { id: pkjwtId, keyFile: pkjwtKey } : null,
     post,
     basic,
     publicClientId,

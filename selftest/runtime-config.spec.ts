@@ -93,7 +93,7 @@ test.describe('embedded defaults', () => {
       envFile: null,
     });
     expect([...cfg.allow]).toEqual([]);
-    expect(cfg.pkjwt).toEqual({ id: EMBEDDED.pkjwtClientId, keyFile: EMBEDDED.pkjwtKeyFile });
+    expect(cfg.auth.pkjwt).toEqual({ id: EMBEDDED.pkjwtClientId, keyFile: EMBEDDED.pkjwtKeyFile });
   });
 
   test('embedded: a setting given explicitly overrides its default (same code path)', () => {
@@ -116,7 +116,7 @@ test.describe('embedded defaults', () => {
     expect(cfg.featureFlagId).toBeNull();
     expect(cfg.variationIds).toEqual([]);
     expect(cfg.segmentIds).toEqual([]);
-    expect(cfg.pkjwt).toBeNull();
+    expect(cfg.auth.pkjwt).toBeNull();
     expect(cfg.systemResourceServerId).toBe('https://staging.example.test/api/v2/');
     expect(secretValues(cfg)).toEqual(['secret-full-abcdef']);
   });

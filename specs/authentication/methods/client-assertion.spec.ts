@@ -25,7 +25,7 @@ test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
     ),
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
-      test.skip(!cfg.pkjwt, SKIP);
+      test.skip(!cfg.auth.pkjwt, SKIP);
       const enc = await authEncoding(cfg, anon);
       const jti = randomUUID();
       const ok = await authPost(
@@ -66,7 +66,7 @@ test.describe('client ID and client assertion (§5.2, RFC 7523)', () => {
     clauses(OPERATIONS.authMethod, 'auth.method.client-assertion.refused', ...CLIENT_AUTH_REFUSAL_CLAUSES),
     async ({ run, anon, check }, info) => {
       const { cfg } = run;
-      test.skip(!cfg.pkjwt, SKIP);
+      test.skip(!cfg.auth.pkjwt, SKIP);
       const enc = await authEncoding(cfg, anon);
       const right = await authPost(anon, enc, cfg.auth.tokenUrl, assertionBody(cfg, await clientAssertion(cfg)));
       requireAccepted(info, 'auth.method.client-assertion', right);
