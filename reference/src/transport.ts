@@ -1,5 +1,6 @@
 // node:http transport: turns sockets into plain TenantRequest/TenantResponse data.
 import http from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Handler, TenantRequest } from './types.ts';
 
 /** Bodies are drained up to this many times the limit so a 413 can be answered cleanly; beyond, the socket is cut. */
@@ -80,34 +81,7 @@ export function createTransport(): Transport {
     req.on('end', () => dispatch(false));
     req.on('error', () => res.destroy());
   });
-  server.on('clientError', (err: ParseError, socket) => {
-    // Unparseable HTTP never reaches the handler; answer with the same JSON error shape.
-    const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'; // RFC 6585 §5
-    const [status, reason, message, errorCode] = tooLarge
-      ? [431, 'Request Header Fields Too Large', 'Request header fields too large', 'header_fields_too_large']
-      : [400, 'Bad Request', 'Malformed HTTP request', 'bad_request'];
-    const body = JSON.stringify({ statusCode: status, error: reason, message, errorCode });
-    // RFC 9110 §9.3.2: no content in an answer to HEAD (its client reads any as data after the
-    // answer). Kept unless the method is surely HEAD: a content a client expects and misses is worse.
-    const content = failedMethod(err) === 'HEAD' ? '' : body;
-    let answered = false;
-    const answer = () => {
-      if (answered) return;
-      answered = true;
-      if (socket.writable) {
-        socket.end(
-          `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${content}`,
-        );
-      } else socket.destroy();
-    };
-    // A malformed request pipelined behind one still being answered: its 400 goes after that
-    // answer, never into the middle of it or before it (the client would misread both).
-    const inFlight = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
-    if (inFlight && !inFlight.writableFinished) {
-      inFlight.once('finish', answer);
-      inFlight.once('close', answer);
-    } else answer();
-  });
+  server.on('clientError', answerUnparseable);
   return {
     server,
     setHandler(h, max) {
@@ -136,6 +110,35 @@ export function createTransport(): Transport {
 
 /** What node:http gives a clientError listener for a parse error (llhttp's code and position). */
 type ParseError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: unknown };
+
+/** Unparseable HTTP never reaches the handler: it is answered here, with the same JSON error shape. */
+function answerUnparseable(err: ParseError, socket: Duplex): void {
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'; // RFC 6585 §5
+  const [status, reason, message, errorCode] = tooLarge
+    ? [431, 'Request Header Fields Too Large', 'Request header fields too large', 'header_fields_too_large']
+    : [400, 'Bad Request', 'Malformed HTTP request', 'bad_request'];
+  const body = JSON.stringify({ statusCode: status, error: reason, message, errorCode });
+  // RFC 9110 §9.3.2: no content in an answer to HEAD (its client reads any as data after the
+  // answer). Kept unless the method is surely HEAD: a content a client expects and misses is worse.
+  const content = failedMethod(err) === 'HEAD' ? '' : body;
+  let answered = false;
+  const answer = () => {
+    if (answered) return;
+    answered = true;
+    if (socket.writable) {
+      socket.end(
+        `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${content}`,
+      );
+    } else socket.destroy();
+  };
+  // A malformed request pipelined behind one still being answered: its 400 goes after that
+  // answer, never into the middle of it or before it (the client would misread both).
+  const inFlight = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
+  if (inFlight && !inFlight.writableFinished) {
+    inFlight.once('finish', answer);
+    inFlight.once('close', answer);
+  } else answer();
+}
 
 /**
  * The method of the request the parser failed in, read from the bytes it was given: that request
