@@ -141,35 +141,73 @@ export interface BenchReport {
   peer: PeerReport;
 }
 
-export function renderTable(r: BenchReport, before: BenchReport | null = null): string {
-  const out: string[] = [];
-  const row = (cells: string[], widths: number[]): string =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 10))
-      .join('  ')
-      .trimEnd();
-  const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED');
+/** Column widths: the figure rows (label, figure, goal or detail), and the three tables. */
+const FIGURES = [44, 22, 24];
+const FIRST_FAILURES = [36, 10, 10, 40];
+const RATE_LIMITS = [36, 9, 9, 11, 7, 20, 9, 11, 30];
+const PEER = [46, 12, 20, 14, 22];
 
-  out.push(
+/** The bench's terminal table: one section per measurement, each beside its goal (and the --before run's figure). */
+export function renderTable(r: BenchReport, before: BenchReport | null = null): string {
+  return [
     `idm-conformance bench · ${r.startedAt} · node ${r.machine.node} · ${r.machine.cpus} cores (${r.machine.cpuModel}) · seed ${r.seed}`,
-  );
-  out.push('');
+    '',
+    ...verdictSection(r, before),
+    '',
+    ...capacitySection(r),
+    '',
+    ...firstFailuresSection(r),
+    ...rateLimitedSection(r, before),
+    ...mutationSection(r, before),
+    '',
+    ...peerSection(r),
+  ].join('\n');
+}
+
+/** The default-depth verdict: its wall time, requests and split, the limiter-free and interleaved runs, the busiest bucket. */
+function verdictSection(r: BenchReport, before: BenchReport | null): string[] {
   const v = r.verdict;
-  const w1 = [44, 22, 24];
-  out.push('Default-depth verdict against the reference tenant');
-  out.push(
-    row(['  wall time (process start to exit)', `${f1(v.seconds)} s`, `goal < 30 s: ${goal(v.seconds < 30)}`], w1),
-  );
-  out.push(
+  const out = ['Default-depth verdict against the reference tenant', ...verdictRows(v)];
+  out.push(...splitRows(v.split, before?.verdict.split ?? null, FIGURES));
+  if (before) {
+    const b = before.verdict;
+    const ratio = v.seconds / b.seconds;
+    out.push(
+      row(
+        [
+          '  before (--before, same machine)',
+          `${f1(b.seconds)} s`,
+          `${b.requests} requests; now ${ratio.toFixed(2)}× of it, goal ≤ 0.5×: ${goal(ratio <= 0.5)}`,
+        ],
+        FIGURES,
+      ),
+    );
+  }
+  if (r.unlimited) out.push(...unlimitedRows(r.unlimited, before));
+  if (r.comparison) out.push(...comparisonRows(r.comparison));
+  const busiest = Object.entries(v.buckets)[0];
+  if (busiest) {
+    const l = defaultLimitOf(busiest[0]);
+    out.push(
+      `  (default limit per client and endpoint, differing per endpoint: the busiest bucket, ${busiest[0]}, ${busiest[1]} requests at ${l.capacity} at once and ${l.refillPerSecond}/s, alone needs ${f1(Math.max(0, (busiest[1] - l.capacity) / l.refillPerSecond))} s)`,
+    );
+  }
+  return out;
+}
+
+/** Wall time, requests (and the repeated ones), rate and verdict of the default-depth run. */
+function verdictRows(v: BenchReport['verdict']): string[] {
+  const out = [
+    row(['  wall time (process start to exit)', `${f1(v.seconds)} s`, `goal < 30 s: ${goal(v.seconds < 30)}`], FIGURES),
     row(
       [
         '  requests (counted at the tenant)',
         `${v.requests}`,
         `goal ≤ 400: ${goal(v.requests <= 400)}${v.suiteReportedRequests !== null ? `; suite reports ${v.suiteReportedRequests} in tests` : ''}`,
       ],
-      w1,
+      FIGURES,
     ),
-  );
+  ];
   if (v.repeats)
     out.push(
       row(
@@ -181,10 +219,10 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
             .map(([b, n]) => `${n} ${b}`)
             .join('; '),
         ],
-        w1,
+        FIGURES,
       ),
     );
-  out.push(row(['  request rate', `${f1(v.requestsPerSecond)} req/s`, ''], w1));
+  out.push(row(['  request rate', `${f1(v.requestsPerSecond)} req/s`, ''], FIGURES));
   out.push(
     row(
       [
@@ -192,108 +230,94 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
         v.exitCode === 0 ? 'conformant (exit 0)' : `exit ${v.exitCode}`,
         v.tests ? `${v.tests.total} tests, ${v.tests.passed} passed, ${v.tests.skipped} skipped` : '',
       ],
-      w1,
+      FIGURES,
     ),
   );
-  out.push(...splitRows(v.split, before?.verdict.split ?? null, w1));
-  if (before) {
-    const b = before.verdict;
-    const ratio = v.seconds / b.seconds;
+  return out;
+}
+
+/** The same verdict with the limiter out of the way, and its split. */
+function unlimitedRows(u: NonNullable<BenchReport['unlimited']>, before: BenchReport | null): string[] {
+  const out = [
+    row(
+      [
+        '  the same, limiter out of the way',
+        `${f1(u.seconds)} s`,
+        `${u.requests} requests${u.exitCode === 0 ? '' : `, exit ${u.exitCode}`}`,
+      ],
+      FIGURES,
+    ),
+    ...splitRows(u.split, before?.unlimited?.split ?? null, FIGURES),
+  ];
+  if (before?.unlimited)
     out.push(
       row(
         [
-          '  before (--before, same machine)',
-          `${f1(b.seconds)} s`,
-          `${b.requests} requests; now ${ratio.toFixed(2)}× of it, goal ≤ 0.5×: ${goal(ratio <= 0.5)}`,
+          '    before',
+          `${f1(before.unlimited.seconds)} s`,
+          `now ${(u.seconds / before.unlimited.seconds).toFixed(2)}× of it`,
         ],
-        w1,
+        FIGURES,
       ),
     );
-  }
-  if (r.unlimited) {
-    const u = r.unlimited;
+  return out;
+}
+
+/** --compare: per limit, the mean of the code before and of this code, interleaved in this run, and their ratio. */
+function comparisonRows(c: NonNullable<BenchReport['comparison']>): string[] {
+  const out = [
+    `  interleaved in this run with ${c.checkout} (the code before), ${c.rounds} round(s) of before/after/after/before:`,
+  ];
+  for (const limit of [...new Set(c.samples.map((x) => x.limit))]) {
+    const of = (w: 'before' | 'after') => c.samples.filter((x) => x.limit === limit && x.which === w);
+    const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+    const b = of('before');
+    const a = of('after');
+    const ratio = mean(a.map((x) => x.seconds)) / mean(b.map((x) => x.seconds));
+    const parts = (xs: typeof b): string =>
+      xs[0]?.split
+        ? (['startupSeconds', 'setupSeconds', 'testsSeconds', 'teardownSeconds'] as const)
+            .map((k) => f1(mean(xs.map((x) => x.split?.[k] ?? Number.NaN))))
+            .join(' + ')
+        : 'n/a';
     out.push(
       row(
         [
-          '  the same, limiter out of the way',
-          `${f1(u.seconds)} s`,
-          `${u.requests} requests${u.exitCode === 0 ? '' : `, exit ${u.exitCode}`}`,
+          `    ${limit}: before`,
+          `${f1(mean(b.map((x) => x.seconds)))} s`,
+          `${b.map((x) => f1(x.seconds)).join(', ')}; split ${parts(b)}`,
         ],
-        w1,
+        FIGURES,
       ),
     );
-    out.push(...splitRows(u.split, before?.unlimited?.split ?? null, w1));
-    if (before?.unlimited)
-      out.push(
-        row(
-          [
-            '    before',
-            `${f1(before.unlimited.seconds)} s`,
-            `now ${(u.seconds / before.unlimited.seconds).toFixed(2)}× of it`,
-          ],
-          w1,
-        ),
-      );
-  }
-  if (r.comparison) {
-    const c = r.comparison;
     out.push(
-      `  interleaved in this run with ${c.checkout} (the code before), ${c.rounds} round(s) of before/after/after/before:`,
+      row(
+        [
+          `    ${limit}: after`,
+          `${f1(mean(a.map((x) => x.seconds)))} s`,
+          `${a.map((x) => f1(x.seconds)).join(', ')}; split ${parts(a)}`,
+        ],
+        FIGURES,
+      ),
     );
-    for (const limit of [...new Set(c.samples.map((x) => x.limit))]) {
-      const of = (w: 'before' | 'after') => c.samples.filter((x) => x.limit === limit && x.which === w);
-      const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-      const b = of('before');
-      const a = of('after');
-      const ratio = mean(a.map((x) => x.seconds)) / mean(b.map((x) => x.seconds));
-      const parts = (xs: typeof b): string =>
-        xs[0]?.split
-          ? (['startupSeconds', 'setupSeconds', 'testsSeconds', 'teardownSeconds'] as const)
-              .map((k) => f1(mean(xs.map((x) => x.split?.[k] ?? Number.NaN))))
-              .join(' + ')
-          : 'n/a';
-      out.push(
-        row(
-          [
-            `    ${limit}: before`,
-            `${f1(mean(b.map((x) => x.seconds)))} s`,
-            `${b.map((x) => f1(x.seconds)).join(', ')}; split ${parts(b)}`,
-          ],
-          w1,
-        ),
-      );
-      out.push(
-        row(
-          [
-            `    ${limit}: after`,
-            `${f1(mean(a.map((x) => x.seconds)))} s`,
-            `${a.map((x) => f1(x.seconds)).join(', ')}; split ${parts(a)}`,
-          ],
-          w1,
-        ),
-      );
-      out.push(
-        row(
-          [
-            `    ${limit}: after ÷ before`,
-            `${ratio.toFixed(2)}×`,
-            limit === 'default limit' ? `goal ≤ 0.5×: ${goal(ratio <= 0.5)}` : '',
-          ],
-          w1,
-        ),
-      );
-    }
-    out.push('    (split = start-up + global setup + tests + teardown, means in seconds)');
-  }
-  const busiest = Object.entries(v.buckets)[0];
-  if (busiest) {
-    const l = defaultLimitOf(busiest[0]);
     out.push(
-      `  (default limit per client and endpoint, differing per endpoint: the busiest bucket, ${busiest[0]}, ${busiest[1]} requests at ${l.capacity} at once and ${l.refillPerSecond}/s, alone needs ${f1(Math.max(0, (busiest[1] - l.capacity) / l.refillPerSecond))} s)`,
+      row(
+        [
+          `    ${limit}: after ÷ before`,
+          `${ratio.toFixed(2)}×`,
+          limit === 'default limit' ? `goal ≤ 0.5×: ${goal(ratio <= 0.5)}` : '',
+        ],
+        FIGURES,
+      ),
     );
   }
-  out.push('');
-  out.push('Raw capacity of the tenant (undici, limiter out of the way)');
+  out.push('    (split = start-up + global setup + tests + teardown, means in seconds)');
+  return out;
+}
+
+/** The tenant's raw capacity per route, and the suite's rate as a share of it. */
+function capacitySection(r: BenchReport): string[] {
+  const out = ['Raw capacity of the tenant (undici, limiter out of the way)'];
   for (const c of [r.capacity.cheap, r.capacity.update]) {
     out.push(
       row(
@@ -302,20 +326,25 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
           `${f0(c.requestsPerSecond)} req/s`,
           `${c.concurrency} in flight, ${c.requests} req, p50 ${c.latencyMs.p50} ms`,
         ],
-        w1,
+        FIGURES,
       ),
     );
   }
   out.push(
     row(
       ['  suite rate ÷ cheap-route capacity', pct(r.harnessRatio), `goal ≥ 50 %: ${goal(r.harnessRatio >= 0.5)}`],
-      w1,
+      FIGURES,
     ),
   );
-  out.push('');
-  out.push('Requests and time until the first failing clause (--max-failures=1)');
-  const w3 = [36, 10, 10, 40];
-  out.push(row(['  mutant', 'requests', 'time', 'first failing clause(s)'], w3));
+  return out;
+}
+
+/** Per mutant, what the suite spent until its first failing clause. */
+function firstFailuresSection(r: BenchReport): string[] {
+  const out = [
+    'Requests and time until the first failing clause (--max-failures=1)',
+    row(['  mutant', 'requests', 'time', 'first failing clause(s)'], FIRST_FAILURES),
+  ];
   for (const f of r.firstFailures) {
     out.push(
       row(
@@ -325,145 +354,170 @@ export function renderTable(r: BenchReport, before: BenchReport | null = null): 
           `${f1(f.seconds)} s`,
           f.failedClauses.join(', ') || `none (exit ${f.exitCode})`,
         ],
-        w3,
+        FIRST_FAILURES,
       ),
     );
   }
-  if (r.rateLimited.length) {
-    out.push('');
-    out.push('Verdict under honest rate limits (per client and endpoint)');
-    const w4 = [36, 9, 9, 11, 7, 20, 9, 11, 30];
-    out.push(
-      row(['  limit', 'requests', 'wall', 'req ÷ rate', 'ratio', 'goal', 'busiest', 'unint. 429', 'before'], w4),
+  return out;
+}
+
+/** The verdict under each honest rate limit: wall time against the rate's bound, and the 429s nobody meant. */
+function rateLimitedSection(r: BenchReport, before: BenchReport | null): string[] {
+  if (!r.rateLimited.length) return [];
+  const out = [
+    '',
+    'Verdict under honest rate limits (per client and endpoint)',
+    row(['  limit', 'requests', 'wall', 'req ÷ rate', 'ratio', 'goal', 'busiest', 'unint. 429', 'before'], RATE_LIMITS),
+  ];
+  for (const l of r.rateLimited) {
+    const ratio = l.seconds / l.theoreticalMinSeconds;
+    const g = l.goalRatio ?? 1.2;
+    const ok = ratio <= g && (l.unintended429 ?? 0) === 0;
+    const b = before?.rateLimited.find(
+      (x) => (x.label ?? `${x.rate} req/s token bucket`) === (l.label ?? `${l.rate} req/s token bucket`),
     );
-    for (const l of r.rateLimited) {
-      const ratio = l.seconds / l.theoreticalMinSeconds;
-      const g = l.goalRatio ?? 1.2;
-      const ok = ratio <= g && (l.unintended429 ?? 0) === 0;
-      const b = before?.rateLimited.find(
-        (x) => (x.label ?? `${x.rate} req/s token bucket`) === (l.label ?? `${l.rate} req/s token bucket`),
-      );
-      const was = b
-        ? `${f1(b.seconds)} s, ${(b.seconds / b.theoreticalMinSeconds).toFixed(2)}×, ${b.unintended429 ?? '?'} unint.`
-        : '';
-      out.push(
-        row(
-          [
-            `  ${l.label ?? `${l.rate} req/s`}`,
-            `${l.requests}`,
-            `${f1(l.seconds)} s`,
-            `${f1(l.theoreticalMinSeconds)} s`,
-            `${ratio.toFixed(2)}×`,
-            `≤ ${g}× & 0: ${goal(ok)}`,
-            `${f1(l.perBucketMinSeconds)} s`,
-            `${l.unintended429 ?? '?'} (${l.throttled})`,
-            was,
-          ],
-          w4,
-        ),
-      );
-    }
-    for (const l of r.rateLimited) {
-      const where = Object.entries(l.unintendedByBucket ?? {});
-      if (where.length > 0)
-        out.push(
-          `  unintended 429s at ${l.label ?? `${l.rate} req/s`}: ${where.map(([k, n]) => `${n} ${k}`).join('; ')}`,
-        );
-    }
-    out.push(
-      "  (busiest = the busiest bucket's bound: its first `capacity` at once, the rest at the rate; unint. 429 = answered 429 to anything",
-    );
-    out.push(
-      "   but the suite's bursts and the §8 login-limit test's own refusals, in brackets all 429s served; before = the --before run)",
-    );
-  }
-  if (r.mutation !== undefined) {
-    out.push('');
-    const m = r.mutation;
-    out.push(
-      m
-        ? `Mutation catalogue (last npm run mutation, ${m.generatedAt}, subset ${m.subset}, ${m.jobs} jobs): ${f1(m.wallSeconds)} s wall for ${m.variants} variants, ${m.killed}/${m.nonEquivalent} non-equivalent killed` +
-            (before?.mutation ? `; before: ${f1(before.mutation.wallSeconds)} s` : '')
-        : 'Mutation catalogue: no reports/mutation.json yet (the bench never runs the whole catalogue itself)',
-    );
-  }
-  out.push('');
-  const p = r.peer;
-  if (!p.available) {
-    out.push(`Schemathesis: ${p.reason}`);
-  } else {
-    out.push(`Side by side with Schemathesis ${p.version}: ${p.options.join(' ')}`);
-    out.push(`  its configuration: ${p.configuration}`);
-    const first = p.configurations[0];
-    const scoredSuite = (first?.mutants ?? []).filter((m) => !m.equivalent && m.suite);
-    const suiteCaught = scoredSuite.filter((m) => m.suite!.verdict === 'killed').length;
-    const suiteReq = avg(scoredSuite.map((m) => m.suite!.requests ?? 0));
-    const w5 = [46, 12, 20, 14, 22];
-    out.push(row(['  tool', 'verdict', 'requests (reference)', 'mean per run', 'non-equivalent caught'], w5));
+    const was = b
+      ? `${f1(b.seconds)} s, ${(b.seconds / b.theoreticalMinSeconds).toFixed(2)}×, ${b.unintended429 ?? '?'} unint.`
+      : '';
     out.push(
       row(
         [
-          '  idm-conformance (default depth)',
-          `${f1(v.seconds)} s`,
-          `${v.requests}`,
-          f0(suiteReq),
-          scoredSuite.length ? `${suiteCaught}/${scoredSuite.length}` : 'run npm run mutation',
+          `  ${l.label ?? `${l.rate} req/s`}`,
+          `${l.requests}`,
+          `${f1(l.seconds)} s`,
+          `${f1(l.theoreticalMinSeconds)} s`,
+          `${ratio.toFixed(2)}×`,
+          `≤ ${g}× & 0: ${goal(ok)}`,
+          `${f1(l.perBucketMinSeconds)} s`,
+          `${l.unintended429 ?? '?'} (${l.throttled})`,
+          was,
         ],
-        w5,
+        RATE_LIMITS,
       ),
     );
-    for (const c of p.configurations) {
-      const scored = c.mutants.filter((m) => !m.equivalent);
-      out.push(
-        row(
-          [
-            `  schemathesis, ${c.name}`,
-            `${f1(c.reference.seconds)} s`,
-            `${c.reference.requests}`,
-            f0(avg(scored.map((m) => m.requests))),
-            `${scored.filter((m) => m.caught).length}/${scored.length}`,
-          ],
-          w5,
-        ),
-      );
-    }
-    const shipped = p.configurations[0];
-    if (shipped) {
-      const ratio = v.seconds / shipped.reference.seconds;
-      out.push(
-        row(
-          [
-            '  suite verdict ÷ schemathesis (as shipped)',
-            `${ratio.toFixed(1)}×`,
-            `goal ≤ 2×: ${goal(ratio <= 2)} (${f1(v.seconds)} s vs ${f1(shipped.reference.seconds)} s)`,
-          ],
-          w1,
-        ),
-      );
-    }
-    for (const c of p.configurations) {
-      out.push(
-        `  ${c.name}: max-examples ${c.maxExamples} (requests ≈ ${c.calibration.fixedRequests} + ${c.calibration.requestsPerExample} × max-examples); ` +
-          `${c.reference.failures.length} failure(s) on the unmutated reference, subtracted as its baseline: ${c.reference.failures.join('; ') || 'none'}`,
-      );
-      const caught = c.mutants.filter((m) => !m.equivalent && m.caught).map((m) => m.mutant);
-      out.push(`    caught by schemathesis (${caught.length}): ${caught.join(', ') || '-'}`);
-      const onlyPeer = c.mutants
-        .filter((m) => !m.equivalent && m.caught && m.suite && m.suite.verdict !== 'killed')
-        .map((m) => m.mutant);
-      out.push(`    caught by schemathesis but not the suite (${onlyPeer.length}): ${onlyPeer.join(', ') || '-'}`);
-      if (c.reference.exitCode !== 0 && c.reference.exitCode !== 1)
-        out.push(
-          `    its run against the reference broke (exit ${c.reference.exitCode}): the row above is not a result`,
-        );
-      const errors = c.mutants.filter((m) => m.error).length;
-      if (errors) out.push(`    ${errors} schemathesis run(s) broke (see reports/bench.json)`);
-    }
   }
-  return out.join('\n');
+  for (const l of r.rateLimited) {
+    const where = Object.entries(l.unintendedByBucket ?? {});
+    if (where.length > 0)
+      out.push(
+        `  unintended 429s at ${l.label ?? `${l.rate} req/s`}: ${where.map(([k, n]) => `${n} ${k}`).join('; ')}`,
+      );
+  }
+  out.push(
+    "  (busiest = the busiest bucket's bound: its first `capacity` at once, the rest at the rate; unint. 429 = answered 429 to anything",
+  );
+  out.push(
+    "   but the suite's bursts and the §8 login-limit test's own refusals, in brackets all 429s served; before = the --before run)",
+  );
+  return out;
+}
+
+/** The whole mutation catalogue's wall time, from the last npm run mutation. */
+function mutationSection(r: BenchReport, before: BenchReport | null): string[] {
+  if (r.mutation === undefined) return [];
+  const m = r.mutation;
+  return [
+    '',
+    m
+      ? `Mutation catalogue (last npm run mutation, ${m.generatedAt}, subset ${m.subset}, ${m.jobs} jobs): ${f1(m.wallSeconds)} s wall for ${m.variants} variants, ${m.killed}/${m.nonEquivalent} non-equivalent killed` +
+        (before?.mutation ? `; before: ${f1(before.mutation.wallSeconds)} s` : '')
+      : 'Mutation catalogue: no reports/mutation.json yet (the bench never runs the whole catalogue itself)',
+  ];
+}
+
+/** Side by side with Schemathesis: time, requests and mutants caught, then what each configuration caught. */
+function peerSection(r: BenchReport): string[] {
+  const p = r.peer;
+  if (!p.available) return [`Schemathesis: ${p.reason}`];
+  const v = r.verdict;
+  const out = [
+    `Side by side with Schemathesis ${p.version}: ${p.options.join(' ')}`,
+    `  its configuration: ${p.configuration}`,
+    ...peerScoreRows(p.configurations, v),
+  ];
+  const shipped = p.configurations[0];
+  if (shipped) {
+    const ratio = v.seconds / shipped.reference.seconds;
+    out.push(
+      row(
+        [
+          '  suite verdict ÷ schemathesis (as shipped)',
+          `${ratio.toFixed(1)}×`,
+          `goal ≤ 2×: ${goal(ratio <= 2)} (${f1(v.seconds)} s vs ${f1(shipped.reference.seconds)} s)`,
+        ],
+        FIGURES,
+      ),
+    );
+  }
+  for (const c of p.configurations) out.push(...peerConfigurationNotes(c));
+  return out;
+}
+
+/** One row for the suite and one per Schemathesis configuration: time, requests, non-equivalent mutants caught. */
+function peerScoreRows(configurations: PeerConfiguration[], v: BenchReport['verdict']): string[] {
+  const first = configurations[0];
+  const scoredSuite = (first?.mutants ?? []).filter((m) => !m.equivalent && m.suite);
+  const suiteCaught = scoredSuite.filter((m) => m.suite!.verdict === 'killed').length;
+  const suiteReq = avg(scoredSuite.map((m) => m.suite!.requests ?? 0));
+  const out = [
+    row(['  tool', 'verdict', 'requests (reference)', 'mean per run', 'non-equivalent caught'], PEER),
+    row(
+      [
+        '  idm-conformance (default depth)',
+        `${f1(v.seconds)} s`,
+        `${v.requests}`,
+        f0(suiteReq),
+        scoredSuite.length ? `${suiteCaught}/${scoredSuite.length}` : 'run npm run mutation',
+      ],
+      PEER,
+    ),
+  ];
+  for (const c of configurations) {
+    const scored = c.mutants.filter((m) => !m.equivalent);
+    out.push(
+      row(
+        [
+          `  schemathesis, ${c.name}`,
+          `${f1(c.reference.seconds)} s`,
+          `${c.reference.requests}`,
+          f0(avg(scored.map((m) => m.requests))),
+          `${scored.filter((m) => m.caught).length}/${scored.length}`,
+        ],
+        PEER,
+      ),
+    );
+  }
+  return out;
+}
+
+/** A configuration's calibration and baseline, the mutants it caught (and the suite did not), its broken runs. */
+function peerConfigurationNotes(c: PeerConfiguration): string[] {
+  const out = [
+    `  ${c.name}: max-examples ${c.maxExamples} (requests ≈ ${c.calibration.fixedRequests} + ${c.calibration.requestsPerExample} × max-examples); ` +
+      `${c.reference.failures.length} failure(s) on the unmutated reference, subtracted as its baseline: ${c.reference.failures.join('; ') || 'none'}`,
+  ];
+  const caught = c.mutants.filter((m) => !m.equivalent && m.caught).map((m) => m.mutant);
+  out.push(`    caught by schemathesis (${caught.length}): ${caught.join(', ') || '-'}`);
+  const onlyPeer = c.mutants
+    .filter((m) => !m.equivalent && m.caught && m.suite && m.suite.verdict !== 'killed')
+    .map((m) => m.mutant);
+  out.push(`    caught by schemathesis but not the suite (${onlyPeer.length}): ${onlyPeer.join(', ') || '-'}`);
+  if (c.reference.exitCode !== 0 && c.reference.exitCode !== 1)
+    out.push(`    its run against the reference broke (exit ${c.reference.exitCode}): the row above is not a result`);
+  const errors = c.mutants.filter((m) => m.error).length;
+  if (errors) out.push(`    ${errors} schemathesis run(s) broke (see reports/bench.json)`);
+  return out;
 }
 
 // Helpers
+
+/** Cells padded to their column's width, two spaces apart. */
+const row = (cells: string[], widths: number[]): string =>
+  cells
+    .map((c, i) => c.padEnd(widths[i] ?? 10))
+    .join('  ')
+    .trimEnd();
+const goal = (ok: boolean): string => (ok ? 'met' : 'MISSED');
 
 /** The reference tenant's default limit of a bucket `<client> <METHOD> <path>` (its endpoints differ, §8). */
 function defaultLimitOf(bucket: string): { capacity: number; refillPerSecond: number } {
@@ -477,18 +531,13 @@ function defaultLimitOf(bucket: string): { capacity: number; refillPerSecond: nu
 
 function splitRows(sp: WallSplit | null | undefined, was: WallSplit | null, widths: number[]): string[] {
   if (!sp) return [];
-  const row = (cells: string[]): string =>
-    cells
-      .map((c, i) => c.padEnd(widths[i] ?? 10))
-      .join('  ')
-      .trimEnd();
   const parts: Array<[string, keyof WallSplit]> = [
     ['start-up', 'startupSeconds'],
     ['global setup', 'setupSeconds'],
     ['tests', 'testsSeconds'],
     ['teardown, reports, exit', 'teardownSeconds'],
   ];
-  return parts.map(([name, k]) => row([`    ${name}`, `${f1(sp[k])} s`, was ? `before ${f1(was[k])} s` : '']));
+  return parts.map(([name, k]) => row([`    ${name}`, `${f1(sp[k])} s`, was ? `before ${f1(was[k])} s` : ''], widths));
 }
 
 const f0 = (n: number): string => (Number.isFinite(n) ? n.toFixed(0) : 'n/a');

@@ -4,18 +4,24 @@
 // the suite uses and checks the rules between settings of different meaning. Every problem
 // is an IdmError with a stable code (lib/errors.ts).
 import { IdmError } from './errors.ts';
-import { ALLOWANCES, AUTH_PATH_SETTINGS, type AuthPath, type NamedFlow } from './settings/declarations.ts';
+import {
+  ALLOWANCES,
+  AUTH_PATH_NAMES,
+  AUTH_PATH_SETTINGS,
+  type Allowance,
+  type AuthPath,
+  type Depth,
+  type NamedFlow,
+} from './settings/declarations.ts';
 import { EMBEDDED } from './settings/embedded.ts';
 import { parseSettings, type Settings } from './settings/parse.ts';
+import { recordOf } from './settings/records.ts';
 import { readSources, type Env } from './settings/sources.ts';
 import type { LoginControls } from './auth/page-view.ts';
 
 export { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath } from './settings/declarations.ts';
 export { EMBEDDED } from './settings/embedded.ts';
 export type { Env } from './settings/sources.ts';
-
-export type Depth = 'quick' | 'default' | 'deep';
-export type Allowance = keyof typeof ALLOWANCES;
 
 export interface MtlsClient {
   id: string;
@@ -49,6 +55,8 @@ export interface AuthConfig {
   targetsFrom: { tokenUrl: string; assertionAudience: string };
   /** The settings discovery fills in around (withDiscovered). */
   targetSettings: { tokenPath: string | null; managementTokenPath: string; audience: string | null };
+  /** A private_key_jwt client (§5.2 client assertion). */
+  pkjwt: { id: string; keyFile: string } | null;
   post: ClientCredentials | null;
   basic: ClientCredentials | null;
   publicClientId: string | null;
@@ -121,8 +129,6 @@ export interface Config {
   expiredToken: string | null;
   /** Whether the Early Access field authorization_policy is part of valid bodies (its acceptance is observed either way). */
   earlyAccess: boolean;
-  /** A private_key_jwt client (§5.2 client assertion), optional. */
-  pkjwt: { id: string; keyFile: string } | null;
   /** Authentication API: clients of each §5.2 method, test users, flow settings. */
   auth: AuthConfig;
   /** Where the optional .env was read from, if it was. */
@@ -161,71 +167,67 @@ const userOf = (username: string | null, password: string | null): UserCredentia
 /** The Config of parsed settings, and the rules between settings of different meaning. */
 export function fromSettings(s: Settings): Config {
   const embedded = s.embedded;
-  const baseUrl = embedded ? `http://127.0.0.1:${s.int('IDM_EMBEDDED_PORT')}` : (s.text('IDM_BASE_URL') as string);
+  // IDM_BASE_URL unset is what makes the target the embedded tenant.
+  const baseUrl = s.text('IDM_BASE_URL') ?? `http://127.0.0.1:${s.int('IDM_EMBEDDED_PORT')}`;
   if (/\/api\/v2$/.test(baseUrl))
     throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_BASE_URL is the tenant origin; drop the trailing /api/v2');
-  const client = clientOf(s.text('IDM_CLIENT_ID'), s.text('IDM_CLIENT_SECRET')) as ClientCredentials;
+  const client = { id: s.text('IDM_CLIENT_ID'), secret: s.text('IDM_CLIENT_SECRET') };
   const limited = clientOf(s.text('IDM_LIMITED_CLIENT_ID'), s.text('IDM_LIMITED_CLIENT_SECRET'));
   differ(limited?.id, client.id, 'IDM_LIMITED_CLIENT_ID names the same client as IDM_CLIENT_ID');
-  const resourceServerId = s.text('IDM_RESOURCE_SERVER_ID') as string;
-  const systemResourceServerId = s.text('IDM_SYSTEM_RESOURCE_SERVER_ID') as string;
+  const resourceServerId = s.text('IDM_RESOURCE_SERVER_ID');
+  const systemResourceServerId = s.text('IDM_SYSTEM_RESOURCE_SERVER_ID');
   differ(
     resourceServerId,
     systemResourceServerId,
     'IDM_RESOURCE_SERVER_ID names the system resource server, which the spec says cannot be patched',
   );
-  const allow = new Set(s.list('IDM_ALLOW') as Allowance[]);
+  const allow = new Set(s.list('IDM_ALLOW'));
   const featureFlagId = s.text('IDM_FEATURE_FLAG_ID');
   if (!embedded && allow.has('experiments') && !featureFlagId)
     throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_ALLOW includes experiments but IDM_FEATURE_FLAG_ID is not set');
-  const tokenPath = s.text('IDM_TOKEN_PATH') as string;
-  const pkjwtId = s.text('IDM_PKJWT_CLIENT_ID');
-  const pkjwtKey = s.text('IDM_PKJWT_KEY_FILE');
+  const tokenPath = s.text('IDM_TOKEN_PATH');
+  const seed = s.int('IDM_SEED');
   return {
     baseUrl,
     apiBase: `${baseUrl}/api/v2`,
     embedded,
     tokenUrl: `${baseUrl}${tokenPath}`,
-    audience: s.text('IDM_AUDIENCE') as string,
+    audience: s.text('IDM_AUDIENCE'),
     client,
     limited,
     resourceServerId,
     systemResourceServerId,
     featureFlagId,
     variationIds: s.list('IDM_VARIATION_IDS'),
-    strategyField: s.text('IDM_STRATEGY_FIELD') as string,
+    strategyField: s.text('IDM_STRATEGY_FIELD'),
     segmentIds: s.list('IDM_SEGMENT_IDS'),
-    authenticationFlow: s.text('IDM_AUTHENTICATION_FLOW') as string,
-    assignmentSubject: s.text('IDM_ASSIGNMENT_SUBJECT') as string,
-    depth: s.text('IDM_DEPTH') as Depth,
-    seed: s.int('IDM_SEED') === null ? null : (s.int('IDM_SEED') as number) | 0,
+    authenticationFlow: s.text('IDM_AUTHENTICATION_FLOW'),
+    assignmentSubject: s.text('IDM_ASSIGNMENT_SUBJECT'),
+    depth: s.text('IDM_DEPTH'),
+    seed: seed === null ? null : seed | 0,
     allow,
-    timeoutMs: s.int('IDM_TIMEOUT_MS') as number,
-    pacingReserve: s.int('IDM_PACING_RESERVE') as number,
+    timeoutMs: s.int('IDM_TIMEOUT_MS'),
+    pacingReserve: s.int('IDM_PACING_RESERVE'),
     expiredToken: s.text('IDM_EXPIRED_TOKEN'),
-    earlyAccess: s.bool('IDM_EARLY_ACCESS') as boolean,
-    pkjwt: pkjwtId !== null && pkjwtKey !== null ? { id: pkjwtId, keyFile: pkjwtKey } : null,
-    auth: authOf(s, baseUrl, tokenPath),
+    earlyAccess: s.bool('IDM_EARLY_ACCESS'),
+    auth: authOf(s, tokenPath),
     envFile: s.envFile,
     secrets: s.secrets(),
   };
 }
 
 /** The authentication-API side (its settings are read like all others; here only their relations). */
-function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
-  const url = s.text('IDM_AUTH_URL') ?? baseUrl;
+function authOf(s: Settings, tokenPath: string): AuthConfig {
+  const url = s.text('IDM_AUTH_URL');
+  const pkjwtId = s.text('IDM_PKJWT_CLIENT_ID');
+  const pkjwtKey = s.text('IDM_PKJWT_KEY_FILE');
   const post = clientOf(s.text('IDM_POST_CLIENT_ID'), s.text('IDM_POST_CLIENT_SECRET'));
   const basic = clientOf(s.text('IDM_BASIC_CLIENT_ID'), s.text('IDM_BASIC_CLIENT_SECRET'));
   const publicClientId = s.text('IDM_PUBLIC_CLIENT_ID');
-  for (const [name, c] of [
-    ['IDM_POST_CLIENT_ID', post],
-    ['IDM_BASIC_CLIENT_ID', basic],
-  ] as const)
-    differ(
-      publicClientId,
-      c?.id,
-      `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`,
-    );
+  const sameAsPublic = (name: string): string =>
+    `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`;
+  differ(publicClientId, post?.id, sameAsPublic('IDM_POST_CLIENT_ID'));
+  differ(publicClientId, basic?.id, sameAsPublic('IDM_BASIC_CLIENT_ID'));
 
   // The CA-verified mTLS client shares the custom-domain API key of the mTLS client.
   const apiKey = s.text('IDM_MTLS_API_KEY');
@@ -248,8 +250,7 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
     user?.username.toLowerCase(),
     'IDM_LOCKOUT_USERNAME names the test user (IDM_TEST_USERNAME); the §8 test would lock it',
   );
-  const paths = {} as Record<AuthPath, string | null>;
-  for (const [k, name] of Object.entries(AUTH_PATH_SETTINGS) as Array<[AuthPath, string]>) paths[k] = s.text(name);
+  const paths = recordOf(AUTH_PATH_NAMES, (p) => s.text(AUTH_PATH_SETTINGS[p]));
   const targetSettings = {
     tokenPath: s.text('IDM_AUTH_TOKEN_PATH'),
     managementTokenPath: tokenPath,
@@ -259,6 +260,7 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
     url,
     ...authTargets(url, targetSettings, NOTHING_DISCOVERED),
     targetSettings,
+    pkjwt: pkjwtId !== null && pkjwtKey !== null ? { id: pkjwtId, keyFile: pkjwtKey } : null,
     post,
     basic,
     publicClientId,
@@ -266,8 +268,8 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
     mtlsCa,
     user,
     lockout,
-    lockoutAttempts: s.int('IDM_LOCKOUT_ATTEMPTS') as number,
-    notOffered: new Set(s.list('IDM_NOT_OFFERED') as NamedFlow[]),
+    lockoutAttempts: s.int('IDM_LOCKOUT_ATTEMPTS'),
+    notOffered: new Set(s.list('IDM_NOT_OFFERED')),
     redirectUri: s.text('IDM_REDIRECT_URI'),
     logoutReturnTo: s.text('IDM_LOGOUT_RETURN_TO'),
     passwordlessEmail: s.text('IDM_PASSWORDLESS_EMAIL'),
@@ -275,14 +277,14 @@ function authOf(s: Settings, baseUrl: string, tokenPath: string): AuthConfig {
     samlConnection: s.text('IDM_SAML_CONNECTION'),
     paths,
     loginControls: {
-      username: s.text('IDM_LOGIN_USERNAME_SELECTOR') as string,
-      password: s.text('IDM_LOGIN_PASSWORD_SELECTOR') as string,
-      submit: s.text('IDM_LOGIN_SUBMIT_SELECTOR') as string,
-      consentAccept: s.text('IDM_LOGIN_CONSENT_SELECTOR') as string,
-      consentDecline: s.text('IDM_LOGIN_DECLINE_SELECTOR') as string,
-      logoutConfirm: s.text('IDM_LOGOUT_CONFIRM_SELECTOR') as string,
+      username: s.text('IDM_LOGIN_USERNAME_SELECTOR'),
+      password: s.text('IDM_LOGIN_PASSWORD_SELECTOR'),
+      submit: s.text('IDM_LOGIN_SUBMIT_SELECTOR'),
+      consentAccept: s.text('IDM_LOGIN_CONSENT_SELECTOR'),
+      consentDecline: s.text('IDM_LOGIN_DECLINE_SELECTOR'),
+      logoutConfirm: s.text('IDM_LOGOUT_CONFIRM_SELECTOR'),
     },
-    chromium: s.text('IDM_CHROMIUM') as string,
+    chromium: s.text('IDM_CHROMIUM'),
   };
 }
 

@@ -3,50 +3,57 @@
 // and reads back the verdict from the conformance reporter's JSON.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import type { EmbeddedName } from '../lib/settings/declarations.ts';
 import { embeddedEnv } from '../lib/settings/explain.ts';
-import { EMBEDDED } from '../lib/settings/embedded.ts';
+import { recordOf } from '../lib/settings/records.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { ROOT, runLogged, type RunResult } from './proc.ts';
 
+/** Settings at their embedded default, by name: the values come from the declarations, and a name not declared with one is a type error. */
+const embeddedSettings = <N extends EmbeddedName>(...names: N[]): Record<N, string> => {
+  const env = embeddedEnv();
+  return recordOf(names, (n) => env[n]);
+};
+
 /** Dev credentials of the reference tenant (written once, in lib/settings/embedded.ts). */
-export const DEV_CREDENTIALS = {
-  IDM_CLIENT_ID: EMBEDDED.client.id,
-  IDM_CLIENT_SECRET: EMBEDDED.client.secret,
-  IDM_LIMITED_CLIENT_ID: EMBEDDED.limited.id,
-  IDM_LIMITED_CLIENT_SECRET: EMBEDDED.limited.secret,
-} as const;
+export const DEV_CREDENTIALS = embeddedSettings(
+  'IDM_CLIENT_ID',
+  'IDM_CLIENT_SECRET',
+  'IDM_LIMITED_CLIENT_ID',
+  'IDM_LIMITED_CLIENT_SECRET',
+);
 
 /** The authentication-API dev settings of the reference tenant, by setting name (mutants, self-tests). */
-export const DEV_AUTH = {
-  IDM_POST_CLIENT_ID: EMBEDDED.post.id,
-  IDM_POST_CLIENT_SECRET: EMBEDDED.post.secret,
-  IDM_BASIC_CLIENT_ID: EMBEDDED.basic.id,
-  IDM_BASIC_CLIENT_SECRET: EMBEDDED.basic.secret,
-  IDM_PKJWT_CLIENT_ID: EMBEDDED.pkjwtClientId,
-  IDM_PKJWT_KEY_FILE: EMBEDDED.pkjwtKeyFile,
-  IDM_PUBLIC_CLIENT_ID: EMBEDDED.publicClientId,
-  IDM_MTLS_CLIENT_ID: EMBEDDED.mtls.id,
-  IDM_MTLS_API_KEY: EMBEDDED.mtls.apiKey,
-  IDM_MTLS_CERT_FILE: EMBEDDED.mtls.certFile,
-  IDM_MTLS_CA_CLIENT_ID: EMBEDDED.mtlsCa.id,
-  IDM_MTLS_CA_CERT_FILE: EMBEDDED.mtlsCa.certFile,
-  IDM_TEST_USERNAME: EMBEDDED.user.username,
-  IDM_TEST_PASSWORD: EMBEDDED.user.password,
-  IDM_TEST_CONNECTION: EMBEDDED.user.connection,
-  IDM_LOCKOUT_USERNAME: EMBEDDED.lockout.username,
-  IDM_LOCKOUT_PASSWORD: EMBEDDED.lockout.password,
-  IDM_REDIRECT_URI: EMBEDDED.redirectUri,
-  IDM_LOGOUT_RETURN_TO: EMBEDDED.logoutReturnTo,
-  IDM_SAML_CONNECTION: EMBEDDED.samlConnection,
-} as const;
+export const DEV_AUTH = embeddedSettings(
+  'IDM_POST_CLIENT_ID',
+  'IDM_POST_CLIENT_SECRET',
+  'IDM_BASIC_CLIENT_ID',
+  'IDM_BASIC_CLIENT_SECRET',
+  'IDM_PKJWT_CLIENT_ID',
+  'IDM_PKJWT_KEY_FILE',
+  'IDM_PUBLIC_CLIENT_ID',
+  'IDM_MTLS_CLIENT_ID',
+  'IDM_MTLS_API_KEY',
+  'IDM_MTLS_CERT_FILE',
+  'IDM_MTLS_CA_CLIENT_ID',
+  'IDM_MTLS_CA_CERT_FILE',
+  'IDM_TEST_USERNAME',
+  'IDM_TEST_PASSWORD',
+  'IDM_TEST_CONNECTION',
+  'IDM_LOCKOUT_USERNAME',
+  'IDM_LOCKOUT_PASSWORD',
+  'IDM_REDIRECT_URI',
+  'IDM_LOGOUT_RETURN_TO',
+  'IDM_SAML_CONNECTION',
+);
 
 /** The seeded resources of the reference tenant that a non-embedded run must name. */
-export const DEV_RESOURCES = {
-  IDM_RESOURCE_SERVER_ID: EMBEDDED.resourceServerId,
-  IDM_FEATURE_FLAG_ID: EMBEDDED.featureFlagId,
-  IDM_VARIATION_IDS: EMBEDDED.variationIds.join(','),
-  IDM_SEGMENT_IDS: EMBEDDED.segmentIds.join(','),
-} as const;
+export const DEV_RESOURCES = embeddedSettings(
+  'IDM_RESOURCE_SERVER_ID',
+  'IDM_FEATURE_FLAG_ID',
+  'IDM_VARIATION_IDS',
+  'IDM_SEGMENT_IDS',
+);
 
 export interface SuiteRun {
   origin: string;

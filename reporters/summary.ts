@@ -35,22 +35,42 @@ export interface SummaryOptions {
   warnings?: string[];
 }
 
+/** Colour and bold when the terminal takes them, plain text otherwise. */
+interface Style {
+  paint: (code: number, s: string) => string;
+  bold: (s: string) => string;
+}
+
 export function renderSummary(r: ConformanceReport, opts: SummaryOptions): string {
-  const paint = (code: number, s: string) => (opts.color ? `\x1b[${code}m${s}\x1b[0m` : s);
-  const bold = (s: string) => (opts.color ? `\x1b[1m${s}\x1b[0m` : s);
-  const out: string[] = [];
+  const style: Style = {
+    paint: (code, s) => (opts.color ? `\x1b[${code}m${s}\x1b[0m` : s),
+    bold: (s) => (opts.color ? `\x1b[1m${s}\x1b[0m` : s),
+  };
+  return [
+    ...overview(r, style),
+    '',
+    ...countsTable(r, style),
+    ...failingClauses(r, style),
+    ...expectedFailures(r, style),
+    ...notExercised(r, style),
+    ...(opts.warnings ?? []).map((w) => style.paint(33, `warning: ${w}`)),
+    '',
+    ...verdict(r, opts.files, style),
+    '',
+  ].join('\n');
+}
+
+/** The verdict and why, for a reader who reads no further; then the target, the score and the run. */
+function overview(r: ConformanceReport, { bold }: Style): string[] {
   const c = r.totals.conformance;
-  // The first line is the verdict and why, for a reader who reads no further.
-  out.push(headline(r, bold));
-  out.push(
+  const out = [
+    headline(r, bold),
     bold(`Conformance of ${r.target ?? '(target unknown)'}`) +
       `  depth ${r.depth ?? '-'} · seed ${r.seed ?? '-'} · ${r.suite.name} ${r.suite.version}`,
-  );
-  out.push(
     `Must clauses passed / exercised: ${bold(`${c.passed}/${c.exercised}`)}` +
       (c.percent === null ? '' : ` (${c.percent}%)`) +
       ` · ${r.totals.must.total} must clauses in the catalogue, ${r.totals.must.skipped} not exercised`,
-  );
+  ];
   const std = standardDerived(r.clauses).filter((x) => x.kind === 'must');
   if (std.length > 0) {
     const ran = std.filter((x) => x.status === 'passed' || x.status === 'failed' || x.status === 'expected-failure');
@@ -67,21 +87,25 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   const secs = (r.durationMs / 1000).toFixed(1);
   out.push(`${r.run.tests.total} tests in ${secs} s` + (r.requests === null ? '' : ` · ${r.requests} requests`));
   for (const note of r.run.notes ?? []) out.push(`Note: ${note}`);
-  out.push('');
+  return out;
+}
 
-  // Counts by status, then a compact per-section table with the same columns.
+/** Counts by status, then a compact per-section table with the same columns. */
+function countsTable(r: ConformanceReport, { paint }: Style): string[] {
+  const cell = (n: number, s: ClauseStatus): string => {
+    const text = String(n).padStart(6);
+    return n > 0 ? paint(COLOUR[s], text) : text;
+  };
   const sections = Object.keys(r.bySection).sort(compareSections);
   const w = Math.max(9, ...sections.map((s) => s.length + 2));
-  out.push(
+  const out = [
     ['status'.padEnd(w), ...CLAUSE_STATUSES.map((s) => paint(COLOUR[s], SHORT[s].padStart(6))), '  total'].join(''),
-  );
-  out.push(
     [
       'all'.padEnd(w),
       ...CLAUSE_STATUSES.map((s) => cell(r.totals.byStatus[s], s)),
       String(r.totals.clauses).padStart(7),
     ].join(''),
-  );
+  ];
   for (const sec of sections) {
     const counts = r.bySection[sec]!;
     const total = CLAUSE_STATUSES.reduce((a, s) => a + counts[s], 0);
@@ -89,87 +113,89 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
       [`§${sec}`.padEnd(w), ...CLAUSE_STATUSES.map((s) => cell(counts[s], s)), String(total).padStart(7)].join(''),
     );
   }
+  return out;
+}
 
-  // Root causes first: the clauses other clauses' reasons and evidence name (reporters/root-causes.ts).
+/** The failing clauses, root causes first (reporters/root-causes.ts), each with its failures and reproduction. */
+function failingClauses(r: ConformanceReport, { paint, bold }: Style): string[] {
   const ordered = byRootCause(
     r.clauses,
     r.clauses.filter((x) => x.status === 'failed'),
   );
   const failed = ordered.map((o) => o.clause);
-  if (failed.length > 0) {
-    out.push('');
-    out.push(paint(31, bold(`Failing clauses (${failed.length}):`)));
-    for (const o of ordered.slice(0, FAILING_SHOWN)) {
-      const f = o.clause;
-      const note = rootCauseNote(o);
-      out.push(`  ${paint(31, '✗')} ${bold(f.id)} (§${f.section}) ${f.text}`);
-      if (note) out.push(`      ${bold(note)}`);
-      for (const fail of f.failures.slice(0, 3)) {
-        out.push(`      ${fail.message}`);
-        out.push(`      test: ${fail.test}`);
-        if (fail.evidence?.seed !== undefined)
-          out.push(`      seed: ${fail.evidence.seed}${fail.evidence.path ? ` path: ${fail.evidence.path}` : ''}`);
-        if (fail.evidence?.curl) out.push(`      ${clip(fail.evidence.curl).split('\n').join('\n      ')}`);
-      }
-      if (f.failures.length > 3) out.push(`      … ${f.failures.length - 3} more failure(s) in conformance.json`);
+  if (failed.length === 0) return [];
+  const out = ['', paint(31, bold(`Failing clauses (${failed.length}):`))];
+  for (const o of ordered.slice(0, FAILING_SHOWN)) {
+    const f = o.clause;
+    const note = rootCauseNote(o);
+    out.push(`  ${paint(31, '✗')} ${bold(f.id)} (§${f.section}) ${f.text}`);
+    if (note) out.push(`      ${bold(note)}`);
+    for (const fail of f.failures.slice(0, 3)) {
+      out.push(`      ${fail.message}`);
+      out.push(`      test: ${fail.test}`);
+      if (fail.evidence?.seed !== undefined)
+        out.push(`      seed: ${fail.evidence.seed}${fail.evidence.path ? ` path: ${fail.evidence.path}` : ''}`);
+      if (fail.evidence?.curl) out.push(`      ${clip(fail.evidence.curl).split('\n').join('\n      ')}`);
     }
-    if (failed.length > FAILING_SHOWN)
-      out.push(
-        `  … ${failed.length - FAILING_SHOWN} more failing clauses: ${failed
-          .slice(FAILING_SHOWN)
-          .map((f) => f.id)
-          .join(', ')}`,
-      );
+    if (f.failures.length > 3) out.push(`      … ${f.failures.length - 3} more failure(s) in conformance.json`);
   }
-  const xfail = r.clauses.filter((x) => x.status === 'expected-failure');
-  if (xfail.length > 0) {
-    out.push('');
-    out.push(paint(35, `Expected failures (baseline, ${xfail.length}):`));
-    for (const x of xfail)
-      out.push(`  ~ ${x.id} — ${x.reason ?? ''}${x.baseline?.link ? ` (${x.baseline.link})` : ''}`);
-  }
-  if (r.incomplete.length > 0) {
-    out.push('');
+  if (failed.length > FAILING_SHOWN)
     out.push(
-      paint(
-        33,
-        bold(
-          `Not exercised for a reason of the run (${r.incomplete.length} must clauses; the verdict cannot speak for them):`,
-        ),
-      ),
+      `  … ${failed.length - FAILING_SHOWN} more failing clauses: ${failed
+        .slice(FAILING_SHOWN)
+        .map((f) => f.id)
+        .join(', ')}`,
     );
-    for (const g of reasonsByCount(r.incomplete))
-      out.push(`  ${paint(33, '○')} ${g.reason}\n      ${g.clauses.join(', ')}`);
-  }
-  for (const wline of opts.warnings ?? []) out.push(paint(33, `warning: ${wline}`));
+  return out;
+}
 
-  out.push('');
+/** A 4 KiB PEM in a curl would flood the terminal; the whole command is in the reports. */
+function clip(curl: string): string {
+  return curl.length <= CURL_MAX
+    ? curl
+    : `${curl.slice(0, CURL_MAX)}… (${curl.length} characters; the whole command is in conformance.json)`;
+}
+
+/** The baselined failures, each with its reason and link. */
+function expectedFailures(r: ConformanceReport, { paint }: Style): string[] {
+  const xfail = r.clauses.filter((x) => x.status === 'expected-failure');
+  if (xfail.length === 0) return [];
+  return [
+    '',
+    paint(35, `Expected failures (baseline, ${xfail.length}):`),
+    ...xfail.map((x) => `  ~ ${x.id} — ${x.reason ?? ''}${x.baseline?.link ? ` (${x.baseline.link})` : ''}`),
+  ];
+}
+
+/** The must clauses not exercised for a reason of the run, grouped by reason, commonest first. */
+function notExercised(r: ConformanceReport, { paint, bold }: Style): string[] {
+  if (r.incomplete.length === 0) return [];
+  return [
+    '',
+    paint(
+      33,
+      bold(
+        `Not exercised for a reason of the run (${r.incomplete.length} must clauses; the verdict cannot speak for them):`,
+      ),
+    ),
+    ...reasonsByCount(r.incomplete).map((g) => `  ${paint(33, '○')} ${g.reason}\n      ${g.clauses.join(', ')}`),
+  ];
+}
+
+/** The gate's verdict and reasons, the files written, and the plain closing line CI log readers understand. */
+function verdict(r: ConformanceReport, files: string[] | undefined, { paint, bold }: Style): string[] {
   const g = r.gate;
-  const verdict =
+  const word =
     g.verdict === 'conformant'
       ? paint(32, bold('CONFORMANT'))
       : paint(g.verdict === 'incomplete' ? 33 : 31, bold(g.verdict.toUpperCase()));
-  out.push(`Verdict: ${verdict} (exit ${g.exitCode})`);
-  for (const reason of g.reasons.slice(0, 20)) out.push(`  - ${reason}`);
+  const out = [`Verdict: ${word} (exit ${g.exitCode})`, ...g.reasons.slice(0, 20).map((reason) => `  - ${reason}`)];
   if (g.reasons.length > 20) out.push(`  … ${g.reasons.length - 20} more in conformance.json`);
-  if (opts.files?.length) out.push(`Reports: ${opts.files.join(', ')}`);
-  // The plain closing line CI log readers understand: must clauses, failures outside the baseline.
+  if (files?.length) out.push(`Reports: ${files.join(', ')}`);
+  // Must clauses, failures outside the baseline.
   const m = r.totals.must;
   out.push(`Clauses: ${m.passed} passed, ${m.failed} failed, ${m.skipped} skipped`);
-  out.push('');
-  return out.join('\n');
-
-  // A 4 KiB PEM in a curl would flood the terminal; the whole command is in the reports.
-  function clip(curl: string): string {
-    return curl.length <= CURL_MAX
-      ? curl
-      : `${curl.slice(0, CURL_MAX)}… (${curl.length} characters; the whole command is in conformance.json)`;
-  }
-
-  function cell(n: number, s: ClauseStatus): string {
-    const text = String(n).padStart(6);
-    return n > 0 ? paint(COLOUR[s], text) : text;
-  }
+  return out;
 }
 
 /** "CONFORMANT: …", "INCOMPLETE: 18 must clauses not exercised …": the verdict and its main reason in one line. */

@@ -93,7 +93,7 @@ test.describe('embedded defaults', () => {
       envFile: null,
     });
     expect([...cfg.allow]).toEqual([]);
-    expect(cfg.pkjwt).toEqual({ id: EMBEDDED.pkjwtClientId, keyFile: EMBEDDED.pkjwtKeyFile });
+    expect(cfg.auth.pkjwt).toEqual({ id: EMBEDDED.pkjwtClientId, keyFile: EMBEDDED.pkjwtKeyFile });
   });
 
   test('embedded: a setting given explicitly overrides its default (same code path)', () => {
@@ -116,7 +116,7 @@ test.describe('embedded defaults', () => {
     expect(cfg.featureFlagId).toBeNull();
     expect(cfg.variationIds).toEqual([]);
     expect(cfg.segmentIds).toEqual([]);
-    expect(cfg.pkjwt).toBeNull();
+    expect(cfg.auth.pkjwt).toBeNull();
     expect(cfg.systemResourceServerId).toBe('https://staging.example.test/api/v2/');
     expect(secretValues(cfg)).toEqual(['secret-full-abcdef']);
   });
@@ -503,6 +503,99 @@ test.describe('.env parsing', () => {
 const PEM_FILE = EMBEDDED.pkjwtKeyFile; // any existing file stands in for a certificate file here
 const MTLS: Env = { IDM_MTLS_CLIENT_ID: 'm', IDM_MTLS_API_KEY: 'api-key-xyz', IDM_MTLS_CERT_FILE: PEM_FILE };
 
+/** Settings that contradict each other, and the names the refusal must carry. */
+const AUTH_CONTRADICTORY: Array<{ title: string; env: Env; names: string[] }> = [
+  {
+    title: 'post client id without its secret',
+    env: { ...STAGING, IDM_POST_CLIENT_ID: 'p' },
+    names: ['IDM_POST_CLIENT_ID', 'IDM_POST_CLIENT_SECRET'],
+  },
+  {
+    title: 'basic client secret without its id',
+    env: { ...STAGING, IDM_BASIC_CLIENT_SECRET: 'b-secret' },
+    names: ['IDM_BASIC_CLIENT_SECRET', 'IDM_BASIC_CLIENT_ID'],
+  },
+  {
+    title: 'mTLS client id without API key and certificate',
+    env: { ...STAGING, IDM_MTLS_CLIENT_ID: 'm' },
+    names: ['IDM_MTLS_API_KEY', 'IDM_MTLS_CERT_FILE'],
+  },
+  {
+    title: 'mTLS API key without the client',
+    env: { ...STAGING, IDM_MTLS_API_KEY: 'k-123' },
+    names: ['IDM_MTLS_CLIENT_ID', 'IDM_MTLS_CERT_FILE'],
+  },
+  {
+    title: 'CA-verified mTLS client without its certificate',
+    env: { ...STAGING, IDM_MTLS_CA_CLIENT_ID: 'mca' },
+    names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CA_CERT_FILE'],
+  },
+  {
+    title: 'both mTLS clients the same',
+    env: { ...STAGING, ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'm', IDM_MTLS_CA_CERT_FILE: PEM_FILE },
+    names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CLIENT_ID'],
+  },
+  {
+    title: 'test username without its password',
+    env: { ...STAGING, IDM_TEST_USERNAME: 'u' },
+    names: ['IDM_TEST_USERNAME', 'IDM_TEST_PASSWORD'],
+  },
+  {
+    title: 'lockout password without its username',
+    env: { ...STAGING, IDM_LOCKOUT_PASSWORD: 'pw-1' },
+    names: ['IDM_LOCKOUT_PASSWORD', 'IDM_LOCKOUT_USERNAME'],
+  },
+  {
+    title: 'the lockout user is the test user',
+    env: {
+      ...STAGING,
+      IDM_TEST_USERNAME: 'U@x.test',
+      IDM_TEST_PASSWORD: 'a',
+      IDM_LOCKOUT_USERNAME: 'u@x.test',
+      IDM_LOCKOUT_PASSWORD: 'b',
+    },
+    names: ['IDM_LOCKOUT_USERNAME', 'IDM_TEST_USERNAME'],
+  },
+  {
+    title: 'embedded: the lockout user set to the test user',
+    env: { IDM_LOCKOUT_USERNAME: EMBEDDED.user.username, IDM_LOCKOUT_PASSWORD: 'x' },
+    names: ['IDM_LOCKOUT_USERNAME'],
+  },
+  {
+    title: 'the public client is the post client',
+    env: { ...STAGING, IDM_POST_CLIENT_ID: 'c', IDM_POST_CLIENT_SECRET: 's', IDM_PUBLIC_CLIENT_ID: 'c' },
+    names: ['IDM_PUBLIC_CLIENT_ID', 'IDM_POST_CLIENT_ID'],
+  },
+];
+
+/** One invalid value at a time (with what it must come with), refused naming the setting. */
+const AUTH_INVALID: Array<{ name: string; value: string; extra?: Env }> = [
+  { name: 'IDM_AUTH_URL', value: 'login.example.test' },
+  { name: 'IDM_AUTH_URL', value: 'ftp://login.example.test' },
+  { name: 'IDM_AUTH_URL', value: 'https://login.example.test/?x=1' },
+  { name: 'IDM_REDIRECT_URI', value: '/callback' },
+  { name: 'IDM_LOGOUT_RETURN_TO', value: 'javascript:alert(1)' },
+  { name: 'IDM_USERINFO_PATH', value: 'userinfo' },
+  { name: 'IDM_AUTHORIZE_PATH', value: 'https://x.test/authorize' },
+  { name: 'IDM_REVOKE_PATH', value: 'oauth/revoke' },
+  { name: 'IDM_PASSWORDLESS_PATH', value: 'start' },
+  { name: 'IDM_LOGOUT_PATH', value: 'v2/logout' },
+  { name: 'IDM_SAML_CALLBACK_PATH', value: 'login/callback' },
+  { name: 'IDM_PASSWORDLESS_PHONE', value: '5555550100' },
+  { name: 'IDM_PASSWORDLESS_EMAIL', value: 'not-an-address' },
+  { name: 'IDM_ALLOW', value: 'lockouts' },
+  {
+    name: 'IDM_MTLS_CERT_FILE',
+    value: '/nonexistent/idm-selftest/cert.pem',
+    extra: { IDM_MTLS_CLIENT_ID: 'm', IDM_MTLS_API_KEY: 'k-123' },
+  },
+  {
+    name: 'IDM_MTLS_CA_CERT_FILE',
+    value: '/nonexistent/idm-selftest/ca.pem',
+    extra: { ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'mca' },
+  },
+];
+
 test.describe('authentication-API settings', () => {
   test('embedded: every way to authenticate takes its documented dev credentials', () => {
     const a = parseConfig({}).auth;
@@ -608,69 +701,11 @@ test.describe('authentication-API settings', () => {
     );
   });
 
-  const AUTH_CONTRADICTORY: Array<{ title: string; env: Env; names: string[] }> = [
-    {
-      title: 'post client id without its secret',
-      env: { ...STAGING, IDM_POST_CLIENT_ID: 'p' },
-      names: ['IDM_POST_CLIENT_ID', 'IDM_POST_CLIENT_SECRET'],
-    },
-    {
-      title: 'basic client secret without its id',
-      env: { ...STAGING, IDM_BASIC_CLIENT_SECRET: 'b-secret' },
-      names: ['IDM_BASIC_CLIENT_SECRET', 'IDM_BASIC_CLIENT_ID'],
-    },
-    {
-      title: 'mTLS client id without API key and certificate',
-      env: { ...STAGING, IDM_MTLS_CLIENT_ID: 'm' },
-      names: ['IDM_MTLS_API_KEY', 'IDM_MTLS_CERT_FILE'],
-    },
-    {
-      title: 'mTLS API key without the client',
-      env: { ...STAGING, IDM_MTLS_API_KEY: 'k-123' },
-      names: ['IDM_MTLS_CLIENT_ID', 'IDM_MTLS_CERT_FILE'],
-    },
-    {
-      title: 'CA-verified mTLS client without its certificate',
-      env: { ...STAGING, IDM_MTLS_CA_CLIENT_ID: 'mca' },
-      names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CA_CERT_FILE'],
-    },
-    {
-      title: 'both mTLS clients the same',
-      env: { ...STAGING, ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'm', IDM_MTLS_CA_CERT_FILE: PEM_FILE },
-      names: ['IDM_MTLS_CA_CLIENT_ID', 'IDM_MTLS_CLIENT_ID'],
-    },
-    {
-      title: 'test username without its password',
-      env: { ...STAGING, IDM_TEST_USERNAME: 'u' },
-      names: ['IDM_TEST_USERNAME', 'IDM_TEST_PASSWORD'],
-    },
-    {
-      title: 'lockout password without its username',
-      env: { ...STAGING, IDM_LOCKOUT_PASSWORD: 'pw-1' },
-      names: ['IDM_LOCKOUT_PASSWORD', 'IDM_LOCKOUT_USERNAME'],
-    },
-    {
-      title: 'the lockout user is the test user',
-      env: {
-        ...STAGING,
-        IDM_TEST_USERNAME: 'U@x.test',
-        IDM_TEST_PASSWORD: 'a',
-        IDM_LOCKOUT_USERNAME: 'u@x.test',
-        IDM_LOCKOUT_PASSWORD: 'b',
-      },
-      names: ['IDM_LOCKOUT_USERNAME', 'IDM_TEST_USERNAME'],
-    },
-    {
-      title: 'embedded: the lockout user set to the test user',
-      env: { IDM_LOCKOUT_USERNAME: EMBEDDED.user.username, IDM_LOCKOUT_PASSWORD: 'x' },
-      names: ['IDM_LOCKOUT_USERNAME'],
-    },
-    {
-      title: 'the public client is the post client',
-      env: { ...STAGING, IDM_POST_CLIENT_ID: 'c', IDM_POST_CLIENT_SECRET: 's', IDM_PUBLIC_CLIENT_ID: 'c' },
-      names: ['IDM_PUBLIC_CLIENT_ID', 'IDM_POST_CLIENT_ID'],
-    },
-  ];
+  refusedAuthSettings();
+});
+
+/** Contradictory, missing and invalid authentication-API settings: each refused with its code, naming the settings. */
+function refusedAuthSettings(): void {
   for (const c of AUTH_CONTRADICTORY) {
     test(`contradictory: ${c.title}`, () => {
       expectIdmError(
@@ -690,32 +725,6 @@ test.describe('authentication-API settings', () => {
     );
   });
 
-  const AUTH_INVALID: Array<{ name: string; value: string; extra?: Env }> = [
-    { name: 'IDM_AUTH_URL', value: 'login.example.test' },
-    { name: 'IDM_AUTH_URL', value: 'ftp://login.example.test' },
-    { name: 'IDM_AUTH_URL', value: 'https://login.example.test/?x=1' },
-    { name: 'IDM_REDIRECT_URI', value: '/callback' },
-    { name: 'IDM_LOGOUT_RETURN_TO', value: 'javascript:alert(1)' },
-    { name: 'IDM_USERINFO_PATH', value: 'userinfo' },
-    { name: 'IDM_AUTHORIZE_PATH', value: 'https://x.test/authorize' },
-    { name: 'IDM_REVOKE_PATH', value: 'oauth/revoke' },
-    { name: 'IDM_PASSWORDLESS_PATH', value: 'start' },
-    { name: 'IDM_LOGOUT_PATH', value: 'v2/logout' },
-    { name: 'IDM_SAML_CALLBACK_PATH', value: 'login/callback' },
-    { name: 'IDM_PASSWORDLESS_PHONE', value: '5555550100' },
-    { name: 'IDM_PASSWORDLESS_EMAIL', value: 'not-an-address' },
-    { name: 'IDM_ALLOW', value: 'lockouts' },
-    {
-      name: 'IDM_MTLS_CERT_FILE',
-      value: '/nonexistent/idm-selftest/cert.pem',
-      extra: { IDM_MTLS_CLIENT_ID: 'm', IDM_MTLS_API_KEY: 'k-123' },
-    },
-    {
-      name: 'IDM_MTLS_CA_CERT_FILE',
-      value: '/nonexistent/idm-selftest/ca.pem',
-      extra: { ...MTLS, IDM_MTLS_CA_CLIENT_ID: 'mca' },
-    },
-  ];
   for (const c of AUTH_INVALID) {
     test(`invalid: ${c.name}=${JSON.stringify(c.value)}`, () => {
       const env: Env = { ...STAGING, ...c.extra, [c.name]: c.value };
@@ -726,4 +735,4 @@ test.describe('authentication-API settings', () => {
       );
     });
   }
-});
+}

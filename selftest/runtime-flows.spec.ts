@@ -1,7 +1,7 @@
 // The runtime of the named flows, without a tenant: PKCE against RFC 7636's own example, the
 // Chromium lookup, endpoint placement (setting > discovery > default), and the login walk
 // against small local pages of each shape hosted logins have.
-import { createServer, type Server } from 'node:http';
+import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
 import { s256, pkcePair } from '../lib/auth/pkce.ts';
@@ -55,11 +55,12 @@ test('endpoints: a setting wins, then the discovery document, then the default p
   expect(absentReason(userinfo, 404), 'a discovered endpoint that 404s is a finding, not a skip').toBeNull();
 });
 
+const REDIRECT = 'https://app.conformance.test/callback';
+const RETURN = 'https://app.conformance.test/logged-out';
+
 test.describe('the login walk in Chromium', () => {
   const lookup = findChromium();
   test.skip(!lookup.path, noChromiumReason(lookup));
-  const REDIRECT = 'https://app.conformance.test/callback';
-  const RETURN = 'https://app.conformance.test/logged-out';
   const controls = parseConfig({}).auth.loginControls;
   let server: Server;
   let origin: string;
@@ -67,126 +68,7 @@ test.describe('the login walk in Chromium', () => {
   let other: string;
 
   test.beforeAll(async () => {
-    server = createServer((req, res) => {
-      const url = new URL(req.url ?? '/', 'http://x');
-      const mode = url.searchParams.get('mode') ?? 'code';
-      const html = (status: number, title: string, body: string) => {
-        res.writeHead(status, { 'content-type': 'text/html' });
-        res.end(`<!doctype html><title>${title}</title><main>${body}</main>`);
-      };
-      const form = (action: string, inner: string) => `<form method="post" action="${action}">${inner}</form>`;
-      const read = (then: (p: URLSearchParams) => void) => {
-        let body = '';
-        req.on('data', (c) => (body += c));
-        req.on('end', () => then(new URLSearchParams(body)));
-      };
-      const done = () => {
-        const to = mode === 'implicit' ? `${REDIRECT}#access_token=t0k&state=s1` : `${REDIRECT}?code=c0de&state=s1`;
-        res.writeHead(302, { location: to });
-        res.end();
-      };
-      switch (url.pathname) {
-        case '/authorize':
-          if (mode === 'identifier-first' || mode === 'consent' || mode === 'consent-link' || mode === 'otp')
-            return html(
-              200,
-              'Welcome',
-              form(
-                `/password?mode=${mode}`,
-                '<input type="email" name="email" autocomplete="username"><button>Continue</button>',
-              ),
-            );
-          if (mode === 'spa')
-            return html(
-              200,
-              'Sign in',
-              `<input type="email" autocomplete="username" id="e"><input type="password" id="p" hidden><button id="b">Next</button>
-<script>document.getElementById('b').onclick=()=>{const p=document.getElementById('p');if(p.hidden){p.hidden=false;return;}location.href='/finish?ok='+(p.value==='pw');};</script>`,
-            );
-          if (mode === 'elsewhere') {
-            res.writeHead(302, { location: `${other}/authorize?mode=code` });
-            return res.end();
-          }
-          return html(
-            200,
-            'Log in',
-            form(
-              `/login?mode=${mode}`,
-              '<input name="username"><input name="password" type="password"><button type="submit">Go</button>',
-            ),
-          );
-        case '/password':
-          return read(() =>
-            html(
-              200,
-              'Enter your password',
-              form(
-                `/login?mode=${mode}`,
-                '<input type="password" name="password"><button type="submit">Log in</button>',
-              ),
-            ),
-          );
-        case '/login':
-          return read((p) => {
-            if (p.get('password') !== 'pw')
-              return html(
-                401,
-                'Log in',
-                `<p role="alert">Wrong email or password</p>${form(`/login?mode=${mode}`, '<input name="username"><input name="password" type="password"><button>Go</button>')}`,
-              );
-            // A consent page whose decline is a link, as some hosted pages have it ("[ Cancel ]").
-            if (mode === 'consent-link')
-              return html(
-                200,
-                'Authorize app',
-                `${form('/consent', '<button name="d" value="accept">Continue</button>')}<a href="/consent/cancel">[ Cancel ]</a>`,
-              );
-            if (mode === 'consent')
-              return html(
-                200,
-                'Authorize app',
-                form(
-                  '/consent',
-                  '<p>app wants your profile</p><button name="d" value="deny">Deny</button><button name="d" value="accept">Accept</button>',
-                ),
-              );
-            if (mode === 'otp')
-              return html(
-                200,
-                'Verify it is you',
-                form('/otp', '<input name="otp" autocomplete="one-time-code"><button>Verify</button>'),
-              );
-            done();
-          });
-        case '/finish':
-          return url.searchParams.get('ok') === 'true' ? done() : html(401, 'no', '<p role="alert">Wrong</p>');
-        case '/consent/cancel':
-          res.writeHead(302, { location: `${REDIRECT}?error=access_denied&state=s1` });
-          return res.end();
-        case '/consent':
-          return read((p) => {
-            res.writeHead(302, {
-              location:
-                p.get('d') === 'accept' ? `${REDIRECT}?code=c0de&state=s1` : `${REDIRECT}?error=access_denied&state=s1`,
-            });
-            res.end();
-          });
-        case '/logout':
-          return html(
-            200,
-            'Sign out',
-            form(
-              '/logout/confirm',
-              '<p>Do you want to sign out?</p><button>Yes, sign me out</button><button formaction="/stay">No, stay signed in</button>',
-            ),
-          );
-        case '/logout/confirm':
-          res.writeHead(302, { location: RETURN });
-          return res.end();
-        default:
-          return html(400, 'Error', '<p>invalid request</p>');
-      }
-    });
+    server = createServer(loginPages(() => other));
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const port = (server.address() as AddressInfo).port;
     origin = `http://127.0.0.1:${port}`;
@@ -275,6 +157,130 @@ test.describe('the login walk in Chromium', () => {
 });
 
 // Helpers
+
+/**
+ * Small local pages of each shape hosted logins have, by `mode`: one page, identifier first,
+ * scripted, moved to another origin (`other()`), consent, a second factor; and a logout to confirm.
+ */
+function loginPages(other: () => string): RequestListener {
+  return (req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const mode = url.searchParams.get('mode') ?? 'code';
+    const html = (status: number, title: string, body: string) => {
+      res.writeHead(status, { 'content-type': 'text/html' });
+      res.end(`<!doctype html><title>${title}</title><main>${body}</main>`);
+    };
+    const form = (action: string, inner: string) => `<form method="post" action="${action}">${inner}</form>`;
+    const read = (then: (p: URLSearchParams) => void) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => then(new URLSearchParams(body)));
+    };
+    const done = () => {
+      const to = mode === 'implicit' ? `${REDIRECT}#access_token=t0k&state=s1` : `${REDIRECT}?code=c0de&state=s1`;
+      res.writeHead(302, { location: to });
+      res.end();
+    };
+    switch (url.pathname) {
+      case '/authorize':
+        if (mode === 'identifier-first' || mode === 'consent' || mode === 'consent-link' || mode === 'otp')
+          return html(
+            200,
+            'Welcome',
+            form(
+              `/password?mode=${mode}`,
+              '<input type="email" name="email" autocomplete="username"><button>Continue</button>',
+            ),
+          );
+        if (mode === 'spa')
+          return html(
+            200,
+            'Sign in',
+            `<input type="email" autocomplete="username" id="e"><input type="password" id="p" hidden><button id="b">Next</button>
+<script>document.getElementById('b').onclick=()=>{const p=document.getElementById('p');if(p.hidden){p.hidden=false;return;}location.href='/finish?ok='+(p.value==='pw');};</script>`,
+          );
+        if (mode === 'elsewhere') {
+          res.writeHead(302, { location: `${other()}/authorize?mode=code` });
+          return res.end();
+        }
+        return html(
+          200,
+          'Log in',
+          form(
+            `/login?mode=${mode}`,
+            '<input name="username"><input name="password" type="password"><button type="submit">Go</button>',
+          ),
+        );
+      case '/password':
+        return read(() =>
+          html(
+            200,
+            'Enter your password',
+            form(`/login?mode=${mode}`, '<input type="password" name="password"><button type="submit">Log in</button>'),
+          ),
+        );
+      case '/login':
+        return read((p) => {
+          if (p.get('password') !== 'pw')
+            return html(
+              401,
+              'Log in',
+              `<p role="alert">Wrong email or password</p>${form(`/login?mode=${mode}`, '<input name="username"><input name="password" type="password"><button>Go</button>')}`,
+            );
+          // A consent page whose decline is a link, as some hosted pages have it ("[ Cancel ]").
+          if (mode === 'consent-link')
+            return html(
+              200,
+              'Authorize app',
+              `${form('/consent', '<button name="d" value="accept">Continue</button>')}<a href="/consent/cancel">[ Cancel ]</a>`,
+            );
+          if (mode === 'consent')
+            return html(
+              200,
+              'Authorize app',
+              form(
+                '/consent',
+                '<p>app wants your profile</p><button name="d" value="deny">Deny</button><button name="d" value="accept">Accept</button>',
+              ),
+            );
+          if (mode === 'otp')
+            return html(
+              200,
+              'Verify it is you',
+              form('/otp', '<input name="otp" autocomplete="one-time-code"><button>Verify</button>'),
+            );
+          done();
+        });
+      case '/finish':
+        return url.searchParams.get('ok') === 'true' ? done() : html(401, 'no', '<p role="alert">Wrong</p>');
+      case '/consent/cancel':
+        res.writeHead(302, { location: `${REDIRECT}?error=access_denied&state=s1` });
+        return res.end();
+      case '/consent':
+        return read((p) => {
+          res.writeHead(302, {
+            location:
+              p.get('d') === 'accept' ? `${REDIRECT}?code=c0de&state=s1` : `${REDIRECT}?error=access_denied&state=s1`,
+          });
+          res.end();
+        });
+      case '/logout':
+        return html(
+          200,
+          'Sign out',
+          form(
+            '/logout/confirm',
+            '<p>Do you want to sign out?</p><button>Yes, sign me out</button><button formaction="/stay">No, stay signed in</button>',
+          ),
+        );
+      case '/logout/confirm':
+        res.writeHead(302, { location: RETURN });
+        return res.end();
+      default:
+        return html(400, 'Error', '<p>invalid request</p>');
+    }
+  };
+}
 
 function fakeClient(doc: unknown): ApiClient {
   const send = async (method: string, url: string): Promise<Exchange> => ({

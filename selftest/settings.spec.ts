@@ -14,7 +14,7 @@ import { SETTINGS, type Setting } from '../lib/settings/declarations.ts';
 import { settingsTable } from '../lib/settings/explain.ts';
 import { loadSettings, readValue } from '../lib/settings/parse.ts';
 import { README, tableIn } from '../lib/settings/readme.ts';
-import { RUN_SETTING_NAMES, runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/settings/run.ts';
 
 const ROOT = process.cwd();
 // The tsx loader by URL: the command runs in a folder of its own, where `tsx` does not resolve.
@@ -77,7 +77,7 @@ test.describe('each setting set only in .env takes effect', () => {
       writeFileSync(join(withFile, 'empty.env'), '');
       const onlyEnv = { ...values, IDM_ENV_FILE: 'empty.env' };
       expect(loadSettings(onlyEnv, withFile).byName.get(s.name)?.value).toEqual(resolved?.value);
-      if ((RUN_SETTING_NAMES as readonly string[]).includes(s.name)) {
+      if (s.run) {
         expect(runSettings({}, withFile)).toEqual(runSettings(onlyEnv, withFile));
         expect(runSettings({}, withFile), 'the setting changes the run settings').not.toEqual(
           runSettings({ IDM_ENV_FILE: 'empty.env' }, withFile),
@@ -136,6 +136,16 @@ test.describe('the declarations', () => {
       if (s.embedded !== undefined) readValue(s, s.embedded);
       if (s.together) expect(SETTINGS.filter((o) => o.together === s.together).length, s.name).toBeGreaterThan(1);
     }
+  });
+  test('a required setting has an embedded default (its accessor reads it as always set)', () => {
+    for (const s of SETTINGS) if (s.required) expect(s.embedded, s.name).toBeDefined();
+  });
+  test('a setting is named by its declared name and read by its kind (else a type error)', () => {
+    const s = loadSettings({}, dir());
+    // @ts-expect-error IDM_DEPHT is not a declared setting
+    expect(() => s.text('IDM_DEPHT')).toThrow(/IDM_DEPHT is not a declared setting/);
+    // @ts-expect-error IDM_DEPTH is an enum, not an integer
+    expect(s.int('IDM_DEPTH')).toBe('default');
   });
   test('every secret setting with an embedded default is hidden by the redactor list', () => {
     const cfg = loadConfig({}, dir());

@@ -154,7 +154,7 @@ const ASSERTION: TokenMethod = {
   refusedClause: 'auth.method.client-assertion.refused',
   acceptClauses: ['auth.method.client-assertion.replay', 'auth.method.param-names'],
   needs: 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE',
-  clients: (cfg) => (cfg.pkjwt ? [{ id: cfg.pkjwt.id }] : []),
+  clients: (cfg) => (cfg.auth.pkjwt ? [{ id: cfg.auth.pkjwt.id }] : []),
   async request(cfg, _c, fault, jti = randomUUID()) {
     const assertion = await clientAssertion(cfg, fault as AssertionFault | undefined, jti);
     return { data: assertionBody(cfg, assertion), headers: {}, jti };

@@ -57,7 +57,7 @@ export async function clientAssertion(
   fault?: AssertionFault,
   jti: string = randomUUID(),
 ): Promise<string> {
-  const pk = cfg.pkjwt;
+  const pk = cfg.auth.pkjwt;
   if (!pk) throw new Error('suite bug: clientAssertion without a private_key_jwt client');
   const now = Math.floor(Date.now() / 1000);
   const claims: Record<string, unknown> = {
@@ -91,7 +91,7 @@ function wrongAudience(right: string): string {
 export function assertionBody(cfg: Config, assertion: string): Record<string, string> {
   return {
     grant_type: 'client_credentials',
-    client_id: cfg.pkjwt!.id,
+    client_id: cfg.auth.pkjwt!.id,
     client_assertion_type: ASSERTION_TYPE,
     client_assertion: assertion,
     audience: cfg.audience,

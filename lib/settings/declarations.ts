@@ -7,6 +7,7 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED } from './embedded.ts';
+import { keysOf, recordOf } from './records.ts';
 
 /** Opt-ins for tests that are only safe by default against the embedded tenant. */
 export const ALLOWANCES = {
@@ -17,32 +18,33 @@ export const ALLOWANCES = {
   passwordless: 'start passwordless logins (the target sends a real e-mail and SMS)',
   lockout: 'repeat failed logins of the lockout user until the §8 limit blocks it (it stays locked for a while)',
 } as const;
+export type Allowance = keyof typeof ALLOWANCES;
+export const ALLOWANCE_NAMES = keysOf(ALLOWANCES);
 
 const DEPTHS = ['quick', 'default', 'deep'] as const;
+export type Depth = (typeof DEPTHS)[number];
 
 /** The named flows (§4.3) a tenant may switch off on purpose; IDM_NOT_OFFERED lists them. */
 export const NAMED_FLOWS = ['password', 'implicit', 'passwordless', 'saml', 'wsfed', 'delegation'] as const;
 export type NamedFlow = (typeof NAMED_FLOWS)[number];
 
-/** Authentication-API paths used when discovery does not list the endpoint and no IDM_*_PATH is set. */
-export const AUTH_PATH_DEFAULTS = {
-  authorize: '/authorize',
-  userinfo: '/userinfo',
-  revoke: '/oauth/revoke',
-  passwordless: '/passwordless/start',
-  logout: '/v2/logout',
-  samlCallback: '/login/callback',
+/**
+ * The authentication-API paths: the setting that overrides each (lib/auth/endpoints.ts names it
+ * in skips) and the path used when discovery does not list the endpoint and the setting is unset.
+ */
+const AUTH_PATHS = {
+  authorize: { setting: 'IDM_AUTHORIZE_PATH', fallback: '/authorize' },
+  userinfo: { setting: 'IDM_USERINFO_PATH', fallback: '/userinfo' },
+  revoke: { setting: 'IDM_REVOKE_PATH', fallback: '/oauth/revoke' },
+  passwordless: { setting: 'IDM_PASSWORDLESS_PATH', fallback: '/passwordless/start' },
+  logout: { setting: 'IDM_LOGOUT_PATH', fallback: '/v2/logout' },
+  samlCallback: { setting: 'IDM_SAML_CALLBACK_PATH', fallback: '/login/callback' },
 } as const;
-export type AuthPath = keyof typeof AUTH_PATH_DEFAULTS;
-/** The setting that overrides each authentication-API path (lib/auth/endpoints.ts names it in skips). */
-export const AUTH_PATH_SETTINGS: Record<AuthPath, string> = {
-  authorize: 'IDM_AUTHORIZE_PATH',
-  userinfo: 'IDM_USERINFO_PATH',
-  revoke: 'IDM_REVOKE_PATH',
-  passwordless: 'IDM_PASSWORDLESS_PATH',
-  logout: 'IDM_LOGOUT_PATH',
-  samlCallback: 'IDM_SAML_CALLBACK_PATH',
-};
+export type AuthPath = keyof typeof AUTH_PATHS;
+export const AUTH_PATH_NAMES = keysOf(AUTH_PATHS);
+// The two columns of AUTH_PATHS by path, as lib/auth/endpoints.ts reads them.
+export const AUTH_PATH_DEFAULTS = recordOf(AUTH_PATH_NAMES, (p) => AUTH_PATHS[p].fallback);
+export const AUTH_PATH_SETTINGS = recordOf(AUTH_PATH_NAMES, (p) => AUTH_PATHS[p].setting);
 
 /** How a value is read and checked (parse.ts); every kind trims, and blank counts as unset. */
 export type Kind =
@@ -69,8 +71,9 @@ export const GROUPS: Record<Group, string> = {
   files: 'Files, folders and ports',
 };
 
-export interface Setting {
-  readonly name: string;
+/** One entry of the table: what a setting is, how it is read, where its value comes from. */
+interface Declaration {
+  readonly name: `IDM_${string}`;
   readonly group: Group;
   readonly kind: Kind;
   readonly doc: string;
@@ -88,6 +91,8 @@ export interface Setting {
   readonly secret?: true;
   /** What a run skips while this setting (or its `together` set) is unset. */
   readonly unset?: string;
+  /** One of the run's folders, files and ports, which runSettings (run.ts) reads on its own. */
+  readonly run?: true;
 }
 
 const fromRoot = (path: string): string =>
@@ -96,8 +101,19 @@ const pathKind = { type: 'path' } as const;
 const urlKind = { type: 'url' } as const;
 const text = { type: 'text' } as const;
 const apiV2 = (baseUrl: string): string => `${baseUrl}/api/v2/`;
+/** The setting that overrides an authentication-API path (AUTH_PATHS). */
+const pathSetting = <P extends AuthPath>(path: P) =>
+  ({
+    name: AUTH_PATHS[path].setting,
+    group: 'authentication',
+    kind: pathKind,
+    defaultDoc: `discovery, else \`${AUTH_PATHS[path].fallback}\``,
+    doc: 'authentication-API path: this setting wins, else the discovery document where it lists the endpoint, else the default',
+  }) as const;
 
-export const SETTINGS: readonly Setting[] = [
+// `as const`: each entry keeps its literal name, kind and default, from which the names and the
+// types the accessors read (below) are derived.
+const DECLARED = [
   // Target and management API
   {
     name: 'IDM_BASE_URL',
@@ -458,15 +474,7 @@ export const SETTINGS: readonly Setting[] = [
     unset: 'the SAML IdP-initiated callback skipped',
     doc: 'the SAML connection for the IdP-initiated callback',
   },
-  ...(Object.keys(AUTH_PATH_DEFAULTS) as AuthPath[]).map(
-    (k): Setting => ({
-      name: AUTH_PATH_SETTINGS[k],
-      group: 'authentication',
-      kind: pathKind,
-      defaultDoc: `discovery, else \`${AUTH_PATH_DEFAULTS[k]}\``,
-      doc: 'authentication-API path: this setting wins, else the discovery document where it lists the endpoint, else the default',
-    }),
-  ),
+  ...AUTH_PATH_NAMES.map(pathSetting),
   // The login walk (lib/auth/login-walk.ts): Playwright selectors (CSS, lists with commas,
   // `:text-matches()`), whose defaults fit common hosted login pages.
   {
@@ -536,6 +544,7 @@ export const SETTINGS: readonly Setting[] = [
     kind: { type: 'bool' },
     default: 'false',
     doc: 'the gate fails an INCOMPLETE run (must clauses not exercised for a reason of the run: no Chromium, a login not driven, a setting unset) with exit code 4; off, such a run exits 0 and says INCOMPLETE',
+    run: true,
   },
   {
     name: 'IDM_SEED',
@@ -549,11 +558,12 @@ export const SETTINGS: readonly Setting[] = [
     group: 'run',
     kind: text,
     doc: 'with `IDM_SEED` and `--grep`, replays one counterexample (the path a failure prints)',
+    run: true,
   },
   {
     name: 'IDM_ALLOW',
     group: 'run',
-    kind: { type: 'list', min: 0, what: 'opt-ins', values: Object.keys(ALLOWANCES) },
+    kind: { type: 'list', min: 0, what: 'opt-ins', values: ALLOWANCE_NAMES },
     defaultDoc: 'none',
     doc: `opt-ins against a non-embedded target: ${Object.entries(ALLOWANCES)
       .map(([k, v]) => `\`${k}\` (${v})`)
@@ -587,6 +597,7 @@ export const SETTINGS: readonly Setting[] = [
     kind: text,
     default: 'reports',
     doc: 'where every report of a run goes (`run-meta.json` and the Allure results included)',
+    run: true,
   },
   {
     name: 'IDM_STATE_DIR',
@@ -595,6 +606,7 @@ export const SETTINGS: readonly Setting[] = [
     default: fileURLToPath(new URL('../../.idm-state', import.meta.url)),
     defaultDoc: '`.idm-state` in the checkout',
     doc: 'where the restore journal and the run lock live (owner-only, git-ignored)',
+    run: true,
   },
   {
     name: 'IDM_BASELINE',
@@ -602,6 +614,7 @@ export const SETTINGS: readonly Setting[] = [
     kind: text,
     default: 'baseline/known-deviations.json',
     doc: 'the known-deviation baseline',
+    run: true,
   },
   {
     name: 'IDM_EMBEDDED_PORT',
@@ -609,6 +622,7 @@ export const SETTINGS: readonly Setting[] = [
     kind: { type: 'int', min: 1, max: 65535 },
     default: '4810',
     doc: 'loopback port of the embedded tenant, e.g. when 4810 is taken',
+    run: true,
   },
   {
     name: 'IDM_MUTATION_PORT_BASE',
@@ -616,6 +630,7 @@ export const SETTINGS: readonly Setting[] = [
     kind: { type: 'int', min: 1024, max: 65000 },
     default: '5000',
     doc: 'first of the 90 loopback ports the mutation harness launches variants on (two checkouts at once)',
+    run: true,
   },
   {
     name: 'IDM_SELFTEST_SAMPLES',
@@ -623,8 +638,48 @@ export const SETTINGS: readonly Setting[] = [
     kind: { type: 'int', min: 1, max: 1_000_000 },
     default: '3000',
     doc: 'samples per schema in the contract self-test (`selftest/contract-schemas.spec.ts`)',
+    run: true,
   },
-];
+] as const satisfies readonly Declaration[];
+
+/** The declared names: naming a setting that is not declared is a type error. */
+export type SettingName = (typeof DECLARED)[number]['name'];
+export type Setting = Declaration & { readonly name: SettingName };
+export const SETTINGS: readonly Setting[] = DECLARED;
+
+// What each setting reads as once parsed (parse.ts Settings), derived from its entry.
+type Declared = (typeof DECLARED)[number];
+/** The entry of a name (one name of AUTH_PATHS' entries is a union of six). */
+type DeclarationOf<N extends SettingName> = Declared extends infer D
+  ? D extends { readonly name: infer M }
+    ? N extends M
+      ? D
+      : never
+    : never
+  : never;
+/** The settings of the given kinds. */
+export type NameOfKind<T extends Kind['type']> = Extract<Declared, { readonly kind: { readonly type: T } }>['name'];
+/** The settings with an embedded-tenant default (explain.ts embeddedEnv). */
+export type EmbeddedName = Extract<Declared, { readonly embedded: string }>['name'];
+/** A value by its kind: an enum as its values, a list of known values as an array of them. */
+type ValueOfKind<K> = K extends { type: 'int' }
+  ? number
+  : K extends { type: 'bool' }
+    ? boolean
+    : K extends { type: 'enum' | 'list'; values: readonly (infer V)[] }
+      ? K extends { type: 'list' }
+        ? V[]
+        : V
+      : K extends { type: 'list' }
+        ? string[]
+        : string;
+/**
+ * A parsed setting's value: never null with a default, or when required (against a staging
+ * tenant; the embedded tenant's default otherwise, which the settings self-test holds each to).
+ */
+export type SettingValue<N extends SettingName> =
+  | ValueOfKind<DeclarationOf<N>['kind']>
+  | (DeclarationOf<N> extends { readonly default: unknown } | { readonly required: true } ? never : null);
 
 /** A declared default as the README and `npm run config` show it. */
 export function defaultText(s: Setting): string | null {

@@ -1,7 +1,7 @@
 // The embedded reference tenant's documented dev credentials and seeded resources, written
 // once on the suite side (the reference tenant keeps its own copy: it is the other
-// implementation). The declarations take their embedded defaults from here, and the mutation
-// harness its settings for a launched variant (mutation/suite.ts).
+// implementation). The declarations take their embedded defaults from here, and through them
+// (explain.ts embeddedEnv) the mutation harness its settings for a launched variant (mutation/suite.ts).
 import { fileURLToPath } from 'node:url';
 
 const devKey = (file: string): string => fileURLToPath(new URL(`../../reference/dev-keys/${file}`, import.meta.url));

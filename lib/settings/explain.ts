@@ -2,14 +2,25 @@
 // line per setting, secrets as ***, where each value came from, then what the run skips), the
 // README's configuration table, and the settings a mutation variant is launched with.
 import { existsSync } from 'node:fs';
-import { ALLOWANCES, defaultText, embeddedText, GROUPS, SETTINGS, type Group, type Setting } from './declarations.ts';
+import {
+  ALLOWANCE_NAMES,
+  ALLOWANCES,
+  defaultText,
+  type EmbeddedName,
+  embeddedText,
+  GROUPS,
+  SETTINGS,
+  type Group,
+  type Setting,
+} from './declarations.ts';
 import type { Settings } from './parse.ts';
 
 /** Every setting with an embedded default, at that default (a variant is the reference tenant elsewhere). */
-export function embeddedEnv(): Record<string, string> {
-  const out: Record<string, string> = {};
+export function embeddedEnv(): Record<EmbeddedName, string> {
+  const out: Partial<Record<string, string>> = {};
   for (const s of SETTINGS) if (s.embedded !== undefined) out[s.name] = s.embedded;
-  return out;
+  // Every EmbeddedName is a setting with an embedded default, so each has its entry.
+  return out as Record<EmbeddedName, string>;
 }
 
 /** `npm run config`: one line per setting, then one per thing the run skips because of what is unset. */
@@ -41,8 +52,7 @@ function skipped(s: Settings, chromium: string): string[] {
   }
   if (!s.embedded) {
     const allow = new Set(s.list('IDM_ALLOW'));
-    for (const [k, what] of Object.entries(ALLOWANCES))
-      if (!allow.has(k)) out.push(`IDM_ALLOW without ${k} → skipped: ${what}`);
+    for (const k of ALLOWANCE_NAMES) if (!allow.has(k)) out.push(`IDM_ALLOW without ${k} → skipped: ${ALLOWANCES[k]}`);
   }
   if (!existsSync(chromium)) out.push(`IDM_CHROMIUM: ${chromium} does not exist → the browser flows skipped`);
   return out;

@@ -6,11 +6,20 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { IdmError } from '../errors.ts';
-import { SETTINGS, type Kind, type Setting } from './declarations.ts';
+import {
+  SETTINGS,
+  type Kind,
+  type NameOfKind,
+  type Setting,
+  type SettingName,
+  type SettingValue,
+} from './declarations.ts';
 import { readSources, type Env } from './sources.ts';
 
 export type Origin = 'environment' | '.env' | 'embedded default' | 'default' | 'unset';
 type Value = string | number | boolean | string[];
+/** The kinds whose value is text. */
+type TextKind = 'text' | 'url' | 'path' | 'file' | 'enum';
 
 export interface Resolved {
   setting: Setting;
@@ -20,33 +29,38 @@ export interface Resolved {
   origin: Origin;
 }
 
+/**
+ * The parsed settings, each read by an accessor of its kind and typed by its entry: a setting
+ * with a default or required reads as its value, any other as its value or null; an enum as
+ * its values, a list as an array (empty when unset). readValue made each value of its kind.
+ */
 export class Settings {
   constructor(
-    readonly byName: ReadonlyMap<string, Resolved>,
+    readonly byName: ReadonlyMap<SettingName, Resolved>,
     readonly embedded: boolean,
     readonly envFile: string | null,
   ) {}
 
-  private get(name: string): Value | null {
+  private get(name: SettingName): Value | null {
     const r = this.byName.get(name);
     if (!r) throw new Error(`${name} is not a declared setting (lib/settings/declarations.ts)`);
     return r.value;
   }
-  text(name: string): string | null {
+  text<N extends NameOfKind<TextKind>>(name: N): SettingValue<N> {
     const v = this.get(name);
-    return v === null ? null : String(v);
+    return (v === null ? null : String(v)) as SettingValue<N>;
   }
-  int(name: string): number | null {
-    return this.get(name) as number | null;
+  int<N extends NameOfKind<'int'>>(name: N): SettingValue<N> {
+    return this.get(name) as SettingValue<N>;
   }
-  bool(name: string): boolean | null {
-    return this.get(name) as boolean | null;
+  bool<N extends NameOfKind<'bool'>>(name: N): SettingValue<N> {
+    return this.get(name) as SettingValue<N>;
   }
-  list(name: string): string[] {
-    return (this.get(name) as string[] | null) ?? [];
+  list<N extends NameOfKind<'list'>>(name: N): NonNullable<SettingValue<N>> {
+    return (this.get(name) ?? []) as NonNullable<SettingValue<N>>;
   }
   /** Whether the user set it (environment or .env), not a default. */
-  isSet(name: string): boolean {
+  isSet(name: SettingName): boolean {
     const o = this.byName.get(name)?.origin;
     return o === 'environment' || o === '.env';
   }
@@ -66,7 +80,7 @@ const blank = (v: string | undefined): string | undefined =>
  */
 export function parseSettings(
   env: Env,
-  opts: { fromFile?: ReadonlySet<string>; envFile?: string | null; only?: readonly string[] } = {},
+  opts: { fromFile?: ReadonlySet<string>; envFile?: string | null; only?: readonly SettingName[] } = {},
 ): Settings {
   const get = (name: string) => blank(env[name]);
   const embedded = get('IDM_BASE_URL') === undefined;
@@ -78,7 +92,7 @@ export function parseSettings(
         if (s.required && get(s.name) === undefined)
           throw new IdmError('IDM_E_CONFIG_MISSING', `${s.name} is not set (required when IDM_BASE_URL is set)`);
   }
-  const out = new Map<string, Resolved>();
+  const out = new Map<SettingName, Resolved>();
   const base = (): string =>
     embedded
       ? `http://127.0.0.1:${out.get('IDM_EMBEDDED_PORT')?.value ?? readValue(byName('IDM_EMBEDDED_PORT'), get('IDM_EMBEDDED_PORT') ?? '4810')}`
@@ -102,12 +116,12 @@ export function parseSettings(
 }
 
 /** The environment and .env together, parsed (what every process reads). */
-export function loadSettings(env: Env = process.env, cwd = process.cwd(), only?: readonly string[]): Settings {
+export function loadSettings(env: Env = process.env, cwd = process.cwd(), only?: readonly SettingName[]): Settings {
   const { merged, fromFile, envFile } = readSources(env, cwd);
   return parseSettings(merged, { fromFile, envFile, ...(only ? { only } : {}) });
 }
 
-function byName(name: string): Setting {
+function byName(name: SettingName): Setting {
   const s = SETTINGS.find((x) => x.name === name);
   if (!s) throw new Error(`${name} is not a declared setting`);
   return s;

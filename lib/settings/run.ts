@@ -2,6 +2,7 @@
 // but on their own, so that a wrong target setting does not stop `npm run report`, the
 // reporters or the restore journal from finding their folders.
 import { resolve } from 'node:path';
+import { SETTINGS } from './declarations.ts';
 import { loadSettings } from './parse.ts';
 import type { Env } from './sources.ts';
 
@@ -21,29 +22,20 @@ export interface RunSettings {
   failOnIncomplete: boolean;
 }
 
-/** The settings runSettings reads (apart from the target's, so a wrong target setting stops none of them). */
-export const RUN_SETTING_NAMES = [
-  'IDM_REPORTS_DIR',
-  'IDM_STATE_DIR',
-  'IDM_BASELINE',
-  'IDM_EMBEDDED_PORT',
-  'IDM_MUTATION_PORT_BASE',
-  'IDM_REPLAY_PATH',
-  'IDM_SELFTEST_SAMPLES',
-  'IDM_FAIL_ON_INCOMPLETE',
-] as const;
+/** The settings marked `run` in the declarations: read apart from the target's, so a wrong target setting stops none of them. */
+const RUN_SETTINGS = SETTINGS.filter((s) => s.run).map((s) => s.name);
 
 /** Read at each call: a self-test may move a folder for the rest of its process. */
 export function runSettings(env: Env = process.env, cwd = process.cwd()): RunSettings {
-  const s = loadSettings(env, cwd, RUN_SETTING_NAMES);
+  const s = loadSettings(env, cwd, RUN_SETTINGS);
   return {
-    reportsDir: s.text('IDM_REPORTS_DIR') as string,
-    stateDir: resolve(cwd, s.text('IDM_STATE_DIR') as string),
-    baseline: s.text('IDM_BASELINE') as string,
-    embeddedPort: s.int('IDM_EMBEDDED_PORT') as number,
-    mutationPortBase: s.int('IDM_MUTATION_PORT_BASE') as number,
+    reportsDir: s.text('IDM_REPORTS_DIR'),
+    stateDir: resolve(cwd, s.text('IDM_STATE_DIR')),
+    baseline: s.text('IDM_BASELINE'),
+    embeddedPort: s.int('IDM_EMBEDDED_PORT'),
+    mutationPortBase: s.int('IDM_MUTATION_PORT_BASE'),
     replayPath: s.text('IDM_REPLAY_PATH'),
-    selftestSamples: s.int('IDM_SELFTEST_SAMPLES') as number,
-    failOnIncomplete: s.bool('IDM_FAIL_ON_INCOMPLETE') as boolean,
+    selftestSamples: s.int('IDM_SELFTEST_SAMPLES'),
+    failOnIncomplete: s.bool('IDM_FAIL_ON_INCOMPLETE'),
   };
 }

@@ -19,7 +19,7 @@ export interface Sources {
   envFile: string | null;
 }
 
-const KNOWN = new Set(SETTINGS.map((s) => s.name));
+const KNOWN: ReadonlySet<string> = new Set(SETTINGS.map((s) => s.name));
 
 export function readSources(env: Env = process.env, cwd = process.cwd()): Sources {
   // IDM_ENV_FILE names the file, so it is read from the environment only.

@@ -111,23 +111,8 @@ export function createTransport(): Transport {
 /** What node:http gives a clientError listener for a parse error (llhttp's code and position). */
 type ParseError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: unknown };
 
-/**
- * The method of the request the parser failed in, read from the bytes it was given: that request
- * starts after the last blank line before the error (earlier requests of the chunk were parsed).
- * Undefined when the bytes do not show it (absent, or the request began in an earlier chunk).
- */
-function failedMethod(err: ParseError): string | undefined {
-  const raw = err.rawPacket;
-  if (!Buffer.isBuffer(raw)) return undefined;
-  const end = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, raw.length) : raw.length;
-  const blank = raw.subarray(0, end).lastIndexOf('\r\n\r\n');
-  const start = blank < 0 ? 0 : blank + 4;
-  return /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) /.exec(raw.subarray(start, start + 32).toString('latin1'))?.[1];
-}
-
-/** Unparseable HTTP never reaches the handler: it is answered here, in the same JSON error shape. */
+/** Unparseable HTTP never reaches the handler: it is answered here, with the same JSON error shape. */
 function answerUnparseable(err: ParseError, socket: Duplex): void {
-  // Unparseable HTTP never reaches the handler; answer with the same JSON error shape.
   const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'; // RFC 6585 §5
   const [status, reason, message, errorCode] = tooLarge
     ? [431, 'Request Header Fields Too Large', 'Request header fields too large', 'header_fields_too_large']
@@ -153,6 +138,20 @@ function answerUnparseable(err: ParseError, socket: Duplex): void {
     inFlight.once('finish', answer);
     inFlight.once('close', answer);
   } else answer();
+}
+
+/**
+ * The method of the request the parser failed in, read from the bytes it was given: that request
+ * starts after the last blank line before the error (earlier requests of the chunk were parsed).
+ * Undefined when the bytes do not show it (absent, or the request began in an earlier chunk).
+ */
+function failedMethod(err: ParseError): string | undefined {
+  const raw = err.rawPacket;
+  if (!Buffer.isBuffer(raw)) return undefined;
+  const end = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, raw.length) : raw.length;
+  const blank = raw.subarray(0, end).lastIndexOf('\r\n\r\n');
+  const start = blank < 0 ? 0 : blank + 4;
+  return /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) /.exec(raw.subarray(start, start + 32).toString('latin1'))?.[1];
 }
 
 function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {

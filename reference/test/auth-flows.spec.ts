@@ -222,6 +222,13 @@ test.describe('revocation', () => {
 });
 
 test.describe('authorization code and implicit (login page)', () => {
+  grantsThroughTheLoginPage();
+  refusalsOfTheLoginPage();
+  pkceJudgedByItsPart();
+});
+
+/** Code with and without PKCE, and implicit: the tokens each grant gives after the login page. */
+function grantsThroughTheLoginPage(): void {
   test('public client: code with PKCE S256, exchanged with the client ID alone and the verifier', async () => {
     const { verifier, challenge } = pkcePair();
     const res = await loginThrough({
@@ -291,6 +298,10 @@ test.describe('authorization code and implicit (login page)', () => {
     const info = await c.send('GET', '/userinfo', { headers: { authorization: `Bearer ${frag.get('access_token')}` } });
     expect(info.status).toBe(200);
   });
+}
+
+/** A wrong password, and authorization requests the tenant refuses: by redirect where it can, else 400. */
+function refusalsOfTheLoginPage(): void {
   test('wrong password on the login page → 401 page again; JSON caller gets the error object', async () => {
     const page = await raw(
       'GET',
@@ -346,6 +357,10 @@ test.describe('authorization code and implicit (login page)', () => {
     );
     expect(basicCode.status).toBe(400); // no redirect URI registered for the Basic client
   });
+}
+
+/** The PKCE check is the verifyPkce part's: a variant without it shows the check is not done elsewhere. */
+function pkceJudgedByItsPart(): void {
   test('the verifyPkce part decides: a variant that skips it exchanges a public code without a verifier', async () => {
     const { t: own } = await tenant({ parts: () => ({ verifyPkce: () => ({ ok: true }) }) });
     try {
@@ -369,7 +384,7 @@ test.describe('authorization code and implicit (login page)', () => {
       await own.close();
     }
   });
-});
+}
 
 test.describe('§8 repeat login attempts per user and IP', () => {
   test('5 failed logins block the user from this IP for 60 s (429 with X-RateLimit-*), even with the right password', async () => {

@@ -41,6 +41,15 @@ const EDGES = experimentEdgeBundles(PLACEHOLDER).flatMap((b) => b.cases);
 const EDGE_IDS = new Set(EDGES.map((c) => c.id));
 
 test.describe('create an experiment', () => {
+  validExperimentsCreated();
+  violationsRefused();
+  lengthEdgesCreated();
+  boundariesJudged();
+  unshownRulesRecorded();
+});
+
+/** Generated valid payloads: created with a 2xx, the answer carrying what was sent. */
+function validExperimentsCreated(): void {
   test(
     'generated valid experiments are created with a 2xx and carry what was sent',
     clauses(OPERATIONS.experiment, ...EXPERIMENT_ANSWER_CLAUSES, 'version.mgmt.path-prefix'),
@@ -65,7 +74,10 @@ test.describe('create an experiment', () => {
       );
     },
   );
+}
 
+/** One test per clause a violation breaks: each violating payload refused with a 4xx. */
+function violationsRefused(): void {
   for (const [clause, cases] of violationsByClause) {
     const ids = new Set(cases.map((c) => c.id));
     test(
@@ -80,7 +92,10 @@ test.describe('create an experiment', () => {
       },
     );
   }
+}
 
+/** The accepted length edges, two to a body; a body refused together is split to name the edge. */
+function lengthEdgesCreated(): void {
   test(
     `${EDGES.map((c) => c.description).join('; ')}: created, two to a body`,
     clauses(OPERATIONS.experiment, ...new Set(EDGES.map((c) => c.clause)), 'exp.create.accepted'),
@@ -101,7 +116,10 @@ test.describe('create an experiment', () => {
       }
     },
   );
+}
 
+/** The other boundary cases, per clause: created, refused or recorded as each case expects. */
+function boundariesJudged(): void {
   for (const [clause, cases] of boundariesByClause) {
     if (cases.every((c) => EDGE_IDS.has(c.id))) continue; // sent together above
     const ids = new Set(cases.map((c) => c.id));
@@ -119,9 +137,10 @@ test.describe('create an experiment', () => {
       },
     );
   }
-});
+}
 
-test.describe('create an experiment', () => {
+/** What the spec does not show (required fields, allocation rules, other values): answers recorded. */
+function unshownRulesRecorded(): void {
   test(
     'a payload missing one request field at a time: each answer recorded',
     clauses(OPERATIONS.experiment, 'exp.create.required-fields'),
@@ -169,7 +188,7 @@ test.describe('create an experiment', () => {
       );
     },
   );
-});
+}
 
 // Helpers
 

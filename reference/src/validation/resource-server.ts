@@ -100,13 +100,32 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
   );
   t['rs.token_dialect'] = enumField(TOKEN_DIALECTS); // §2.3 TokenDialect
 
-  encryptionValidators(t, lim);
-  nestedPolicyValidators(t, lim);
+  tokenEncryptionValidators(t, lim);
+
+  // §2.3 ConsentPolicy: "transactional-authorization-with-mfa" or null
+  t['rs.consent_policy'] = enumField(['transactional-authorization-with-mfa', null]);
+
+  // §2.1/§2.2 authorization_details: array or null, items unconstrained
+  t['rs.authorization_details'] = arrayField('rs.authorization_details.item', undefined, undefined, true);
+  t['rs.authorization_details.item'] = () => [];
+
+  proofOfPossessionValidators(t);
+
+  subjectTypeAuthorizationValidators(t);
+
+  // §2.3 AuthorizationPolicy (object or null; no other fields): policy_id 1..1024 required
+  objectType(t, 'rs.authorization_policy', {
+    fields: { policy_id: 'rs.authorization_policy.policy_id' },
+    required: ['policy_id'],
+    nullable: true,
+  });
+  t['rs.authorization_policy.policy_id'] = stringField({ min: () => lim().policyIdMin, max: () => lim().policyIdMax });
+
   return t;
 }
 
-/** §2.3 TokenEncryption and EncryptionKey. */
-function encryptionValidators(t: ValidatorTable, lim: LimitsRef): void {
+/** §2.3 TokenEncryption and the EncryptionKey inside it. */
+function tokenEncryptionValidators(t: ValidatorTable, lim: LimitsRef): void {
   // §2.3 TokenEncryption (object or null; no other fields): format, encryption_key required
   objectType(t, 'rs.token_encryption', {
     fields: { format: 'rs.token_encryption.format', encryption_key: 'rs.encryption_key' },
@@ -136,15 +155,8 @@ function encryptionValidators(t: ValidatorTable, lim: LimitsRef): void {
   t['rs.encryption_key.pem'] = stringField({ min: () => lim().pemMin, max: () => lim().pemMax });
 }
 
-/** §2.1–§2.3 consent, authorization details, proof of possession, subject-type and authorization policies. */
-function nestedPolicyValidators(t: ValidatorTable, lim: LimitsRef): void {
-  // §2.3 ConsentPolicy: "transactional-authorization-with-mfa" or null
-  t['rs.consent_policy'] = enumField(['transactional-authorization-with-mfa', null]);
-
-  // §2.1/§2.2 authorization_details: array or null, items unconstrained
-  t['rs.authorization_details'] = arrayField('rs.authorization_details.item', undefined, undefined, true);
-  t['rs.authorization_details.item'] = () => [];
-
+/** §2.3 ProofOfPossession. */
+function proofOfPossessionValidators(t: ValidatorTable): void {
   // §2.3 ProofOfPossession (object or null; no other fields): mechanism, required required
   objectType(t, 'rs.proof_of_possession', {
     fields: {
@@ -158,7 +170,10 @@ function nestedPolicyValidators(t: ValidatorTable, lim: LimitsRef): void {
   t['rs.proof_of_possession.mechanism'] = enumField(['mtls', 'dpop']);
   t['rs.proof_of_possession.required'] = booleanField;
   t['rs.proof_of_possession.required_for'] = enumField(['public_clients', 'all_clients']);
+}
 
+/** §2.3 SubjectTypeAuthorization and its user and client policies. */
+function subjectTypeAuthorizationValidators(t: ValidatorTable): void {
   // §2.3 SubjectTypeAuthorization: closed at this level; user/client open, each with `policy`
   objectType(t, 'rs.subject_type_authorization', {
     fields: { user: 'rs.subject_type_authorization.user', client: 'rs.subject_type_authorization.client' },
@@ -177,12 +192,4 @@ function nestedPolicyValidators(t: ValidatorTable, lim: LimitsRef): void {
     false,
   );
   t['rs.subject_type_authorization.client.policy'] = enumField(['deny_all', 'require_client_grant']);
-
-  // §2.3 AuthorizationPolicy (object or null; no other fields): policy_id 1..1024 required
-  objectType(t, 'rs.authorization_policy', {
-    fields: { policy_id: 'rs.authorization_policy.policy_id' },
-    required: ['policy_id'],
-    nullable: true,
-  });
-  t['rs.authorization_policy.policy_id'] = stringField({ min: () => lim().policyIdMin, max: () => lim().policyIdMax });
 }
