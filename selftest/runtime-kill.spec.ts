@@ -244,14 +244,24 @@ test('one SIGTERM: the tests stop, the resource server is restored, exit 130; a 
   const twice = workspace();
   const run = spawnCli('conformance', twice, tenantSettings(origin, ALLOW), RUN_GREP);
   let writes = 0;
+  // The restore the first signal starts is held until the second signal has come: a fast restore
+  // must not leave nothing for the second signal to interrupt.
+  let secondSent!: () => void;
+  const second = new Promise<void>((r) => (secondSent = r));
   watch.arm = (req) => {
-    if (isRsPatch(req) && !isEmpty(req) && ++writes === 3) {
+    if (!(isRsPatch(req) && !isEmpty(req))) return;
+    if (++writes === 3) {
       run.child.kill('SIGTERM');
-      setTimeout(() => run.child.kill('SIGTERM'), 100);
-      watch.arm = null;
+      setTimeout(() => {
+        run.child.kill('SIGTERM');
+        secondSent();
+      }, 100);
+      return;
     }
+    if (writes > 3) return second.then(() => new Promise<void>((r) => setTimeout(r, 1000)));
   };
   const r2 = await run.done;
+  watch.arm = null;
   run.killGroup('SIGKILL'); // the runner, orphaned by the immediate exit
   expect(r2.code).toBe(130);
   expect(r2.stderr).toMatch(/SIGTERM again: exiting now/);
