@@ -7,6 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Config, MtlsClient } from '../config.ts';
+import type { NamedFlow } from '../settings/declarations.ts';
 import type { Exchange } from '../http.ts';
 import {
   ASSERTION_FAULTS,
@@ -61,7 +62,8 @@ export interface MethodFault {
 
 /** A way to authenticate at the token endpoint (the client-credentials grant). */
 export interface TokenMethod extends AuthMethod {
-  id: string;
+  /** Its value in IDM_NOT_OFFERED. */
+  id: NamedFlow;
   /** The clause the faults' refusals are judged under. */
   refusedClause: string;
   /** More clauses the accepted case records (the form-encoded Basic header, the assertion's replay). */

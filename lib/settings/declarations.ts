@@ -25,7 +25,23 @@ const DEPTHS = ['quick', 'default', 'deep'] as const;
 export type Depth = (typeof DEPTHS)[number];
 
 /** The named flows (§4.3) a tenant may switch off on purpose; IDM_NOT_OFFERED lists them. */
-export const NAMED_FLOWS = ['password', 'implicit', 'passwordless', 'saml', 'wsfed', 'delegation'] as const;
+/**
+ * The named flows (§4.3) and the ways to authenticate at the token endpoint (§5.2) a tenant may
+ * switch off on purpose (mTLS needs a custom domain, a client assertion a key); IDM_NOT_OFFERED
+ * lists them. The methods' ids are the rows of lib/auth/methods.ts.
+ */
+export const NAMED_FLOWS = [
+  'password',
+  'implicit',
+  'passwordless',
+  'saml',
+  'wsfed',
+  'delegation',
+  'client-secret-post',
+  'client-secret-basic',
+  'client-assertion',
+  'mtls',
+] as const;
 export type NamedFlow = (typeof NAMED_FLOWS)[number];
 
 /**
@@ -430,9 +446,9 @@ const DECLARED = [
   {
     name: 'IDM_NOT_OFFERED',
     group: 'authentication',
-    kind: { type: 'list', min: 0, what: 'named flows', values: NAMED_FLOWS },
+    kind: { type: 'list', min: 0, what: 'named flows and ways to authenticate', values: NAMED_FLOWS },
     defaultDoc: 'none',
-    doc: `named flows the tenant does not offer on purpose (${NAMED_FLOWS.map((f) => `\`${f}\``).join(', ')}): their clauses are skipped "not offered", nothing else depends on them; unset, a missing named flow fails (the spec names it)`,
+    doc: `named flows and ways to authenticate the tenant does not offer on purpose (${NAMED_FLOWS.map((f) => `\`${f}\``).join(', ')}): their clauses are skipped "not offered", nothing else depends on them; unset, a missing one fails or, when its settings are unset, leaves the run INCOMPLETE (the spec names it)`,
   },
   {
     name: 'IDM_REDIRECT_URI',

@@ -9,7 +9,7 @@ import { TOKEN_METHODS, type MethodClient, type MethodRequest, type TokenMethod 
 import { CLIENT_AUTH, CLIENT_AUTH_REFUSAL_CLAUSES } from '../../../lib/auth/twin-gate.ts';
 import { authEncoding, authPost, type AuthEncoding } from '../../../lib/auth/encoding.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
-import type { Config } from '../../../lib/config.ts';
+import { notOfferedReason, type Config } from '../../../lib/config.ts';
 import type { ApiClient, Exchange } from '../../../lib/http.ts';
 
 /** Each client's accepted request and answer, sent once per worker: the twin of all its faults. */
@@ -22,6 +22,8 @@ for (const m of TOKEN_METHODS) {
       clauses(OPERATIONS.authMethod, m.clause, 'auth.token.answer', ...m.acceptClauses),
       async ({ run, anon, check, gate }) => {
         const { cfg } = run;
+        const off = notOfferedReason(cfg, m.id);
+        test.skip(off !== null, off ?? '');
         const clients = m.clients(cfg);
         test.skip(clients.length === 0, m.needs);
         const enc = await authEncoding(cfg, anon);
@@ -41,6 +43,8 @@ for (const m of TOKEN_METHODS) {
         clauses(OPERATIONS.authMethod, clause, ...CLIENT_AUTH_REFUSAL_CLAUSES),
         async ({ run, anon, gate }) => {
           const { cfg } = run;
+          const off = notOfferedReason(cfg, m.id);
+          test.skip(off !== null, off ?? '');
           const unset = f.unset?.(cfg) ?? null;
           test.skip(unset !== null, unset ?? '');
           const clients = m.clients(cfg).filter((c) => f.for?.(c, cfg) ?? true);
