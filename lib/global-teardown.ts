@@ -7,6 +7,8 @@ import { hasRunState, readRunState } from './run-state.ts';
 import { readRunMeta, writeRunMeta } from './run-meta.ts';
 import { removeJournal, restoreAndVerify, unlockRun } from './journal.ts';
 import { obtainToken } from './tokens.ts';
+import { Pacer } from './pacer.ts';
+import { pacedBy } from './preflight.ts';
 
 export default async function globalTeardown(): Promise<void> {
   if (!hasRunState()) return;
@@ -16,6 +18,8 @@ export default async function globalTeardown(): Promise<void> {
   try {
     const { left, requests } = await restoreAndVerify(cfg, state.tokens.full, state.snapshot, {
       freshToken: () => obtainToken(cfg, cfg.client, 'IDM_CLIENT_ID'),
+      // The run's last requests spend the buckets its tests emptied: paced by the same state.
+      pace: pacedBy(new Pacer(state.runDir, cfg.pacingReserve), cfg),
     });
     if (left.length === 0) removeJournal(cfg);
     else {

@@ -13,7 +13,7 @@ import { allowed, type Config } from './config.ts';
 import { runSettings } from './settings/run.ts';
 import { IdmError } from './errors.ts';
 import { acquireIfFree, release, sleep } from './lock.ts';
-import { readResourceServer } from './preflight.ts';
+import { readResourceServer, unpaced, type Pacing } from './preflight.ts';
 import { restoreBody, unrestored, type ResourceServer } from './staging.ts';
 
 export interface Journal {
@@ -103,13 +103,13 @@ export async function restoreAndVerify(
   cfg: Config,
   token: string,
   snapshot: ResourceServer,
-  o: { freshToken?: () => Promise<string> } = {},
+  o: { freshToken?: () => Promise<string>; pace?: Pacing } = {},
 ): Promise<RestoreOutcome> {
   // A flaky tenant (resets, a 5xx) gets two more tries before the journal is left for later;
   // a token that expired during a long run is replaced once.
   let requests = 0;
   for (let attempt = 1; ; attempt++) {
-    const out = await restoreOnce(cfg, token, snapshot);
+    const out = await restoreOnce(cfg, token, snapshot, o.pace ?? unpaced);
     requests += out.requests;
     if (out.left.length === 0 || attempt === 3) return { left: out.left, requests };
     if (out.refused && o.freshToken) {
@@ -128,24 +128,28 @@ async function restoreOnce(
   cfg: Config,
   token: string,
   snapshot: ResourceServer,
+  pace: Pacing,
 ): Promise<RestoreOutcome & { refused?: boolean }> {
   let requests = 0;
   try {
-    const before = await readResourceServer(cfg, token, cfg.resourceServerId);
+    const before = await readResourceServer(cfg, token, cfg.resourceServerId, pace);
     requests += before.sent;
     const body = restoreBody(snapshot, before.body);
     if (Object.keys(body).length > 0) {
       requests++;
-      const res = await fetch(`${cfg.apiBase}/resource-servers/${encodeURIComponent(cfg.resourceServerId)}`, {
-        method: 'PATCH',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
-        redirect: 'manual',
-        signal: AbortSignal.timeout(cfg.timeoutMs),
-      });
+      const url = `${cfg.apiBase}/resource-servers/${encodeURIComponent(cfg.resourceServerId)}`;
+      const res = await pace(url, 'PATCH', () =>
+        fetch(url, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: JSON.stringify(body),
+          redirect: 'manual',
+          signal: AbortSignal.timeout(cfg.timeoutMs),
+        }),
+      );
       await res.body?.cancel().catch(() => undefined);
     }
-    const after = await readResourceServer(cfg, token, cfg.resourceServerId);
+    const after = await readResourceServer(cfg, token, cfg.resourceServerId, pace);
     requests += after.sent;
     let left = unrestored(snapshot, after.body);
     if (allowed(cfg, 'lifetime')) left = left.filter((f) => f !== 'token_lifetime_for_web');

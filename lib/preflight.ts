@@ -6,6 +6,8 @@ import { clientSetting, type Config } from './config.ts';
 import { obtainToken, describeNetworkError, oddAnswer, readCappedText } from './tokens.ts';
 import { sleep } from './lock.ts';
 import type { ResourceServer } from './staging.ts';
+import type { Pacer } from './pacer.ts';
+import { bucketKey } from './http.ts';
 
 export interface Preflight {
   tokens: { full: string; limited: string | null };
@@ -32,18 +34,21 @@ export async function readResourceServer(
   cfg: Config,
   token: string,
   id: string,
+  pace: Pacing = unpaced,
 ): Promise<{ body: ResourceServer; sent: number }> {
   const url = `${cfg.apiBase}/resource-servers/${encodeURIComponent(id)}`;
   for (let attempt = 1; ; attempt++) {
     let res: Response;
     try {
-      res = await fetch(url, {
-        method: 'PATCH',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-        body: '{}',
-        redirect: 'manual',
-        signal: AbortSignal.timeout(Math.min(cfg.timeoutMs, 5000)),
-      });
+      res = await pace(url, 'PATCH', () =>
+        fetch(url, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+          body: '{}',
+          redirect: 'manual',
+          signal: AbortSignal.timeout(Math.min(cfg.timeoutMs, 5000)),
+        }),
+      );
     } catch (e) {
       throw new IdmError('IDM_E_TARGET_UNREACHABLE', `${cfg.apiBase} did not answer (${describeNetworkError(e)})`);
     }
@@ -101,4 +106,29 @@ export function newRunTag(now = Date.now()): string {
 
 export function newSeed(): number {
   return randomInt(0x7fffffff);
+}
+
+/**
+ * How a request outside the tests is paced: the teardown's spend the run's own buckets (the
+ * pacer's state in the run folder), so a run that emptied a bucket is not answered 429 at its
+ * last request; before any test has run there is nothing to pace by.
+ */
+export type Pacing = (url: string, method: string, send: () => Promise<Response>) => Promise<Response>;
+
+export const unpaced: Pacing = (_url, _method, send) => send();
+
+/** Pacing by the run's pacer, in the management client's buckets (lib/http.ts bucketKey, client "full"). */
+export function pacedBy(pacer: Pacer, cfg: Config): Pacing {
+  return async (url, method, send) => {
+    const key = bucketKey('full', method, url, cfg.apiBase);
+    await pacer.acquire(key);
+    try {
+      const res = await send();
+      await pacer.release(key, Object.fromEntries(res.headers), res.status);
+      return res;
+    } catch (e) {
+      await pacer.release(key, null, null);
+      throw e;
+    }
+  };
 }
