@@ -156,7 +156,7 @@ export class ApiClient {
         throw new TargetTransportError(`${method} ${url}: ${describeTransportError(e, this.opts.timeoutMs)}`);
       }
       const learn = ex.status !== 429 || (o.learnFrom429 ?? true);
-      await this.opts.pacer.release(key, learn ? ex.headers : null, learn ? ex.status : null);
+      await this.opts.pacer.release(key, learn ? ex.headers : null, learn ? ex.status : null, { spent: !learn });
       if (ex.status === 429 && (o.retryOn429 ?? true) && attempt < MAX_429_RETRIES) {
         // Paced requests should never meet a 429; when one does (another client on the
         // tenant, a coarser bucket), wait for Reset and count it.

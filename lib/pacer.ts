@@ -285,6 +285,26 @@ export function learn(prev: BucketState, o: Answer): BucketState {
   return stallCheck(st, now, o, true, prev.seenAt); // served: progress
 }
 
+/**
+ * A request served whose answer said nothing of this bucket (its headers were another limit's):
+ * the bucket as it is estimated now — refilled as far as proven, full past its Reset — less
+ * that request.
+ */
+function spentUnseen(prev: BucketState, now: number): BucketState {
+  if (prev.remaining === null) return prev;
+  const spent = { served: prev.served + 1 };
+  // Past Reset the bucket is full again (a new window): that request took one of its `limit`;
+  // with no limit known, it is taken as the last, and the next waits for a refill or a probe.
+  if (prev.resetAt !== null && now >= prev.resetAt + RESET_SLACK_MS)
+    return { ...prev, ...spent, remaining: prev.limit === null ? 0 : prev.limit - 1, seenAt: now, resetAt: null };
+  const accrued = prev.kind !== 'fixed' && prev.rate > 0 ? Math.floor(prev.rate * (now - prev.seenAt)) : 0;
+  if (accrued > 0) {
+    const refilled = Math.min(prev.limit ?? Number.POSITIVE_INFINITY, prev.remaining + accrued);
+    return { ...prev, ...spent, remaining: Math.max(0, refilled - 1), seenAt: now };
+  }
+  return { ...prev, ...spent, remaining: Math.max(0, prev.remaining - 1) };
+}
+
 /** Tracks how long the bucket has refused (or been empty) without serving, and gives it up past the limit. */
 function stallCheck(st: BucketState, now: number, o: Answer, progress: boolean, prevSeenAt: number): BucketState {
   if (progress) {
@@ -345,14 +365,24 @@ export class Pacer {
     }
   }
 
-  /** Records what the response said about the bucket (null headers: the request failed). */
-  async release(key: string, headers: Record<string, string> | null, status: number | null): Promise<void> {
+  /**
+   * Records what the response said about the bucket (null headers: the request failed).
+   * `spent`: the request was served but its headers describe another limit (a per-account block):
+   * nothing is learned from them, yet the bucket is one request emptier than last reported.
+   */
+  async release(
+    key: string,
+    headers: Record<string, string> | null,
+    status: number | null,
+    o: { spent?: boolean } = {},
+  ): Promise<void> {
     // The oldest of this process's requests in flight: at or before this one was sent.
     const sentAt = this.sent.get(key)?.shift() ?? Date.now();
     await withLock(this.lock, () => {
       const all = this.read();
       let st: BucketState = { ...emptyBucket(), ...all[key] };
       st.inflight = { ...liveOnly(st.inflight), [PID]: Math.max(0, (st.inflight[PID] ?? 0) - 1) };
+      if (o.spent && !headers) st = spentUnseen(st, Date.now());
       if (headers)
         st = learn(st, {
           headers,

@@ -587,3 +587,29 @@ test.describe('a bucket without a usable X-RateLimit-Reset', () => {
     });
   }
 });
+
+test('a request served under another limit’s headers (a per-account block) still spends a token of its bucket', async () => {
+  const pacer = new Pacer(mkdtempSync(join(tmpdir(), 'idm-pacer-spent-')), 0);
+  const key = 'client c POST /oauth/token';
+  const headers = (remaining: number, resetInS: number) => ({
+    'x-ratelimit-limit': '2',
+    'x-ratelimit-remaining': String(remaining),
+    'x-ratelimit-reset': String(Math.ceil(Date.now() / 1000) + resetInS),
+  });
+  await pacer.acquire(key);
+  await pacer.release(key, headers(1, 5), 400);
+  // The block's 429 says nothing of the endpoint's bucket, yet took one of its requests.
+  await pacer.acquire(key);
+  await pacer.release(key, null, null, { spent: true });
+  expect(pacer.peek(key)?.remaining).toBe(0);
+  expect(decide(pacer.peek(key)!, Date.now(), 0, 0).go).toBe(false);
+  // Past the bucket's Reset it is full again, less the unseen request.
+  const dir = mkdtempSync(join(tmpdir(), 'idm-pacer-spent-'));
+  const again = new Pacer(dir, 0);
+  await again.acquire(key);
+  await again.release(key, headers(0, -3), 400); // its Reset already past
+  await new Promise((r) => setTimeout(r, 1300));
+  await again.acquire(key);
+  await again.release(key, null, null, { spent: true });
+  expect(again.peek(key)?.remaining).toBe(1);
+});

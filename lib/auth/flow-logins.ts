@@ -177,7 +177,11 @@ function browserPacing(x: FlowContext, provokesBlock: boolean): BrowserPacing {
     },
     async after(method, url, answer, held) {
       const learn = answer !== null && !(provokesBlock && answer.status === 429);
-      if (held) await x.pacer.release(key(method, url), learn ? answer.headers : null, learn ? answer.status : null);
+      // A block's 429 was served all the same: the bucket is one emptier, whatever its headers said.
+      if (held)
+        await x.pacer.release(key(method, url), learn ? answer.headers : null, learn ? answer.status : null, {
+          spent: answer !== null && !learn,
+        });
       else if (learn) await x.pacer.note(key(method, url), answer.headers, answer.status);
     },
   };
