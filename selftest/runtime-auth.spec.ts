@@ -5,15 +5,9 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { compactVerify, decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { parseConfig, EMBEDDED, withDiscovered, type Config } from '../lib/config.ts';
-import {
-  ASSERTION_FAULTS,
-  FOREIGN_CERT_FILE,
-  basicAuthorization,
-  clientAssertion,
-  mtlsHeaders,
-  needsFormEncoding,
-  type AssertionFault,
-} from '../lib/auth/target.ts';
+import { ASSERTION_FAULTS, clientAssertion, type AssertionFault } from '../lib/auth/methods/client-assertion.ts';
+import { basicAuthorization, needsFormEncoding } from '../lib/auth/methods/client-secret-basic.ts';
+import { FOREIGN_CERT_FILE, mtlsHeaders } from '../lib/auth/methods/mtls.ts';
 import { describeAuthError } from '../lib/auth/error-records.ts';
 import { ownErrorPage } from '../lib/auth/twin-gate.ts';
 import { alterToken, isJwt, truncateToken } from '../lib/auth/forge.ts';

@@ -7,7 +7,7 @@ import { X509Certificate, generateKeyPairSync } from 'node:crypto';
 import { expect, test } from '@playwright/test';
 import { EMBEDDED } from '../lib/config.ts';
 import { sameNamesFreshKey } from '../lib/auth/near-certificate.ts';
-import { FOREIGN_CERT_FILE } from '../lib/auth/target.ts';
+import { FOREIGN_CERT_FILE } from '../lib/auth/methods/mtls.ts';
 
 for (const [what, file] of [
   ['the registered self-signed certificate', EMBEDDED.mtls.certFile],

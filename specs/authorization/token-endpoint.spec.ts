@@ -5,7 +5,8 @@ import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { isObject, short } from '../../lib/values.ts';
 import { peekClaims } from '../../lib/auth/forge.ts';
-import { basicAuthorization, fullClientGrant } from '../../lib/auth/target.ts';
+import { fullClientGrant } from '../../lib/auth/target.ts';
+import { basicAuthorization } from '../../lib/auth/methods/client-secret-basic.ts';
 import { accessTokenOf } from '../../lib/auth/acceptance.ts';
 import { TwinGate } from '../../lib/auth/twin-gate.ts';
 

@@ -1,0 +1,118 @@
+// §5.2 "Client ID and client assertion" (RFC 7523 §3): a signed assertion of the
+// private_key_jwt client, signed for the tenant's audience, with one property broken at a time.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { SignJWT, UnsecuredJWT, generateKeyPair, importPKCS8 } from 'jose';
+import type { Config } from '../../config.ts';
+import { issued } from '../acceptance.ts';
+import type { MethodClient, MethodRequest, TokenMethod } from './method.ts';
+
+const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+
+export type AssertionFault = 'wrong-aud' | 'expired' | 'iss-not-sub' | 'no-sub' | 'foreign-key' | 'alg-none';
+
+export const ASSERTION_FAULTS: Record<AssertionFault, string> = {
+  'wrong-aud': 'an audience other than the tenant',
+  expired: 'expired ten minutes ago',
+  'iss-not-sub': 'iss differs from sub',
+  'no-sub': 'no sub claim',
+  'foreign-key': 'signed by a key the tenant never registered',
+  'alg-none': 'unsigned (alg: none)',
+};
+
+type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
+let foreignKey: Promise<PrivateKey> | null = null;
+const registered = new Map<string, Promise<PrivateKey>>();
+
+/** A client assertion for the configured private_key_jwt client, optionally with one fault; a fresh jti unless given. */
+export async function clientAssertion(
+  cfg: Config,
+  fault?: AssertionFault,
+  jti: string = randomUUID(),
+): Promise<string> {
+  const pk = cfg.auth.pkjwt;
+  if (!pk) throw new Error('suite bug: clientAssertion without a private_key_jwt client');
+  const now = Math.floor(Date.now() / 1000);
+  const claims: Record<string, unknown> = {
+    iss: pk.id,
+    sub: fault === 'iss-not-sub' ? `${pk.id}-other` : pk.id,
+    aud: fault === 'wrong-aud' ? wrongAudience(cfg.auth.assertionAudience) : cfg.auth.assertionAudience,
+    iat: fault === 'expired' ? now - 1200 : now,
+    exp: fault === 'expired' ? now - 600 : now + 120,
+    jti,
+  };
+  if (fault === 'no-sub') delete claims.sub;
+  if (fault === 'alg-none') return new UnsecuredJWT(claims).encode();
+  let key: Promise<PrivateKey>;
+  if (fault === 'foreign-key')
+    key = foreignKey ??= generateKeyPair('RS256', { extractable: false }).then((k) => k.privateKey);
+  else {
+    let k = registered.get(pk.keyFile);
+    if (!k) registered.set(pk.keyFile, (k = importPKCS8(readFileSync(pk.keyFile, 'utf8'), 'RS256')));
+    key = k;
+  }
+  return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(await key);
+}
+
+/** Another tenant's token endpoint: never the audience the suite signs for, whichever was chosen. */
+function wrongAudience(right: string): string {
+  const other = 'https://another-tenant.example.test/oauth/token';
+  return right === other ? 'https://yet-another-tenant.example.test/oauth/token' : other;
+}
+
+/** The body of a client_credentials request authenticated by a client assertion. */
+function assertionBody(cfg: Config, assertion: string): Record<string, string> {
+  return {
+    grant_type: 'client_credentials',
+    client_id: cfg.auth.pkjwt!.id,
+    client_assertion_type: ASSERTION_TYPE,
+    client_assertion: assertion,
+    audience: cfg.audience,
+  };
+}
+
+export const ASSERTION: TokenMethod = {
+  id: 'client-assertion',
+  name: 'Client ID and client assertion',
+  clause: 'auth.method.client-assertion',
+  refusedClause: 'auth.method.client-assertion.refused',
+  acceptClauses: ['auth.method.client-assertion.replay', 'auth.method.param-names'],
+  needs: 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE',
+  clients: (cfg) => (cfg.auth.pkjwt ? [{ id: cfg.auth.pkjwt.id }] : []),
+  async request(cfg, _c, fault, jti = randomUUID()) {
+    const assertion = await clientAssertion(cfg, fault as AssertionFault | undefined, jti);
+    return { data: assertionBody(cfg, assertion), headers: {}, jti };
+  },
+  faults: (Object.entries(ASSERTION_FAULTS) as Array<[AssertionFault, string]>).map(([id, what]) => ({
+    id,
+    what: `a client assertion ${what}`,
+  })),
+  describe: (cfg) =>
+    `a signed client assertion (aud ${cfg.auth.assertionAudience}, ${cfg.auth.targetsFrom.assertionAudience})`,
+  async besides({ cfg, check, enc, req, ex, send }) {
+    check.observe(
+      'auth.method.param-names',
+      `client_id, client_assertion_type and client_assertion in a ${enc.encoding === 'json' ? 'JSON' : 'form'} body answered ${ex.status}`,
+    );
+    if (!issued(ex)) return;
+    // Whether a used jti may be used again is left open (RFC 7523 §3 lets the server refuse it).
+    const again = await send(await replayOf(cfg, req));
+    check.observe(
+      'auth.method.client-assertion.replay',
+      `a second assertion with the same jti answered ${again.status}${issued(again) ? ' with a token (replay accepted)' : ''}`,
+      again,
+    );
+  },
+};
+
+// Helpers
+
+/** The same assertion request again, with the accepted one's jti. */
+function replayOf(cfg: Config, req: MethodRequest): Promise<MethodRequest> {
+  return (ASSERTION.request as (cfg: Config, c: MethodClient, f?: string, jti?: string) => Promise<MethodRequest>)(
+    cfg,
+    { id: '' },
+    undefined,
+    req.jti,
+  );
+}
