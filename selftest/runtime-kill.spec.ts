@@ -72,8 +72,9 @@ const POINTS: Point[] = [
     recover: 'restore',
   },
   {
-    name: 'a later write (the 9th)',
-    trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 9,
+    // The 6th: a property run writes at least that many even when a busy machine slows it.
+    name: 'a later write (the 6th)',
+    trigger: (r, s) => isRsPatch(r) && !isEmpty(r) && s.rsWrites === 6,
     recover: 'next run',
   },
   {
@@ -144,7 +145,7 @@ async function killAt(
   trigger: Trigger,
   sig: NodeJS.Signals = 'SIGKILL',
   group = true,
-): Promise<{ fired: boolean; run: CliRun }> {
+): Promise<{ fired: boolean; run: CliRun; seen: Seen }> {
   const seen: Seen = { rsReads: 0, rsWrites: 0, runtimeReads: 0 };
   let fired = false;
   const run = spawnCli('conformance', ws, tenantSettings(origin, ALLOW), RUN_GREP);
@@ -166,7 +167,7 @@ async function killAt(
   clearTimeout(hang);
   watch.arm = null;
   while (watch.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
-  return { fired, run };
+  return { fired, run, seen };
 }
 
 function journals(ws: Workspace): string[] {
@@ -179,8 +180,11 @@ test('SIGKILL at each point, then `npm run restore` or the next run: the resourc
   const lines: string[] = [];
   for (const point of POINTS) {
     const ws = workspace();
-    const { fired, run } = await killAt(ws, point.trigger);
-    expect(fired, `${point.name}: the run reached the point (output: ${run.output().slice(-400)})`).toBe(true);
+    const { fired, run, seen } = await killAt(ws, point.trigger);
+    expect(
+      fired,
+      `${point.name}: the run reached the point (it wrote ${seen.rsWrites} times; output: ${run.output().slice(-400)})`,
+    ).toBe(true);
     tally.tried++;
     const damage = differing(pre, await readRs());
     if (damage.length > 0) tally.damaged++;
