@@ -50,6 +50,15 @@ export interface LogoutAnswer {
   notDriven: string | null;
 }
 
+/** An authorization request through the hosted login, as the test user or as `as`. */
+type AuthorizationRequest = (
+  e: Endpoint,
+  params: Record<string, string>,
+  redirectUris: string[],
+  as?: { username: string; password: string },
+  o?: WalkOptions,
+) => Promise<AuthorizeOutcome>;
+
 export interface Flows {
   /** The encoding POSTs are sent with (JSON, or the form where JSON alone is refused). */
   encoding(): Promise<AuthEncoding>;
@@ -82,21 +91,9 @@ export interface Flows {
    * configured test user. Skips the test (with the reason) when there is no Chromium or no test
    * user, and when the walk could not drive a page ("login not driven: …": the suite's gap).
    */
-  authorize(
-    e: Endpoint,
-    params: Record<string, string>,
-    redirectUris: string[],
-    as?: { username: string; password: string },
-    o?: WalkOptions,
-  ): Promise<AuthorizeOutcome>;
+  authorize: AuthorizationRequest;
   /** As authorize, but a page the walk cannot drive is returned (`notDriven`) instead of skipping. */
-  walk(
-    e: Endpoint,
-    params: Record<string, string>,
-    redirectUris: string[],
-    as?: { username: string; password: string },
-    o?: WalkOptions,
-  ): Promise<AuthorizeOutcome>;
+  walk: AuthorizationRequest;
   /**
    * GET a logout URL; a page in answer (a logout confirmation) is walked in the browser,
    * confirmed, and followed to where it sends the browser (any of `returnUris`).

@@ -11,6 +11,7 @@
 // which names the page and the setting to set), or it ran out of pages.
 import type { Browser, BrowserContext, Page, Request, Route } from '@playwright/test';
 import { parseRateLimit } from '../pacer.ts';
+import { sleep } from '../lock.ts';
 import { anyControl, labelOf, pathOf, submitOf, viewOf, type LoginControls, type PageView } from './page-view.ts';
 
 export type { LoginControls } from './page-view.ts';
@@ -500,5 +501,3 @@ function originOf(url: string): string {
     return url;
   }
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
