@@ -61,6 +61,8 @@ export interface BucketState {
   kind: 'unknown' | 'refill' | 'fixed';
   /** Answers where the guessed refill did not show (a second one marks the bucket fixed). */
   misses: number;
+  /** The guess has once promised a refill that did not show: from then on it creeps (GUESS_UP), before it climbs (GUESS_UP_START). */
+  guessSettled: boolean;
   /** Epoch ms since which the bucket has been empty without a usable Reset or progress; 0 when not. */
   stalledSince: number;
   /** Requests let through blind (empty, no Reset) since the last progress: the back-off grows with them. */
@@ -105,6 +107,7 @@ export function emptyBucket(): BucketState {
     guess: 0,
     kind: 'unknown',
     misses: 0,
+    guessSettled: false,
     stalledSince: 0,
     blindProbes: 0,
     failed: null,
@@ -118,7 +121,12 @@ const STALL_LIMIT_MS = 60_000;
 /** Back-off of the blind probes on an empty bucket without a usable Reset: 1 s, 2 s, 4 s, then 8 s. */
 const BLIND_BACKOFF_MS = [1000, 2000, 4000, 8000];
 const MAX_ANCHORS = 12;
-/** The guess creeps up while the refill keeps its promise and backs off when it does not. */
+/**
+ * The guess climbs while the refill keeps its promise and backs off when it does not; after the
+ * first broken promise it only creeps. The first guess comes from Reset in whole seconds and is
+ * often half the real rate: at 1 % per answer a 2 req/s bucket took 45 s to reach it (issue 24).
+ */
+const GUESS_UP_START = 1.1;
 const GUESS_UP = 1.01;
 const GUESS_DOWN = 0.9;
 const ANCHOR_SPACING_MS = 500;
@@ -260,8 +268,11 @@ export function learn(prev: BucketState, o: Answer): BucketState {
       if (prev.rate * (o.sentAt - prev.seenAt) >= 1 || st.misses >= 2) st.kind = 'fixed';
     }
     // The guess probes a little beyond what is proven, backing off when the refill did not show.
-    if (rose && promised) st.guess = Math.max(st.guess, st.rate) * GUESS_UP;
-    else if (!rose && promised) st.guess = Math.max(st.rate, st.guess * GUESS_DOWN);
+    if (rose && promised) st.guess = Math.max(st.guess, st.rate) * (st.guessSettled ? GUESS_UP : GUESS_UP_START);
+    else if (!rose && promised) {
+      st.guess = Math.max(st.rate, st.guess * GUESS_DOWN);
+      st.guessSettled = true;
+    }
   }
   if (remaining !== null) {
     // Refill rate: the best lower bound over the anchors.
@@ -278,6 +289,10 @@ export function learn(prev: BucketState, o: Answer): BucketState {
     if (st.limit !== null && rl.resetAt !== null && rl.resetAt > now && remaining < st.limit && st.guess === 0) {
       st.guess = (st.limit - remaining) / (rl.resetAt - now);
     }
+    // A guess below the proven rate would never be tried: sent at Reset instead, a request keeps
+    // no promise and teaches nothing (a 2 req/s bucket stayed at 1 req/s). Until settled, it
+    // stays a step above what is proven.
+    if (!st.guessSettled && st.rate > 0) st.guess = Math.max(st.guess, st.rate * GUESS_UP_START);
   }
   st.remaining = remaining;
   st.resetAt = rl.resetAt;

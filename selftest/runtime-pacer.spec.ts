@@ -356,12 +356,20 @@ function simulate(
   limiter: Limiter,
   n: number,
   o: { reserve: number; latencyMs: number; t0: number },
-): { refused: number; virtualSeconds: number; st: BucketState; rateSeen: number[] } {
+): {
+  refused: number;
+  virtualSeconds: number;
+  st: BucketState;
+  rateSeen: number[];
+  /** Virtual seconds until the k-th answer. */
+  sentBy: (k: number) => number;
+} {
   let st = emptyBucket();
   let t = o.t0;
   let sent = 0;
   let refused = 0;
   const rateSeen: number[] = [];
+  const answeredAt: number[] = [];
   while (sent < n) {
     const d = decide(st, t, o.reserve, 0);
     if (!d.go) {
@@ -382,15 +390,18 @@ function simulate(
     });
     rateSeen.push(st.rate * 1000);
     t += o.latencyMs;
+    answeredAt.push((t - o.t0) / 1000);
   }
-  return { refused, virtualSeconds: (t - o.t0) / 1000, st, rateSeen };
+  return { refused, virtualSeconds: (t - o.t0) / 1000, st, rateSeen, sentBy: (k) => answeredAt[k - 1]! };
 }
 
 test.describe('the learned refill (virtual clock)', () => {
-  // Two phases of the whole second, two latencies: the Reset rounding falls differently.
+  // Three phases of the whole second, three latencies: the Reset rounding falls differently.
   const RUNS = [
     { t0: 1_795_000_000_000, latencyMs: 3 },
     { t0: 1_795_000_000_437, latencyMs: 30 },
+    // Here the first guess fell below the proven rate, and the bucket stayed at 1 req/s (issue 24).
+    { t0: 1_795_000_000_800, latencyMs: 10 },
   ];
   for (const r of RUNS) {
     const at = `(phase ${r.t0 % 1000} ms, latency ${r.latencyMs} ms)`;
@@ -403,12 +414,14 @@ test.describe('the learned refill (virtual clock)', () => {
       // Spending the refill as it accrues: 300 requests in fewer virtual seconds than 1.1 × 300 ÷ 20.
       expect(out.virtualSeconds).toBeLessThan(1.1 * (300 / 20));
     });
-    test(`token bucket 2 at 2/s ${at}: never refused, and faster than waiting for each Reset`, () => {
+    test(`token bucket 2 at 2/s ${at}: never refused, near the rate within 40 requests, and far faster than waiting for each Reset`, () => {
       const out = simulate(tokenBucket(2, 2, r.t0), 200, { reserve: 1, ...r });
       expect(out.refused).toBe(0);
       expect(Math.max(...out.rateSeen)).toBeLessThanOrEqual(2);
-      // Waiting for Reset after each request (the old pacer) takes ≥ 1 s per request here.
-      expect(out.virtualSeconds).toBeLessThan(0.8 * 200);
+      // The guess climbs before it creeps: at 1 % per answer the first 40 took up to 39 s.
+      expect(out.sentBy(40)).toBeLessThan(26);
+      // Waiting for Reset after each request takes ≥ 1 s per request here; 200 ÷ 2/s is the floor.
+      expect(out.virtualSeconds).toBeLessThan(0.6 * 200);
     });
     test(`fixed window of 10 per 5 s ${at}: never refused, recognised as fixed, paced by Reset`, () => {
       const out = simulate(fixedWindow(10, 5), 200, { reserve: 1, ...r });
