@@ -17,8 +17,8 @@ import { sleep } from './lock.ts';
 import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
 import { deepEqual, isObject } from './values.ts';
 
-/** The pause before a candidate is made again: longer than "a moment" of replication. */
-const SETTLE_MS = 1000;
+/** The pause before a candidate is made again, and before the persistence test's last read: longer than "a moment" of replication. */
+export const SETTLE_MS = 1000;
 /** Tries to make a candidate again (a second one rides over a stall of the machine). */
 const ATTEMPTS = 2;
 
