@@ -594,6 +594,7 @@ export const MUTANTS: Variant[] = [
     kind: 'mutant',
     clause: 'rs.update.persisted',
     fault: 'not-persisted',
+    fast: true,
     description:
       'each update is answered as stored, and 400 ms later the resource server goes back to the state before it (a write lost on replication or failover)',
     probe: async (c) => {

@@ -17,9 +17,10 @@ import type { Variant } from './variant.ts';
 
 /**
  * Ports 5000-5089 are the harness's (5090-5099 the bench's), less those fetch() refuses as
- * "bad ports" (the Fetch standard's list: SIP 5060/5061, X11 6000, IRC 6665-6669, …); a port
- * is reused only after its run has ended. IDM_MUTATION_PORT_BASE moves the range, so that
- * two checkouts can run the harness at once.
+ * "bad ports" (the Fetch standard's list: SIP 5060/5061, X11 6000, IRC 6665-6669, …). Each
+ * lane of the pool takes every `jobs`-th of them in turn, so no two lanes ever share a port
+ * and a lane comes back to one only after many runs. IDM_MUTATION_PORT_BASE moves the range,
+ * so that two checkouts can run the harness at once.
  */
 const PORT_BASE = runSettings().mutationPortBase;
 const FETCH_BAD_PORTS = new Set([5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080]);
@@ -84,7 +85,7 @@ if (values.list) {
 }
 
 const subset = values.subset === 'fast' ? 'fast' : 'all';
-let chosen = VARIANTS.map((v, i) => ({ v, port: MUTATION_PORTS[i % MUTATION_PORTS.length]! }));
+let chosen = VARIANTS.map((v) => ({ v }));
 if (subset === 'fast') chosen = chosen.filter(({ v }) => v.fast && !v.slow);
 if (values.only) {
   const ids = new Set(values.only.split(','));
@@ -102,7 +103,13 @@ console.log(
   `mutation: ${chosen.length} variants (${subset === 'fast' ? 'fast subset, suite filtered by clause tag' : 'whole suite per variant'}), ${values.jobs} at a time, seed ${values.seed}`,
 );
 
-const results = await pool(chosen, Number(values.jobs), async ({ v, port }) => {
+// A port by lane, not by the variant's place in the catalogue: once --only or the fast subset
+// had picked two variants 88 places apart, they ran at once on one port (EADDRINUSE).
+const jobs = Math.max(1, Math.min(Number(values.jobs), MUTATION_PORTS.length));
+const runsOnLane: number[] = [];
+const results = await pool(chosen, jobs, async ({ v }, _i, lane) => {
+  const k = (runsOnLane[lane] = (runsOnLane[lane] ?? -1) + 1);
+  const port = MUTATION_PORTS[lane + jobs * (k % Math.floor(MUTATION_PORTS.length / jobs))]!;
   const r = await runVariant(v, port);
   console.log(line(r));
   return r;
