@@ -85,8 +85,8 @@ if (values.list) {
 }
 
 const subset = values.subset === 'fast' ? 'fast' : 'all';
-let chosen = VARIANTS.map((v) => ({ v }));
-if (subset === 'fast') chosen = chosen.filter(({ v }) => v.fast && !v.slow);
+let chosen: Variant[] = VARIANTS;
+if (subset === 'fast') chosen = chosen.filter((v) => v.fast && !v.slow);
 if (values.only) {
   const ids = new Set(values.only.split(','));
   const unknown = [...ids].filter((id) => !VARIANTS.some((v) => v.id === id));
@@ -94,20 +94,20 @@ if (values.only) {
     console.error(`mutation: unknown variant(s): ${unknown.join(', ')}`);
     process.exit(2);
   }
-  chosen = chosen.filter(({ v }) => ids.has(v.id));
+  chosen = chosen.filter((v) => ids.has(v.id));
 }
 
 const runDir = resolve(ROOT, 'reports/mutation');
 const t0 = performance.now();
+const jobs = Math.max(1, Math.min(Number(values.jobs), MUTATION_PORTS.length));
 console.log(
-  `mutation: ${chosen.length} variants (${subset === 'fast' ? 'fast subset, suite filtered by clause tag' : 'whole suite per variant'}), ${values.jobs} at a time, seed ${values.seed}`,
+  `mutation: ${chosen.length} variants (${subset === 'fast' ? 'fast subset, suite filtered by clause tag' : 'whole suite per variant'}), ${jobs} at a time, seed ${values.seed}`,
 );
 
 // A port by lane, not by the variant's place in the catalogue: once --only or the fast subset
 // had picked two variants 88 places apart, they ran at once on one port (EADDRINUSE).
-const jobs = Math.max(1, Math.min(Number(values.jobs), MUTATION_PORTS.length));
 const runsOnLane: number[] = [];
-const results = await pool(chosen, jobs, async ({ v }, _i, lane) => {
+const results = await pool(chosen, jobs, async (v, _i, lane) => {
   const k = (runsOnLane[lane] = (runsOnLane[lane] ?? -1) + 1);
   const port = MUTATION_PORTS[lane + jobs * (k % Math.floor(MUTATION_PORTS.length / jobs))]!;
   const r = await runVariant(v, port);
@@ -145,7 +145,7 @@ const report = {
   subset,
   seed: Number(values.seed),
   depth: values.depth ?? 'default',
-  jobs: Number(values.jobs),
+  jobs,
   workersPerRun: Number(values.workers),
   stopAtFirstFailure: !values.exhaustive,
   wallSeconds: round((performance.now() - t0) / 1000),

@@ -362,7 +362,7 @@ function simulate(
   st: BucketState;
   rateSeen: number[];
   /** Virtual seconds until the k-th answer. */
-  sentBy: (k: number) => number;
+  answeredBy: (k: number) => number;
 } {
   let st = emptyBucket();
   let t = o.t0;
@@ -392,7 +392,7 @@ function simulate(
     t += o.latencyMs;
     answeredAt.push((t - o.t0) / 1000);
   }
-  return { refused, virtualSeconds: (t - o.t0) / 1000, st, rateSeen, sentBy: (k) => answeredAt[k - 1]! };
+  return { refused, virtualSeconds: (t - o.t0) / 1000, st, rateSeen, answeredBy: (k) => answeredAt[k - 1]! };
 }
 
 test.describe('the learned refill (virtual clock)', () => {
@@ -419,7 +419,7 @@ test.describe('the learned refill (virtual clock)', () => {
       expect(out.refused).toBe(0);
       expect(Math.max(...out.rateSeen)).toBeLessThanOrEqual(2);
       // The guess climbs before it creeps: at 1 % per answer the first 40 took up to 39 s.
-      expect(out.sentBy(40)).toBeLessThan(26);
+      expect(out.answeredBy(40)).toBeLessThan(26);
       // Waiting for Reset after each request takes ≥ 1 s per request here; 200 ÷ 2/s is the floor.
       expect(out.virtualSeconds).toBeLessThan(0.6 * 200);
     });
