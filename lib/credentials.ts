@@ -17,6 +17,8 @@ export interface CredentialContext {
 export interface CredentialCase {
   /** Clause of the update operation (401 required); the experiment specs map it to their own. */
   updateClause: string;
+  /** Its row in the attack catalogue (lib/auth/attacks/catalogue.ts, carrier management-token). */
+  attack: string;
   title: string;
   build(ctx: CredentialContext): Promise<{ authorization: string | null; how: string }>;
 }
@@ -24,16 +26,19 @@ export interface CredentialCase {
 export const INVALID_CREDENTIALS: CredentialCase[] = [
   {
     updateClause: 'auth.mgmt.no-token',
+    attack: 'no-token',
     title: 'without a token',
     build: async () => ({ authorization: null, how: 'no Authorization header' }),
   },
   ...Object.entries(MALFORMED_TOKENS).map(([label, token]) => ({
     updateClause: 'auth.mgmt.malformed-token',
+    attack: 'malformed',
     title: `with a malformed token (${label})`,
     build: async () => ({ authorization: `Bearer ${token}`, how: `Bearer ${label}` }),
   })),
   {
     updateClause: 'auth.mgmt.bad-signature',
+    attack: 'foreign-key',
     title: 'with a token signed by a key the suite generated',
     build: async (ctx: CredentialContext) => ({
       authorization: `Bearer ${await forgeLike(ctx.realToken)}`,
@@ -42,6 +47,7 @@ export const INVALID_CREDENTIALS: CredentialCase[] = [
   },
   {
     updateClause: 'auth.mgmt.expired-token',
+    attack: 'expired',
     title: 'with an expired token',
     build: async (ctx: CredentialContext) =>
       ctx.cfg.expiredToken
@@ -53,6 +59,7 @@ export const INVALID_CREDENTIALS: CredentialCase[] = [
   },
   {
     updateClause: 'auth.mgmt.wrong-audience',
+    attack: 'wrong-audience',
     title: 'with a token for another audience',
     build: async (ctx: CredentialContext) => {
       const audience = ctx.otherAudience ?? 'https://another-audience.idm-conformance.test/';

@@ -20,7 +20,7 @@ test.beforeAll(async () => {
   const own = await generateKeyPair('RS256');
   const foreign = await generateKeyPair('RS256');
   const jwk = { ...(await exportJWK(own.publicKey)), kid: 'k1', alg: 'RS256' };
-  keys = { issuer: ISSUER, jwks: createLocalJWKSet({ keys: [jwk] }) };
+  keys = { issuer: ISSUER, jwks: createLocalJWKSet({ keys: [jwk] }), set: { keys: [jwk] } };
   sign = (claims, o = {}) =>
     new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: 'k1' })

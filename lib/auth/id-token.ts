@@ -11,6 +11,8 @@ import { discovery } from './endpoints.ts';
 export interface IssuerKeys {
   issuer: string;
   jwks: ReturnType<typeof createLocalJWKSet>;
+  /** The key set as served (the attack catalogue keys HMAC with its public keys). */
+  set: JSONWebKeySet;
 }
 
 /** What the ID token must match: the client it was issued to and what came with it. */
@@ -44,7 +46,7 @@ export function issuerKeys(cfg: Config, client: ApiClient): Promise<IssuerKeys |
       const ex = await client.send('GET', jwksUri);
       const set = ex.body as JSONWebKeySet | undefined;
       if (ex.status !== 200 || !Array.isArray(set?.keys)) return `the jwks_uri answered ${ex.status} without a key set`;
-      return { issuer, jwks: createLocalJWKSet(set) };
+      return { issuer, jwks: createLocalJWKSet(set), set };
     })();
     keySets.set(cfg.auth.url, keys);
   }

@@ -10,6 +10,8 @@ import { skipClauses } from '../declare.ts';
 import type { Exchange } from '../http.ts';
 import { isObject, short } from '../values.ts';
 import { expectIssued, failureCause, issued, notExercised } from './acceptance.ts';
+import type { AttackRow } from './attacks/catalogue.ts';
+import { recordAttack, type AttackOutcome } from './attacks/record.ts';
 
 /** What the accepted case gave: made by the gate only. */
 export interface Twin {
@@ -30,6 +32,10 @@ export interface RefusalOptions {
   tokenEndpoint?: boolean;
   /** false when the request itself is right and refused for another reason (a blocked login). */
   faulty?: boolean;
+  /** The row of the attack catalogue this wrong request is (its answer goes to the report's attack section). */
+  attack?: AttackRow;
+  /** Said beside the attack's answer in the report (e.g. the key URL the tenant fetched). */
+  attackNote?: string;
 }
 
 /** The clauses a client authentication's refusal judges besides its own (§5.2, §7.3, RFC 6749 §5.2). */
@@ -83,6 +89,54 @@ export class TwinGate {
    * whatever the twin did.
    */
   refused(t: Twin, clause: string, ex: Exchange, what: string, o: RefusalOptions = {}): boolean {
+    const verdict = this.judgeRefusal(t, clause, ex, what, o);
+    if (o.attack) {
+      const outcome: AttackOutcome = verdict
+        ? 'refused'
+        : issued(ex) || (!o.tokenEndpoint && ex.status >= 200 && ex.status < 300)
+          ? 'accepted'
+          : ex.status >= 500
+            ? 'fault'
+            : !t.ok
+              ? 'not judged'
+              : 'wrong refusal';
+      recordAttack(this.info, o.attack, ex, outcome, o.attackNote ?? (t.ok ? '' : notExercised(t.clause, t.cause)));
+    }
+    return verdict;
+  }
+
+  /**
+   * A wrong credential refused with the one status the spec names (§7.1: 401 for an invalid
+   * token), beside its accepted twin; anything else fails `clause`, an acceptance whatever the twin did.
+   */
+  refusedWith(
+    t: Twin,
+    clause: string,
+    ex: Exchange,
+    status: number,
+    what: string,
+    attack?: AttackRow,
+    note = '',
+  ): boolean {
+    const accepted = ex.status >= 200 && ex.status < 300;
+    const ok = !t.ok && !accepted ? this.skip(t, clause) : this.check.expectStatus(clause, ex, status, what);
+    if (attack)
+      recordAttack(
+        this.info,
+        attack,
+        ex,
+        ok ? 'refused' : accepted ? 'accepted' : ex.status >= 500 ? 'fault' : t.ok ? 'wrong refusal' : 'not judged',
+        note || (t.ok ? '' : notExercised(t.clause, t.cause)),
+      );
+    return ok;
+  }
+
+  /** An attack that could not be made from what the carrier offers: its row says why, its clause is not judged by it. */
+  notMade(attack: AttackRow, why: string): void {
+    recordAttack(this.info, attack, null, 'not made', why);
+  }
+
+  private judgeRefusal(t: Twin, clause: string, ex: Exchange, what: string, o: RefusalOptions): boolean {
     if (!t.ok && !issued(ex)) return this.skip(t, clause, ...companions(o));
     const { check } = this;
     const faulty = o.faulty !== false && clause !== CLIENT_FAULT;

@@ -6,18 +6,22 @@ import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { INVALID_CREDENTIALS } from '../../lib/credentials.ts';
 import { resourceServerPath } from '../../lib/http.ts';
 import { short } from '../../lib/values.ts';
+import { attackRow } from '../../lib/auth/attacks/catalogue.ts';
+import { recordAttack } from '../../lib/auth/attacks/record.ts';
 
 test.describe('update a resource server: authorization', () => {
   for (const c of INVALID_CREDENTIALS) {
     test(
       `an update ${c.title} is refused with 401`,
       clauses(OPERATIONS.update, c.updateClause, 'rs.update.error.body'),
-      async ({ run, anon, credentials, check }) => {
+      async ({ run, anon, credentials, check }, info) => {
         const { authorization, how } = await c.build(credentials);
         const ex = await anon
           .withAuthorization('invalid-credentials', authorization)
           .patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
-        check.expectStatus(c.updateClause, ex, 401, `PATCH {} ${c.title} (${how})`);
+        const ok = check.expectStatus(c.updateClause, ex, 401, `PATCH {} ${c.title} (${how})`);
+        const outcome = ok ? 'refused' : ex.status < 300 ? 'accepted' : ex.status >= 500 ? 'fault' : 'wrong refusal';
+        recordAttack(info, attackRow('management-token', c.attack), ex, outcome, how);
         check.observe('rs.update.error.body', `${ex.status} error body: ${short(ex.body)}`, ex);
       },
     );

@@ -1,11 +1,14 @@
 // §5.2 "Client ID and client assertion" (RFC 7523 §3): a signed assertion of the
 // private_key_jwt client, signed for the tenant's audience, with one property broken at a time.
 import { randomUUID } from 'node:crypto';
+import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SignJWT, UnsecuredJWT, generateKeyPair, importPKCS8 } from 'jose';
+import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair, importPKCS8, type JWK } from 'jose';
 import type { Config } from '../../config.ts';
 import { issued } from '../acceptance.ts';
-import type { MethodClient, MethodRequest, TokenMethod } from './method.ts';
+import type { MethodClient, MethodFault, MethodRequest, TokenMethod } from './method.ts';
+import { attackRow } from '../attacks/catalogue.ts';
+import { JWT_ATTACKS, type JwtAttack } from '../attacks/jwt.ts';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -80,13 +83,31 @@ export const ASSERTION: TokenMethod = {
   needs: 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE',
   clients: (cfg) => (cfg.auth.pkjwt ? [{ id: cfg.auth.pkjwt.id }] : []),
   async request(cfg, _c, fault, jti = randomUUID()) {
-    const assertion = await clientAssertion(cfg, fault as AssertionFault | undefined, jti);
+    const attack = JWT_ATTACKS.find((a) => a.id === fault);
+    const assertion = attack
+      ? await attacked(cfg, attack)
+      : await clientAssertion(cfg, fault as AssertionFault | undefined, jti);
     return { data: assertionBody(cfg, assertion), headers: {}, jti };
   },
-  faults: (Object.entries(ASSERTION_FAULTS) as Array<[AssertionFault, string]>).map(([id, what]) => ({
-    id,
-    what: `a client assertion ${what}`,
-  })),
+  faults: [
+    ...(Object.entries(ASSERTION_FAULTS) as Array<[AssertionFault, string]>).map(([id, what]) => ({
+      id,
+      what: `a client assertion ${what}`,
+      attack: attackRow('client-assertion', id),
+    })),
+    // The catalogue's JWT attacks, made from a genuine assertion; the HMAC ones keyed with the
+    // client's registered public key (RFC 8725 §2.1), the one the tenant verifies it with.
+    ...JWT_ATTACKS.map(
+      (a): MethodFault => ({
+        id: a.id,
+        what: `a client assertion: ${a.what}`,
+        clause: a.clause,
+        attack: attackRow('client-assertion', a.id),
+        unset: (cfg) =>
+          a.deep && cfg.depth !== 'deep' ? 'a further variant of its class, sent at IDM_DEPTH=deep' : null,
+      }),
+    ),
+  ],
   describe: (cfg) =>
     `a signed client assertion (aud ${cfg.auth.assertionAudience}, ${cfg.auth.targetsFrom.assertionAudience})`,
   async besides({ cfg, check, enc, req, ex, send }) {
@@ -106,6 +127,24 @@ export const ASSERTION: TokenMethod = {
 };
 
 // Helpers
+
+/** A genuine assertion made into the attack: the registered public key and another genuine assertion as material. */
+async function attacked(cfg: Config, a: JwtAttack): Promise<string> {
+  const genuine = await clientAssertion(cfg);
+  const made = await a.make(genuine, { published: await registeredPublicKey(cfg), other: await clientAssertion(cfg) });
+  if (typeof made !== 'string') throw new Error(`suite bug: ${a.id} not made from a client assertion: ${made.notMade}`);
+  return made;
+}
+
+const publicKeys = new Map<string, Promise<JWK>>();
+
+/** The client's registered public key, derived from its private key file. */
+function registeredPublicKey(cfg: Config): Promise<JWK> {
+  const file = cfg.auth.pkjwt!.keyFile;
+  let k = publicKeys.get(file);
+  if (!k) publicKeys.set(file, (k = exportJWK(createPublicKey(readFileSync(file, 'utf8')))));
+  return k;
+}
 
 /** The same assertion request again, with the accepted one's jti. */
 function replayOf(cfg: Config, req: MethodRequest): Promise<MethodRequest> {

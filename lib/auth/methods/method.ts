@@ -5,6 +5,7 @@ import type { Exchange } from '../../http.ts';
 import type { Checks } from '../../checks.ts';
 import type { NamedFlow } from '../../settings/declarations.ts';
 import type { AuthEncoding } from '../encoding.ts';
+import type { AttackRow } from '../attacks/catalogue.ts';
 
 /** One way to authenticate as the report and the OpenAPI document name it. */
 export interface AuthMethod {
@@ -39,6 +40,8 @@ export interface MethodFault {
   for?(c: MethodClient, cfg: Config): boolean;
   /** Why it is not sent at all, when the configuration leaves it out (null: it is sent). */
   unset?(cfg: Config): string | null;
+  /** Its row in the attack catalogue, when it is one (its answer goes to the report's attack section). */
+  attack?: AttackRow;
 }
 
 /** A way to authenticate at the token endpoint (the client-credentials grant). */

@@ -6,7 +6,9 @@
 // them, and its format is recorded. The success of get-user-info is the named flow's
 // (specs/authentication/flows/).
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import type { Exchange } from '../../../lib/http.ts';
+import type { AttackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import {
   alterToken,
@@ -17,22 +19,27 @@ import {
   truncateToken,
 } from '../../../lib/auth/forge.ts';
 import { userInfoWith } from '../flows/flow-checks.ts';
+import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
+import { JWT_CLAUSES } from '../../../lib/auth/attacks/jwt.ts';
+import { materialFor } from '../../../lib/auth/attacks/material.ts';
+import { sendJwtAttacks } from '../../../lib/auth/attacks/send.ts';
 
 /** The variants that rebuild the user's token as a JWT, by what they change. */
 const JWT_ONLY = ['an expired user token', 'the user token signed by a key the tenant never published'] as const;
 
 test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
   test(
-    "user info refuses no token, garbage, an altered or truncated token, another client's token, and an expired or foreign-signed JWT",
+    "user info refuses no token, garbage, an altered or truncated token, another client's token, an expired or foreign-signed JWT, and the catalogue's JWT attacks",
     clauses(
       OPERATIONS.authMethod,
       'auth.method.bearer',
+      ...JWT_CLAUSES,
       'auth.method.bearer.status',
       'auth.method.bearer.token-format',
       'auth.error.client-fault-4xx',
       'auth.error.object',
     ),
-    async ({ run, anon, check, credentials, flows, gate }) => {
+    async ({ run, anon, check, credentials, flows, gate }, info) => {
       const { cfg } = run;
       const userinfo = await endpoint(cfg, anon, 'userinfo');
       // A real user token (the code flow with PKCE) is the model every variant is made from.
@@ -58,35 +65,66 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       const truncated = truncateToken(token);
       flows.secret(altered);
       flows.secret(truncated);
-      const cases: Array<[string, string | null]> = [
-        ['no Authorization header', null],
-        ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string] => [
+      // Each case is a row of the attack catalogue (its answer goes to the report's attack section).
+      const cases: Array<[string, string | null, string]> = [
+        ['no Authorization header', null, 'no-token'],
+        ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string, string] => [
           `a garbage token (${what})`,
           `Bearer ${t}`,
+          'malformed',
         ]),
-        ['the user token with one character changed', `Bearer ${altered}`],
-        ['the user token cut short', `Bearer ${truncated}`],
+        ['the user token with one character changed', `Bearer ${altered}`, 'altered'],
+        ['the user token cut short', `Bearer ${truncated}`, 'truncated'],
         // The management token is tenant-signed and valid, but another client's, for the management API.
-        ["another client's valid token for another audience (the management API)", `Bearer ${credentials.realToken}`],
+        [
+          "another client's valid token for another audience (the management API)",
+          `Bearer ${credentials.realToken}`,
+          'other-client',
+        ],
       ];
       if (jwt) {
         // Same header and claims as the user's token, suite-signed: only the property named differs.
         cases.push(
-          [JWT_ONLY[0], `Bearer ${await forgeExpired(token)}`],
-          [JWT_ONLY[1], `Bearer ${await forgeLike(token)}`],
+          [JWT_ONLY[0], `Bearer ${await forgeExpired(token)}`, 'expired'],
+          [JWT_ONLY[1], `Bearer ${await forgeLike(token)}`, 'foreign-key'],
         );
       }
-      for (const [what, authorization] of cases) {
-        const ex = await anon.withAuthorization('userinfo', authorization).send('GET', userinfo.url);
-        gate.refused(twin, 'auth.method.bearer', ex, `user info with ${what}`, {
+      const refused = (ex: Exchange, what: string, row: AttackRow, note = '') =>
+        gate.refused(twin, row.clause, ex, `user info with ${what}`, {
           statusClause: 'auth.method.bearer.status',
+          attack: row,
+          attackNote: note,
         });
+      for (const [what, authorization, attack] of cases) {
+        const ex = await anon.withAuthorization('userinfo', authorization).send('GET', userinfo.url);
+        refused(ex, what, attackRow('user-token', attack));
         if (ex.status === 401)
           check.observe(
             'auth.method.bearer.status',
             `WWW-Authenticate: ${ex.headers['www-authenticate'] ?? '(absent)'}`,
           );
       }
+      // The catalogue's JWT attacks (unsigned, algorithm confusion, embedded and remote keys, the
+      // signature): made from the user's token, which must be a JWT to be attacked as one.
+      if (!jwt) {
+        skipClauses(
+          info,
+          `not applicable: the user's access token is opaque (RFC 6749 §1.4), so it carries no JWT to attack at user info`,
+          ...JWT_CLAUSES,
+        );
+        return;
+      }
+      await sendJwtAttacks({
+        carrier: 'user-token',
+        genuine: token,
+        material: await materialFor(token, user.idToken ?? credentials.realToken, cfg, anon),
+        depth: cfg.depth,
+        info,
+        secret: flows.secret,
+        send: (t) => anon.withAuthorization('jwt-attack', `Bearer ${t}`).send('GET', userinfo.url),
+        judge: (row, ex, what, note) => refused(ex, `a user token: ${what}`, row, note),
+        notMade: (row, why) => gate.notMade(row, why),
+      });
     },
   );
 });

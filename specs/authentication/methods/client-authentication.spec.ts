@@ -11,6 +11,9 @@ import { authEncoding, authPost, type AuthEncoding } from '../../../lib/auth/enc
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { notOfferedReason, type Config } from '../../../lib/config.ts';
 import type { ApiClient, Exchange } from '../../../lib/http.ts';
+import { keyFetches } from '../../../lib/auth/attacks/send.ts';
+
+const REMOTE_KEY = 'auth.sec.jwt.remote-key';
 
 /** Each client's accepted request and answer, sent once per worker: the twin of all its faults. */
 const twins = new Map<string, Promise<{ req: MethodRequest; ex: Exchange }>>();
@@ -53,8 +56,14 @@ for (const m of TOKEN_METHODS) {
           for (const c of clients) {
             const { ex: right } = await accepted(m, c, cfg, anon, enc);
             const twin = gate.given(m.clause, issued(right), `${c.id} ${failureCause(right)}`);
+            const watch = f.attack ? await keyFetches() : null;
             const wrong = await sendRequest(anon, enc, cfg, await m.request(cfg, c, f.id));
-            gate.refused(twin, clause, wrong, `${c.id} with ${f.what}`, CLIENT_AUTH);
+            gate.refused(twin, clause, wrong, `${c.id} with ${f.what}`, {
+              ...CLIENT_AUTH,
+              ...(f.attack
+                ? { attack: f.attack, attackNote: f.clause === REMOTE_KEY && watch ? await watch() : '' }
+                : {}),
+            });
           }
         },
       );
