@@ -5,6 +5,8 @@
 // - §7.3: an authentication-API error answer is an error object; each is recorded for the
 //   run-wide judgement (reporters/auth-errors.ts: an object on every 4xx, most with a code
 //   and a description).
+// - §8 (§7.1): a 429 reports the limit state, so its Remaining is below its Limit.
+// - RFC 6749 §4.1.2.1: an error reported to the client by redirect carries the state sent.
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import type { Config } from './config.ts';
@@ -30,6 +32,26 @@ export const ANSWER_RULES: readonly AnswerRule[] = [
     judge: (ex, { check }) => void expectNotCacheable(check, ex),
   },
   {
+    name: "a 429's X-RateLimit-Remaining is below its X-RateLimit-Limit (§8: the headers report the limit state)",
+    clause: 'ratelimit.429.remaining-spent',
+    applies: (ex) => ex.status === 429 && limitState(ex) !== null,
+    judge: (ex, { check }) => {
+      const { limit, remaining } = limitState(ex)!;
+      check.that(
+        'ratelimit.429.remaining-spent',
+        remaining < limit,
+        `a 429 of ${ex.request.method} ${new URL(ex.request.url).pathname} says X-RateLimit-Remaining ${remaining} of X-RateLimit-Limit ${limit}${remaining < limit ? '' : ': an untouched budget'}`,
+        ex,
+      );
+    },
+  },
+  {
+    name: 'an error redirect to the client carries the state the request sent (RFC 6749 §4.1.2.1)',
+    clause: 'auth.sec.error-redirect.state',
+    applies: (ex) => errorRedirect(ex) !== null,
+    judge: (ex, { check }) => void expectStateKept(check, ex),
+  },
+  {
     name: 'an authentication-API error is an error object (§7.3), judged over the run',
     clause: 'auth.error.object',
     applies: (ex, cfg) => ex.status >= 400 && isAuthenticationApi(ex, cfg),
@@ -37,12 +59,63 @@ export const ANSWER_RULES: readonly AnswerRule[] = [
   },
 ];
 
+/** One rule on an answer that came outside the suite's clients (a burst's own connections). */
+export function judgeByRule(clause: string, ex: Exchange, cfg: Config, on: { check: Checks; info: TestInfo }): void {
+  for (const rule of ANSWER_RULES) if (rule.clause === clause && rule.applies(ex, cfg)) rule.judge(ex, on);
+}
+
 /** Every rule that speaks of `ex`, judged in the test that received it. */
 export function judgeAnswer(ex: Exchange, cfg: Config, on: { check: Checks; info: TestInfo }): void {
   for (const rule of ANSWER_RULES) if (rule.applies(ex, cfg)) rule.judge(ex, on);
 }
 
+/**
+ * RFC 6749 §4.1.2.1 (§4.2.2.1 in the fragment): an error redirect to the request's redirect_uri
+ * carries the request's state, exactly. Null when `ex` is no such redirect.
+ */
+export function expectStateKept(check: Checks, ex: Exchange): boolean | null {
+  const r = errorRedirect(ex);
+  if (r === null) return null;
+  const kept = r.state === r.sent;
+  return check.that(
+    'auth.sec.error-redirect.state',
+    kept,
+    `the error redirect (error ${r.error}) to the client ${kept ? 'carries the state sent' : r.state === null ? 'carries no state' : 'carries another state'}`,
+    ex,
+  );
+}
+
 // Helpers
+
+/** A 3xx to the request's own redirect_uri carrying `error`, from a request that sent a state. */
+function errorRedirect(ex: Exchange): { error: string; state: string | null; sent: string } | null {
+  if (ex.status < 300 || ex.status >= 400 || ex.request.method !== 'GET') return null;
+  const asked = new URL(ex.request.url).searchParams;
+  const sent = asked.get('state');
+  const redirectUri = asked.get('redirect_uri');
+  const location = ex.headers.location;
+  if (sent === null || !redirectUri || !location) return null;
+  let to: URL;
+  try {
+    to = new URL(location, ex.request.url);
+  } catch {
+    return null;
+  }
+  if (`${to.origin}${to.pathname}` !== redirectUri.split(/[?#]/)[0]) return null;
+  const carried = new URLSearchParams(to.hash.slice(1)).has('error')
+    ? new URLSearchParams(to.hash.slice(1))
+    : to.searchParams;
+  const error = carried.get('error');
+  return error === null ? null : { error, state: carried.get('state'), sent };
+}
+
+/** X-RateLimit-Limit and -Remaining as numbers, or null when either is absent or not a number. */
+function limitState(ex: Exchange): { limit: number; remaining: number } | null {
+  const limit = Number(ex.headers['x-ratelimit-limit']);
+  const remaining = Number(ex.headers['x-ratelimit-remaining']);
+  if (ex.headers['x-ratelimit-limit'] === undefined || ex.headers['x-ratelimit-remaining'] === undefined) return null;
+  return Number.isFinite(limit) && Number.isFinite(remaining) ? { limit, remaining } : null;
+}
 
 /** The authentication API: its origin, outside the management API's /api/v2. */
 function isAuthenticationApi(ex: Exchange, cfg: Config): boolean {

@@ -2,6 +2,7 @@
 // X-RateLimit-* headers; this one drains a bucket on purpose, with a bounded burst that
 // stops at the first 429 — against anything but the embedded tenant only when opted in.
 import { test } from '../lib/fixtures.ts';
+import { judgeByRule } from '../lib/answer-rules.ts';
 import { clauses, OPERATIONS } from '../lib/declare.ts';
 import { allowed, optInReason } from '../lib/config.ts';
 import { bucketKey, resourceServerPath } from '../lib/http.ts';
@@ -42,10 +43,11 @@ test.describe('rate limits', () => {
       OPERATIONS.rateLimit,
       'ratelimit.enforced',
       'ratelimit.429.headers',
+      'ratelimit.429.remaining-spent',
       'ratelimit.headers',
       'ratelimit.values',
     ),
-    async ({ run, suite, counter, check }) => {
+    async ({ run, suite, counter, check }, info) => {
       const { cfg, state } = suite;
       test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
       const url = `${cfg.apiBase}${resourceServerPath(cfg.resourceServerId)}`;
@@ -88,6 +90,8 @@ test.describe('rate limits', () => {
       }
       if (result.first429) {
         check.expectRateLimitHeaders('ratelimit.429.headers', result.first429, 'the 429 answer');
+        // The burst's own connections pass no client: the rule about every 429 is applied here.
+        judgeByRule('ratelimit.429.remaining-spent', result.first429, cfg, { check, info });
         const reset = Number(result.first429.headers['x-ratelimit-reset']);
         const now = Date.now() / 1000;
         const form = reset > 1e9 ? `epoch seconds, ${Math.round(reset - now)} s ahead` : `${reset} (not an epoch time)`;

@@ -4,6 +4,7 @@
 // and the opt-in bounded burst at its token endpoint reaches 429 (§7.3).
 import { limitStateReported, tooManyRequestsExplained } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { judgeByRule } from '../../../lib/answer-rules.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { allowed, optInReason } from '../../../lib/config.ts';
 import { burstOnBlockedBucket } from '../../../lib/burst.ts';
@@ -39,8 +40,8 @@ test.describe('rate limits of the authentication API (§8)', () => {
 
   test(
     'a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them',
-    clauses(OPERATIONS.rateLimit, 'auth.error.429'),
-    async ({ suite, anon, counter, check, gate }) => {
+    clauses(OPERATIONS.rateLimit, 'auth.error.429', 'ratelimit.429.remaining-spent'),
+    async ({ suite, anon, counter, check, gate }, info) => {
       const { cfg } = suite;
       test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
       const data = probeGrant(cfg);
@@ -51,7 +52,7 @@ test.describe('rate limits of the authentication API (§8)', () => {
       const right = probeAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
       const twin = gate.given('auth.flow.client-credentials', issued(right), failureCause(right));
       if (!twin.ok) {
-        gate.skip(twin, 'auth.error.429');
+        gate.skip(twin, 'auth.error.429', 'ratelimit.429.remaining-spent');
         return;
       }
       // The bucket the client's paced requests spend: the burst keeps the other workers off it.
@@ -73,6 +74,8 @@ test.describe('rate limits of the authentication API (§8)', () => {
       // No breach within the bound: nothing §7.3 speaks about happened (ratelimit.auth-api.headers judges the headers).
       test.skip(!r, `no 429 after ${result.sent} token requests (bounded burst)`);
       tooManyRequestsExplained(check, r!, `the token endpoint's 429 after ${result.sent} requests`);
+      // The burst's own connections pass no client: the rule about every 429 is applied here.
+      judgeByRule('ratelimit.429.remaining-spent', r!, cfg, { check, info });
     },
   );
 });

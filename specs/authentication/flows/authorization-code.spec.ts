@@ -13,6 +13,7 @@ import { pkcePair } from '../../../lib/auth/pkce.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import type { TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { codeFor, publicClient } from './flow-checks.ts';
+import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
 
 const WRONG = 'auth.flow.code.pkce.wrong-verifier';
 const MISSING = 'auth.flow.code.pkce.missing-verifier';
@@ -86,7 +87,13 @@ test(
       `the public client's code exchange with its client ID alone ${twin.ok ? `answered ${right.ex.status} with a token` : twin.cause}${note}`,
       right.ex,
     );
-    gate.refused(twin, WRONG, wrong.ex, 'code exchange with another code_verifier', FLOW_GRANT);
-    gate.refused(twin, MISSING, missing.ex, 'code exchange with no code_verifier', FLOW_GRANT);
+    gate.refused(twin, WRONG, wrong.ex, 'code exchange with another code_verifier', {
+      ...FLOW_GRANT,
+      attack: attackRow('authorization-code', 'wrong-verifier'),
+    });
+    gate.refused(twin, MISSING, missing.ex, 'code exchange with no code_verifier', {
+      ...FLOW_GRANT,
+      attack: attackRow('authorization-code', 'no-verifier'),
+    });
   },
 );

@@ -2,10 +2,19 @@
 // itself works (RFC 6749 §6), is revoked (RFC 7009 §2.2: 200), and then no longer works
 // (RFC 7009 §2.1). Nothing is left behind: the token was the suite's own, obtained through the
 // code flow with PKCE as the confidential client, offline_access asked with prompt=consent.
+// Before the revocation, the refresh-token rows of the attack catalogue are sent beside the
+// refresh that worked (RFC 6749 §6): one never issued, one altered, an expired copy where the
+// token is a JWT, and the token presented by another client whose own credentials work.
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { endpointOf, jsonBodyRead, revocationAnswered } from '../../../lib/auth/conditions.ts';
+import { attackRow, GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts';
+import { madeUpLike } from '../../../lib/auth/attacks/grants.ts';
+import { alterToken, forgeExpired, isJwt } from '../../../lib/auth/forge.ts';
+import { BASIC } from '../../../lib/auth/methods/client-secret-basic.ts';
+import { issued } from '../../../lib/auth/acceptance.ts';
+import { skipClauses } from '../../../lib/declare.ts';
 
 test(
   'a refresh token the suite obtained works, is revoked, and then no longer works',
@@ -14,11 +23,13 @@ test(
     'auth.flow.refresh',
     'auth.flow.revoke',
     'auth.flow.revoke.effective',
+    'auth.sec.refresh.forged',
+    'auth.sec.refresh.client-bound',
     'auth.flow.refusals',
     'auth.api.post-json',
     'auth.api.named-flows',
   ),
-  async ({ run, flows, check, gate }) => {
+  async ({ run, flows, check, gate }, info) => {
     const user = await flows.userTokens('openid offline_access', { confidential: true });
     test.skip(user.problem !== null, user.problem ?? '');
     test.skip(
@@ -42,6 +53,48 @@ test(
     // With rotation the answer carries the refresh token now current; that is the one revoked.
     const current = before.refreshToken ?? user.refreshToken!;
 
+    // Refresh tokens the tenant never issued, judged beside the refresh that worked.
+    const forged = [
+      [GRANT_ATTACKS.refreshNeverIssued, await madeUpLike(current)],
+      [GRANT_ATTACKS.refreshAltered, alterToken(current)],
+      [GRANT_ATTACKS.refreshExpired, isJwt(current) ? await forgeExpired(current) : null],
+    ] as const;
+    for (const [row, token] of forged) {
+      if (token === null) {
+        gate.notMade(row, 'not made: the refresh token is opaque (RFC 6749 §1.5), so no expired copy can be made');
+        continue;
+      }
+      flows.secret(token);
+      const wrong = await refresh(token);
+      gate.refused(worked, row.clause, wrong.ex, `a refresh token ${row.what}`, { ...FLOW_GRANT, attack: row });
+    }
+    // Another client presents it, with credentials shown to work in the same request shape.
+    const other = run.cfg.auth.basic;
+    const bound = GRANT_ATTACKS.refreshOtherClient;
+    if (!other)
+      skipClauses(
+        info,
+        'needs a second confidential client: set IDM_BASIC_CLIENT_ID and IDM_BASIC_CLIENT_SECRET',
+        bound.clause,
+      );
+    else {
+      const own = await BASIC.request(run.cfg, other);
+      const theirs = await flows.post(run.cfg.auth.tokenUrl, own.data, own.headers);
+      const twin = gate.all(
+        worked,
+        gate.given(BASIC.clause, issued(theirs), `the ${other.id} client's own grant answered ${theirs.status}`),
+      );
+      const wrong = await flows.post(
+        run.cfg.auth.tokenUrl,
+        { grant_type: 'refresh_token', refresh_token: current },
+        own.headers,
+      );
+      gate.refused(twin, bound.clause, wrong, `the refresh token ${bound.what} (${other.id})`, {
+        ...FLOW_GRANT,
+        attack: bound,
+      });
+    }
+
     const e = await flows.endpoint('revoke');
     const revoked = await flows.post(e.url, {
       client_id: client.id,
@@ -61,6 +114,9 @@ test(
       return;
     }
     const after = await refresh(current);
-    gate.refused(twin, 'auth.flow.revoke.effective', after.ex, 'the revoked refresh token', FLOW_GRANT);
+    gate.refused(twin, 'auth.flow.revoke.effective', after.ex, 'the revoked refresh token', {
+      ...FLOW_GRANT,
+      attack: attackRow('refresh-token', 'revoked'),
+    });
   },
 );

@@ -2,7 +2,8 @@
 // binding: a code is bound to the client and redirect URI of its authorization request (RFC
 // 6749 §4.1.3), a code issued without a code_challenge cannot be redeemed with a code_verifier
 // (RFC 9700 §2.1.1: a PKCE downgrade), and a code gives a token once (§4.1.2). One login gives
-// the code; the refusals come first, then the right exchange shows whether the code survived
+// the code; the refusals come first (among them the exchange without the redirect_uri the request
+// carried, RFC 6749 §4.1.3), then the right exchange shows whether the code survived
 // them (else a fresh login's right exchange is the accepted twin), then the same exchange again
 // is refused. A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
@@ -12,6 +13,7 @@ import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import { issued } from '../../../lib/auth/acceptance.ts';
 import { codeFor } from '../flows/flow-checks.ts';
+import { attackRow, GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts';
 
 const CONFIDENTIAL = 'auth.flow.code.confidential';
 
@@ -24,6 +26,7 @@ test.describe('authorization code binding', () => {
       'auth.flow.code.single-use',
       'auth.sec.pkce.no-downgrade',
       'auth.sec.code.bound-redirect-uri',
+      'auth.sec.code.redirect-uri-required',
       'auth.sec.code.bound-client',
       'auth.flow.refusals',
     ),
@@ -38,6 +41,7 @@ test.describe('authorization code binding', () => {
         'auth.flow.code.single-use',
         'auth.sec.pkce.no-downgrade',
         'auth.sec.code.bound-redirect-uri',
+        'auth.sec.code.redirect-uri-required',
         'auth.sec.code.bound-client',
       ];
       const got = await codeFor(flows, check, post!.id, redirectUri!, null);
@@ -57,6 +61,9 @@ test.describe('authorization code binding', () => {
       // then a fresh login's right exchange is the accepted twin.
       const downgrade = await flows.token({ ...exchange, code_verifier: pkcePair().verifier });
       const elsewhere = await flows.token({ ...exchange, redirect_uri: otherUri(redirectUri!) });
+      // RFC 6749 §4.1.3: the request carried a redirect_uri, so the exchange must name it.
+      const { redirect_uri: _sent, ...withoutUri } = exchange;
+      const noUri = await flows.token(withoutUri);
       // Another client: the public one, which authenticates by its client id alone (§5.2).
       const other = publicClientId
         ? await flows.token({
@@ -88,15 +95,14 @@ test.describe('authorization code binding', () => {
         'auth.sec.pkce.no-downgrade',
         downgrade.ex,
         'a code issued without code_challenge, with a code_verifier',
-        FLOW_GRANT,
+        { ...FLOW_GRANT, attack: attackRow('authorization-code', 'verifier-without-challenge') },
       );
-      gate.refused(
-        accepted,
-        'auth.sec.code.bound-redirect-uri',
-        elsewhere.ex,
-        'the code with another redirect_uri',
-        FLOW_GRANT,
-      );
+      gate.refused(accepted, 'auth.sec.code.bound-redirect-uri', elsewhere.ex, 'the code with another redirect_uri', {
+        ...FLOW_GRANT,
+        attack: attackRow('authorization-code', 'other-redirect-uri'),
+      });
+      const missing = GRANT_ATTACKS.codeWithoutRedirectUri;
+      gate.refused(accepted, missing.clause, noUri.ex, `the code ${missing.what}`, { ...FLOW_GRANT, attack: missing });
       if (other === null)
         skipClauses(
           test.info(),
@@ -104,24 +110,18 @@ test.describe('authorization code binding', () => {
           'auth.sec.code.bound-client',
         );
       else
-        gate.refused(
-          accepted,
-          'auth.sec.code.bound-client',
-          other.ex,
-          'the code exchanged by the public client',
-          FLOW_GRANT,
-        );
+        gate.refused(accepted, 'auth.sec.code.bound-client', other.ex, 'the code exchanged by the public client', {
+          ...FLOW_GRANT,
+          attack: attackRow('authorization-code', 'other-client'),
+        });
       // Single use: the code that gave the twin's token, exchanged the same way again.
       if (!accepted.ok) gate.skip(accepted, 'auth.flow.code.single-use');
       else {
         const again = await flows.token({ ...exchange, code: twinCode });
-        gate.refused(
-          accepted,
-          'auth.flow.code.single-use',
-          again.ex,
-          'the same code exchanged a second time',
-          FLOW_GRANT,
-        );
+        gate.refused(accepted, 'auth.flow.code.single-use', again.ex, 'the same code exchanged a second time', {
+          ...FLOW_GRANT,
+          attack: attackRow('authorization-code', 'reused'),
+        });
       }
     },
   );
