@@ -1,7 +1,7 @@
 // In-memory authentication state: authorization codes, refresh tokens, login transactions
 // (the /authorize parameters while the login pages are shown), logouts waiting for their
-// confirmation and the dev outbox.
-import type { AuthStore, OutboxMessage } from '../types.ts';
+// confirmation, the dev outbox and the passwordless one-time codes still redeemable.
+import type { AuthStore, OutboxMessage, SentCode } from '../types.ts';
 
 const OUTBOX_MAX = 200;
 
@@ -11,6 +11,8 @@ export function memoryAuthStore(now: () => number): AuthStore {
   const transactions = new Map<string, Parameters<AuthStore['saveLoginTransaction']>[1]>();
   const logouts = new Map<string, Parameters<AuthStore['saveLogoutRequest']>[1]>();
   const outbox: OutboxMessage[] = [];
+  const sent = new Map<string, SentCode>();
+  const recipientKey = (connection: string, recipient: string) => `${connection}|${recipient.toLowerCase()}`;
   const prune = <T extends { expiresAtMs: number }>(m: Map<string, T>) => {
     const t = now();
     for (const [k, v] of m) if (v.expiresAtMs <= t) m.delete(k);
@@ -47,5 +49,11 @@ export function memoryAuthStore(now: () => number): AuthStore {
       if (outbox.length > OUTBOX_MAX) outbox.shift();
     },
     listOutbox: () => outbox.map((m) => ({ ...m })),
+    saveSentCode(connection, recipient, code) {
+      prune(sent);
+      sent.set(recipientKey(connection, recipient), { ...code });
+    },
+    getSentCode: (connection, recipient) => live(sent.get(recipientKey(connection, recipient))),
+    deleteSentCode: (connection, recipient) => void sent.delete(recipientKey(connection, recipient)),
   };
 }
