@@ -312,12 +312,16 @@ export interface OutboxMessage {
   at: string;
 }
 
-/** The one-time code last sent to a recipient on a passwordless connection (send: code). */
+/** A one-time code POST /passwordless/start sent (send: code). */
 export interface SentCode {
   code: string;
   clientId: string;
   expiresAtMs: number;
-  /** Wrong codes tried for this recipient since it was sent. */
+}
+
+/** The codes still redeemable for one recipient on one connection, and the wrong codes tried since the last right one. */
+export interface RecipientCodes {
+  codes: SentCode[];
   failedAttempts: number;
 }
 
@@ -349,10 +353,12 @@ export interface AuthStore {
   deleteLogoutRequest(id: string): void;
   addOutboxMessage(m: OutboxMessage): void;
   listOutbox(): OutboxMessage[];
-  /** One live code per connection and recipient (an email address compared without case): a new one replaces it. */
-  saveSentCode(connection: string, recipient: string, sent: SentCode): void;
-  getSentCode(connection: string, recipient: string): SentCode | undefined;
-  deleteSentCode(connection: string, recipient: string): void;
+  /** Adds a code to the recipient's (an email address compared without case); the earlier ones stay live. */
+  addSentCode(connection: string, recipient: string, sent: SentCode): void;
+  /** The recipient's live codes (expired ones dropped) and wrong-code count; undefined when no code is live. */
+  getSentCodes(connection: string, recipient: string): RecipientCodes | undefined;
+  /** Replaces the recipient's state; with no code left the recipient is forgotten, its count too. */
+  setSentCodes(connection: string, recipient: string, state: RecipientCodes): void;
 }
 
 export interface RateLimitConfig {

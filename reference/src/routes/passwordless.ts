@@ -44,11 +44,10 @@ export async function passwordlessStart(req: TenantRequest, ctx: AppContext): Pr
   const id = randomUUID();
   const nowMs = ctx.parts.now();
   if (send === 'code') {
-    ctx.parts.authStore.saveSentCode(connection, to as string, {
+    ctx.parts.authStore.addSentCode(connection, to as string, {
       code,
       clientId: auth.client.clientId,
       expiresAtMs: nowMs + ctx.parts.limits.oneTimeCodeLifetimeSeconds * 1000,
-      failedAttempts: 0,
     });
   }
   ctx.parts.authStore.addOutboxMessage({
