@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { ClientConfig, LoginOptions, LoginProfile, RateLimitConfig, UserRecord } from './types.ts';
+import { PASSWORDLESS_OTP_GRANT } from './auth/one-time-code.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4810;
@@ -37,7 +38,7 @@ export const DATABASE_CONNECTION = 'Username-Password-Authentication';
 export const SAML_CONNECTION = 'conformance-saml';
 const REDIRECT_URI = 'https://app.conformance.test/callback';
 const LOGOUT_URL = 'https://app.conformance.test/logged-out';
-const USER_GRANTS = ['client_credentials', 'authorization_code', 'password', 'refresh_token'];
+const USER_GRANTS = ['client_credentials', 'authorization_code', 'password', 'refresh_token', PASSWORDLESS_OTP_GRANT];
 
 const FULL_SCOPES = [
   'read:resource_servers',
@@ -95,7 +96,7 @@ export function defaultClients(env: Env = process.env): ClientConfig[] {
       clientId: 'conformance-spa',
       tokenEndpointAuthMethod: 'none',
       scopes: [],
-      grantTypes: ['authorization_code', 'implicit', 'refresh_token'],
+      grantTypes: ['authorization_code', 'implicit', 'refresh_token', PASSWORDLESS_OTP_GRANT],
       redirectUris: [REDIRECT_URI],
       logoutUrls: [LOGOUT_URL],
     },
@@ -114,7 +115,10 @@ export function defaultClients(env: Env = process.env): ClientConfig[] {
   ];
 }
 
-/** The dev users of the database connection: the test user and the one the §8 lockout test may block. */
+/**
+ * The dev users of the database connection: the test user (the passwordless connections sign
+ * it in by its email address or its phone number) and the one the §8 lockout test may block.
+ */
 export function defaultUsers(): UserRecord[] {
   return [
     {
@@ -124,6 +128,7 @@ export function defaultUsers(): UserRecord[] {
       password: 'dev-password-0123456789!',
       name: 'Conformance User',
       emailVerified: true,
+      phoneNumber: '+15555550100',
     },
     {
       userId: 'db|conformance-lockout',
@@ -177,12 +182,15 @@ export interface CliOptions {
   rateLimit: RateLimitConfig;
   profile: 'default' | 'strict';
   login: LoginOptions;
+  refreshRotation: boolean;
 }
 
 const USAGE = `usage: npm run reference -- [--host 127.0.0.1] [--port 4810] [--public-url http://127.0.0.1:4810] [--rate-limit 50/100] [--profile default|strict]
        [--login one-page|identifier-first|challenge] [--consent never|offline|always] [--logout-confirm] [--login-origin http://localhost:4810]
+       [--refresh-rotation]
 env: REFERENCE_HOST, REFERENCE_PORT, REFERENCE_PUBLIC_URL, REFERENCE_RATE_LIMIT, REFERENCE_PROFILE,
      REFERENCE_LOGIN, REFERENCE_CONSENT, REFERENCE_LOGOUT_CONFIRM (true|false), REFERENCE_LOGIN_ORIGIN,
+     REFERENCE_REFRESH_ROTATION (true|false),
      REFERENCE_FULL_CLIENT_ID/_SECRET, REFERENCE_LIMITED_CLIENT_ID/_SECRET,
      REFERENCE_PKJWT_CLIENT_ID, REFERENCE_PKJWT_PUBLIC_KEY_FILE (flags win over env)`;
 
@@ -191,8 +199,8 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return { help: USAGE };
-    if (arg === '--logout-confirm') {
-      flags.set('logout-confirm', 'true');
+    if (arg === '--logout-confirm' || arg === '--refresh-rotation') {
+      flags.set(arg.slice(2), 'true');
       continue;
     }
     const m = /^--(host|port|public-url|rate-limit|profile|login|consent|login-origin)(?:=(.*))?$/.exec(arg);
@@ -218,7 +226,10 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   if (profile !== 'default' && profile !== 'strict')
     throw new Error(`profile must be default or strict; got ${profile}`);
   const login = loginOptions(flags, env);
-  return { host, port, publicUrl, rateLimit: rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT, profile, login };
+  const rotation = flags.get('refresh-rotation') ?? env.REFERENCE_REFRESH_ROTATION ?? 'false';
+  const refreshRotation = oneOf(['true', 'false'], rotation, 'REFERENCE_REFRESH_ROTATION') === 'true';
+  const rateLimit = rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT;
+  return { host, port, publicUrl, rateLimit, profile, login, refreshRotation };
 }
 
 function loginOptions(flags: Map<string, string>, env: Env): LoginOptions {

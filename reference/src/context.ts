@@ -13,6 +13,8 @@ export interface AppContext {
   signingKey: SigningKey;
   /** Which login, consent and logout pages the tenant shows. */
   login: LoginProfile;
+  /** TenantOptions.refreshRotation: a refresh answer carries a new refresh token, the used one dies. */
+  refreshRotation: boolean;
 }
 
 /**

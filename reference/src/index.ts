@@ -22,6 +22,7 @@ import { oauthError } from './errors.ts';
 import { strictLimiter, strictProfile } from './profiles/strict.ts';
 import { securityRules } from './auth/security-rules.ts';
 import { idTokenClaims } from './auth/id-token-claims.ts';
+import { oneTimeCodeVerifier } from './auth/one-time-code.ts';
 import {
   DEFAULT_HOST,
   DEFAULT_RATE_LIMIT,
@@ -45,6 +46,7 @@ export { verifyPkce } from './auth/pkce.ts';
 export { passwordCheck } from './auth/users.ts';
 export { memoryLoginLimiter, loginKey } from './auth/login-limit.ts';
 export { memoryAuthStore } from './auth/auth-store.ts';
+export { oneTimeCodeVerifier, PASSWORDLESS_OTP_GRANT } from './auth/one-time-code.ts';
 export { oauthError } from './errors.ts';
 export {
   defaultClients,
@@ -113,12 +115,21 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     authError: oauthError,
     securityRules,
     idTokenClaims,
+    verifyOneTimeCode: oneTimeCodeVerifier(final),
   };
   const overrides = typeof options.parts === 'function' ? options.parts(defaults) : (options.parts ?? {});
   parts = { ...defaults, ...overrides };
   const resolved = parts;
 
-  const plain = createApp({ parts: resolved, publicUrl, clients, users, signingKey, login });
+  const plain = createApp({
+    parts: resolved,
+    publicUrl,
+    clients,
+    users,
+    signingKey,
+    login,
+    refreshRotation: options.refreshRotation ?? false,
+  });
   const app = strict ? strictProfile(clients)(plain) : plain;
   transport.setHandler(options.wrap ? options.wrap(app) : app, () => resolved.limits.maxBodyBytes);
   return { url: listenUrl, publicUrl, port, close: () => transport.close() };

@@ -45,5 +45,7 @@ export function defaultLimits(): Limits {
     authorizationCodeLifetimeSeconds: 600,
     loginTransactionLifetimeSeconds: 900,
     userAccessTokenLifetimeSeconds: 7200,
+    oneTimeCodeLifetimeSeconds: 300,
+    oneTimeCodeAttemptsMax: 3,
   };
 }

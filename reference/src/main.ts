@@ -38,6 +38,7 @@ try {
     rateLimit: cli.rateLimit,
     profile: cli.profile,
     login: cli.login,
+    refreshRotation: cli.refreshRotation,
   });
   if (stopping) await tenant.close().then(() => process.exit(0));
   const ms = Math.round(performance.now() - t0);

@@ -67,6 +67,8 @@ export interface Limits {
   authorizationCodeLifetimeSeconds: number;
   loginTransactionLifetimeSeconds: number;
   userAccessTokenLifetimeSeconds: number;
+  oneTimeCodeLifetimeSeconds: number; // a passwordless code sent by POST /passwordless/start
+  oneTimeCodeAttemptsMax: number; // wrong codes for one recipient before its sent code dies
 }
 
 /** Resource server as stored; presented as the §2.1 object. */
@@ -169,6 +171,8 @@ export interface UserRecord {
   password: string;
   name: string;
   emailVerified: boolean;
+  /** E.164; the passwordless sms connection signs this user in by it. */
+  phoneNumber?: string;
 }
 
 /** What the token endpoint, /oauth/revoke and /passwordless/start hand to client authentication. */
@@ -308,6 +312,31 @@ export interface OutboxMessage {
   at: string;
 }
 
+/** A one-time code POST /passwordless/start sent (send: code). */
+export interface SentCode {
+  code: string;
+  clientId: string;
+  expiresAtMs: number;
+}
+
+/** The codes still redeemable for one recipient on one connection, and the wrong codes tried since the last right one. */
+export interface RecipientCodes {
+  codes: SentCode[];
+  failedAttempts: number;
+}
+
+/** An OTP grant's claim: this code was sent to this recipient on this connection for this client. */
+export interface OneTimeCodeAttempt {
+  connection: 'email' | 'sms';
+  /** The email address or phone number the code was sent to (the grant's `username`). */
+  recipient: string;
+  clientId: string;
+  code: string;
+}
+
+/** The passwordless OTP grant's code check; single use, so an accepted code is consumed. */
+export type OneTimeCodeCheck = (attempt: OneTimeCodeAttempt) => { ok: true } | { ok: false; description: string };
+
 /** Authentication state: codes (single use), refresh tokens, login transactions, dev outbox. */
 export interface AuthStore {
   saveCode(code: string, grant: CodeGrant): void;
@@ -324,6 +353,12 @@ export interface AuthStore {
   deleteLogoutRequest(id: string): void;
   addOutboxMessage(m: OutboxMessage): void;
   listOutbox(): OutboxMessage[];
+  /** Adds a code to the recipient's (an email address compared without case); the earlier ones stay live. */
+  addSentCode(connection: string, recipient: string, sent: SentCode): void;
+  /** The recipient's live codes (expired ones dropped) and wrong-code count; undefined when no code is live. */
+  getSentCodes(connection: string, recipient: string): RecipientCodes | undefined;
+  /** Replaces the recipient's state; with no code left the recipient is forgotten, its count too. */
+  setSentCodes(connection: string, recipient: string, state: RecipientCodes): void;
 }
 
 export interface RateLimitConfig {
@@ -441,6 +476,8 @@ export interface TenantParts {
   securityRules: SecurityRules;
   /** The claims of every ID token (iss, sub, aud, iat, exp, nonce, at_hash, profile). */
   idTokenClaims: IdTokenClaimsBuilder;
+  /** The passwordless OTP grant: the code was sent, to that recipient, for that client, is live, unused. */
+  verifyOneTimeCode: OneTimeCodeCheck;
 }
 
 export interface TenantOptions {
@@ -469,6 +506,12 @@ export interface TenantOptions {
   profile?: 'default' | 'strict';
   /** The pages a login, a consent and a logout take (reference/README.md "Login profiles"); default: one login page. */
   login?: LoginOptions;
+  /**
+   * Every refresh answer carries a new refresh token and the one used is refused afterwards
+   * (RFC 6749 §6 and RFC 9700 §4.14.2 leave the choice open); default false: a refresh token
+   * stays valid until revoked.
+   */
+  refreshRotation?: boolean;
 }
 
 /**

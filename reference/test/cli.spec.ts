@@ -85,3 +85,16 @@ test('login profile flags and env: flags win, --logout-confirm takes no value, b
   );
   expect(() => parseCli(['--login-origin', 'http://localhost:1/u'], {})).toThrow('without a path');
 });
+
+test('--refresh-rotation takes no value; REFERENCE_REFRESH_ROTATION true|false; off by default; the flag wins', () => {
+  expect(parseCli([], {})).toHaveProperty('refreshRotation', false);
+  expect(parseCli(['--refresh-rotation'], {})).toHaveProperty('refreshRotation', true);
+  expect(parseCli([], { REFERENCE_REFRESH_ROTATION: 'true' })).toHaveProperty('refreshRotation', true);
+  expect(parseCli(['--refresh-rotation'], { REFERENCE_REFRESH_ROTATION: 'false' })).toHaveProperty(
+    'refreshRotation',
+    true,
+  );
+  expect(() => parseCli([], { REFERENCE_REFRESH_ROTATION: 'yes' })).toThrow(
+    'REFERENCE_REFRESH_ROTATION must be true, false',
+  );
+});

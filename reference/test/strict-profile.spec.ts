@@ -1,7 +1,7 @@
 // The strict profile (src/profiles/strict.ts): the authentication API of a server that
 // follows RFC 6749 / RFC 9700 strictly; the management API unchanged.
 import { test, expect } from '@playwright/test';
-import type { RunningTenant } from '../src/index.ts';
+import { PASSWORDLESS_OTP_GRANT, type RunningTenant } from '../src/index.ts';
 import { FULL, POST, REDIRECT_URI, SPA, USER, form, jsonBody, tenant, type Client } from './helpers.ts';
 
 let t: RunningTenant;
@@ -20,6 +20,19 @@ test('form bodies only: JSON is 400 invalid_request, the same request as a form 
   expect(typeof ok.body.access_token).toBe('string');
   for (const h of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
     expect(ok.headers.get(h), h).toBeNull();
+});
+
+test('no passwordless one-time-code grant: 400 unsupported_grant_type, not a verdict on the code', async () => {
+  const clients: Record<string, string>[] = [{ client_id: SPA.id }, { client_id: POST.id, client_secret: POST.secret }];
+  for (const client of clients) {
+    const r = await c.send(
+      'POST',
+      '/oauth/token',
+      form({ grant_type: PASSWORDLESS_OTP_GRANT, ...client, realm: 'email', username: USER.username, otp: '123456' }),
+    );
+    expect(r.status, r.text).toBe(400);
+    expect(r.body.error).toBe('unsupported_grant_type');
+  }
 });
 
 test('no password grant; passwordless, SAML, WS-Fed and delegation do not exist', async () => {

@@ -1,7 +1,7 @@
 // In-memory authentication state: authorization codes, refresh tokens, login transactions
 // (the /authorize parameters while the login pages are shown), logouts waiting for their
-// confirmation and the dev outbox.
-import type { AuthStore, OutboxMessage } from '../types.ts';
+// confirmation, the dev outbox and the passwordless one-time codes still redeemable.
+import type { AuthStore, OutboxMessage, RecipientCodes } from '../types.ts';
 
 const OUTBOX_MAX = 200;
 
@@ -11,6 +11,21 @@ export function memoryAuthStore(now: () => number): AuthStore {
   const transactions = new Map<string, Parameters<AuthStore['saveLoginTransaction']>[1]>();
   const logouts = new Map<string, Parameters<AuthStore['saveLogoutRequest']>[1]>();
   const outbox: OutboxMessage[] = [];
+  const sent = new Map<string, RecipientCodes>();
+  const recipientKey = (connection: string, recipient: string) => `${connection}|${recipient.toLowerCase()}`;
+  const setCodes = (key: string, state: RecipientCodes) =>
+    state.codes.length === 0
+      ? void sent.delete(key)
+      : void sent.set(key, { codes: state.codes.map((c) => ({ ...c })), failedAttempts: state.failedAttempts });
+  const liveCodes = (key: string): RecipientCodes | undefined => {
+    const state = sent.get(key);
+    const t = now();
+    const codes = (state?.codes ?? []).filter((c) => c.expiresAtMs > t);
+    setCodes(key, { codes, failedAttempts: state?.failedAttempts ?? 0 });
+    return codes.length === 0
+      ? undefined
+      : { codes: codes.map((c) => ({ ...c })), failedAttempts: state?.failedAttempts ?? 0 };
+  };
   const prune = <T extends { expiresAtMs: number }>(m: Map<string, T>) => {
     const t = now();
     for (const [k, v] of m) if (v.expiresAtMs <= t) m.delete(k);
@@ -47,5 +62,13 @@ export function memoryAuthStore(now: () => number): AuthStore {
       if (outbox.length > OUTBOX_MAX) outbox.shift();
     },
     listOutbox: () => outbox.map((m) => ({ ...m })),
+    addSentCode(connection, recipient, code) {
+      for (const key of [...sent.keys()]) liveCodes(key); // forget recipients whose codes all expired
+      const key = recipientKey(connection, recipient);
+      const state = liveCodes(key) ?? { codes: [], failedAttempts: 0 };
+      setCodes(key, { ...state, codes: [...state.codes, code] });
+    },
+    getSentCodes: (connection, recipient) => liveCodes(recipientKey(connection, recipient)),
+    setSentCodes: (connection, recipient, state) => setCodes(recipientKey(connection, recipient), state),
   };
 }

@@ -1,10 +1,10 @@
-// Tokens issued for a user (password grant, authorization code, implicit, refresh): an
+// Tokens issued for a user (password, authorization code, implicit, refresh, passwordless): an
 // RS256 access token (audience the API asked for and/or `<public URL>/userinfo`), an
 // OpenID Connect ID token when `openid` is in scope, a refresh token when `offline_access`
 // is and the client may use the refresh_token grant.
 import { SignJWT } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { ClientConfig, UserRecord } from '../types.ts';
+import type { ClientConfig, RefreshGrant, UserRecord } from '../types.ts';
 import type { AppContext } from '../context.ts';
 
 /** Ten hours: an ID token is read once, at login. */
@@ -101,16 +101,21 @@ export async function issueUserTokens(
     scopes.includes('offline_access') &&
     (grant.client.grantTypes ?? []).includes('refresh_token')
   ) {
-    const token = randomBytes(32).toString('base64url');
-    ctx.parts.authStore.saveRefreshToken(token, {
+    out.refresh_token = newRefreshToken(ctx, {
       clientId: grant.client.clientId,
       userId: grant.user.userId,
       scope: grant.scope,
       ...(grant.audience ? { audience: grant.audience } : {}),
     });
-    out.refresh_token = token;
   }
   return out;
+}
+
+/** A fresh opaque refresh token for the grant, stored. */
+export function newRefreshToken(ctx: AppContext, grant: RefreshGrant): string {
+  const token = randomBytes(32).toString('base64url');
+  ctx.parts.authStore.saveRefreshToken(token, grant);
+  return token;
 }
 
 /** OIDC standard claims the scope asks for (profile: name, nickname; email: email, email_verified). */

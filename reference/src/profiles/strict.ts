@@ -4,7 +4,8 @@
 // as it is; on the authentication API
 //   - POST bodies are taken as forms only (RFC 6749 §3.2: application/x-www-form-urlencoded);
 //   - neither the password grant nor response_type=token is offered (RFC 9700 §2.4, §2.1.2);
-//   - passwordless, the SAML callback, WS-Federation and delegation do not exist (404);
+//   - passwordless, the SAML callback, WS-Federation and delegation do not exist (404), nor
+//     the passwordless OTP grant (400 unsupported_grant_type);
 //   - offline_access is granted only beside prompt=consent (OIDC Core §11);
 //   - /authorize shows its errors as an HTML page, or redirects them with 303 (RFC 6749 §4.1.2.1);
 //   - no rate limit, so no X-RateLimit-* headers;
@@ -12,6 +13,7 @@
 // Built as a wrap of the whole handler plus a limiter that never limits the authentication
 // API, so no route of the tenant carries a branch for it.
 import type { ClientConfig, Handler, RateLimiter, TenantRequest, TenantResponse } from '../types.ts';
+import { PASSWORDLESS_OTP_GRANT } from '../auth/one-time-code.ts';
 
 const ABSENT = [/^\/passwordless\//, /^\/login\/callback\/?$/, /^\/wsfed(\/|$)/, /^\/delegation\/?$/];
 const IMPLICIT_TYPES = new Set(['token', 'id_token', 'id_token token', 'token id_token']);
@@ -76,6 +78,8 @@ async function answer(
     const token = /^\/oauth\/token\/?$/.test(path);
     if (token && form.get('grant_type') === 'password')
       return formError(400, 'unsupported_grant_type', 'The password grant is not offered');
+    if (token && form.get('grant_type') === PASSWORDLESS_OTP_GRANT)
+      return formError(400, 'unsupported_grant_type', 'The passwordless one-time-code grant is not offered');
     if (token && form.get('grant_type') === 'client_credentials') {
       form.set('audience', '/api/v2/');
       const body = Buffer.from(form.toString());

@@ -42,6 +42,14 @@ export async function passwordlessStart(req: TenantRequest, ctx: AppContext): Pr
   }
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const id = randomUUID();
+  const nowMs = ctx.parts.now();
+  if (send === 'code') {
+    ctx.parts.authStore.addSentCode(connection, to as string, {
+      code,
+      clientId: auth.client.clientId,
+      expiresAtMs: nowMs + ctx.parts.limits.oneTimeCodeLifetimeSeconds * 1000,
+    });
+  }
   ctx.parts.authStore.addOutboxMessage({
     id,
     connection,
@@ -54,7 +62,7 @@ export async function passwordlessStart(req: TenantRequest, ctx: AppContext): Pr
         }
       : {}),
     clientId: auth.client.clientId,
-    at: new Date(ctx.parts.now()).toISOString(),
+    at: new Date(nowMs).toISOString(),
   });
   return reply.json(
     200,

@@ -1,16 +1,24 @@
 // Authentication API token endpoint (§4.3, §5.1, §5.2, §7.3): grants client_credentials,
-// authorization_code (with or without PKCE), password and refresh_token; client
-// authentication through the `authenticateClient` part; errors {error, error_description}.
-import type { ClientConfig, TenantRequest, TenantResponse } from '../types.ts';
+// authorization_code (with or without PKCE), password, refresh_token and the passwordless
+// one-time code; client authentication through the `authenticateClient` part; errors
+// {error, error_description}.
+import type { ClientConfig, TenantRequest, TenantResponse, UserRecord } from '../types.ts';
 import type { AppContext } from '../context.ts';
 import { issueAccessToken } from '../auth/access-token.ts';
 import { begin, callerOf, readBody, type Params, type Reply } from '../auth/request.ts';
-import { issueUserTokens, userScope } from '../auth/user-tokens.ts';
+import { issueUserTokens, newRefreshToken, userScope } from '../auth/user-tokens.ts';
 import { loginKey } from '../auth/login-limit.ts';
 import { rateLimitHeaders } from '../ratelimit.ts';
 import { DATABASE_CONNECTION } from '../config.ts';
+import { PASSWORDLESS_OTP_GRANT } from '../auth/one-time-code.ts';
 
-export const GRANT_TYPES = ['client_credentials', 'authorization_code', 'password', 'refresh_token'];
+export const GRANT_TYPES = [
+  'client_credentials',
+  'authorization_code',
+  'password',
+  'refresh_token',
+  PASSWORDLESS_OTP_GRANT,
+];
 
 /** Login-limit answer (§8): 429 with the pair's own X-RateLimit-* state. */
 export const LOGIN_BLOCKED =
@@ -52,6 +60,8 @@ export async function tokenEndpoint(req: TenantRequest, ctx: AppContext): Promis
       return password(params, who, ctx, reply, req.remoteAddress);
     case 'authorization_code':
       return authorizationCode(params, who, ctx, reply);
+    case PASSWORDLESS_OTP_GRANT:
+      return passwordlessOtp(params, who, ctx, reply);
     default:
       return refreshToken(params, who, ctx, reply);
   }
@@ -196,7 +206,62 @@ async function authorizationCode(
   return tokenAnswer(reply, tokens);
 }
 
-/** RFC 6749 §6: no rotation (the refresh token stays valid until revoked); scope may narrow. */
+/**
+ * The passwordless OTP grant: `username` the email address or phone number the code was sent
+ * to, `otp` the code, `realm` the connection. The code is checked (and consumed) by the
+ * `verifyOneTimeCode` part before the user is looked up, so an address without an account
+ * cannot be told from a wrong code.
+ */
+async function passwordlessOtp(
+  params: Params,
+  who: Authenticated,
+  ctx: AppContext,
+  reply: Reply,
+): Promise<TenantResponse> {
+  const { username, otp, realm } = params;
+  if (username === undefined || username === '')
+    return reply.error(400, 'invalid_request', 'Missing required parameter: username');
+  if (otp === undefined || otp === '') return reply.error(400, 'invalid_request', 'Missing required parameter: otp');
+  if (realm !== 'email' && realm !== 'sms')
+    return reply.error(400, 'invalid_request', 'realm must be the passwordless connection: "email" or "sms"');
+  const scope = userScope(ctx, params.scope, params.audience);
+  if (scope === undefined) return reply.error(403, 'access_denied', `Service not found: ${params.audience}`);
+  const verdict = ctx.parts.verifyOneTimeCode({
+    connection: realm,
+    recipient: username,
+    clientId: who.client.clientId,
+    code: otp,
+  });
+  if (!verdict.ok) return reply.error(400, 'invalid_grant', verdict.description);
+  const user = passwordlessUser(ctx.users, realm, username);
+  if (user === undefined)
+    return reply.error(
+      400,
+      'invalid_grant',
+      `No user has this ${realm === 'email' ? 'email address' : 'phone number'}`,
+    );
+  const tokens = await issueUserTokens(ctx, {
+    client: who.client,
+    user,
+    scope,
+    ...(params.audience ? { audience: params.audience } : {}),
+    refreshable: true,
+    gty: 'passwordless',
+  });
+  return tokenAnswer(reply, tokens);
+}
+
+/** The existing user with that email address (compared without case) or phone number; none are created. */
+function passwordlessUser(users: UserRecord[], realm: 'email' | 'sms', recipient: string): UserRecord | undefined {
+  const wanted = recipient.toLowerCase();
+  return users.find((u) => (realm === 'email' ? u.username.toLowerCase() === wanted : u.phoneNumber === recipient));
+}
+
+/**
+ * RFC 6749 §6: scope may narrow. Without `refreshRotation` the refresh token stays valid until
+ * revoked; with it, the answer carries a new one for the same grant (its scope identical to the
+ * used one's, §6) and the used one is refused from then on.
+ */
 async function refreshToken(
   params: Params,
   who: Authenticated,
@@ -215,6 +280,8 @@ async function refreshToken(
   const scoped = ctx.parts.securityRules.refreshScope(grant.scope, params.scope);
   if (!scoped.ok) return reply.error(400, 'invalid_scope', scoped.description);
   const scope = scoped.scope;
+  // Consumed before anything awaits, so two requests with one token cannot both be answered.
+  if (ctx.refreshRotation) ctx.parts.authStore.revokeRefreshToken(token);
   const tokens = await issueUserTokens(ctx, {
     client: who.client,
     user,
@@ -223,5 +290,5 @@ async function refreshToken(
     refreshable: false,
     gty: 'refresh_token',
   });
-  return tokenAnswer(reply, tokens);
+  return tokenAnswer(reply, ctx.refreshRotation ? { ...tokens, refresh_token: newRefreshToken(ctx, grant) } : tokens);
 }
