@@ -88,7 +88,7 @@ export function expectStateKept(check: Checks, ex: Exchange): boolean | null {
 // Helpers
 
 /** A 3xx to the request's own redirect_uri carrying `error`, from a request that sent a state. */
-function errorRedirect(ex: Exchange): { error: string; state: string | null; sent: string } | null {
+export function errorRedirect(ex: Exchange): { error: string; state: string | null; sent: string } | null {
   if (ex.status < 300 || ex.status >= 400 || ex.request.method !== 'GET') return null;
   const asked = new URL(ex.request.url).searchParams;
   const sent = asked.get('state');

@@ -77,6 +77,8 @@ export interface AuthConfig {
   logoutReturnTo: string | null;
   passwordlessEmail: string | null;
   passwordlessPhone: string | null;
+  /** A test tenant's outbox of one-time codes (`<auth url><path>`), or null (a real tenant). */
+  passwordlessOutboxUrl: string | null;
   samlConnection: string | null;
   /** Explicit path overrides (IDM_*_PATH); null = discovery, else AUTH_PATH_DEFAULTS. */
   paths: Record<AuthPath, string | null>;
@@ -219,6 +221,7 @@ export function fromSettings(s: Settings): Config {
 /** The authentication-API side (its settings are read like all others; here only their relations). */
 function authOf(s: Settings, tokenPath: string): AuthConfig {
   const url = s.text('IDM_AUTH_URL');
+  const outboxPath = s.text('IDM_PASSWORDLESS_OUTBOX_PATH');
   const pkjwtId = s.text('IDM_PKJWT_CLIENT_ID');
   const pkjwtKey = s.text('IDM_PKJWT_KEY_FILE');
   const post = clientOf(s.text('IDM_POST_CLIENT_ID'), s.text('IDM_POST_CLIENT_SECRET'));
@@ -274,6 +277,7 @@ function authOf(s: Settings, tokenPath: string): AuthConfig {
     logoutReturnTo: s.text('IDM_LOGOUT_RETURN_TO'),
     passwordlessEmail: s.text('IDM_PASSWORDLESS_EMAIL'),
     passwordlessPhone: s.text('IDM_PASSWORDLESS_PHONE'),
+    passwordlessOutboxUrl: outboxPath === null ? null : `${url}${outboxPath}`,
     samlConnection: s.text('IDM_SAML_CONNECTION'),
     paths,
     loginControls: {

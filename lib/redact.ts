@@ -26,6 +26,7 @@ const SECRET_KEYS = new Set([
   'privatekey',
   'assertion',
   'code_verifier',
+  'otp',
 ]);
 
 const PATTERNS: Array<[RegExp, string]> = [

@@ -483,6 +483,14 @@ const DECLARED = [
     doc: 'recipient for passwordless start by SMS (E.164)',
   },
   {
+    name: 'IDM_PASSWORDLESS_OUTBOX_PATH',
+    group: 'authentication',
+    kind: pathKind,
+    embedded: EMBEDDED.passwordlessOutboxPath,
+    unset: 'a made-up one-time code judged by invalid_grant alone, beside an accepted passwordless start',
+    doc: 'test tenants only: an authentication-API path answering the one-time codes the tenant sent (`{messages: [{to, code}]}`, newest last), so the passwordless grant is tried with the code sent beside a made-up one; a real tenant leaves it unset',
+  },
+  {
     name: 'IDM_SAML_CONNECTION',
     group: 'authentication',
     kind: text,

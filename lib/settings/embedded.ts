@@ -37,5 +37,6 @@ export const EMBEDDED = {
   logoutReturnTo: 'https://app.conformance.test/logged-out',
   passwordlessEmail: 'conformance-user@example.test',
   passwordlessPhone: '+15555550100',
+  passwordlessOutboxPath: '/dev/outbox',
   samlConnection: 'conformance-saml',
 } as const;

@@ -4,6 +4,9 @@ import { randomInt } from 'node:crypto';
 import { JWT_ATTACKS } from './jwt.ts';
 import { isJwt } from '../forge.ts';
 
+/** The passwordless one-time-code grant as tenants of this kind take it (the spec shows no payload). */
+export const PASSWORDLESS_OTP_GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';
+
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
 /**

@@ -1,17 +1,29 @@
 // Passwordless (§4.3: connection `sms` or `email`): the spec shows no path, payload or answer
 // and names no standard, so the start request is sent as tenants of this kind take it and the
-// answer is recorded. On a real tenant it sends a real e-mail or SMS: opt-in only.
+// answer is recorded. On a real tenant it sends a real e-mail or SMS: opt-in only. The code it
+// sent is then a carrier of the attack catalogue: the grant with a made-up code must be refused
+// (RFC 6749 §5.2, invalid_grant), beside the same grant with the code sent where a test tenant's
+// outbox shows it (IDM_PASSWORDLESS_OUTBOX_PATH), else beside the accepted start.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { answerOf, endpointOf, jsonBodyRead } from '../../../lib/auth/conditions.ts';
 import { allowed, notOfferedReason, optInReason } from '../../../lib/config.ts';
+import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
+import { GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts';
+import { madeUpCode, PASSWORDLESS_OTP_GRANT } from '../../../lib/auth/attacks/grants.ts';
+import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { skipClauses } from '../../../lib/declare.ts';
+import { isObject } from '../../../lib/values.ts';
+import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
+
+const OTP_CHECKED = GRANT_ATTACKS.otpMadeUp.clause;
 
 for (const connection of ['email', 'sms'] as const) {
   const clause = `auth.flow.passwordless.${connection}`;
   test(
     `passwordless start with connection ${connection}: answer recorded`,
-    clauses(OPERATIONS.authFlow, clause, 'auth.api.post-json', 'auth.api.named-flows'),
-    async ({ run, flows, check }) => {
+    clauses(OPERATIONS.authFlow, clause, OTP_CHECKED, 'auth.api.post-json', 'auth.api.named-flows'),
+    async ({ run, flows, check, gate }, info) => {
       const { cfg } = run;
       const off = notOfferedReason(cfg, 'passwordless');
       test.skip(off !== null, off ?? '');
@@ -38,6 +50,77 @@ for (const connection of ['email', 'sms'] as const) {
       // §4.3 JSON convention: a 2xx is its acceptance, a 415 its refusal; other answers say nothing
       // about it, nor does a form body sent because JSON was refused (auth.api.post-json said so once).
       if ((await flows.encoding()).encoding === 'json') jsonBodyRead(check, ex, e.url, false);
+
+      // The code sent is a credential: a made-up one is refused (one wrong code only, so a
+      // tenant that voids codes after a few wrong ones still takes the right one after it).
+      const started = gate.given(
+        clause,
+        ex.status >= 200 && ex.status < 300,
+        `passwordless start answered ${ex.status}`,
+      );
+      const sent = run.cfg.auth.passwordlessOutboxUrl
+        ? await codeSentTo(flows, run.cfg.auth.passwordlessOutboxUrl, to!)
+        : null;
+      const grant = (otp: string) =>
+        flows.token({
+          grant_type: PASSWORDLESS_OTP_GRANT,
+          client_id: clientId,
+          ...secret,
+          username: to,
+          otp,
+          realm: connection,
+          scope: 'openid',
+        });
+      const row = GRANT_ATTACKS.otpMadeUp;
+      const wrong = await grant(madeUpCode(sent));
+      if (sent !== null) {
+        const right = await grant(sent);
+        const twin = gate.all(
+          started,
+          gate.given(clause, issued(right.ex), `the grant with the code sent ${failureCause(right.ex)}`),
+        );
+        gate.refused(twin, OTP_CHECKED, wrong.ex, `the passwordless grant with ${row.what}`, {
+          ...FLOW_GRANT,
+          attack: row,
+        });
+        return;
+      }
+      // Without the code, only invalid_grant shows that the code was checked.
+      const error = isObject(wrong.ex.body) && typeof wrong.ex.body.error === 'string' ? wrong.ex.body.error : null;
+      if (!issued(wrong.ex) && wrong.ex.status < 500 && error !== 'invalid_grant') {
+        const offered = error !== 'unsupported_grant_type' && error !== 'unauthorized_client';
+        skipClauses(
+          info,
+          offered
+            ? `not judged: a made-up one-time code was answered ${wrong.ex.status} ${error ?? '(no error code)'}, which does not show the code was checked (only invalid_grant does); on a test tenant set IDM_PASSWORDLESS_OUTBOX_PATH`
+            : `not applicable: the tenant answered ${error} to the passwordless one-time-code grant (${connection}): it does not offer it to this client`,
+          OTP_CHECKED,
+        );
+        gate.notMade(row, `answered ${wrong.ex.status} ${error ?? ''}: not judged`);
+        return;
+      }
+      gate.refused(
+        started,
+        OTP_CHECKED,
+        wrong.ex,
+        `the passwordless grant with ${row.what} (invalid_grant only counts)`,
+        {
+          ...FLOW_GRANT,
+          attack: row,
+        },
+      );
     },
   );
+}
+
+// Helpers
+
+/** The newest one-time code a test tenant's outbox shows for `to` (masked from then on), or null. */
+async function codeSentTo(flows: Flows, outbox: string, to: string): Promise<string | null> {
+  const ex = await flows.get(outbox, { to });
+  const messages = isObject(ex.body) && Array.isArray(ex.body.messages) ? ex.body.messages : [];
+  for (const m of messages) if (isObject(m) && typeof m.code === 'string') flows.secret(m.code);
+  const mine = messages.filter((m) => isObject(m) && m.to === to && typeof m.code === 'string');
+  const last = mine[mine.length - 1];
+  return isObject(last) ? (last.code as string) : null;
 }
