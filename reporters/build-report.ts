@@ -4,6 +4,7 @@ import { aggregate } from './aggregate.ts';
 import { applyBaseline } from './baseline.ts';
 import { decideGate } from './gate.ts';
 import { unexercisedByRun } from './incomplete.ts';
+import { attacksOf } from './attacks.ts';
 import {
   compareSections,
   emptyCounts,
@@ -125,6 +126,7 @@ export function buildReport(input: BuildInput): BuiltReport {
     ),
     baseline: { path: input.baseline.path, entries: input.baseline.entries.length, applied, stale },
     incomplete: unexercisedByRun(sorted),
+    attacks: attacksOf(input.tests),
     gate,
     clauses: sorted,
   };

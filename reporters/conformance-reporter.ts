@@ -23,6 +23,7 @@ import { buildReport } from './build-report.ts';
 import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
 import { renderHtml } from './html.ts';
 import type {
+  AttackResult,
   AuthErrorRecord,
   BaselineEntry,
   CatalogueEntry,
@@ -31,6 +32,7 @@ import type {
   TestOutcome,
 } from './model.ts';
 import { parseAuthError } from './auth-errors.ts';
+import { parseAttack } from './attacks.ts';
 import { renderSummary } from './summary.ts';
 
 export interface ConformanceReporterOptions {
@@ -249,6 +251,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   let skipReason: string | undefined;
   let requests: number | undefined;
   let authErrors: AuthErrorRecord[] | undefined;
+  let attacks: AttackResult[] | undefined;
   let clauseSkips: Record<string, string> | undefined;
   const title = test.titlePath().slice(3).join(' › ');
   const file = relative(process.cwd(), test.location.file);
@@ -268,6 +271,10 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
     else if (a.type === 'auth-error' && d) {
       const rec = parseAuthError(d);
       if (rec) (authErrors ??= []).push(rec);
+    } else if (a.type === 'attack' && d) {
+      const rec = parseAttack(d);
+      if (rec) (attacks ??= []).push(rec);
+      else problems.push(`test "${file} › ${title}" recorded a malformed attack annotation: ${d.slice(0, 120)}`);
     } else if (a.type === 'seed' && d) hints.seed ??= d;
     else if (a.type === 'depth' && d) hints.depth ??= d;
     else if (a.type === 'target' && d) hints.target ??= d;
@@ -285,6 +292,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   if (skipReason !== undefined) outcome.skipReason = skipReason;
   if (requests !== undefined) outcome.requests = requests;
   if (authErrors !== undefined) outcome.authErrors = authErrors;
+  if (attacks !== undefined) outcome.attacks = attacks;
   if (clauseSkips !== undefined) outcome.clauseSkips = clauseSkips;
   const err = result?.error ?? result?.errors?.[0];
   if ((status === 'failed' || status === 'timedOut') && err)

@@ -3,7 +3,9 @@
 // evidence, observations apart from verdicts, every clause linked to its spec text.
 import { byRootCause, rootCauseNote } from './root-causes.ts';
 import { methodViews, standardDerived, type MethodView } from './auth-methods.ts';
+import { attackCounts } from './attacks.ts';
 import {
+  type AttackResult,
   CLAUSE_STATUSES,
   compareSections,
   type ClauseResult,
@@ -111,6 +113,7 @@ ${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected 
 </section>
 
 ${authMethodsSection(r.clauses)}
+${attacksSection(r.attacks)}
 ${standardsSection(r.clauses)}
 <section class="card" id="clauses">
   <h2>All clauses by section</h2>
@@ -228,6 +231,28 @@ function authMethodsSection(clauses: readonly ClauseResult[]): string {
   return `<section class="card" id="auth-methods">
   <h2>Authentication methods (§5.2) <span class="hint">each way to authenticate, exercised when its client is configured</span></h2>
   <table class="list"><tr><th>Method</th><th>This run</th><th>Clauses</th></tr>${views.map(row).join('\n')}</table>
+</section>`;
+}
+
+/** Every attack sent: carrier, attack, clause and citation, the answer and what it came to. */
+function attacksSection(attacks: readonly AttackResult[] | undefined): string {
+  if (!attacks || attacks.length === 0) return '';
+  const counts = attackCounts(attacks);
+  const summary = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([o, n]) => `${n} ${o}`)
+    .join(' · ');
+  const cls = (o: AttackResult['outcome']) =>
+    o === 'refused'
+      ? 't-passed'
+      : o === 'accepted' || o === 'wrong refusal' || o === 'fault'
+        ? 't-failed'
+        : 't-skipped';
+  const row = (a: AttackResult) =>
+    `<tr><td>${esc(a.carrier)}</td><td>${esc(a.what)}<div class="muted"><code>${esc(a.row)}</code></div></td><td><a href="#clause-${esc(a.clause)}"><code>${esc(a.clause)}</code></a><div class="muted">${esc(a.citation)}</div></td><td>${a.status ?? '—'}${a.error ? ` <code>${esc(a.error)}</code>` : ''}</td><td class="${cls(a.outcome)}">${esc(a.outcome)}${a.note ? `<div class="muted">${esc(a.note)}</div>` : ''}</td></tr>`;
+  return `<section class="card" id="attacks">
+  <h2>Attacks sent <span class="count">${attacks.length}</span> <span class="hint">${esc(summary)}: each forged or misused credential, where it was presented and what the tenant answered</span></h2>
+  <table class="list"><tr><th>Carrier</th><th>Attack</th><th>Clause</th><th>Answer</th><th>Came to</th></tr>${attacks.map(row).join('\n')}</table>
 </section>`;
 }
 

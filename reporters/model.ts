@@ -60,6 +60,25 @@ export interface TestOutcome {
   requests?: number;
   /** Authentication-API errors the test met (lib/auth-errors.ts), for the run-wide §7.3 judgement. */
   authErrors?: AuthErrorRecord[];
+  /** Attacks of the catalogue the test sent (lib/auth/attacks/record.ts), for the report's attack section. */
+  attacks?: AttackResult[];
+}
+
+/** One attack as sent and answered: the catalogue row, the answer, and what it came to. */
+export interface AttackResult {
+  row: string;
+  carrier: string;
+  attack: string;
+  clause: string;
+  citation: string;
+  what: string;
+  status: number | null;
+  error: string | null;
+  /** refused as the carrier must; accepted (let in); wrong refusal; fault (5xx); not judged (its twin failed); not made. */
+  outcome: 'refused' | 'accepted' | 'wrong refusal' | 'fault' | 'not judged' | 'not made';
+  note?: string;
+  /** The test that sent it (file › title). */
+  test?: string;
 }
 
 /** One authentication-API error answer as the runtime recorded it (`auth-error` annotation). */
@@ -173,6 +192,8 @@ export interface ConformanceReport {
   baseline: { path: string | null; entries: number; applied: string[]; stale: string[] };
   /** Must clauses not exercised for a reason of the run (reporters/incomplete.ts), whatever the verdict. */
   incomplete: Array<{ clause: string; section: string; reason: string }>;
+  /** Every attack of the catalogue the run sent, with its answer (reporters/attacks.ts). */
+  attacks: AttackResult[];
   gate: Gate;
   clauses: ClauseResult[];
 }
