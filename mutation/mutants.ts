@@ -24,6 +24,7 @@ import { FLOW_BENIGN, FLOW_MUTANTS } from './mutants-flows.ts';
 import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
 import { SECURITY_BENIGN, SECURITY_MUTANTS } from './mutants-security.ts';
 import { SERVER_BENIGN, SERVER_MUTANTS } from './mutants-servers.ts';
+import { ATTACK_BENIGN, ATTACK_MUTANTS } from './mutants-attacks.ts';
 import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
 
@@ -922,6 +923,7 @@ export const MUTANTS: Variant[] = [
   ...SECURITY_MUTANTS,
   ...LOGIN_MUTANTS,
   ...SERVER_MUTANTS,
+  ...ATTACK_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -1072,6 +1074,7 @@ export const BENIGN: Variant[] = [
   ...SECURITY_BENIGN,
   ...LOGIN_BENIGN,
   ...SERVER_BENIGN,
+  ...ATTACK_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

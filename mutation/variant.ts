@@ -35,7 +35,7 @@ export interface VariantContext {
   publicUrl: string;
 }
 
-export type VariantOptions = Pick<TenantOptions, 'parts' | 'wrap' | 'rateLimit' | 'login'>;
+export type VariantOptions = Pick<TenantOptions, 'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation'>;
 
 export interface Variant {
   /** kebab-case, stable: the key in reports/mutation.json */

@@ -1,7 +1,7 @@
 // The OAuth 2.0 and OpenID Connect security rules the named flows rest on, one function each
 // (TenantParts.securityRules), so that each is enforced in one place and a variant can break
 // exactly one: exact redirect URIs, a code bound to its client and redirect URI, no widening
-// on refresh, logout returning only to a registered URL.
+// on refresh, a refresh token bound to its client, logout returning only to a registered URL.
 
 export interface CodeBinding {
   clientId: string;
@@ -18,6 +18,8 @@ export interface SecurityRules {
    * redirect URI of the authorization request. The refusal's description, or null when bound.
    */
   codeBindingFault(grant: CodeBinding, clientId: string, redirectUri: string | undefined): string | null;
+  /** RFC 6749 §6: a refresh token is used only by the client it was issued to. */
+  refreshBoundToClient(issuedTo: string, clientId: string): boolean;
   /** RFC 6749 §6: a refresh may narrow the original scope, never widen it; no scope asked keeps it. */
   refreshScope(original: string, asked: string | undefined): RefreshScope;
   /** OIDC RP-Initiated Logout 1.0 §3, RFC 9700 §4.11: the return URL is a registered one, compared as strings. */
@@ -31,6 +33,7 @@ export const securityRules: SecurityRules = {
     if (redirectUri !== grant.redirectUri) return 'redirect_uri must be the one of the authorization request';
     return null;
   },
+  refreshBoundToClient: (issuedTo, clientId) => issuedTo === clientId,
   refreshScope(original, asked) {
     if (asked === undefined) return { ok: true, scope: original };
     const granted = original.split(' ');

@@ -272,7 +272,7 @@ async function refreshToken(
   if (token === undefined || token === '')
     return reply.error(400, 'invalid_request', 'Missing required parameter: refresh_token');
   const grant = ctx.parts.authStore.getRefreshToken(token);
-  if (grant === undefined || grant.clientId !== who.client.clientId) {
+  if (grant === undefined || !ctx.parts.securityRules.refreshBoundToClient(grant.clientId, who.client.clientId)) {
     return reply.error(400, 'invalid_grant', 'Unknown or revoked refresh token');
   }
   const user = ctx.users.find((u) => u.userId === grant.userId);
