@@ -28,7 +28,8 @@ export const ATTACK_MUTANTS: Variant[] = [
     fast: true,
     clause: 'auth.sec.jwt.unsigned',
     fault: 'auth-bypass',
-    description: 'the Management API takes a token whose header says alg none (any case), its claims unchecked by a signature',
+    description:
+      'the Management API takes a token whose header says alg none (any case), its claims unchecked by a signature',
     options: viaParts((d, ctx) => accepting(d, 'verifyAccessToken', ctx, async (t) => alg(t).toLowerCase() === 'none')),
     probe: async (c) => mgmtStatus(c, 'unsigned-NONE'),
   },
@@ -38,7 +39,8 @@ export const ATTACK_MUTANTS: Variant[] = [
     fast: true,
     clause: 'auth.sec.jwt.alg-confusion',
     fault: 'auth-bypass',
-    description: "the Management API verifies an HS256/384/512 token with the tenant's public key as the HMAC secret (PEM or JWK JSON)",
+    description:
+      "the Management API verifies an HS256/384/512 token with the tenant's public key as the HMAC secret (PEM or JWK JSON)",
     options: viaParts((d, ctx) => accepting(d, 'verifyAccessToken', ctx, (t) => hmacWithOwnKey(t, ctx))),
     probe: async (c) => mgmtStatus(c, 'hmac-hs256-pem'),
   },
@@ -72,7 +74,10 @@ export const ATTACK_MUTANTS: Variant[] = [
     options: viaParts((d, ctx) => accepting(d, 'verifyUserToken', ctx, embeddedKeyVerifies)),
     probe: async (c) => {
       const t = (await passwordTokens(c, 'openid')).body?.access_token;
-      const made = await JWT_ATTACKS.find((a) => a.id === 'embedded-jwk')!.make(String(t), { published: null, other: null });
+      const made = await JWT_ATTACKS.find((a) => a.id === 'embedded-jwk')!.make(String(t), {
+        published: null,
+        other: null,
+      });
       return (await c.request('GET', '/userinfo', { headers: { authorization: `Bearer ${String(made)}` } })).status;
     },
   },
@@ -85,7 +90,11 @@ export const ATTACK_MUTANTS: Variant[] = [
     options: viaParts((d) => ({
       verifyClientAssertion: async (assertion, client, expected) => {
         const pem = client.publicKeyPem;
-        if (pem && /^HS/.test(alg(assertion)) && [pem, pem.replace(/\n$/, ''), `${pem.replace(/\n$/, '')}\n`].some((k) => hmacMatches(assertion, k))) {
+        if (
+          pem &&
+          /^HS/.test(alg(assertion)) &&
+          [pem, pem.replace(/\n$/, ''), `${pem.replace(/\n$/, '')}\n`].some((k) => hmacMatches(assertion, k))
+        ) {
           const claims = decodeJwt(assertion) as { iss: string; sub: string; jti: string; exp: number };
           return { ok: true, claims };
         }
@@ -137,7 +146,8 @@ export const ATTACK_MUTANTS: Variant[] = [
     fast: true,
     clause: 'auth.sec.code.redirect-uri-required',
     fault: 'missing-validation',
-    description: 'a code is exchanged without the redirect_uri its authorization request carried (another one is still refused)',
+    description:
+      'a code is exchanged without the redirect_uri its authorization request carried (another one is still refused)',
     options: viaParts((d) => ({
       securityRules: {
         ...d.securityRules,
@@ -223,7 +233,9 @@ export const ATTACK_MUTANTS: Variant[] = [
     probe: async (c) => {
       const seen = await c.burst(400);
       const last = seen[seen.length - 1];
-      return last?.status === 429 ? `${last.headers['x-ratelimit-remaining']}/${last.headers['x-ratelimit-limit']}` : null;
+      return last?.status === 429
+        ? `${last.headers['x-ratelimit-remaining']}/${last.headers['x-ratelimit-limit']}`
+        : null;
     },
   },
 ];
@@ -333,7 +345,9 @@ function hmacMatches(token: string, secret: string): boolean {
 async function hmacWithOwnKey(token: string, ctx: VariantContext): Promise<boolean> {
   const set = (await (await fetch(`${ctx.publicUrl}/.well-known/jwks.json`)).json()) as { keys: JWK[] };
   return set.keys.some((jwk) => {
-    const pem = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' }).export({ type: 'spki', format: 'pem' }).toString();
+    const pem = createPublicKey({ key: jwk as JsonWebKey, format: 'jwk' })
+      .export({ type: 'spki', format: 'pem' })
+      .toString();
     return [pem, pem.replace(/\n$/, ''), JSON.stringify(jwk)].some((k) => hmacMatches(token, k));
   });
 }
@@ -377,7 +391,10 @@ async function mgmtStatus(c: ProbeClient, attack: string): Promise<number> {
   });
   const genuine = String(isObject(issued.body) ? issued.body.access_token : '');
   const set = (await c.request('GET', '/.well-known/jwks.json')).body as { keys: JWK[] };
-  const made = await JWT_ATTACKS.find((a) => a.id === attack)!.make(genuine, { published: set.keys[0] ?? null, other: null });
+  const made = await JWT_ATTACKS.find((a) => a.id === attack)!.make(genuine, {
+    published: set.keys[0] ?? null,
+    other: null,
+  });
   return (
     await c.request('PATCH', `/api/v2/resource-servers/${DEV_RESOURCES.IDM_RESOURCE_SERVER_ID}`, {
       body: {},
