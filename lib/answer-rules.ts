@@ -73,7 +73,7 @@ export function judgeAnswer(ex: Exchange, cfg: Config, on: { check: Checks; info
  * RFC 6749 §4.1.2.1 (§4.2.2.1 in the fragment): an error redirect to the request's redirect_uri
  * carries the request's state, exactly. Null when `ex` is no such redirect.
  */
-export function expectStateKept(check: Checks, ex: Exchange): boolean | null {
+function expectStateKept(check: Checks, ex: Exchange): boolean | null {
   const r = errorRedirect(ex);
   if (r === null) return null;
   const kept = r.state === r.sent;

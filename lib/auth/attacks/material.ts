@@ -8,7 +8,7 @@ import { issuerKeys } from '../id-token.ts';
 import type { JwtMaterial } from './jwt.ts';
 
 /** The published key that verifies `token` (its kid; the only signing key when it names none), or null. */
-export async function publishedKeyFor(token: string, cfg: Config, client: ApiClient): Promise<JWK | null> {
+async function publishedKeyFor(token: string, cfg: Config, client: ApiClient): Promise<JWK | null> {
   const kid = decodeProtectedHeader(token).kid;
   const sets: JSONWebKeySet[] = [];
   const keys = await issuerKeys(cfg, client);
