@@ -36,6 +36,7 @@ export interface CatalogueEntry {
 
 // The check record is the runtime's (lib/check-record.ts); one definition for both sides.
 import type { AuthErrorSeen } from '../lib/auth/error-records.ts';
+import type { AttackSeen } from '../lib/auth/attacks/record.ts';
 import type { CheckRecord, Evidence as CheckEvidence } from '../lib/check-record.ts';
 export type { CheckRecord, CheckEvidence };
 
@@ -64,22 +65,8 @@ export interface TestOutcome {
   attacks?: AttackResult[];
 }
 
-/** One attack as sent and answered: the catalogue row, the answer, and what it came to. */
-export interface AttackResult {
-  row: string;
-  carrier: string;
-  attack: string;
-  clause: string;
-  citation: string;
-  what: string;
-  status: number | null;
-  error: string | null;
-  /** refused as the carrier must; accepted (let in); wrong refusal; fault (5xx); not judged (its twin failed); not made. */
-  outcome: 'refused' | 'accepted' | 'wrong refusal' | 'fault' | 'not judged' | 'not made';
-  note?: string;
-  /** The test that sent it (file › title). */
-  test?: string;
-}
+/** One attack as sent and answered (lib/auth/attacks/record.ts), with the test that sent it (file › title). */
+export type AttackResult = AttackSeen & { test?: string };
 
 /** One authentication-API error answer as the runtime recorded it (`auth-error` annotation). */
 export type AuthErrorRecord = AuthErrorSeen;
