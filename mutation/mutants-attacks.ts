@@ -4,8 +4,18 @@
 // a refresh token or one-time code taken unchecked, a refresh token any client may use, a code
 // exchanged without its redirect_uri, an error redirect that drops the state, a 429 whose
 // headers say the budget is untouched. The benign ones are choices the standards leave open.
-import { createHmac, createPublicKey, type JsonWebKey } from 'node:crypto';
-import { compactVerify, decodeJwt, decodeProtectedHeader, importJWK, type JWK, type JWTPayload } from 'jose';
+import { createHmac, createPrivateKey, createPublicKey, randomUUID, type JsonWebKey } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import {
+  SignJWT,
+  compactVerify,
+  decodeJwt,
+  decodeProtectedHeader,
+  exportJWK,
+  importJWK,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import type { AccessTokenClaims, TenantParts, TokenVerdict, TokenVerifier } from '../reference/src/index.ts';
 import { defaultUsers } from '../reference/src/index.ts';
 import { JWT_ATTACKS } from '../lib/auth/attacks/jwt.ts';
@@ -101,7 +111,32 @@ export const ATTACK_MUTANTS: Variant[] = [
         return d.verifyClientAssertion(assertion, client, expected);
       },
     })),
-    grep: ['auth.sec.jwt.alg-confusion'],
+    probe: async (c) => {
+      const genuine = await new SignJWT({
+        iss: A.IDM_PKJWT_CLIENT_ID,
+        sub: A.IDM_PKJWT_CLIENT_ID,
+        aud: `${c.origin}/`,
+        jti: randomUUID(),
+      })
+        .setProtectedHeader({ alg: 'RS256' })
+        .setIssuedAt()
+        .setExpirationTime('2m')
+        .sign(createPrivateKey(readFileSync(A.IDM_PKJWT_KEY_FILE, 'utf8')));
+      const published = await exportJWK(createPublicKey(readFileSync(A.IDM_PKJWT_KEY_FILE, 'utf8')));
+      const assertion = await JWT_ATTACKS.find((a) => a.id === 'hmac-hs256-pem')!.make(genuine, {
+        published,
+        other: null,
+      });
+      return (
+        await token(c, {
+          grant_type: 'client_credentials',
+          client_id: A.IDM_PKJWT_CLIENT_ID,
+          client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+          client_assertion: String(assertion),
+          audience: `${c.origin}/api/v2/`,
+        })
+      ).status;
+    },
   },
   {
     id: 'attack-refresh-unchecked',
