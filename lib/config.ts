@@ -82,8 +82,8 @@ export interface AuthConfig {
   paths: Record<AuthPath, string | null>;
   /** The login walk's selectors (IDM_LOGIN_*_SELECTOR, IDM_LOGOUT_CONFIRM_SELECTOR). */
   loginControls: LoginControls;
-  /** Chromium binary for the browser flows (a missing one skips them, it is not a config error). */
-  chromium: string;
+  /** The browser flows' Chromium when set (then the only one tried), else null: lib/auth/browser.ts looks for one. */
+  chromium: string | null;
 }
 
 /** The reason a not-offered flow's clauses are skipped with, or null when it is offered. */
