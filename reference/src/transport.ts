@@ -108,28 +108,25 @@ export function createTransport(): Transport {
   };
 }
 
-/** What node:http gives a clientError listener for a parse error (llhttp's code and position). */
-type ParseError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: unknown };
+/** What node:http gives a clientError listener for a parse error (llhttp's code). */
+type ParseError = Error & { code?: string };
 
-/** Unparseable HTTP never reaches the handler: it is answered here, with the same JSON error shape. */
+/**
+ * Unparseable HTTP never reaches the handler: it is answered here with a status line and no
+ * content, and the connection closed. The status says it (RFC 6585 §5: 431 for a header block
+ * over the limit, else 400). No content, because the method of a request that failed to parse
+ * cannot always be read (a large header block arrives in several packets), and content in an
+ * answer to HEAD is read by its client as data after the answer (RFC 9110 §9.3.2).
+ */
 function answerUnparseable(err: ParseError, socket: Duplex): void {
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'; // RFC 6585 §5
-  const [status, reason, message, errorCode] = tooLarge
-    ? [431, 'Request Header Fields Too Large', 'Request header fields too large', 'header_fields_too_large']
-    : [400, 'Bad Request', 'Malformed HTTP request', 'bad_request'];
-  const body = JSON.stringify({ statusCode: status, error: reason, message, errorCode });
-  // RFC 9110 §9.3.2: no content in an answer to HEAD (its client reads any as data after the
-  // answer). Kept unless the method is surely HEAD: a content a client expects and misses is worse.
-  const content = failedMethod(err) === 'HEAD' ? '' : body;
+  const [status, reason] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
   let answered = false;
   const answer = () => {
     if (answered) return;
     answered = true;
-    if (socket.writable) {
-      socket.end(
-        `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${content}`,
-      );
-    } else socket.destroy();
+    if (socket.writable) socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+    else socket.destroy();
   };
   // A malformed request pipelined behind one still being answered: its 400 goes after that
   // answer, never into the middle of it or before it (the client would misread both).
@@ -138,20 +135,6 @@ function answerUnparseable(err: ParseError, socket: Duplex): void {
     inFlight.once('finish', answer);
     inFlight.once('close', answer);
   } else answer();
-}
-
-/**
- * The method of the request the parser failed in, read from the bytes it was given: that request
- * starts after the last blank line before the error (earlier requests of the chunk were parsed).
- * Undefined when the bytes do not show it (absent, or the request began in an earlier chunk).
- */
-function failedMethod(err: ParseError): string | undefined {
-  const raw = err.rawPacket;
-  if (!Buffer.isBuffer(raw)) return undefined;
-  const end = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, raw.length) : raw.length;
-  const blank = raw.subarray(0, end).lastIndexOf('\r\n\r\n');
-  const start = blank < 0 ? 0 : blank + 4;
-  return /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) /.exec(raw.subarray(start, start + 32).toString('latin1'))?.[1];
 }
 
 function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
