@@ -82,6 +82,13 @@ export function createTransport(): Transport {
     req.on('error', () => res.destroy());
   });
   server.on('clientError', answerUnparseable);
+  // An expectation the tenant does not meet (RFC 9110 §10.1.1): 417 before any content is read,
+  // and the connection closed, so content the client sends anyway is never read as a next request
+  // (node:http's own 417 kept the connection, and answered such content a second time).
+  server.on('checkExpectation', (_req, res) => {
+    res.writeHead(417, { 'content-length': '0', connection: 'close' });
+    res.end();
+  });
   return {
     server,
     setHandler(h, max) {
@@ -121,20 +128,37 @@ type ParseError = Error & { code?: string };
 function answerUnparseable(err: ParseError, socket: Duplex): void {
   const [status, reason] =
     err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
-  let answered = false;
-  const answer = () => {
-    if (answered) return;
-    answered = true;
+  const settle = (): void => {
+    const inFlight = (socket as { _httpMessage?: (http.ServerResponse & { _last?: boolean }) | null })._httpMessage;
+    // The answer on its way ends the connection (a 417, say, before content that then failed to
+    // parse): the bytes belong to a request already answered, and get no answer of their own.
+    if (inFlight?._last) {
+      if (inFlight.writableFinished) socket.end();
+      return;
+    }
+    // The content of the request being read failed to parse (a broken chunk): that request gets the answer.
+    if (inFlight && !inFlight.req.complete && !inFlight.headersSent) {
+      inFlight.writeHead(status, reason, { 'content-length': '0', connection: 'close' });
+      inFlight.end();
+      return;
+    }
+    // A malformed request pipelined behind answers still being sent: its answer goes after them,
+    // never into the middle of one or before it (the client would misread both).
+    if (inFlight && !inFlight.writableFinished) {
+      let waited = false;
+      const next = () => {
+        if (waited) return;
+        waited = true;
+        settle();
+      };
+      inFlight.once('finish', next);
+      inFlight.once('close', next);
+      return;
+    }
     if (socket.writable) socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
     else socket.destroy();
   };
-  // A malformed request pipelined behind one still being answered: its 400 goes after that
-  // answer, never into the middle of it or before it (the client would misread both).
-  const inFlight = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
-  if (inFlight && !inFlight.writableFinished) {
-    inFlight.once('finish', answer);
-    inFlight.once('close', answer);
-  } else answer();
+  settle();
 }
 
 function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {

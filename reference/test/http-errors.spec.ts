@@ -231,6 +231,33 @@ test('an unparseable request has no content in its answer whatever its method: H
   }
 });
 
+test('an expectation the tenant does not meet: 417 and the connection closed; content sent anyway gets no second answer', async () => {
+  for (const content of ['2\r\n{}\r\n0\r\n\r\n', 'zz\r\nnot a chunk\r\n\r\n']) {
+    const raw = await exchange(
+      `POST /oauth/token HTTP/1.1\r\nHost: x\r\nExpect: something-else\r\nTransfer-Encoding: chunked\r\n\r\n${content}`,
+    );
+    expect(raw, JSON.stringify(content)).toMatch(/^HTTP\/1\.1 417 [^\r]*\r\n(?:[^\r]+\r\n)*\r\n$/);
+    expect(raw).toMatch(/\r\nconnection: close\r\n/i);
+  }
+  // Behind a pending answer too: the 200, the 417, and nothing for the content after it.
+  const answers = (
+    await exchange(
+      'GET /.well-known/jwks.json HTTP/1.1\r\nHost: x\r\n\r\nPOST /oauth/token HTTP/1.1\r\nHost: x\r\nExpect: odd\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n',
+    )
+  ).split(/(?=HTTP\/1\.1 )/);
+  expect(answers.map((a) => a.slice(0, 12))).toEqual(['HTTP/1.1 200', 'HTTP/1.1 417']);
+});
+
+test('content that fails to parse (a broken chunk) gets its request a 400 without content, not a connection left waiting', async () => {
+  for (const method of ['GET', 'POST', 'HEAD']) {
+    const raw = await exchange(
+      `${method} /oauth/token HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    );
+    expect(raw, method).toMatch(/^HTTP\/1\.1 400 [^\r]*\r\n(?:[^\r]+\r\n)*\r\n$/);
+    expect(raw, method).toMatch(/\r\ncontent-length: 0\r\n/i);
+  }
+});
+
 test('a header block over the limit gets 431 without content (RFC 6585 §5)', async () => {
   // Node's default limit is 16 KiB for the whole header block.
   const raw = await exchange(`GET /.well-known/jwks.json HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
@@ -246,6 +273,9 @@ test('a header block over the limit gets 431 without content (RFC 6585 §5)', as
 function exchange(data: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = connect(t.port, '127.0.0.1', () => socket.write(data));
+    socket.setTimeout(5000, () =>
+      socket.destroy(new Error(`no close within 5 s; received ${JSON.stringify(received)}`)),
+    );
     let received = '';
     socket.on('data', (d) => (received += d.toString('latin1')));
     socket.on('close', () => resolve(received));
