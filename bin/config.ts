@@ -5,7 +5,7 @@
 // the declarations (selftest/settings.spec.ts fails while the two differ).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { findChromium, noChromiumReason } from '../lib/auth/browser.ts';
-import { fromSettings } from '../lib/config.ts';
+import { fromSettings, separateAuthUrl } from '../lib/config.ts';
 import { exitWith, isIdmError } from '../lib/errors.ts';
 import { explain, settingsTable } from '../lib/settings/explain.ts';
 import { README, replaceTable } from '../lib/settings/readme.ts';
@@ -22,7 +22,8 @@ if (process.argv.includes('--readme')) {
     const cfg = fromSettings(settings);
     const browser = findChromium(cfg.auth.chromium);
     const noBrowser = browser.path ? null : noChromiumReason(browser);
-    process.stdout.write(`${explain(settings, { baseUrl: cfg.baseUrl, noBrowser }).join('\n')}\n`);
+    const authUrl = separateAuthUrl(cfg);
+    process.stdout.write(`${explain(settings, { baseUrl: cfg.baseUrl, authUrl, noBrowser }).join('\n')}\n`);
   } catch (e) {
     if (isIdmError(e)) exitWith(e);
     throw e;

@@ -86,6 +86,14 @@ export interface AuthConfig {
   chromium: string | null;
 }
 
+/**
+ * The authentication API's origin when it is not the base URL (IDM_AUTH_URL set apart), else
+ * null: where a run names its target, it names this one too, and only then.
+ */
+export function separateAuthUrl(cfg: Pick<Config, 'baseUrl' | 'auth'>): string | null {
+  return cfg.auth.url === cfg.baseUrl ? null : cfg.auth.url;
+}
+
 /** The reason a not-offered flow's clauses are skipped with, or null when it is offered. */
 export function notOfferedReason(cfg: Config, flow: NamedFlow): string | null {
   return cfg.auth.notOffered.has(flow) ? `not offered (IDM_NOT_OFFERED=${[...cfg.auth.notOffered].join(',')})` : null;

@@ -23,7 +23,10 @@ export function embeddedEnv(): Record<EmbeddedName, string> {
 }
 
 /** `npm run config`: one line per setting, then one per thing the run skips because of what is unset. */
-export function explain(s: Settings, target: { baseUrl: string; noBrowser: string | null }): string[] {
+export function explain(
+  s: Settings,
+  target: { baseUrl: string; authUrl: string | null; noBrowser: string | null },
+): string[] {
   const rows = SETTINGS.map((d) => {
     const r = s.byName.get(d.name);
     const unset = d.defaultDoc ? `(unset: ${d.defaultDoc.replace(/`/g, '')})` : '(unset)';
@@ -33,7 +36,7 @@ export function explain(s: Settings, target: { baseUrl: string; noBrowser: strin
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.min(64, Math.max(...rows.map((r) => r[1].length)));
   const lines = [
-    `target: ${target.baseUrl}${s.embedded ? ' (the embedded reference tenant)' : ''} · .env: ${s.envFile ?? 'none'}`,
+    `target: ${target.baseUrl}${s.embedded ? ' (the embedded reference tenant)' : ''}${target.authUrl ? ` · authentication API: ${target.authUrl}` : ''} · .env: ${s.envFile ?? 'none'}`,
     ...rows.map(([n, v, o]) => `${n.padEnd(w0)}  ${v.padEnd(w1)}  ${o}`),
   ];
   const skips = skipped(s, target.noBrowser);
