@@ -3,7 +3,7 @@
 // Configuration is validated, the embedded tenant started and the target prepared only when
 // the conformance project is selected, so `--project=selftest` needs no target.
 import { defineConfig, type ReporterDescription } from '@playwright/test';
-import { DEPTH_RUNS, EMBEDDED, loadConfig } from './lib/config.ts';
+import { DEPTH_RUNS, EMBEDDED, loadConfig, separateAuthUrl } from './lib/config.ts';
 import { exitWith, isIdmError } from './lib/errors.ts';
 import { runSettings } from './lib/settings/run.ts';
 
@@ -43,6 +43,7 @@ const reporters: ReporterDescription[] = [
         ? {
             environmentInfo: {
               target: cfg.baseUrl,
+              ...(separateAuthUrl(cfg) ? { authTarget: cfg.auth.url } : {}),
               depth: cfg.depth,
               embedded: String(cfg.embedded),
               node: process.version,

@@ -4,7 +4,8 @@
 // same way: one line, exit 2. `npm run config -- --readme` rewrites the README's table from
 // the declarations (selftest/settings.spec.ts fails while the two differ).
 import { readFileSync, writeFileSync } from 'node:fs';
-import { fromSettings } from '../lib/config.ts';
+import { findChromium, noChromiumReason } from '../lib/auth/browser.ts';
+import { fromSettings, separateAuthUrl } from '../lib/config.ts';
 import { exitWith, isIdmError } from '../lib/errors.ts';
 import { explain, settingsTable } from '../lib/settings/explain.ts';
 import { README, replaceTable } from '../lib/settings/readme.ts';
@@ -19,7 +20,10 @@ if (process.argv.includes('--readme')) {
     const { merged, fromFile, envFile } = readSources();
     const settings = parseSettings(merged, { fromFile, envFile });
     const cfg = fromSettings(settings);
-    process.stdout.write(`${explain(settings, { baseUrl: cfg.baseUrl, chromium: cfg.auth.chromium }).join('\n')}\n`);
+    const browser = findChromium(cfg.auth.chromium);
+    const noBrowser = browser.path ? null : noChromiumReason(browser);
+    const authUrl = separateAuthUrl(cfg);
+    process.stdout.write(`${explain(settings, { baseUrl: cfg.baseUrl, authUrl, noBrowser }).join('\n')}\n`);
   } catch (e) {
     if (isIdmError(e)) exitWith(e);
     throw e;

@@ -84,8 +84,16 @@ export interface AuthConfig {
   paths: Record<AuthPath, string | null>;
   /** The login walk's selectors (IDM_LOGIN_*_SELECTOR, IDM_LOGOUT_CONFIRM_SELECTOR). */
   loginControls: LoginControls;
-  /** Chromium binary for the browser flows (a missing one skips them, it is not a config error). */
-  chromium: string;
+  /** The browser flows' Chromium when set (then the only one tried), else null: lib/auth/browser.ts looks for one. */
+  chromium: string | null;
+}
+
+/**
+ * The authentication API's origin when it is not the base URL (IDM_AUTH_URL set apart), else
+ * null: where a run names its target, it names this one too, and only then.
+ */
+export function separateAuthUrl(cfg: Pick<Config, 'baseUrl' | 'auth'>): string | null {
+  return cfg.auth.url === cfg.baseUrl ? null : cfg.auth.url;
 }
 
 /** The reason a not-offered flow's clauses are skipped with, or null when it is offered. */

@@ -22,6 +22,7 @@ import {
   NOTHING_DISCOVERED,
   optInReason,
   secretValues,
+  separateAuthUrl,
   withDiscovered,
   type Config,
 } from './config.ts';
@@ -162,6 +163,7 @@ export const test = base.extend<
       const operation = testInfo.annotations.find((a) => a.type === 'operation')?.description ?? 'Management API';
       // One message: each allure call is one message attachment (a step) on the test.
       const sections = [...new Set(ids.map((id) => clauseEntry(id)?.section).filter((s): s is string => !!s))];
+      const authTarget = separateAuthUrl(suite.cfg);
       await recordMetadata({
         labels: [
           { name: 'epic', value: 'API' },
@@ -174,8 +176,15 @@ export const test = base.extend<
           { name: 'seed', value: String(suite.state.seed) },
           { name: 'depth', value: suite.cfg.depth },
           { name: 'target', value: suite.cfg.baseUrl },
+          ...(authTarget ? [{ name: 'auth target', value: authTarget }] : []),
         ],
       });
+      // Both origins in the test's properties (JUnit reads annotations) when they differ.
+      if (authTarget)
+        testInfo.annotations.push(
+          { type: 'target', description: suite.cfg.baseUrl },
+          { type: 'auth-target', description: authTarget },
+        );
       await use();
       testInfo.annotations.push({ type: 'requests', description: String(counter.sent) });
       if (counter.throttled > 0)

@@ -6,7 +6,7 @@
 import { mkdtempSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FullConfig } from '@playwright/test';
-import { loadConfig, type Config } from './config.ts';
+import { loadConfig, separateAuthUrl, type Config } from './config.ts';
 import { exitWith, isIdmError } from './errors.ts';
 import { preflight, newRunTag, newSeed, readResourceServer } from './preflight.ts';
 import { publishRunState } from './run-state.ts';
@@ -44,8 +44,10 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     const discovered = await readDiscovered(cfg);
     pre.requests++;
     publishRunState({ seed, runTag, runDir, tokens: pre.tokens, snapshot: pre.snapshot, startedAt, discovered });
+    const authTarget = separateAuthUrl(cfg);
     writeRunMeta({
       target: cfg.baseUrl,
+      ...(authTarget ? { authTarget } : {}),
       embedded: cfg.embedded,
       depth: cfg.depth,
       seed,
@@ -59,7 +61,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     });
     // stderr: stdout may carry a machine-readable reporter (--reporter=json).
     process.stderr.write(
-      `idm-conformance: target ${cfg.baseUrl}${cfg.embedded ? ' (embedded reference tenant)' : ''} · depth ${cfg.depth} · seed ${seed} (replay: IDM_SEED=${seed}) · run tag ${runTag}\n`,
+      `idm-conformance: target ${cfg.baseUrl}${cfg.embedded ? ' (embedded reference tenant)' : ''}${authTarget ? ` · authentication API ${authTarget}` : ''} · depth ${cfg.depth} · seed ${seed} (replay: IDM_SEED=${seed}) · run tag ${runTag}\n`,
     );
   } catch (e) {
     if (cfg && locked) unlockRun(cfg);

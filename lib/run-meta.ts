@@ -1,11 +1,13 @@
-// reports/run-meta.json: the facts of a run that the reporter and bench show (target,
-// depth, seed, run tag, requests sent outside tests). Never holds a secret.
+// reports/run-meta.json: the facts of a run that the reporter and bench show (target and,
+// when it differs, the authentication API's origin, depth, seed, run tag, requests sent outside tests). Never holds a secret.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { runSettings } from './settings/run.ts';
 
 export interface RunMeta {
   target: string;
+  /** The authentication API's origin (IDM_AUTH_URL) when it is not `target`; absent when it is. */
+  authTarget?: string;
   embedded: boolean;
   depth: string;
   seed: number;

@@ -19,6 +19,8 @@ import {
 export interface RunMeta {
   suite: { name: string; version: string };
   target: string | null;
+  /** The authentication API's origin; kept in the report only when it is not `target`. */
+  authTarget?: string | null;
   seed: number | string | null;
   depth: string | null;
   startedAt: Date;
@@ -80,11 +82,13 @@ export function buildReport(input: BuildInput): BuiltReport {
   const mustExercised = mustPassed + count('failed') + count('expected-failure');
 
   const tests = input.tests;
+  const authTarget = separateOrigin(input.meta);
   const requestCounts = tests.map((t) => t.requests).filter((n): n is number => typeof n === 'number');
   const report: ConformanceReport = {
     schemaVersion: 1,
     suite: input.meta.suite,
     target: input.meta.target,
+    ...(authTarget ? { authTarget } : {}),
     startedAt: input.meta.startedAt.toISOString(),
     endedAt: input.meta.endedAt.toISOString(),
     durationMs: input.meta.endedAt.getTime() - input.meta.startedAt.getTime(),
@@ -131,4 +135,12 @@ export function buildReport(input: BuildInput): BuiltReport {
     clauses: sorted,
   };
   return { report, warnings };
+}
+
+// Helpers
+
+/** The authentication API's origin when it is known and not the target (trailing slashes aside). */
+function separateOrigin({ target, authTarget }: RunMeta): string | null {
+  const bare = (u: string) => u.replace(/\/+$/, '');
+  return authTarget && (!target || bare(authTarget) !== bare(target)) ? bare(authTarget) : null;
 }

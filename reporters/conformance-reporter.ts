@@ -199,6 +199,7 @@ export default class ConformanceReporter implements Reporter {
   ): {
     suite: { name: string; version: string };
     target: string | null;
+    authTarget: string | null;
     seed: number | string | null;
     depth: string | null;
   } {
@@ -218,6 +219,10 @@ export default class ConformanceReporter implements Reporter {
     return {
       suite: suiteVersion(),
       target: String(pick('target', runtime?.target, env.IDM_BASE_URL) ?? '') || null,
+      // From the same source as the target: a run-meta without one says the two are the same.
+      authTarget: runtime
+        ? (runtime.authTarget ?? null)
+        : String(fromTests.authTarget ?? nonEmpty(env.IDM_AUTH_URL) ?? '') || null,
       seed,
       depth: String(pick('depth', runtime?.depth, env.IDM_DEPTH) ?? '') || null,
     };
@@ -226,6 +231,7 @@ export default class ConformanceReporter implements Reporter {
 
 interface RunHints {
   target?: string;
+  authTarget?: string;
   seed?: string;
   depth?: string;
 }
@@ -278,6 +284,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
     } else if (a.type === 'seed' && d) hints.seed ??= d;
     else if (a.type === 'depth' && d) hints.depth ??= d;
     else if (a.type === 'target' && d) hints.target ??= d;
+    else if (a.type === 'auth-target' && d) hints.authTarget ??= d;
   }
   const status = result?.status ?? 'skipped';
   const outcome: TestOutcome = {

@@ -43,14 +43,14 @@ export function renderHtml(r: ConformanceReport): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Conformance — ${esc(r.target ?? 'unknown target')}</title>
+<title>Conformance — ${esc(r.target ?? 'unknown target')}${r.authTarget ? ` · ${esc(r.authTarget)}` : ''}</title>
 <style>${CSS}</style>
 </head>
 <body>
 <header>
   <div class="title">
     <h1>Conformance report</h1>
-    <div class="target">${esc(r.target ?? 'target unknown')}</div>
+    ${targets(r)}
     <dl class="meta">
       ${metaItem('Started', fmtTime(r.startedAt))}
       ${metaItem('Duration', `${(r.durationMs / 1000).toFixed(1)} s`)}
@@ -319,6 +319,14 @@ function statusDot(status: string): string {
   return `<i class="dot s-${cls}" title="${esc(status)}"></i>`;
 }
 
+/** The target's origin; both, each named by its API, when the authentication API has its own. */
+function targets(r: ConformanceReport): string {
+  const management = esc(r.target ?? 'target unknown');
+  if (!r.authTarget) return `<div class="target">${management}</div>`;
+  return `<div class="target"><span class="api">management API</span> ${management}</div>
+    <div class="target"><span class="api">authentication API</span> ${esc(r.authTarget)}</div>`;
+}
+
 function metaItem(k: string, v: string): string {
   return `<div><dt>${esc(k)}</dt><dd>${esc(v)}</dd></div>`;
 }
@@ -395,6 +403,7 @@ header .title { flex:1; min-width:0; }
 h1 { margin:0 0 2px; font-size:24px; }
 h2 { font-size:17px; margin:0 0 12px; } h3 { font-size:15px; margin:18px 0 8px; }
 .target { font:600 15px/1.3 ui-monospace, "DejaVu Sans Mono", monospace; color:#3c4043; margin-bottom:10px; word-break:break-all; }
+.target .api { font:500 11px/1 system-ui, sans-serif; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); }
 .meta { display:grid; grid-template-columns:repeat(auto-fill, minmax(200px, 1fr)); gap:6px 18px; margin:0; }
 .meta dt { font-size:11px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); } .meta dd { margin:0; font-weight:500; }
 .headline { min-width:300px; max-width:420px; padding:16px 22px; border-radius:12px; color:#fff; text-align:center; }

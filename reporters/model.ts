@@ -146,7 +146,10 @@ export interface Gate {
 export interface ConformanceReport {
   schemaVersion: 1;
   suite: { name: string; version: string };
+  /** The management API's origin (IDM_BASE_URL). */
   target: string | null;
+  /** The authentication API's origin (IDM_AUTH_URL), only when it is not `target`. */
+  authTarget?: string;
   startedAt: string;
   endedAt: string;
   durationMs: number;

@@ -60,12 +60,18 @@ export function renderSummary(r: ConformanceReport, opts: SummaryOptions): strin
   ].join('\n');
 }
 
+/** The target's origin; both, each named by its API, when the authentication API has its own. */
+function targets(r: ConformanceReport): string {
+  const management = r.target ?? '(target unknown)';
+  return r.authTarget ? `${management} (management API) and ${r.authTarget} (authentication API)` : management;
+}
+
 /** The verdict and why, for a reader who reads no further; then the target, the score and the run. */
 function overview(r: ConformanceReport, { bold }: Style): string[] {
   const c = r.totals.conformance;
   const out = [
     headline(r, bold),
-    bold(`Conformance of ${r.target ?? '(target unknown)'}`) +
+    bold(`Conformance of ${targets(r)}`) +
       `  depth ${r.depth ?? '-'} · seed ${r.seed ?? '-'} · ${r.suite.name} ${r.suite.version}`,
     `Must clauses passed / exercised: ${bold(`${c.passed}/${c.exercised}`)}` +
       (c.percent === null ? '' : ` (${c.percent}%)`) +

@@ -1,11 +1,13 @@
 // The reporter's decisions from synthetic results, without Playwright runs: status
-// derivation, totals, baseline validation and application, the gate, the summary.
+// derivation, totals, baseline validation and application, the gate, the summary and the
+// HTML header (the target named, and the authentication API when it has its own origin).
 import { expect, test } from '@playwright/test';
 import { aggregate, NOT_RUN_REASON } from '../reporters/aggregate.ts';
 import { applyBaseline, BaselineError, parseBaseline } from '../reporters/baseline.ts';
 import { buildReport, type BuildInput } from '../reporters/build-report.ts';
 import { decideGate, exitCodeOfError } from '../reporters/gate.ts';
-import type { CatalogueEntry, CheckRecord, ClauseResult, TestOutcome } from '../reporters/model.ts';
+import { renderHtml } from '../reporters/html.ts';
+import type { CatalogueEntry, CheckRecord, ClauseResult, ConformanceReport, TestOutcome } from '../reporters/model.ts';
 import { renderSummary } from '../reporters/summary.ts';
 
 const catalogue: CatalogueEntry[] = [
@@ -318,6 +320,43 @@ test('the terminal summary lists counts by status and section and the failing cl
   expect(text).toContain('Verdict: NON-CONFORMANT (exit 1)');
   expect(text.trimEnd().split('\n').at(-1)).toBe('Clauses: 0 passed, 1 failed, 3 skipped');
   expect(text.indexOf('§2.2')).toBeLessThan(text.indexOf('§8'));
+});
+
+test.describe('the authentication API apart (IDM_AUTH_URL): the summary, the HTML header and conformance.json', () => {
+  const MANAGEMENT = input([]).meta.target!;
+  const AUTH = 'https://login.example.com';
+  const built = (authTarget: string | null | undefined) =>
+    buildReport({ ...input([]), meta: { ...input([]).meta, ...(authTarget === undefined ? {} : { authTarget }) } })
+      .report;
+  const targetLine = (report: ConformanceReport) =>
+    renderSummary(report, { color: false })
+      .split('\n')
+      .find((l) => l.startsWith('Conformance of '));
+  const header = (html: string) => html.slice(html.indexOf('<header>'), html.indexOf('</header>'));
+
+  test('a separate origin: both named, each by its API', () => {
+    const report = built(AUTH);
+    expect({ target: report.target, authTarget: report.authTarget }).toEqual({ target: MANAGEMENT, authTarget: AUTH });
+    expect(targetLine(report)).toBe(
+      `Conformance of ${MANAGEMENT} (management API) and ${AUTH} (authentication API)  depth quick · seed 7 · idm-conformance 0.0.0`,
+    );
+    const html = renderHtml(report);
+    expect(header(html)).toContain(`<span class="api">management API</span> ${MANAGEMENT}`);
+    expect(header(html)).toContain(`<span class="api">authentication API</span> ${AUTH}`);
+    expect(html).toContain(`<title>Conformance — ${MANAGEMENT} · ${AUTH}</title>`);
+  });
+
+  test('one origin for both (or none known): no authTarget, the target named alone as before', () => {
+    for (const same of [undefined, null, MANAGEMENT, `${MANAGEMENT}/`]) {
+      const report = built(same);
+      expect('authTarget' in report, String(same)).toBe(false);
+      expect(targetLine(report)).toBe(`Conformance of ${MANAGEMENT}  depth quick · seed 7 · idm-conformance 0.0.0`);
+      const html = renderHtml(report);
+      expect(header(html)).toContain(`<div class="target">${MANAGEMENT}</div>`);
+      expect(html).not.toContain('authentication API</span>');
+      expect(html).toContain(`<title>Conformance — ${MANAGEMENT}</title>`);
+    }
+  });
 });
 
 test('a very long curl is clipped in the terminal but kept whole in the report', () => {

@@ -1,5 +1,5 @@
-// The HTML report in a real browser: Debian's Chromium (the `chromium` package; `.ci/run`
-// installs it), driven by Playwright through executablePath. A report built from the real
+// The HTML report in a real browser: the Chromium lib/auth/browser.ts finds (`.ci/run` installs
+// one), driven by Playwright. A report built from the real
 // clause catalogue with synthetic results (one failure with full evidence, an observation,
 // a skip) must render, show its headline figure, and expand a failing clause to its
 // evidence. Screenshots are kept under reports/.
@@ -27,9 +27,8 @@ test.describe('conformance.html in Chromium', () => {
 
   test.beforeAll(async () => {
     // In CI the browser test must run: a missing binary is a failure there, not a skip.
-    if (!CHROMIUM)
-      throw new Error(`${noChromiumReason(LOOKUP)} although CI is set; .ci/run installs Debian's chromium`);
-    browser = await launchChromium(CHROMIUM);
+    if (!CHROMIUM) throw new Error(`${noChromiumReason(LOOKUP)} although CI is set; .ci/run installs a Chromium`);
+    browser = await launchChromium(LOOKUP);
     ({ report, failing } = await sampleReport());
     mkdirSync(REPORTS, { recursive: true });
     file = join(process.cwd(), REPORTS, 'conformance-selftest.html');

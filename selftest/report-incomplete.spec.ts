@@ -21,7 +21,7 @@ const clause = (id: string, status: ClauseResult['status'], reason?: string): Cl
 });
 
 const RUN_REASONS = [
-  'browser flows: no Chromium binary at /usr/bin/chromium (install Debian’s chromium …)',
+  'browser flows: no Chromium found (tried Playwright’s Chromium …, /usr/bin/chromium): install …',
   'login not driven: the page https://t.example/u/mfa (“Verify”) (answered 200) shows fields [name=otp] (text); set …',
   'needs a public client allowed the code flow: set IDM_PUBLIC_CLIENT_ID',
   'not run in this selection',

@@ -23,14 +23,17 @@ test('a report with every status, full evidence and a baselined failure validate
     new Set(['failed', 'expected-failure', 'passed', 'observed', 'skipped', 'not-exercisable']),
   );
   expect(validate(report), ajv.errorsText(validate.errors)).toBe(true);
+  const apart = { ...report, authTarget: 'https://login.example.com' };
+  expect(validate(apart), `with a separate authentication API: ${ajv.errorsText(validate.errors)}`).toBe(true);
 });
 
-test('the schema refuses an unknown status, an unknown field and a missing gate', async () => {
+test('the schema refuses an unknown status, an unknown field, a missing gate and an authTarget that is not a string', async () => {
   const report = await sampleReport();
   const broken: unknown[] = [
     { ...report, clauses: [{ ...report.clauses[0]!, status: 'mostly-passed' }] },
     { ...report, verdict: 'ok' },
     Object.fromEntries(Object.entries(report).filter(([k]) => k !== 'gate')),
+    { ...report, authTarget: null },
   ];
   for (const doc of broken) expect(validate(doc)).toBe(false);
 });

@@ -619,7 +619,7 @@ test.describe('authentication-API settings', () => {
         consentDecline: expect.stringContaining('decline'),
         logoutConfirm: expect.stringContaining('out'),
       },
-      chromium: '/usr/bin/chromium',
+      chromium: null,
     });
   });
 

@@ -1,11 +1,18 @@
 // The runtime of the named flows, without a tenant: PKCE against RFC 7636's own example, the
-// Chromium lookup, endpoint placement (setting > discovery > default), and the login walk
-// against small local pages of each shape hosted logins have.
+// Chromium lookup (its order on each platform), endpoint placement (setting > discovery >
+// default), and the login walk against small local pages of each shape hosted logins have.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
 import { s256, pkcePair } from '../lib/auth/pkce.ts';
-import { findChromium, launchChromium, noChromiumReason } from '../lib/auth/browser.ts';
+import {
+  type BrowserFacts,
+  findChromium,
+  launchChromium,
+  launchOptions,
+  lookupChromium,
+  noChromiumReason,
+} from '../lib/auth/browser.ts';
 import { absentReason, describeEndpoint, endpoint } from '../lib/auth/endpoints.ts';
 import { walkLogin } from '../lib/auth/login-walk.ts';
 import { parseConfig } from '../lib/config.ts';
@@ -20,13 +27,94 @@ test('PKCE S256 matches the example of RFC 7636 Appendix B, and pairs are fresh'
   expect(a.verifier).not.toBe(b.verifier);
 });
 
-test('Chromium: an explicit IDM_CHROMIUM is the only candidate; the reason names it and the setting', () => {
-  const missing = findChromium('/usr/bin/chromium', { IDM_CHROMIUM: '/nowhere/chromium' });
-  expect(missing).toEqual({ path: null, tried: ['/nowhere/chromium'] });
-  expect(noChromiumReason(missing)).toContain('/nowhere/chromium');
-  expect(noChromiumReason(missing)).toContain('IDM_CHROMIUM');
-  expect(findChromium(null, { CHROMIUM_PATH: '/nowhere/chrome' }).tried).toEqual(['/nowhere/chrome']);
-  expect(findChromium('/opt/x/chromium', {}).tried[0]).toBe('/opt/x/chromium');
+test("Chromium lookup: Playwright's own Chromium wins over a Chrome channel, which wins over Edge, then a distribution's", () => {
+  const PW = '/home/u/.cache/ms-playwright/chromium-1/chrome-linux64/chrome';
+  const CHROME = '/opt/google/chrome/chrome';
+  const EDGE = '/opt/microsoft/msedge/msedge';
+  const DEBIAN = '/usr/bin/chromium';
+  const on = (present: string[], o: Partial<BrowserFacts> = {}) =>
+    lookupChromium({
+      explicit: null,
+      platform: 'linux',
+      env: {},
+      exists: (p) => present.includes(p),
+      playwrightPath: PW,
+      ...o,
+    });
+  expect(on([PW, CHROME, EDGE, DEBIAN])).toMatchObject({ path: PW, source: 'playwright' });
+  expect(on([CHROME, EDGE, DEBIAN])).toMatchObject({ path: CHROME, source: 'chrome' });
+  expect(on([EDGE, DEBIAN])).toMatchObject({ path: EDGE, source: 'msedge' });
+  expect(on([DEBIAN])).toMatchObject({ path: DEBIAN, source: 'distribution' });
+  expect(on(['/usr/bin/chromium-browser'])).toMatchObject({
+    path: '/usr/bin/chromium-browser',
+    source: 'distribution',
+  });
+  expect(on([CHROME], { playwrightPath: null }), 'a platform Playwright has no build for').toMatchObject({
+    source: 'chrome',
+  });
+
+  const mac = '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome';
+  expect(on([mac, DEBIAN], { platform: 'darwin' })).toMatchObject({ path: mac, source: 'chrome' });
+  expect(on([DEBIAN], { platform: 'darwin' }).path, "no distribution's path on macOS").toBeNull();
+  const env = { LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local', PROGRAMFILES: 'C:\\Program Files' };
+  const winEdge = 'C:\\Program Files\\Microsoft\\Edge\\Application\\msedge.exe';
+  const win = on([winEdge], { platform: 'win32', env });
+  expect(win).toMatchObject({ path: winEdge, source: 'msedge' });
+  expect(win.tried).toContain(
+    'Google Chrome (channel chrome) C:\\Users\\u\\AppData\\Local\\Google\\Chrome\\Application\\chrome.exe',
+  );
+
+  // A channel is launched through Playwright's channel, everything else by its path.
+  expect(launchOptions(on([CHROME]))).toMatchObject({ channel: 'chrome' });
+  expect(launchOptions(on([CHROME]))).not.toHaveProperty('executablePath');
+  expect(launchOptions(on([PW]))).toMatchObject({ executablePath: PW });
+  expect(launchOptions(on([PW]))).not.toHaveProperty('channel');
+});
+
+test('Chromium lookup: an explicit IDM_CHROMIUM is the only candidate; none found names what was tried and both cures', () => {
+  const everything = () => true;
+  const explicit = lookupChromium({
+    explicit: '/opt/x/chromium',
+    platform: 'linux',
+    env: {},
+    exists: everything,
+    playwrightPath: '/pw',
+  });
+  expect(explicit).toEqual({
+    path: '/opt/x/chromium',
+    source: 'IDM_CHROMIUM',
+    tried: ['IDM_CHROMIUM /opt/x/chromium'],
+  });
+  expect(findChromium(null, { IDM_CHROMIUM: '/nowhere/chromium' })).toMatchObject({
+    path: null,
+    tried: ['IDM_CHROMIUM /nowhere/chromium'],
+  });
+  expect(findChromium(null, { CHROMIUM_PATH: '/nowhere/chrome' }).tried).toEqual(['IDM_CHROMIUM /nowhere/chrome']);
+  expect(findChromium('/nowhere/set', { IDM_CHROMIUM: '/nowhere/env' }).tried, 'the configured value wins').toEqual([
+    'IDM_CHROMIUM /nowhere/set',
+  ]);
+
+  const none = lookupChromium({
+    explicit: null,
+    platform: 'linux',
+    env: {},
+    exists: () => false,
+    playwrightPath: '/pw/chrome',
+  });
+  expect(none.path).toBeNull();
+  expect(launchOptions(none)).toBeNull();
+  const reason = noChromiumReason(none);
+  for (const p of [
+    '/pw/chrome',
+    '/opt/google/chrome/chrome',
+    '/opt/microsoft/msedge/msedge',
+    '/usr/bin/chromium',
+    '/usr/bin/chromium-browser',
+  ])
+    expect(reason).toContain(p);
+  expect(reason).toContain('npx playwright install chromium');
+  expect(reason).toContain('apt-get install chromium');
+  expect(reason).toContain('IDM_CHROMIUM');
 });
 
 test('endpoints: a setting wins, then the discovery document, then the default path', async () => {
@@ -79,7 +167,7 @@ test.describe('the login walk in Chromium', () => {
   });
 
   test("walks one-page, identifier-first, scripted and cross-origin logins, consent and logout confirmation; refusals and error pages are the tenant's answer; a page it cannot drive is named", async () => {
-    const browser = await launchChromium(lookup.path!);
+    const browser = await launchChromium(lookup);
     try {
       const run = (path: string, o: { password?: string; consent?: 'accept' | 'decline'; logout?: boolean } = {}) =>
         walkLogin(browser, {

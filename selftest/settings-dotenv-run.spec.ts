@@ -57,5 +57,9 @@ test('IDM_REPORTS_DIR, IDM_STATE_DIR, IDM_BASELINE, IDM_DEPTH and IDM_EMBEDDED_P
   expect(existsSync(join(reports, 'run-meta.json')), 'run-meta.json next to the reports').toBe(true);
   expect(existsSync(join(reports, 'allure-results')), 'the Allure results too').toBe(true);
   expect(existsSync(join(reports, 'junit.xml'))).toBe(true);
+  // One origin for both APIs: named once, as before (report-origins.spec.ts has them apart).
+  expect('authTarget' in report).toBe(false);
+  expect(readFileSync(join(reports, 'junit.xml'), 'utf8')).not.toContain('auth-target');
+  expect(readFileSync(join(reports, 'allure-results', 'environment.properties'), 'utf8')).not.toContain('authTarget');
   expect(existsSync(join(ws, 'state')), 'the run lock lived in the state folder').toBe(true);
 });

@@ -551,8 +551,9 @@ const DECLARED = [
     name: 'IDM_CHROMIUM',
     group: 'authentication',
     kind: text,
-    default: '/usr/bin/chromium',
-    doc: 'Chromium for the browser flows; a missing binary skips them',
+    defaultDoc:
+      "Playwright's Chromium (`npx playwright install chromium`), else Google Chrome or Microsoft Edge (Playwright's `chrome` and `msedge` channels), else `/usr/bin/chromium` or `/usr/bin/chromium-browser`",
+    doc: "the Chromium binary of the browser flows and of the HTML report's browser test; when set, the only one tried; no browser found skips them",
   },
   // Run
   {

@@ -1,7 +1,6 @@
 // What the declarations tell people: the effective configuration of `npm run config` (one
 // line per setting, secrets as ***, where each value came from, then what the run skips), the
 // README's configuration table, and the settings a mutation variant is launched with.
-import { existsSync } from 'node:fs';
 import {
   ALLOWANCE_NAMES,
   ALLOWANCES,
@@ -24,7 +23,10 @@ export function embeddedEnv(): Record<EmbeddedName, string> {
 }
 
 /** `npm run config`: one line per setting, then one per thing the run skips because of what is unset. */
-export function explain(s: Settings, target: { baseUrl: string; chromium: string }): string[] {
+export function explain(
+  s: Settings,
+  target: { baseUrl: string; authUrl: string | null; noBrowser: string | null },
+): string[] {
   const rows = SETTINGS.map((d) => {
     const r = s.byName.get(d.name);
     const unset = d.defaultDoc ? `(unset: ${d.defaultDoc.replace(/`/g, '')})` : '(unset)';
@@ -34,16 +36,17 @@ export function explain(s: Settings, target: { baseUrl: string; chromium: string
   const w0 = Math.max(...rows.map((r) => r[0].length));
   const w1 = Math.min(64, Math.max(...rows.map((r) => r[1].length)));
   const lines = [
-    `target: ${target.baseUrl}${s.embedded ? ' (the embedded reference tenant)' : ''} · .env: ${s.envFile ?? 'none'}`,
+    `target: ${target.baseUrl}${s.embedded ? ' (the embedded reference tenant)' : ''}${target.authUrl ? ` · authentication API: ${target.authUrl}` : ''} · .env: ${s.envFile ?? 'none'}`,
     ...rows.map(([n, v, o]) => `${n.padEnd(w0)}  ${v.padEnd(w1)}  ${o}`),
   ];
-  const skips = skipped(s, target.chromium);
+  const skips = skipped(s, target.noBrowser);
   lines.push(skips.length ? 'skipped because of what is unset:' : 'nothing is skipped because of what is unset');
   for (const k of skips) lines.push(`  ${k}`);
   return lines;
 }
 
-function skipped(s: Settings, chromium: string): string[] {
+/** `noBrowser`: why no browser was found (lib/auth/browser.ts), or null when one was. */
+function skipped(s: Settings, noBrowser: string | null): string[] {
   const out: string[] = [];
   for (const d of SETTINGS) {
     if (!d.unset || s.byName.get(d.name)?.raw != null) continue;
@@ -54,7 +57,7 @@ function skipped(s: Settings, chromium: string): string[] {
     const allow = new Set(s.list('IDM_ALLOW'));
     for (const k of ALLOWANCE_NAMES) if (!allow.has(k)) out.push(`IDM_ALLOW without ${k} → skipped: ${ALLOWANCES[k]}`);
   }
-  if (!existsSync(chromium)) out.push(`IDM_CHROMIUM: ${chromium} does not exist → the browser flows skipped`);
+  if (noBrowser) out.push(`the browser flows skipped: ${noBrowser}`);
   return out;
 }
 

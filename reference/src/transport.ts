@@ -82,6 +82,13 @@ export function createTransport(): Transport {
     req.on('error', () => res.destroy());
   });
   server.on('clientError', answerUnparseable);
+  // An expectation the tenant does not meet (RFC 9110 §10.1.1): 417 before any content is read,
+  // and the connection closed, so content the client sends anyway is never read as a next request
+  // (node:http's own 417 kept the connection, and answered such content a second time).
+  server.on('checkExpectation', (_req, res) => {
+    res.writeHead(417, { 'content-length': '0', connection: 'close' });
+    res.end();
+  });
   return {
     server,
     setHandler(h, max) {
@@ -108,50 +115,50 @@ export function createTransport(): Transport {
   };
 }
 
-/** What node:http gives a clientError listener for a parse error (llhttp's code and position). */
-type ParseError = Error & { code?: string; rawPacket?: unknown; bytesParsed?: unknown };
-
-/** Unparseable HTTP never reaches the handler: it is answered here, with the same JSON error shape. */
-function answerUnparseable(err: ParseError, socket: Duplex): void {
-  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW'; // RFC 6585 §5
-  const [status, reason, message, errorCode] = tooLarge
-    ? [431, 'Request Header Fields Too Large', 'Request header fields too large', 'header_fields_too_large']
-    : [400, 'Bad Request', 'Malformed HTTP request', 'bad_request'];
-  const body = JSON.stringify({ statusCode: status, error: reason, message, errorCode });
-  // RFC 9110 §9.3.2: no content in an answer to HEAD (its client reads any as data after the
-  // answer). Kept unless the method is surely HEAD: a content a client expects and misses is worse.
-  const content = failedMethod(err) === 'HEAD' ? '' : body;
-  let answered = false;
-  const answer = () => {
-    if (answered) return;
-    answered = true;
-    if (socket.writable) {
-      socket.end(
-        `HTTP/1.1 ${status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${content}`,
-      );
-    } else socket.destroy();
-  };
-  // A malformed request pipelined behind one still being answered: its 400 goes after that
-  // answer, never into the middle of it or before it (the client would misread both).
-  const inFlight = (socket as { _httpMessage?: http.ServerResponse | null })._httpMessage;
-  if (inFlight && !inFlight.writableFinished) {
-    inFlight.once('finish', answer);
-    inFlight.once('close', answer);
-  } else answer();
-}
+/** What node:http gives a clientError listener for a parse error (llhttp's code). */
+type ParseError = Error & { code?: string };
 
 /**
- * The method of the request the parser failed in, read from the bytes it was given: that request
- * starts after the last blank line before the error (earlier requests of the chunk were parsed).
- * Undefined when the bytes do not show it (absent, or the request began in an earlier chunk).
+ * Unparseable HTTP never reaches the handler: it is answered here with a status line and no
+ * content, and the connection closed. The status says it (RFC 6585 §5: 431 for a header block
+ * over the limit, else 400). No content, because the method of a request that failed to parse
+ * cannot always be read (a large header block arrives in several packets), and content in an
+ * answer to HEAD is read by its client as data after the answer (RFC 9110 §9.3.2).
  */
-function failedMethod(err: ParseError): string | undefined {
-  const raw = err.rawPacket;
-  if (!Buffer.isBuffer(raw)) return undefined;
-  const end = typeof err.bytesParsed === 'number' ? Math.min(err.bytesParsed, raw.length) : raw.length;
-  const blank = raw.subarray(0, end).lastIndexOf('\r\n\r\n');
-  const start = blank < 0 ? 0 : blank + 4;
-  return /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) /.exec(raw.subarray(start, start + 32).toString('latin1'))?.[1];
+function answerUnparseable(err: ParseError, socket: Duplex): void {
+  const [status, reason] =
+    err.code === 'HPE_HEADER_OVERFLOW' ? [431, 'Request Header Fields Too Large'] : [400, 'Bad Request'];
+  const settle = (): void => {
+    const inFlight = (socket as { _httpMessage?: (http.ServerResponse & { _last?: boolean }) | null })._httpMessage;
+    // The answer on its way ends the connection (a 417, say, before content that then failed to
+    // parse): the bytes belong to a request already answered, and get no answer of their own.
+    if (inFlight?._last) {
+      if (inFlight.writableFinished) socket.end();
+      return;
+    }
+    // The content of the request being read failed to parse (a broken chunk): that request gets the answer.
+    if (inFlight && !inFlight.req.complete && !inFlight.headersSent) {
+      inFlight.writeHead(status, reason, { 'content-length': '0', connection: 'close' });
+      inFlight.end();
+      return;
+    }
+    // A malformed request pipelined behind answers still being sent: its answer goes after them,
+    // never into the middle of one or before it (the client would misread both).
+    if (inFlight && !inFlight.writableFinished) {
+      let waited = false;
+      const next = () => {
+        if (waited) return;
+        waited = true;
+        settle();
+      };
+      inFlight.once('finish', next);
+      inFlight.once('close', next);
+      return;
+    }
+    if (socket.writable) socket.end(`HTTP/1.1 ${status} ${reason}\r\ncontent-length: 0\r\nconnection: close\r\n\r\n`);
+    else socket.destroy();
+  };
+  settle();
 }
 
 function flatHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {

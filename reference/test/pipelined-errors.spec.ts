@@ -38,4 +38,6 @@ test('a malformed request behind a pending one: its answer first, then the 400',
   const bodyStart = raw.indexOf('\r\n\r\n') + 4;
   expect(second).toBe(bodyStart + length);
   expect(JSON.parse(raw.slice(bodyStart, bodyStart + length)).keys).toHaveLength(1);
+  // The 400 is the last thing on the connection: a header block without content.
+  expect(raw.slice(second)).toBe('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
 });
