@@ -4,7 +4,7 @@
 // The specs send the rows of a carrier in the test that holds its genuine credential (the
 // accepted twin); the report lists every row with the answer it got (reporters/attacks.ts).
 import { clause } from '../../../contract/clauses.ts';
-import { JWT_ATTACKS } from './jwt.ts';
+import { JWT_ATTACKS, sentAt } from './jwt.ts';
 
 export type CarrierId =
   | 'management-token'
@@ -187,7 +187,10 @@ export const GRANT_ATTACKS = {
 /** Every row: the JWT attacks on each JWT carrier, the grant attacks, the earlier ones. */
 export const ATTACK_ROWS: readonly AttackRow[] = [
   ...JWT_CARRIERS.flatMap((c) =>
-    JWT_ATTACKS.map((a) => ({ ...row(c, a.id, a.clause, a.what), ...(a.deep ? { deep: a.deep } : {}) })),
+    JWT_ATTACKS.map((a) => ({
+      ...row(c, a.id, a.clause, a.what),
+      ...(sentAt(a, 'default', c === 'management-token') ? {} : { deep: true as const }),
+    })),
   ),
   ...Object.values(GRANT_ATTACKS),
   ...EARLIER.map(([c, a, cl, what]) => row(c, a, cl, what)),

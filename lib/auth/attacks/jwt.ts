@@ -21,8 +21,12 @@ export interface JwtAttack {
   clause: string;
   /** How it is made, for the report and the evidence. */
   what: string;
-  /** Sent at IDM_DEPTH=deep only: a further variant of a class every depth exercises. */
-  deep?: true;
+  /**
+   * Where it is sent below IDM_DEPTH=deep (which sends every attack on every carrier): `core` on
+   * every carrier, `wide` on the Management API's token only, `deep` nowhere; every class has a
+   * `core` variant, so every class is judged on every carrier at every depth.
+   */
+  tier: Tier;
   /** The attack token, or why it cannot be made for this carrier (a string that starts with "not"). */
   make(genuine: string, m: JwtMaterial): Promise<string | NotMade>;
 }
@@ -31,6 +35,8 @@ export interface JwtAttack {
 export interface NotMade {
   notMade: string;
 }
+
+export type Tier = 'core' | 'wide' | 'deep';
 
 const UNSIGNED = 'auth.sec.jwt.unsigned';
 const CONFUSION = 'auth.sec.jwt.alg-confusion';
@@ -48,19 +54,19 @@ const KEY_FORMS: Record<KeyForm, string> = {
 export const JWT_ATTACKS: readonly JwtAttack[] = [
   ...(
     [
-      ['none', true],
-      ['none', false],
-      ['None', true],
-      ['NONE', true],
-      ['None', false, true],
-      ['NONE', false, true],
+      ['none', true, 'core'],
+      ['none', false, 'wide'],
+      ['None', true, 'wide'],
+      ['NONE', true, 'core'],
+      ['None', false, 'deep'],
+      ['NONE', false, 'deep'],
     ] as const
   ).map(
-    ([alg, dot, deep]): JwtAttack => ({
+    ([alg, dot, tier]): JwtAttack => ({
       id: `unsigned-${alg}${dot ? '' : '-no-dot'}`,
       clause: UNSIGNED,
       what: `unsigned: alg "${alg}", ${dot ? 'an empty signature after the last dot' : 'no trailing dot'}`,
-      ...(deep ? { deep } : {}),
+      tier,
       make: async (genuine) => {
         const [header, payload] = parts(genuine);
         return `${encode({ ...header, alg })}.${encode(payload)}${dot ? '.' : ''}`;
@@ -69,22 +75,22 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
   ),
   ...(
     [
-      ['HS256', 'pem'],
-      ['HS256', 'pem-no-newline'],
-      ['HS256', 'jwk-json'],
-      ['HS384', 'pem'],
-      ['HS512', 'pem', true],
-      ['HS384', 'jwk-json', true],
-      ['HS512', 'jwk-json', true],
-      ['HS384', 'pem-no-newline', true],
-      ['HS512', 'pem-no-newline', true],
+      ['HS256', 'pem', 'core'],
+      ['HS256', 'pem-no-newline', 'wide'],
+      ['HS256', 'jwk-json', 'core'],
+      ['HS384', 'pem', 'wide'],
+      ['HS512', 'pem', 'deep'],
+      ['HS384', 'jwk-json', 'deep'],
+      ['HS512', 'jwk-json', 'deep'],
+      ['HS384', 'pem-no-newline', 'deep'],
+      ['HS512', 'pem-no-newline', 'deep'],
     ] as const
   ).map(
-    ([alg, form, deep]): JwtAttack => ({
+    ([alg, form, tier]): JwtAttack => ({
       id: `hmac-${alg.toLowerCase()}-${form}`,
       clause: CONFUSION,
       what: `${alg} keyed with ${KEY_FORMS[form]}`,
-      ...(deep ? { deep } : {}),
+      tier,
       make: async (genuine, m) => {
         if (!m.published) return { notMade: 'not made: no published public key for this token was found' };
         const [header, payload] = parts(genuine);
@@ -94,6 +100,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
   ),
   {
     id: 'embedded-jwk',
+    tier: 'core',
     clause: EMBEDDED,
     what: "its own public key in the header (jwk), signed by the attacker's private key, the genuine kid kept",
     make: async (genuine) => {
@@ -105,6 +112,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
   },
   {
     id: 'jku',
+    tier: 'core',
     clause: REMOTE,
     what: 'a jku header naming a key set outside the tenant, signed by a key the tenant never published',
     make: async (genuine) => {
@@ -115,6 +123,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
   },
   {
     id: 'x5u',
+    tier: 'wide',
     clause: REMOTE,
     what: 'an x5u header naming a certificate outside the tenant, signed by its key',
     make: async (genuine) => {
@@ -126,12 +135,14 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
   },
   {
     id: 'signature-stripped',
+    tier: 'core',
     clause: SIGNATURE,
     what: 'the signature stripped (the header and claims kept, the last segment empty)',
     make: async (genuine) => `${genuine.slice(0, genuine.lastIndexOf('.'))}.`,
   },
   {
     id: 'signature-borrowed',
+    tier: 'core',
     clause: SIGNATURE,
     what: "the signature of another genuine token over this token's header and claims",
     make: async (genuine, m) => {
@@ -141,6 +152,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
   },
   {
     id: 'claims-tampered',
+    tier: 'wide',
     clause: SIGNATURE,
     what: 'the claims changed (exp a day later, a jti of its own) under the genuine signature',
     make: async (genuine) => {
@@ -151,9 +163,14 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
   },
 ];
 
-/** The attacks a run sends at its depth: every class always, the further variants at deep. */
-export function jwtAttacksAt(depth: string): readonly JwtAttack[] {
-  return JWT_ATTACKS.filter((a) => !a.deep || depth === 'deep');
+/** The attacks a run sends on a carrier at its depth (the tiers above). */
+export function jwtAttacksAt(depth: string, everyVariant: boolean): readonly JwtAttack[] {
+  return JWT_ATTACKS.filter((a) => sentAt(a, depth, everyVariant));
+}
+
+/** Whether `a` is sent at `depth` on a carrier that gets every variant (the Management API's token) or not. */
+export function sentAt(a: JwtAttack, depth: string, everyVariant: boolean): boolean {
+  return depth === 'deep' || a.tier === 'core' || (a.tier === 'wide' && everyVariant);
 }
 
 /** The public key as a PEM text (SPKI), from a JWK. */

@@ -30,7 +30,7 @@ export async function sendJwtAttacks(c: CarrierAttacks): Promise<number> {
   const made = new Map<string, number>();
   const why = new Map<string, string>();
   let sent = 0;
-  for (const a of jwtAttacksAt(c.depth)) {
+  for (const a of jwtAttacksAt(c.depth, c.carrier === 'management-token')) {
     const row = attackRow(c.carrier, a.id);
     const token = await a.make(c.genuine, c.material);
     if (typeof token !== 'string') {

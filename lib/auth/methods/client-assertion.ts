@@ -8,7 +8,7 @@ import type { Config } from '../../config.ts';
 import { issued } from '../acceptance.ts';
 import type { MethodClient, MethodFault, MethodRequest, TokenMethod } from './method.ts';
 import { attackRow } from '../attacks/catalogue.ts';
-import { JWT_ATTACKS, type JwtAttack } from '../attacks/jwt.ts';
+import { JWT_ATTACKS, sentAt, type JwtAttack } from '../attacks/jwt.ts';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -103,8 +103,7 @@ export const ASSERTION: TokenMethod = {
         what: `a client assertion: ${a.what}`,
         clause: a.clause,
         attack: attackRow('client-assertion', a.id),
-        unset: (cfg) =>
-          a.deep && cfg.depth !== 'deep' ? 'a further variant of its class, sent at IDM_DEPTH=deep' : null,
+        unset: (cfg) => (sentAt(a, cfg.depth, false) ? null : 'a further variant of its class, sent at IDM_DEPTH=deep'),
       }),
     ),
   ],
