@@ -104,12 +104,17 @@ test('strict profile: exactly its deviations fail, once each; offered methods an
         'auth.flow.implicit.redirect-uri',
         'auth.flow.password.wrong-password',
         'auth.sec.consent.denied',
+        'auth.sec.passwordless.otp-checked',
       ].sort(),
     );
+    // No passwordless endpoint, and none declared not offered: the one-time code is not judged, the run's gap.
+    expect(skipped['auth.sec.passwordless.otp-checked']).toMatch(/endpoint not found at \/passwordless\/start/);
     // The strict profile shows no consent page: nothing to decline, the tenant's right.
     expect(skipped['auth.sec.consent.denied']).toMatch(/^not applicable: the tenant showed no consent page/);
     // The bounded burst met no limit (the profile has none on the authentication API): the run's reason.
-    expect(v.run.report!.incomplete.map((u) => u.clause)).toEqual(['auth.error.429']);
+    expect(v.run.report!.incomplete.map((u) => u.clause).sort()).toEqual(
+      ['auth.error.429', 'auth.sec.passwordless.otp-checked'].sort(),
+    );
     expect(skipped['auth.flow.implicit.redirect-uri']).toMatch(
       /^not exercised: the accepted case failed \(auth\.flow\.implicit: /,
     );
@@ -157,6 +162,7 @@ test('strict profile: exactly its deviations fail, once each; offered methods an
       'auth.flow.implicit.redirect-uri',
       'auth.flow.password',
       'auth.flow.password.wrong-password',
+      'auth.sec.passwordless.otp-checked',
     ])
       expect(offSkipped[id], id).toBe(`not offered (IDM_NOT_OFFERED=${NOT_OFFERED})`);
     expect(off.passed.has('ratelimit.login-attempts')).toBe(true);
@@ -169,6 +175,7 @@ test('strict profile: exactly its deviations fail, once each; offered methods an
         'auth.flow.password',
         'auth.flow.password.wrong-password',
         'auth.sec.consent.denied',
+        'auth.sec.passwordless.otp-checked',
       ].sort(),
     );
   } finally {
