@@ -12,7 +12,11 @@
 //   loginBrowser – (worker) one Chromium, launched the first time a browser flow needs it
 //              (here, not in lib/auth/flow-fixtures.ts, so that every spec shares one kind of worker)
 // Every request is paced and counted; the count lands in the `requests` annotation.
-import { test as base, expect } from '@playwright/test';
+// The runner's own test, without @playwright/test's browser fixtures: no spec uses page, context or
+// request (undici sends; lib/auth/browser.ts launches Chromium itself), and their per-test auto
+// fixtures (trace recording, context options) cost every test a few steps, each with a captured,
+// source-mapped stack: about a second of CPU per worker.
+import { _baseTest as base, expect } from '@playwright/test';
 import { recordMetadata } from './allure-meta.ts';
 import { join } from 'node:path';
 import {
