@@ -2,9 +2,10 @@
 // private_key_jwt client, signed for the tenant's audience, with one property broken at a time.
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SignJWT, UnsecuredJWT, generateKeyPair, importPKCS8 } from 'jose';
+import { SignJWT, UnsecuredJWT, importPKCS8, type generateKeyPair } from 'jose';
 import type { Config } from '../../config.ts';
 import { issued } from '../acceptance.ts';
+import { suiteKey } from '../forge.ts';
 import type { MethodClient, MethodRequest, TokenMethod } from './method.ts';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
@@ -21,7 +22,6 @@ export const ASSERTION_FAULTS: Record<AssertionFault, string> = {
 };
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
-let foreignKey: Promise<PrivateKey> | null = null;
 const registered = new Map<string, Promise<PrivateKey>>();
 
 /** A client assertion for the configured private_key_jwt client, optionally with one fault; a fresh jti unless given. */
@@ -45,7 +45,7 @@ export async function clientAssertion(
   if (fault === 'alg-none') return new UnsecuredJWT(claims).encode();
   let key: Promise<PrivateKey>;
   if (fault === 'foreign-key')
-    key = foreignKey ??= generateKeyPair('RS256', { extractable: false }).then((k) => k.privateKey);
+    key = suiteKey(); // the one the forged tokens carry
   else {
     let k = registered.get(pk.keyFile);
     if (!k) registered.set(pk.keyFile, (k = importPKCS8(readFileSync(pk.keyFile, 'utf8'), 'RS256')));
