@@ -143,6 +143,7 @@ if (values.compare) {
           which,
           seconds: r.wallSeconds,
           requests: r.tenant.total,
+          burstRequests: burstRequests(r.tenant),
           exitCode: r.outcome.code,
           split: r.split,
         });
@@ -400,6 +401,11 @@ async function measureCapacity(): Promise<BenchReport['capacity']> {
   } finally {
     await tenant.stop();
   }
+}
+
+/** Requests of the suite's two bursts (the only ones sent without a User-Agent): how many depends on the refill while they run. */
+function burstRequests(t: TenantStats): number {
+  return Object.values(t.statusesWithoutUserAgent ?? {}).reduce((a, b) => a + b, 0);
 }
 
 /** Under a per-(client, endpoint) limit, only the busiest bucket bounds the run: its first `capacity` at once, the rest at `rate`. */
