@@ -1,5 +1,5 @@
 // npm run bench [-- --skip-rate] [--skip-peer] [--peer-only] [--peer-mutants all|fast|none] [--seed n] [--before <bench.json>]
-//                 [--compare <checkout> [--compare-rounds n]]
+//                 [--compare <checkout> [--compare-rounds n]] [--like-rounds n]
 // Measures, on this machine and in one run: the suite's default-depth verdict against the
 // reference tenant, the tenant's raw capacity (undici load generator), requests and time to
 // the first failing clause on three mutants, verdicts under 2 and 20 req/s limits, and
@@ -14,7 +14,14 @@ import { ROOT, pool, startVariant } from '../mutation/proc.ts';
 import { runSuite, type SuiteOutcome } from '../mutation/suite.ts';
 import { runLoad } from './load.ts';
 import { ensurePeer, PEER_FLAGS, PEER_VERSION, runPeer, type PeerRun } from './schemathesis.ts';
-import { renderTable, type BenchReport, type PeerConfiguration, type TenantStats, type WallSplit } from './table.ts';
+import {
+  renderTable,
+  type BenchReport,
+  type PeerConfiguration,
+  type PeerSample,
+  type TenantStats,
+  type WallSplit,
+} from './table.ts';
 import type { RunMeta } from '../lib/run-meta.ts';
 
 const { values } = parseArgs({
@@ -28,6 +35,7 @@ const { values } = parseArgs({
     before: { type: 'string' },
     compare: { type: 'string' },
     'compare-rounds': { type: 'string', default: '2' },
+    'like-rounds': { type: 'string', default: '3' },
   },
 });
 /** --before <bench.json>: an earlier run (e.g. of the code before a change) shown beside this one. */
@@ -62,10 +70,24 @@ const RATE_LIMITS = [
     goal: 1.0,
   },
 ] as const;
+/**
+ * The specs of the two management operations (update a resource server, create an experiment):
+ * the work Schemathesis does on the same document, for the like-for-like comparison (issue 32).
+ */
+const MANAGEMENT_SPECS = [
+  'specs/resource-server/',
+  'specs/experiments/',
+  'specs/authorization/update.spec.ts',
+  'specs/authorization/experiment.spec.ts',
+];
+/** The limiter out of the way (capacity 10⁹): the peer's tenants always, the suite's where its own cost is measured. */
+const NO_LIMIT = ['--rate', '1000000000', '--capacity', '1000000000'];
 const FIRST_FAILURE_MUTANTS = ['rs-name-201-accepted', 'rs-write-not-persisted', 'auth-bad-signature-accepted'];
 const SEED = Number(values.seed);
 const dir = resolve(ROOT, 'reports/bench');
 const log = (s: string): void => console.log(s);
+/** The peer's calibration per document (calibration()), made once per run. */
+const calibrations = new Map<string, Promise<{ fixed: number; perExample: number }>>();
 
 // --peer-only: rerun the Schemathesis comparison into an existing reports/bench.json.
 if (values['peer-only']) {
@@ -92,9 +114,7 @@ const verdict = await suiteAgainst('reference', PORT.verdict, 'verdict');
 // The same with the limiter out of the way: what the suite itself costs, apart from the
 // default limit's busiest bucket (DEFAULT_RATE_LIMIT, which differs per endpoint).
 log('bench: 1/5 the same verdict, limiter out of the way');
-const unlimited = await suiteAgainst('reference', PORT.unlimited, 'verdict-unlimited', {
-  launcherArgs: ['--rate', '1000000000', '--capacity', '1000000000'],
-});
+const unlimited = await suiteAgainst('reference', PORT.unlimited, 'verdict-unlimited', { launcherArgs: NO_LIMIT });
 
 // 1b. --compare <checkout>: the same two verdicts by another checkout of the suite (e.g. the
 // code before a change), interleaved with this one's (ABBA), so that the ratio comes from the
@@ -106,7 +126,7 @@ if (values.compare) {
   const samples: NonNullable<BenchReport['comparison']>['samples'] = [];
   for (const [name, args] of [
     ['default limit', [] as string[]],
-    ['limiter out of the way', ['--rate', '1000000000', '--capacity', '1000000000']],
+    ['limiter out of the way', NO_LIMIT],
   ] as const) {
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 === 0 ? (['before', 'after'] as const) : (['after', 'before'] as const);
@@ -123,6 +143,7 @@ if (values.compare) {
           which,
           seconds: r.wallSeconds,
           requests: r.tenant.total,
+          burstRequests: burstRequests(r.tenant),
           exitCode: r.outcome.code,
           split: r.split,
         });
@@ -131,6 +152,11 @@ if (values.compare) {
   }
   comparison = { checkout: other, rounds, samples };
 }
+
+// 1c. Like for like: the management operations alone, the suite and Schemathesis in turn, each
+// against its own tenant with the limiter out of the way (as the peer always runs).
+log('bench: 1/5 like for like: the management operations, the suite and Schemathesis in turn');
+const likeForLike = await compareManagement();
 
 // 2. Raw capacity of the tenant on a cheap route, and on the update route, limiter out of the way.
 log('bench: 2/5 raw capacity (undici load generator)');
@@ -215,6 +241,7 @@ const report: BenchReport = {
   },
   mutation: await mutationWallTime(),
   comparison,
+  likeForLike,
   capacity,
   harnessRatio: verdict.tenant.total / verdict.wallSeconds / capacity.cheap.requestsPerSecond,
   firstFailures,
@@ -344,12 +371,7 @@ async function mutationWallTime(): Promise<BenchReport['mutation']> {
 
 async function measureCapacity(): Promise<BenchReport['capacity']> {
   const outDir = join(dir, 'capacity');
-  const tenant = await startVariant('reference', PORT.capacity, join(outDir, 'tenant.log'), [
-    '--rate',
-    '1000000000',
-    '--capacity',
-    '1000000000',
-  ]);
+  const tenant = await startVariant('reference', PORT.capacity, join(outDir, 'tenant.log'), NO_LIMIT);
   try {
     const cheapPath = '/.well-known/jwks.json';
     const cheap = await runLoad({
@@ -381,6 +403,11 @@ async function measureCapacity(): Promise<BenchReport['capacity']> {
   }
 }
 
+/** Requests of the suite's two bursts (the only ones sent without a User-Agent): how many depends on the refill while they run. */
+function burstRequests(t: TenantStats): number {
+  return Object.values(t.statusesWithoutUserAgent ?? {}).reduce((a, b) => a + b, 0);
+}
+
 /** Under a per-(client, endpoint) limit, only the busiest bucket bounds the run: its first `capacity` at once, the rest at `rate`. */
 function perBucketMinimum(t: TenantStats, rate: number, capacity: number): number {
   const counts = Object.values(t.buckets);
@@ -395,14 +422,8 @@ async function comparePeer(suiteRequests: number): Promise<BenchReport['peer']> 
   // peer flattens nested objects into form fields, which the tenant (and the spec, which
   // does not show nested form encoding) does not read that way, and its deduplication then
   // hides later failures of the same kind behind those (see bench/README.md).
-  const shipped = resolve(ROOT, 'contract/openapi.json');
-  const jsonOnly = join(dir, 'openapi-json-bodies.json');
-  await writeFile(jsonOnly, JSON.stringify(withoutFormBodies(JSON.parse(await readFile(shipped, 'utf8'))), null, 2));
   const configurations = [];
-  for (const [name, document] of [
-    ['contract/openapi.json as shipped', shipped],
-    ['the same, JSON request bodies only', jsonOnly],
-  ] as const) {
+  for (const [name, document] of await peerDocuments()) {
     configurations.push(await peerConfiguration(name, document, suiteRequests, suite));
   }
   return {
@@ -422,14 +443,9 @@ async function peerConfiguration(
   suiteRequests: number,
   suite: Awaited<ReturnType<typeof suiteVerdicts>>,
 ): Promise<PeerConfiguration> {
-  const tag = document.endsWith('openapi.json') ? 'shipped' : 'json';
-  // Calibrate max-examples so the peer's requests against the reference come close to the
-  // suite's: requests ≈ fixed (coverage phase, probes) + per-example × max-examples.
-  const lo = await peerAgainst('reference', PORT.peer, `peer-${tag}-calibration-5`, 5, document);
-  const hi = await peerAgainst('reference', PORT.peer, `peer-${tag}-calibration-50`, 50, document);
-  const perExample = Math.max(0.1, (hi.tenant.total - lo.tenant.total) / 45);
-  const fixed = Math.max(0, lo.tenant.total - 5 * perExample);
-  const maxExamples = Math.max(1, Math.min(5000, Math.round((suiteRequests - fixed) / perExample)));
+  const tag = documentTag(document);
+  const { fixed, perExample } = await calibration(document);
+  const maxExamples = examplesFor(suiteRequests, { fixed, perExample });
   const baseline = await peerAgainst('reference', PORT.peer, `peer-${tag}-reference`, maxExamples, document);
   const baselineFailures = new Set(baseline.run.failures);
 
@@ -478,6 +494,97 @@ async function peerConfiguration(
   };
 }
 
+/**
+ * The peer's requests against the reference as a function of --max-examples, fitted on two runs
+ * (5 and 50) once per document: requests ≈ fixed (coverage phase, probes) + per-example × max-examples.
+ */
+function calibration(document: string): Promise<{ fixed: number; perExample: number }> {
+  let c = calibrations.get(document);
+  if (!c) {
+    c = (async () => {
+      const tag = documentTag(document);
+      const lo = await peerAgainst('reference', PORT.peer, `peer-${tag}-calibration-5`, 5, document);
+      const hi = await peerAgainst('reference', PORT.peer, `peer-${tag}-calibration-50`, 50, document);
+      const perExample = Math.max(0.1, (hi.tenant.total - lo.tenant.total) / 45);
+      return { fixed: Math.max(0, lo.tenant.total - 5 * perExample), perExample };
+    })();
+    calibrations.set(document, c);
+  }
+  return c;
+}
+
+/** --max-examples for a request budget; the peer cannot go below its fixed part. */
+function examplesFor(requests: number, c: { fixed: number; perExample: number }): number {
+  return Math.max(1, Math.min(5000, Math.round((requests - c.fixed) / c.perExample)));
+}
+
+function documentTag(document: string): string {
+  return document.endsWith('openapi.json') ? 'shipped' : 'json';
+}
+
+/** The shipped document, and the same with its form media type left out (written under reports/bench/). */
+async function peerDocuments(): Promise<Array<readonly [string, string]>> {
+  const shipped = resolve(ROOT, 'contract/openapi.json');
+  const jsonOnly = join(dir, 'openapi-json-bodies.json');
+  await writeFile(jsonOnly, JSON.stringify(withoutFormBodies(JSON.parse(await readFile(shipped, 'utf8'))), null, 2));
+  return [
+    ['contract/openapi.json as shipped', shipped],
+    ['the same, JSON request bodies only', jsonOnly],
+  ];
+}
+
+/**
+ * The management specs alone and Schemathesis on the same document, in turn for --like-rounds
+ * rounds (the order alternating), so that a shared machine's load weighs on both alike. The peer
+ * gets the request budget of the suite's first run (its fixed part at least).
+ */
+async function compareManagement(): Promise<BenchReport['likeForLike']> {
+  const rounds = Math.max(1, Number(values['like-rounds']));
+  const info = values['skip-peer'] ? null : ensurePeer(log);
+  const documents = info?.available ? await peerDocuments() : [];
+  const suite: NonNullable<BenchReport['likeForLike']>['suite'] = [];
+  const peer = documents.map(([name]) => ({ configuration: name, maxExamples: 0, samples: [] as PeerSample[] }));
+  const runSuiteOnce = async (i: number) => {
+    const r = await suiteAgainst('reference', PORT.unlimited, `like-suite-${i}`, {
+      launcherArgs: NO_LIMIT,
+      extraArgs: MANAGEMENT_SPECS,
+    });
+    suite.push({
+      seconds: r.wallSeconds,
+      requests: r.tenant.total,
+      exitCode: r.outcome.code,
+      tests: r.outcome.report?.run.tests.total ?? null,
+      split: r.split,
+    });
+  };
+  const runPeers = async (i: number) => {
+    for (const [k, [, document]] of documents.entries()) {
+      const p = peer[k]!;
+      if (!p.maxExamples) p.maxExamples = examplesFor(suite[0]!.requests, await calibration(document));
+      const r = await peerAgainst(
+        'reference',
+        PORT.peer,
+        `like-peer-${documentTag(document)}-${i}`,
+        p.maxExamples,
+        document,
+      );
+      p.samples.push({ seconds: r.run.seconds, requests: r.tenant.total, exitCode: r.run.exitCode });
+    }
+  };
+  for (let i = 0; i < rounds; i++) {
+    log(`bench: 1/5 like for like, round ${i + 1}/${rounds}`);
+    // The suite first in the first round: its requests are the peer's budget.
+    for (const step of i % 2 === 0 ? [runSuiteOnce, runPeers] : [runPeers, runSuiteOnce]) await step(i);
+  }
+  return {
+    specs: MANAGEMENT_SPECS,
+    rounds,
+    suite,
+    peer: info?.available ? peer : null,
+    ...(info && !info.available ? { peerUnavailable: info.reason ?? 'unknown' } : {}),
+  };
+}
+
 /** The document with every application/x-www-form-urlencoded request body left out. */
 function withoutFormBodies(doc: {
   paths?: Record<string, Record<string, { requestBody?: { content?: Record<string, unknown> } }>>;
@@ -506,10 +613,7 @@ async function peerAgainst(
   const tenant = await startVariant(variant, port, join(outDir, 'tenant.log'), [
     '--stats-file',
     statsFile,
-    '--rate',
-    '1000000000',
-    '--capacity',
-    '1000000000',
+    ...NO_LIMIT,
   ]);
   let run: PeerRun;
   try {

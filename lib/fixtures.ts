@@ -12,7 +12,13 @@
 //   loginBrowser – (worker) one Chromium, launched the first time a browser flow needs it
 //              (here, not in lib/auth/flow-fixtures.ts, so that every spec shares one kind of worker)
 // Every request is paced and counted; the count lands in the `requests` annotation.
-import { test as base, expect } from '@playwright/test';
+// Fixtures that only build an object are `box: 'self'`: no step of their own in the reports, where
+// each was a step begun and ended, twice per test (setup, teardown), each a message to the runner.
+// The runner's own test, without @playwright/test's browser fixtures: no spec uses page, context or
+// request (undici sends; lib/auth/browser.ts launches Chromium itself), and their per-test auto
+// fixtures (trace recording, context options) cost every test a few steps, each with a captured,
+// source-mapped stack: about a second of CPU per worker.
+import { _baseTest as base, expect } from '@playwright/test';
 import { recordMetadata } from './allure-meta.ts';
 import { join } from 'node:path';
 import {
@@ -144,18 +150,27 @@ export const test = base.extend<
     { scope: 'worker' },
   ],
 
-  run: async ({ suite }, use) => {
-    const { cfg, state } = suite;
-    await use({ cfg, seed: state.seed, runTag: state.runTag, snapshot: state.snapshot, runs: DEPTH_RUNS[cfg.depth] });
-  },
+  run: [
+    async ({ suite }, use) => {
+      const { cfg, state } = suite;
+      await use({ cfg, seed: state.seed, runTag: state.runTag, snapshot: state.snapshot, runs: DEPTH_RUNS[cfg.depth] });
+    },
+    { box: 'self' },
+  ],
 
-  counter: async ({}, use) => {
-    await use({ sent: 0, throttled: 0, waitedMs: 0 });
-  },
+  counter: [
+    async ({}, use) => {
+      await use({ sent: 0, throttled: 0, waitedMs: 0 });
+    },
+    { box: 'self' },
+  ],
 
-  transcript: async ({}, use) => {
-    await use([]);
-  },
+  transcript: [
+    async ({}, use) => {
+      await use([]);
+    },
+    { box: 'self' },
+  ],
 
   _record: [
     async ({ suite, counter, transcript }, use, testInfo) => {
@@ -210,68 +225,86 @@ export const test = base.extend<
   ],
 
   // Requests go through undici (lib/http.ts); no Playwright request context is opened per test.
-  client: async ({ suite, counter, transcript, check }, use, info) => {
-    await use(
-      (name, token) =>
-        new ApiClient({
-          name,
-          token,
-          apiBase: suite.cfg.apiBase,
-          timeoutMs: suite.cfg.timeoutMs,
-          pacer: suite.pacer,
-          counter,
-          onExchange: (ex) => {
-            transcript.push(ex);
-            // Rules about every answer of a kind are judged on every answer (lib/answer-rules.ts).
-            judgeAnswer(ex, suite.cfg, { check, info });
-          },
-        }),
-    );
-  },
+  client: [
+    async ({ suite, counter, transcript, check }, use, info) => {
+      await use(
+        (name, token) =>
+          new ApiClient({
+            name,
+            token,
+            apiBase: suite.cfg.apiBase,
+            timeoutMs: suite.cfg.timeoutMs,
+            pacer: suite.pacer,
+            counter,
+            onExchange: (ex) => {
+              transcript.push(ex);
+              // Rules about every answer of a kind are judged on every answer (lib/answer-rules.ts).
+              judgeAnswer(ex, suite.cfg, { check, info });
+            },
+          }),
+      );
+    },
+    { box: 'self' },
+  ],
 
-  mgmt: async ({ suite, client }, use) => {
-    await use(client('full', suite.state.tokens.full));
-  },
+  mgmt: [
+    async ({ suite, client }, use) => {
+      await use(client('full', suite.state.tokens.full));
+    },
+    { box: 'self' },
+  ],
 
-  anon: async ({ client }, use) => {
-    await use(client('anonymous', null));
-  },
+  anon: [
+    async ({ client }, use) => {
+      await use(client('anonymous', null));
+    },
+    { box: 'self' },
+  ],
 
-  limited: async ({ suite, client }, use, testInfo) => {
-    testInfo.skip(
-      !suite.state.tokens.limited,
-      'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET',
-    );
-    await use(client('limited', suite.state.tokens.limited));
-  },
+  limited: [
+    async ({ suite, client }, use, testInfo) => {
+      testInfo.skip(
+        !suite.state.tokens.limited,
+        'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET',
+      );
+      await use(client('limited', suite.state.tokens.limited));
+    },
+    { box: 'self' },
+  ],
 
-  credentials: async ({ suite, anon }, use) => {
-    const { cfg, state } = suite;
-    await use({
-      cfg,
-      realToken: state.tokens.full,
-      otherAudience: typeof state.snapshot.identifier === 'string' ? state.snapshot.identifier : null,
-      async tokenFor(audience) {
-        const res = await anon.send('POST', cfg.tokenUrl, {
-          data: {
-            grant_type: 'client_credentials',
-            client_id: cfg.client.id,
-            client_secret: cfg.client.secret,
-            audience,
-          },
-          encoding: 'form',
-        });
-        const token = (res.body as { access_token?: unknown } | undefined)?.access_token;
-        if (typeof token !== 'string' || res.status < 200 || res.status >= 300) return null;
-        suite.redactor.add(token);
-        return token;
-      },
-    });
-  },
+  credentials: [
+    async ({ suite, anon }, use) => {
+      const { cfg, state } = suite;
+      await use({
+        cfg,
+        realToken: state.tokens.full,
+        otherAudience: typeof state.snapshot.identifier === 'string' ? state.snapshot.identifier : null,
+        async tokenFor(audience) {
+          const res = await anon.send('POST', cfg.tokenUrl, {
+            data: {
+              grant_type: 'client_credentials',
+              client_id: cfg.client.id,
+              client_secret: cfg.client.secret,
+              audience,
+            },
+            encoding: 'form',
+          });
+          const token = (res.body as { access_token?: unknown } | undefined)?.access_token;
+          if (typeof token !== 'string' || res.status < 200 || res.status >= 300) return null;
+          suite.redactor.add(token);
+          return token;
+        },
+      });
+    },
+    { box: 'self' },
+  ],
 
-  check: async ({ suite }, use, testInfo) => {
-    await use(new Checks(testInfo, suite.redactor));
-  },
+  check: [
+    async ({ suite }, use, testInfo) => {
+      await use(new Checks(testInfo, suite.redactor));
+    },
+    { box: 'self' },
+  ],
 
   rs: async ({ suite, mgmt, check }, use, testInfo) => {
     const { cfg, state } = suite;
@@ -386,33 +419,36 @@ export const test = base.extend<
     }
   },
 
-  experiments: async ({ suite, mgmt }, use, testInfo) => {
-    const { cfg, state } = suite;
-    testInfo.skip(!allowed(cfg, 'experiments'), optInReason('experiments'));
-    testInfo.skip(
-      !cfg.featureFlagId || cfg.variationIds.length === 0,
-      'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS',
-    );
-    const helper: ExperimentsHelper = {
-      realistic() {
-        return experimentPayload({
-          featureFlagId: cfg.featureFlagId!,
-          variationIds: cfg.variationIds,
-          strategyField: cfg.strategyField,
-          runTag: state.runTag,
-          authenticationFlow: cfg.authenticationFlow,
-          assignmentSubject: cfg.assignmentSubject,
-        });
-      },
-      create(body, o = {}) {
-        return (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
-          data: body,
-          ...(o.encoding ? { encoding: o.encoding } : {}),
-        });
-      },
-    };
-    await use(helper);
-  },
+  experiments: [
+    async ({ suite, mgmt }, use, testInfo) => {
+      const { cfg, state } = suite;
+      testInfo.skip(!allowed(cfg, 'experiments'), optInReason('experiments'));
+      testInfo.skip(
+        !cfg.featureFlagId || cfg.variationIds.length === 0,
+        'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS',
+      );
+      const helper: ExperimentsHelper = {
+        realistic() {
+          return experimentPayload({
+            featureFlagId: cfg.featureFlagId!,
+            variationIds: cfg.variationIds,
+            strategyField: cfg.strategyField,
+            runTag: state.runTag,
+            authenticationFlow: cfg.authenticationFlow,
+            assignmentSubject: cfg.assignmentSubject,
+          });
+        },
+        create(body, o = {}) {
+          return (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
+            data: body,
+            ...(o.encoding ? { encoding: o.encoding } : {}),
+          });
+        },
+      };
+      await use(helper);
+    },
+    { box: 'self' },
+  ],
 });
 
 // Helpers

@@ -1,5 +1,5 @@
-// Compiles the spec §2 schemas once (ajv 2020-12, strict) and reports every
-// validation error as the catalogue clause it breaks.
+// Compiles the spec §2 schemas (ajv 2020-12, strict), each type on its first validation, and
+// reports every validation error as the catalogue clause it breaks.
 //
 // Clause lookup: each constraint's subschema carries `x-clause`, either one id
 // for all its keywords or a map keyword → id. Where the failing subschema has no
@@ -8,13 +8,11 @@
 // node along the error's instance path that has one — i.e. the referencing
 // property. A type's `defaultClause` is the last resort for standalone use.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-
-// ajv-formats ships CommonJS; under NodeNext its default import is the module object.
-const addFormats = addFormatsModule as unknown as typeof addFormatsModule.default;
+import type addFormatsModule from 'ajv-formats';
 
 export const SCHEMA_BASE = 'https://idm-conformance.local/schemas/';
 
@@ -76,35 +74,55 @@ export function loadSchemaFiles(): Record<string, SchemaNode> {
 
 const files = loadSchemaFiles();
 
-const ajv = new Ajv2020({
-  strict: true,
-  allErrors: true,
-  // parentSchema on each error lets us read the failing subschema's x-clause.
-  verbose: true,
-  // TokenEncryption & co. are "object or null": one schema, no anyOf noise in errors.
-  allowUnionTypes: true,
-});
-// full mode: iso-date-time checks calendar validity, not only the shape.
-addFormats(ajv, { mode: 'full', formats: ['iso-date-time'] });
-ajv.addKeyword({
-  keyword: 'x-clause',
-  metaSchema: {
-    anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
-  },
-});
-for (const schema of Object.values(files)) ajv.addSchema(schema);
-
+let ajv: Ajv2020 | null = null;
 const compiled = new Map<TypeName, ValidateFunction>();
-for (const name of typeNames) {
-  const fn = ajv.getSchema(SCHEMA_BASE + TYPES[name].file);
-  if (!fn) throw new Error(`schemas: ${TYPES[name].file} did not compile`);
-  compiled.set(name, fn);
+
+/**
+ * ajv, loaded and given the schemas on the first validation. Every process that loads the specs
+ * imports this module (Playwright's runner lists the tests, each worker runs them): building the
+ * validator at import cost each of them about 0.3 s of CPU, and the runner never validates.
+ */
+function validator(): Ajv2020 {
+  if (ajv) return ajv;
+  const load = createRequire(import.meta.url);
+  const { Ajv2020: Ajv } = load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  // ajv-formats ships CommonJS: its module object is the function.
+  const addFormats = load('ajv-formats') as typeof addFormatsModule.default;
+  ajv = new Ajv({
+    strict: true,
+    allErrors: true,
+    // parentSchema on each error lets us read the failing subschema's x-clause.
+    verbose: true,
+    // TokenEncryption & co. are "object or null": one schema, no anyOf noise in errors.
+    allowUnionTypes: true,
+  });
+  // full mode: iso-date-time checks calendar validity, not only the shape.
+  addFormats(ajv, { mode: 'full', formats: ['iso-date-time'] });
+  ajv.addKeyword({
+    keyword: 'x-clause',
+    metaSchema: {
+      anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
+    },
+  });
+  for (const schema of Object.values(files)) ajv.addSchema(schema);
+  return ajv;
+}
+
+/** A type's validate function, compiled on first use. */
+function compiledType(typeName: TypeName): ValidateFunction {
+  let fn = compiled.get(typeName);
+  if (!fn) {
+    if (!(typeName in TYPES)) throw new Error(`schemas.validate: unknown type ${String(typeName)}`);
+    fn = validator().getSchema(SCHEMA_BASE + TYPES[typeName].file);
+    if (!fn) throw new Error(`schemas: ${TYPES[typeName].file} did not compile`);
+    compiled.set(typeName, fn);
+  }
+  return fn;
 }
 
 /** Validates `data` as the §2 type `typeName`; every error names its clause. */
 export function validate(typeName: TypeName, data: unknown): ValidationResult {
-  const fn = compiled.get(typeName);
-  if (!fn) throw new Error(`schemas.validate: unknown type ${String(typeName)}`);
+  const fn = compiledType(typeName);
   const valid = fn(data) as boolean;
   const errors = valid ? [] : (fn.errors ?? []).map((e) => toClauseError(typeName, e));
   return { valid, errors, clauses: [...new Set(errors.map((e) => e.clause))] };
@@ -206,7 +224,7 @@ function clauseAlongInstancePath(typeName: TypeName, instancePath: string, keywo
       const ref = node['$ref'];
       if (typeof ref !== 'string') break;
       base = new URL(ref, base).href;
-      node = ajv.getSchema(base)?.schema as SchemaNode | undefined;
+      node = validator().getSchema(base)?.schema as SchemaNode | undefined;
     }
   };
   visitNode();

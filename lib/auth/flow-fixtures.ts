@@ -22,30 +22,36 @@ export type { Flows, LogoutAnswer, TokenAnswer } from './flow-types.ts';
 export const USER_SCOPE = 'openid profile email offline_access';
 
 export const test = base.extend<{ flows: Flows; gate: TwinGate }>({
-  gate: async ({ check }, use, testInfo) => {
-    await use(new TwinGate(check, testInfo));
-  },
-  flows: async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
-    const x: FlowContext = {
-      cfg: suite.cfg,
-      pacer: suite.pacer,
-      anon,
-      check,
-      counter,
-      loginBrowser,
-      testInfo,
-      secret: (v) => {
-        if (typeof v === 'string' && v.length >= 4) suite.redactor.add(v);
-      },
-    };
-    const requests = flowRequests(x);
-    const logins = flowLogins(x, requests);
-    const flows: Flows = {
-      ...requests,
-      ...logins,
-      userTokens: userTokensOf(x, { ...requests, ...logins }),
-      secret: x.secret,
-    };
-    await use(flows);
-  },
+  gate: [
+    async ({ check }, use, testInfo) => {
+      await use(new TwinGate(check, testInfo));
+    },
+    { box: 'self' },
+  ],
+  flows: [
+    async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
+      const x: FlowContext = {
+        cfg: suite.cfg,
+        pacer: suite.pacer,
+        anon,
+        check,
+        counter,
+        loginBrowser,
+        testInfo,
+        secret: (v) => {
+          if (typeof v === 'string' && v.length >= 4) suite.redactor.add(v);
+        },
+      };
+      const requests = flowRequests(x);
+      const logins = flowLogins(x, requests);
+      const flows: Flows = {
+        ...requests,
+        ...logins,
+        userTokens: userTokensOf(x, { ...requests, ...logins }),
+        secret: x.secret,
+      };
+      await use(flows);
+    },
+    { box: 'self' },
+  ],
 });

@@ -3,9 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SignJWT, UnsecuredJWT, exportJWK, generateKeyPair, importPKCS8, type JWK } from 'jose';
+import { SignJWT, UnsecuredJWT, exportJWK, importPKCS8, type generateKeyPair, type JWK } from 'jose';
 import type { Config } from '../../config.ts';
 import { issued } from '../acceptance.ts';
+import { suiteKey } from '../forge.ts';
 import type { MethodClient, MethodFault, MethodRequest, TokenMethod } from './method.ts';
 import { attackRow } from '../attacks/catalogue.ts';
 import { JWT_ATTACKS, sentAt, type JwtAttack } from '../attacks/jwt.ts';
@@ -24,7 +25,6 @@ export const ASSERTION_FAULTS: Record<AssertionFault, string> = {
 };
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
-let foreignKey: Promise<PrivateKey> | null = null;
 const registered = new Map<string, Promise<PrivateKey>>();
 
 /** A client assertion for the configured private_key_jwt client, optionally with one fault; a fresh jti unless given. */
@@ -48,7 +48,7 @@ export async function clientAssertion(
   if (fault === 'alg-none') return new UnsecuredJWT(claims).encode();
   let key: Promise<PrivateKey>;
   if (fault === 'foreign-key')
-    key = foreignKey ??= generateKeyPair('RS256', { extractable: false }).then((k) => k.privateKey);
+    key = suiteKey(); // the one the forged tokens carry
   else {
     let k = registered.get(pk.keyFile);
     if (!k) registered.set(pk.keyFile, (k = importPKCS8(readFileSync(pk.keyFile, 'utf8'), 'RS256')));
