@@ -1,5 +1,6 @@
 // The terminal summary printed at the end of a run: headline, counts by status and by
 // section, the failing clauses with their reproduction, the gate's verdict.
+import { attackCounts } from './attacks.ts';
 import { byRootCause, rootCauseNote } from './root-causes.ts';
 import { methodViews, standardDerived } from './auth-methods.ts';
 import { CLAUSE_STATUSES, compareSections, type ClauseStatus, type ConformanceReport } from './model.ts';
@@ -88,6 +89,18 @@ function overview(r: ConformanceReport, { bold }: Style): string[] {
   if (methods.some((m) => m.clauses.length > 0)) {
     out.push(
       `Authentication methods (§5.2): ${methods.map((m) => `${m.name} ${m.configured ? (m.clauses.some((x) => x.status === 'failed') ? 'FAILED' : 'ok') : 'not configured'}`).join(' · ')}`,
+    );
+  }
+  // A report written before the attack catalogue has none.
+  const attacks = r.attacks ?? [];
+  if (attacks.length > 0) {
+    const counts = Object.entries(attackCounts(attacks))
+      .filter(([, n]) => n > 0)
+      .map(([o, n]) => `${n} ${o}`);
+    const letIn = attacks.filter((a) => a.outcome === 'accepted').map((a) => a.row);
+    out.push(
+      `Attacks sent (lib/auth/attacks/): ${attacks.length}: ${counts.join(' · ')}` +
+        (letIn.length > 0 ? ` — ${bold(`let in: ${letIn.join(', ')}`)}` : ''),
     );
   }
   const secs = (r.durationMs / 1000).toFixed(1);
