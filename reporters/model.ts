@@ -37,7 +37,8 @@ export interface CatalogueEntry {
 // The check record is the runtime's (lib/check-record.ts); one definition for both sides.
 import type { AuthErrorSeen } from '../lib/auth/error-records.ts';
 import type { CheckRecord, Evidence as CheckEvidence } from '../lib/check-record.ts';
-export type { CheckRecord, CheckEvidence };
+import type { SkipRecord } from '../lib/skip-record.ts';
+export type { CheckRecord, CheckEvidence, SkipRecord };
 
 /** What the reporter keeps of one conformance test (its final attempt). */
 export interface TestOutcome {
@@ -50,10 +51,10 @@ export interface TestOutcome {
   /** Clause ids the test declares (tags and `clause` annotations). */
   clauses: string[];
   checks: CheckRecord[];
-  /** Reason given to test.skip / test.fixme (or a `skip` annotation of a test that went on). */
-  skipReason?: string;
-  /** Clauses the test marked skipped while it went on (`clause-skip` annotations), with their reasons. */
-  clauseSkips?: Record<string, string>;
+  /** The record given to test.skip / test.fixme (or a `skip` annotation of a test that went on). */
+  skip?: SkipRecord;
+  /** Clauses the test marked skipped while it went on (`clause-skip` annotations), with their records. */
+  clauseSkips?: Record<string, SkipRecord>;
   /** First error of a failed test, one line. */
   error?: string;
   /** Requests the test sent, when the runtime records them. */
@@ -99,8 +100,10 @@ export interface ClauseResult {
   kind: ClauseKind;
   severity?: string;
   status: ClauseStatus;
-  /** Why skipped / not exercisable / expected to fail. */
+  /** Why skipped / not exercisable / expected to fail, for people (the texts of `skips` joined). */
   reason?: string;
+  /** For a skipped clause: why, as data, one record per reason of its declaring tests (lib/skip-record.ts). */
+  skips?: SkipRecord[];
   checks: { passed: number; failed: number; observed: number };
   tests: TestRef[];
   failures: ClauseFailure[];
@@ -172,7 +175,7 @@ export interface ConformanceReport {
   sections: Record<string, SectionInfo>;
   baseline: { path: string | null; entries: number; applied: string[]; stale: string[] };
   /** Must clauses not exercised for a reason of the run (reporters/incomplete.ts), whatever the verdict. */
-  incomplete: Array<{ clause: string; section: string; reason: string }>;
+  incomplete: Array<{ clause: string; section: string; reason: string; skips: SkipRecord[] }>;
   gate: Gate;
   clauses: ClauseResult[];
 }

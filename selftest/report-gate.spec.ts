@@ -77,8 +77,20 @@ test('must clauses not exercised for a reason of the run: INCOMPLETE, exit 0; ID
       clause: 'fx.auth.limited.forbidden',
       section: '7.1',
       reason: 'limited client not configured (IDM_LIMITED_CLIENT_ID)',
+      skips: [
+        {
+          by: 'run',
+          cause: { setting: 'IDM_LIMITED_CLIENT_ID' },
+          text: 'limited client not configured (IDM_LIMITED_CLIENT_ID)',
+        },
+      ],
     },
-    { clause: 'fx.limits.allocations.min', section: '8', reason: 'not run in this selection' },
+    {
+      clause: 'fx.limits.allocations.min',
+      section: '8',
+      reason: 'not run in this selection',
+      skips: [{ by: 'run', cause: {}, text: 'not run in this selection' }],
+    },
   ]);
   expect(run.report().gate).toMatchObject({ exitCode: 0, verdict: 'incomplete' });
   const gated = fixtureRun({ FX_NAME: 'pass', IDM_FAIL_ON_INCOMPLETE: 'true' });

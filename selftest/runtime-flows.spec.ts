@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { test, expect } from '@playwright/test';
 import { s256, pkcePair } from '../lib/auth/pkce.ts';
 import { findChromium, launchChromium, noChromiumReason } from '../lib/auth/browser.ts';
-import { absentReason, describeEndpoint, endpoint } from '../lib/auth/endpoints.ts';
+import { absentSkip, describeEndpoint, endpoint } from '../lib/auth/endpoints.ts';
 import { walkLogin } from '../lib/auth/login-walk.ts';
 import { parseConfig } from '../lib/config.ts';
 import type { ApiClient, Exchange } from '../lib/http.ts';
@@ -50,9 +50,9 @@ test('endpoints: a setting wins, then the discovery document, then the default p
   expect(await endpoint(cfg, client, 'logout')).toMatchObject({ url: `${base}/t1/bye`, source: 'setting' });
   expect(describeEndpoint(userinfo)).toBe('/me (from the discovery document)');
   const revoke = await endpoint(cfg, client, 'revoke');
-  expect(absentReason(revoke, 404)).toContain('set IDM_REVOKE_PATH');
-  expect(absentReason(revoke, 400)).toBeNull();
-  expect(absentReason(userinfo, 404), 'a discovered endpoint that 404s is a finding, not a skip').toBeNull();
+  expect(absentSkip(revoke, 404)?.cause).toEqual({ setting: 'IDM_REVOKE_PATH', answer: 'not-offered' });
+  expect(absentSkip(revoke, 400)).toBeNull();
+  expect(absentSkip(userinfo, 404), 'a discovered endpoint that 404s is a finding, not a skip').toBeNull();
 });
 
 const REDIRECT = 'https://app.conformance.test/callback';

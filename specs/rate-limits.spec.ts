@@ -2,8 +2,8 @@
 // X-RateLimit-* headers; this one drains a bucket on purpose, with a bounded burst that
 // stops at the first 429 — against anything but the embedded tenant only when opted in.
 import { test } from '../lib/fixtures.ts';
-import { clauses, OPERATIONS } from '../lib/declare.ts';
-import { allowed, optInReason } from '../lib/config.ts';
+import { clauses, OPERATIONS, skipTest } from '../lib/declare.ts';
+import { optInSkip } from '../lib/config.ts';
 import { bucketKey, resourceServerPath } from '../lib/http.ts';
 import { burstOnBlockedBucket } from '../lib/burst.ts';
 import { parseRateLimit } from '../lib/pacer.ts';
@@ -47,7 +47,7 @@ test.describe('rate limits', () => {
     ),
     async ({ run, suite, counter, check }) => {
       const { cfg, state } = suite;
-      test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
+      skipTest(optInSkip(cfg, 'burst'));
       const url = `${cfg.apiBase}${resourceServerPath(cfg.resourceServerId)}`;
       const key = bucketKey('full', 'PATCH', url, cfg.apiBase);
       const result = await burstOnBlockedBucket(suite.pacer, key, {

@@ -5,6 +5,7 @@ import type { Exchange } from '../http.ts';
 import type { AuthEncoding } from './encoding.ts';
 import type { Endpoint } from './endpoints.ts';
 import type { AuthorizeOutcome } from './login-walk.ts';
+import type { SkipRecord } from '../skip-record.ts';
 
 export interface TokenAnswer {
   ex: Exchange;
@@ -25,8 +26,8 @@ export interface UserTokens {
   exchange: Exchange | null;
   /** e.g. "the code flow with PKCE (client conformance-spa)". */
   source: string;
-  /** Why there are none: the reason the dependent clauses are skipped with. */
-  problem: string | null;
+  /** Why there are none: the record the dependent clauses are skipped with. */
+  problem: SkipRecord | null;
   /** What the login met on a consent page (null: none was shown). */
   consent: AuthorizeOutcome['consent'];
 }

@@ -8,6 +8,7 @@ import type { TestInfo } from '@playwright/test';
 import type { Checks } from '../checks.ts';
 import { skipClauses } from '../declare.ts';
 import type { Exchange } from '../http.ts';
+import { clauseSkip } from '../skip-record.ts';
 import { isObject, short } from '../values.ts';
 import { expectIssued, failureCause, issued, notExercised } from './acceptance.ts';
 
@@ -90,7 +91,11 @@ export class TwinGate {
     if (faulty && ex.status >= 500) {
       // Not an acceptance but a service fault (§7.3): said once, where that rule is judged.
       check.that(CLIENT_FAULT, false, `${what}: expected a 4xx, got ${ex.status} (a fault on the service side)`, ex);
-      skipClauses(this.info, `not judged: ${what} answered ${ex.status}, a service fault (${CLIENT_FAULT})`, clause);
+      skipClauses(
+        this.info,
+        clauseSkip(CLIENT_FAULT, `not judged: ${what} answered ${ex.status}, a service fault (${CLIENT_FAULT})`),
+        clause,
+      );
       refused = false;
     } else {
       refused = check.expectRejected(clause, ex, what);

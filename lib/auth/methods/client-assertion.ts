@@ -6,6 +6,7 @@ import { SignJWT, UnsecuredJWT, generateKeyPair, importPKCS8 } from 'jose';
 import type { Config } from '../../config.ts';
 import { issued } from '../acceptance.ts';
 import type { MethodClient, MethodRequest, TokenMethod } from './method.ts';
+import { runSkip } from '../../skip-record.ts';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -77,7 +78,10 @@ export const ASSERTION: TokenMethod = {
   clause: 'auth.method.client-assertion',
   refusedClause: 'auth.method.client-assertion.refused',
   acceptClauses: ['auth.method.client-assertion.replay', 'auth.method.param-names'],
-  needs: 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE',
+  needs: runSkip(
+    { setting: 'IDM_PKJWT_CLIENT_ID' },
+    'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE',
+  ),
   clients: (cfg) => (cfg.auth.pkjwt ? [{ id: cfg.auth.pkjwt.id }] : []),
   async request(cfg, _c, fault, jti = randomUUID()) {
     const assertion = await clientAssertion(cfg, fault as AssertionFault | undefined, jti);

@@ -2,9 +2,10 @@
 // and names no standard, so the start request is sent as tenants of this kind take it and the
 // answer is recorded. On a real tenant it sends a real e-mail or SMS: opt-in only.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { answerOf, endpointOf, jsonBodyRead } from '../../../lib/auth/conditions.ts';
-import { allowed, notOfferedReason, optInReason } from '../../../lib/config.ts';
+import { notOfferedSkip, optInSkip } from '../../../lib/config.ts';
+import { runSkip } from '../../../lib/skip-record.ts';
 
 for (const connection of ['email', 'sms'] as const) {
   const clause = `auth.flow.passwordless.${connection}`;
@@ -13,16 +14,20 @@ for (const connection of ['email', 'sms'] as const) {
     clauses(OPERATIONS.authFlow, clause, 'auth.api.post-json', 'auth.api.named-flows'),
     async ({ run, flows, check }) => {
       const { cfg } = run;
-      const off = notOfferedReason(cfg, 'passwordless');
-      test.skip(off !== null, off ?? '');
-      test.skip(!allowed(cfg, 'passwordless'), optInReason('passwordless'));
+      const off = notOfferedSkip(cfg, 'passwordless');
+      skipTest(off);
+      skipTest(optInSkip(cfg, 'passwordless'));
       const to = connection === 'email' ? cfg.auth.passwordlessEmail : cfg.auth.passwordlessPhone;
-      test.skip(
-        !to,
-        `needs a recipient the suite may message: set ${connection === 'email' ? 'IDM_PASSWORDLESS_EMAIL' : 'IDM_PASSWORDLESS_PHONE'}`,
-      );
+      const recipient = connection === 'email' ? 'IDM_PASSWORDLESS_EMAIL' : 'IDM_PASSWORDLESS_PHONE';
+      skipTest(!to && runSkip({ setting: recipient }, `needs a recipient the suite may message: set ${recipient}`));
       const clientId = cfg.auth.publicClientId ?? cfg.auth.post?.id;
-      test.skip(!clientId, 'needs a client for passwordless: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)');
+      skipTest(
+        !clientId &&
+          runSkip(
+            { setting: 'IDM_PUBLIC_CLIENT_ID' },
+            'needs a client for passwordless: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)',
+          ),
+      );
       const e = await flows.endpoint('passwordless');
       const secret = cfg.auth.publicClientId ? {} : { client_secret: cfg.auth.post!.secret };
       const ex = await flows.post(e.url, {
