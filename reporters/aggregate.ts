@@ -140,7 +140,12 @@ function deriveClause(
       failures.push({ test: testName(t), message: `test errored before checking this clause: ${t.error ?? t.status}` });
     if (failures.length > 0) return { ...result, status: 'failed' };
     if (result.checks.passed > 0) return { ...result, status: 'passed' };
-    if (result.checks.observed > 0) return { ...result, status: 'observed' };
+    if (result.checks.observed > 0) {
+      // A must clause is passed, failed or not judged: an observation alone judges nothing, and
+      // the counts add up (passed + failed + skipped + expected failures = must).
+      const skips = [runSkip({}, `observed only, not judged: ${observations[0]?.observation ?? ''}`)];
+      return { ...result, skips, reason: skips[0]!.text };
+    }
   } else if (observations.length > 0 || result.checks.passed > 0) {
     // observe clauses never pass or fail; a passed check still tells what the target did
     for (const { test, check } of found.checks) {

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../reporters/model.ts';
+import { reportInvariants } from './report-invariants.ts';
 
 const CLI = join(process.cwd(), 'node_modules', '@playwright', 'test', 'cli.js');
 const CONFIG = 'selftest/fixtures-report/playwright.config.ts';
@@ -220,7 +221,11 @@ function fixtureRun(env: Record<string, string>, args: string[] = []): FixtureRu
     stdout: r.stdout,
     stderr: r.stderr,
     output,
-    report: () => JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport,
+    report: () => {
+      const report = JSON.parse(readFileSync(join(out, 'conformance.json'), 'utf8')) as ConformanceReport;
+      expect(reportInvariants(report), 'the report keeps the invariants of every report').toEqual([]);
+      return report;
+    },
   };
 }
 

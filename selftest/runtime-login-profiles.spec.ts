@@ -8,7 +8,8 @@
 // - a second-factor page the suite cannot fill: no clause fails, the clauses that needed the login
 //   are skipped "login not driven" naming the page and the setting, and the verdict is
 //   INCOMPLETE (exit 4 with IDM_FAIL_ON_INCOMPLETE).
-// In every run, no skip record names a clause that passed as its cause (reporters/incomplete.ts).
+// Every run keeps the invariants of every report (selftest/report-invariants.ts): among them, no
+// skip record names a clause that passed as its cause.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,8 +17,8 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startHarnessTenant } from '../mutation/tenant.ts';
 import { runSuite, type SuiteOutcome } from '../mutation/suite.ts';
-import { causesThatHeld } from '../reporters/incomplete.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
+import { reportInvariants } from './report-invariants.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(6 * 60_000);
@@ -36,10 +37,7 @@ async function verdictWith(login: LoginOptions, env: Record<string, string> = {}
     dirs.push(outDir);
     const run = await runSuite({ origin: tenant.tenant.url, outDir, timeoutMs: 5 * 60_000, extraEnv: env });
     expect(run.report, `${run.reportError ?? ''} (log ${run.logFile})`).not.toBeNull();
-    expect(
-      causesThatHeld(run.report!.clauses),
-      'skip reasons name the step that failed, never a clause that passed',
-    ).toEqual([]);
+    expect(reportInvariants(run.report!), 'the report keeps the invariants of every report').toEqual([]);
     return run;
   } finally {
     await tenant.tenant.close();

@@ -15,6 +15,7 @@ import { runSuite, type SuiteOutcome } from '../mutation/suite.ts';
 import { variantById } from '../mutation/mutants.ts';
 import { doubleCounted } from '../mutation/one-cause.ts';
 import type { ClauseResult } from '../reporters/model.ts';
+import { reportInvariants } from './report-invariants.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(8 * 60_000);
@@ -64,6 +65,7 @@ async function verdictAgainst(auth: HarnessTenant, env: Record<string, string> =
     extraArgs: args,
   });
   expect(run.report, `${run.reportError ?? ''} (log ${run.logFile})`).not.toBeNull();
+  expect(reportInvariants(run.report!), 'the report keeps the invariants of every report').toEqual([]);
   const must = run.report!.clauses.filter((c) => c.kind === 'must');
   const by = (s: ClauseResult['status']) => new Map(must.filter((c) => c.status === s).map((c) => [c.id, c]));
   return { run, must, failed: by('failed'), skipped: by('skipped'), passed: by('passed') };
