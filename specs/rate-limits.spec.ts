@@ -2,10 +2,10 @@
 // X-RateLimit-* headers; this one drains a bucket on purpose, with a bounded burst that
 // stops at the first 429 — against anything but the embedded tenant only when opted in.
 import { test } from '../lib/fixtures.ts';
-import { clauses, OPERATIONS, skipTest } from '../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses, skipTest } from '../lib/declare.ts';
 import { optInSkip } from '../lib/config.ts';
 import { bucketKey, resourceServerPath } from '../lib/http.ts';
-import { burstOnBlockedBucket } from '../lib/burst.ts';
+import { burstOnBlockedBucket, burstUnbreached } from '../lib/burst.ts';
 import { parseRateLimit } from '../lib/pacer.ts';
 
 test.describe('rate limits', () => {
@@ -69,7 +69,12 @@ test.describe('rate limits', () => {
       const lowest = numeric.length > 0 ? Math.min(...numeric) : null;
       const evidence = result.first429 ?? result.lastBefore429 ?? undefined;
       if (result.first429) {
-        check.that('ratelimit.enforced', true, `429 after ${result.sent} requests (Limit ${limit ?? '?'})`, evidence);
+        check.that(
+          'ratelimit.enforced',
+          true,
+          `429 after ${result.sent} requests in ${result.elapsedMs} ms (Limit ${limit ?? '?'})`,
+          evidence,
+        );
       } else if (result.zeroRemainingAnswers >= 5) {
         // The bucket said it was empty, again and again, and still let every request through.
         check.that(
@@ -79,12 +84,10 @@ test.describe('rate limits', () => {
           evidence,
         );
       } else {
-        // A refill that keeps pace with the burst is no violation: nothing to judge.
-        check.observe(
-          'ratelimit.enforced',
-          `inconclusive: ${result.sent} requests in ${result.elapsedMs} ms never drained the bucket (Remaining lowest ${lowest ?? '?'})`,
-          evidence,
-        );
+        // A bound reached without a 429 and without the bucket saying it was empty: the same
+        // verdict on any machine, the tenant's (a refill that keeps pace is no violation).
+        const unbreached = burstUnbreached(result, `updates (Remaining lowest ${lowest ?? '?'})`);
+        skipClauses(test.info(), unbreached, 'ratelimit.enforced', 'ratelimit.429.headers');
       }
       if (result.first429) {
         check.expectRateLimitHeaders('ratelimit.429.headers', result.first429, 'the 429 answer');
