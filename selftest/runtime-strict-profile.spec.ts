@@ -90,8 +90,9 @@ test('strict profile: exactly its deviations fail, once each; offered methods an
     );
     for (const [id, c] of v.failed) expect(c.failures.length, `${id} fails once`).toBe(1);
     expect(doubleCounted(v.run.report!), 'no exchange fails two must clauses for one rule').toEqual([]);
+    // A missing endpoint of a named flow fails its own clause, naming the path setting and IDM_NOT_OFFERED.
     expect(v.failed.get('auth.api.saml-exception')!.failures[0]!.message).toContain(
-      'endpoint not found at /login/callback',
+      '/login/callback (default path; IDM_SAML_CALLBACK_PATH moves it) answered 404; set IDM_SAML_CALLBACK_PATH to its path, or IDM_NOT_OFFERED=saml',
     );
     // The browser's evidence is the tenant's redirect, never a DNS error of the redirect URI.
     const implicit = v.failed.get('auth.flow.implicit')!.failures[0]!.message;

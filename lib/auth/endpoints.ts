@@ -4,7 +4,6 @@
 // document is read once per worker, through the paced client like every other request.
 import { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath, type Config } from '../config.ts';
 import type { ApiClient } from '../http.ts';
-import { runSkip, type SkipRecord } from '../skip-record.ts';
 
 /** The discovery member that names each endpoint (OpenID Connect Discovery 1.0 §3, RFC 8414). */
 const DISCOVERY_MEMBER: Partial<Record<AuthPath, string>> = {
@@ -68,16 +67,4 @@ export function describeEndpoint(e: Endpoint): string {
         ? 'from the discovery document'
         : `default path; ${e.setting} moves it`;
   return `${new URL(e.url).pathname} (${how})`;
-}
-
-/**
- * A default path the target does not serve (404/405) means the endpoint is unknown, not
- * faulty: the flow is skipped naming the setting. A discovered or configured one is used as is.
- */
-export function absentSkip(e: Endpoint, status: number): SkipRecord | null {
-  if (e.source !== 'default' || (status !== 404 && status !== 405)) return null;
-  return runSkip(
-    { setting: e.setting, answer: 'not-offered' },
-    `no ${e.which} endpoint: not in the discovery document, and the default ${new URL(e.url).pathname} answered ${status}; set ${e.setting}`,
-  );
 }

@@ -18,7 +18,7 @@ import type { Flows, UserTokens } from './flow-types.ts';
 
 type Logins = Pick<Flows, 'walk' | 'authorize' | 'logout'>;
 
-export function flowLogins(x: FlowContext, r: Pick<Flows, 'skipIfAbsent'>): Logins {
+export function flowLogins(x: FlowContext, r: Pick<Flows, 'stopIfAbsent'>): Logins {
   const { cfg, anon, check, counter, loginBrowser, testInfo, secret } = x;
   const walks = (provokesBlock: boolean) => ({
     controls: cfg.auth.loginControls,
@@ -50,7 +50,7 @@ export function flowLogins(x: FlowContext, r: Pick<Flows, 'skipIfAbsent'>): Logi
       if ((params.scope ?? '').split(' ').includes('offline_access') && params.prompt === undefined)
         u.searchParams.set('prompt', 'consent');
       // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
-      if (e.source === 'default') r.skipIfAbsent(e, await anon.send('GET', u.toString()));
+      if (e.source === 'default') r.stopIfAbsent(e, await anon.send('GET', u.toString()));
       const login = { username: as?.username ?? user!.username, password: as?.password ?? user!.password };
       const browser = await loginBrowser.get();
       const outcome = await oneLoginAtATime(cfg.auth.url, login.username, () =>

@@ -4,20 +4,21 @@
 // as token answers, the password grant (one login of a user at a time), any POST or GET.
 import { skipTest } from '../declare.ts';
 import { runSkip } from '../skip-record.ts';
-import { absentSkip, endpoint } from './endpoints.ts';
+import { judgeAbsent } from './absent.ts';
+import { endpoint } from './endpoints.ts';
 import { authEncoding } from './encoding.ts';
 import { oneLoginAtATime } from './one-login.ts';
 import { str, type FlowContext } from './flow-context.ts';
 import type { Flows } from './flow-types.ts';
 
-type Requests = Pick<Flows, 'endpoint' | 'skipIfAbsent' | 'encoding' | 'token' | 'passwordGrant' | 'post' | 'get'>;
+type Requests = Pick<Flows, 'endpoint' | 'stopIfAbsent' | 'encoding' | 'token' | 'passwordGrant' | 'post' | 'get'>;
 
 export function flowRequests(x: FlowContext): Requests {
   const { cfg, anon, check, testInfo, secret } = x;
   const r: Requests = {
     endpoint: (which) => endpoint(cfg, anon, which),
-    skipIfAbsent(e, ex) {
-      skipTest(absentSkip(e, ex.status), testInfo);
+    stopIfAbsent(e, ex) {
+      judgeAbsent({ check, info: testInfo }, e, ex);
     },
     encoding: () => authEncoding(cfg, anon),
     async token(data) {

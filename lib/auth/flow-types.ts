@@ -74,8 +74,11 @@ export interface Flows {
   userTokens(scope: string, o?: { confidential?: boolean }): Promise<UserTokens>;
   /** Where an endpoint is; skips the test when a default path is not served (404/405). */
   endpoint(which: AuthPath): Promise<Endpoint>;
-  /** Skips the test when `ex` shows that a default-path endpoint does not exist. */
-  skipIfAbsent(e: Endpoint, ex: Exchange): void;
+  /**
+   * Stops the test when `ex` shows the endpoint does not exist (lib/auth/absent.ts): its flow's
+   * own clause fails there, any other test is skipped naming it.
+   */
+  stopIfAbsent(e: Endpoint, ex: Exchange): void;
   /** POST to the token endpoint (the accepted encoding); tokens in the answer are masked from then on. */
   token(data: Record<string, unknown>): Promise<TokenAnswer>;
   /**

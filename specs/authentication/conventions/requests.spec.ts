@@ -10,6 +10,7 @@ import { authEncoding } from '../../../lib/auth/encoding.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
+import { judgeAbsent } from '../../../lib/auth/absent.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
   test(
@@ -107,11 +108,8 @@ test.describe('authentication API request conventions (§4.3)', () => {
         '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">not signed</samlp:Response>',
       ).toString('base64');
       const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form' });
-      // §4.3 names the SAML callback: an absent one is a missing flow, never a refusal.
-      if (ex.status === 404) {
-        gate.accepted('auth.api.saml-exception', false, `${failureCause(ex)} (${cb.setting} moves it)`, '', ex);
-        return;
-      }
+      // §4.3 names the SAML callback: an absent one is a missing flow (its own clause fails), never a refusal.
+      judgeAbsent({ check, info: test.info() }, cb, ex);
       // The form is read (its one exception to the JSON convention): the twin of the refusal of its content.
       const read = gate.accepted(
         'auth.api.saml-exception',

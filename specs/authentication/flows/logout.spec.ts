@@ -7,6 +7,7 @@ import { answerOf, endpointOf } from '../../../lib/auth/conditions.ts';
 import type { LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { logoutUrl, registeredLogout } from './flow-checks.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 
 for (const federated of [false, true]) {
   const clause = federated ? 'auth.flow.logout.federated' : 'auth.flow.logout';
@@ -15,6 +16,7 @@ for (const federated of [false, true]) {
     clauses(OPERATIONS.authFlow, clause, 'auth.api.named-flows'),
     async ({ run, flows, check }) => {
       const { auth } = run.cfg;
+      skipTest(notOfferedSkip(run.cfg, 'logout'));
       const clientId = auth.publicClientId ?? auth.post?.id;
       skipTest(
         !clientId &&
@@ -36,7 +38,7 @@ for (const federated of [false, true]) {
       const answer = federated
         ? await flows.logout(url, [auth.logoutReturnTo!])
         : await registeredLogout(flows, url, auth.logoutReturnTo!);
-      flows.skipIfAbsent(e, answer.ex);
+      flows.stopIfAbsent(e, answer.ex);
       answerOf(
         check,
         clause,

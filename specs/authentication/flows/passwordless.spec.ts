@@ -37,7 +37,7 @@ for (const connection of ['email', 'sms'] as const) {
         ...(connection === 'email' ? { email: to } : { phone_number: to }),
         send: 'code',
       });
-      flows.skipIfAbsent(e, ex);
+      flows.stopIfAbsent(e, ex);
       answerOf(check, clause, `passwordless start (${connection}, send code)`, ex);
       endpointOf(check, `passwordless (${connection})`, e);
       // §4.3 JSON convention: a 2xx is its acceptance, a 415 its refusal; other answers say nothing

@@ -6,16 +6,18 @@ import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { endpointOf, userInfoAnswered } from '../../../lib/auth/conditions.ts';
 import { userInfoWith } from './flow-checks.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 
 test(
   "get user info with the user's access token as Bearer",
   clauses(OPERATIONS.authFlow, 'auth.flow.userinfo', 'auth.api.named-flows'),
-  async ({ flows, check }) => {
+  async ({ run, flows, check }) => {
+    skipTest(notOfferedSkip(run.cfg, 'userinfo'));
     const user = await flows.userTokens(USER_SCOPE);
     skipTest(user.problem);
     const e = await flows.endpoint('userinfo');
     const ex = await userInfoWith(flows, e.url, user.accessToken!);
-    flows.skipIfAbsent(e, ex);
+    flows.stopIfAbsent(e, ex);
     userInfoAnswered(check, ex, user.source);
     endpointOf(check, 'get user info', e);
   },

@@ -18,6 +18,7 @@ import {
 } from '../../../lib/auth/forge.ts';
 import { userInfoWith } from '../flows/flow-checks.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 
 /** The variants that rebuild the user's token as a JWT, by what they change. */
 const JWT_ONLY = ['an expired user token', 'the user token signed by a key the tenant never published'] as const;
@@ -35,6 +36,8 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
     ),
     async ({ run, anon, check, credentials, flows, gate }) => {
       const { cfg } = run;
+      // The user info endpoint is the resource the Bearer token is presented to.
+      skipTest(notOfferedSkip(cfg, 'userinfo'));
       const userinfo = await endpoint(cfg, anon, 'userinfo');
       // A real user token (the code flow with PKCE) is the model every variant is made from.
       const user = await flows.userTokens(USER_SCOPE);

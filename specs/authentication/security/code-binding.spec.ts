@@ -154,7 +154,7 @@ test.describe('authorization code binding', () => {
       }))
         u.searchParams.set(k, v);
       const ex = await anon.send('GET', u.toString());
-      flows.skipIfAbsent(e, ex);
+      flows.stopIfAbsent(e, ex);
       const location = ex.headers.location;
       const error = location ? new URL(location, u).searchParams.get('error') : null;
       answerOf(
