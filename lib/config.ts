@@ -17,6 +17,7 @@ import { EMBEDDED } from './settings/embedded.ts';
 import { parseSettings, type Settings } from './settings/parse.ts';
 import { recordOf } from './settings/records.ts';
 import { readSources, type Env } from './settings/sources.ts';
+import { runSkip, tenantSkip, type SkipRecord } from './skip-record.ts';
 import type { LoginControls } from './auth/page-view.ts';
 
 export { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath } from './settings/declarations.ts';
@@ -96,9 +97,14 @@ export function separateAuthUrl(cfg: Pick<Config, 'baseUrl' | 'auth'>): string |
   return cfg.auth.url === cfg.baseUrl ? null : cfg.auth.url;
 }
 
-/** The reason a not-offered flow's clauses are skipped with, or null when it is offered. */
-export function notOfferedReason(cfg: Config, flow: NamedFlow): string | null {
-  return cfg.auth.notOffered.has(flow) ? `not offered (IDM_NOT_OFFERED=${[...cfg.auth.notOffered].join(',')})` : null;
+/** The record a not-offered flow's clauses are skipped with (the tenant's), or null when it is offered. */
+export function notOfferedSkip(cfg: Config, flow: NamedFlow): SkipRecord | null {
+  return cfg.auth.notOffered.has(flow)
+    ? tenantSkip(
+        { setting: 'IDM_NOT_OFFERED', answer: 'not-offered' },
+        `not offered (IDM_NOT_OFFERED=${[...cfg.auth.notOffered].join(',')})`,
+      )
+    : null;
 }
 
 export interface ClientCredentials {
@@ -346,9 +352,13 @@ export function allowed(cfg: Config, what: Allowance): boolean {
   return cfg.embedded || cfg.allow.has(what);
 }
 
-/** Reason shown when a guarded test is skipped. */
-export function optInReason(what: Allowance): string {
-  return `${ALLOWANCES[what]}: against a non-embedded target this needs IDM_ALLOW=${what}`;
+/** The record a guarded test is skipped with when the opt-in is not given (the run's). */
+export function optInSkip(cfg: Config, what: Allowance): SkipRecord | null {
+  if (allowed(cfg, what)) return null;
+  return runSkip(
+    { setting: 'IDM_ALLOW' },
+    `${ALLOWANCES[what]}: against a non-embedded target this needs IDM_ALLOW=${what}`,
+  );
 }
 
 /** Whether the client credentials in use are the embedded tenant's dev client (named so in errors). */

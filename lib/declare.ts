@@ -1,9 +1,10 @@
 // How a test declares what it checks: Playwright tags (@<clause id>) and `clause`
 // annotations, plus the operation it exercises (Allure feature). Unknown ids throw at
 // collection time, so a typo cannot silently report nothing.
-import type { TestDetails, TestInfo } from '@playwright/test';
+import { type TestDetails, type TestInfo, test } from '@playwright/test';
 import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
 import { assertKnownClause } from './catalogue.ts';
+import { encodeSkip, type SkipRecord } from './skip-record.ts';
 
 export const OPERATIONS = {
   update: 'Update a resource server',
@@ -33,11 +34,27 @@ export function clauses(operation: Operation, ...ids: string[]): TestDetails {
 }
 
 /**
- * Marks clauses of a test that goes on as skipped with a reason (read by the conformance
- * reporter): a refusal whose accepted twin in the same test failed, a flow not offered, a setting that
- * leaves part of a test's cases unsent.
+ * Marks clauses of a test that goes on as skipped (read by the conformance reporter), each
+ * annotation carrying the record itself (lib/skip-record.ts): a refusal whose accepted twin in
+ * the same test failed, a flow not offered, a setting that leaves part of a test's cases unsent.
  */
-export function skipClauses(info: TestInfo, reason: string, ...clauseIds: string[]): void {
+export function skipClauses(info: TestInfo, record: SkipRecord, ...clauseIds: string[]): void {
   for (const clause of clauseIds)
-    info.annotations.push({ type: 'clause-skip', description: JSON.stringify({ clause, reason }) });
+    info.annotations.push({ type: 'clause-skip', description: JSON.stringify({ clause, skip: record }) });
+}
+
+/**
+ * Skips the running test when a record is given (or several: a test that went on and could not
+ * judge some parts for different reasons); each `skip` annotation carries its record as JSON.
+ */
+export function skipTest(
+  record: SkipRecord | readonly SkipRecord[] | null | false | undefined,
+  info: TestInfo = test.info(),
+): void {
+  if (!record) return;
+  const all = 'by' in record ? [record] : record;
+  const last = all.at(-1);
+  if (last === undefined) return;
+  for (const r of all.slice(0, -1)) info.annotations.push({ type: 'skip', description: encodeSkip(r) });
+  info.skip(true, encodeSkip(last));
 }

@@ -26,7 +26,7 @@ import {
   DEPTH_RUNS,
   loadConfig,
   NOTHING_DISCOVERED,
-  optInReason,
+  optInSkip,
   secretValues,
   separateAuthUrl,
   withDiscovered,
@@ -62,6 +62,8 @@ import { experimentPayload } from '../generators/index.ts';
 import { checkInvariants } from './expectations.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
+import { runSkip, type SkipRecord } from './skip-record.ts';
+import { skipTest } from './declare.ts';
 
 export interface Suite {
   cfg: Config;
@@ -102,7 +104,7 @@ export interface ResourceServerUnderTest {
    * Why a judgement on these answers is skipped: a write lost later changed the state one of
    * them shows (said under rs.update.persisted, lib/lost-writes.ts); null when none did.
    */
-  lostWrite(...exs: Exchange[]): string | null;
+  lostWrite(...exs: Exchange[]): SkipRecord | null;
   /** A valid body made safe for the target (lib/staging.ts); identity on the embedded tenant. */
   safe<T extends Record<string, unknown>>(body: T): Record<string, unknown>;
 }
@@ -263,9 +265,13 @@ export const test = base.extend<
 
   limited: [
     async ({ suite, client }, use, testInfo) => {
-      testInfo.skip(
-        !suite.state.tokens.limited,
-        'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET',
+      skipTest(
+        !suite.state.tokens.limited &&
+          runSkip(
+            { setting: 'IDM_LIMITED_CLIENT_ID' },
+            'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET',
+          ),
+        testInfo,
       );
       await use(client('limited', suite.state.tokens.limited));
     },
@@ -384,7 +390,7 @@ export const test = base.extend<
       lostWrite(...exs) {
         for (const ex of exs) {
           const lost = watch.lostWrite(ex);
-          if (lost) return lost.reason;
+          if (lost) return lost.skip;
         }
         return null;
       },
@@ -422,10 +428,11 @@ export const test = base.extend<
   experiments: [
     async ({ suite, mgmt }, use, testInfo) => {
       const { cfg, state } = suite;
-      testInfo.skip(!allowed(cfg, 'experiments'), optInReason('experiments'));
-      testInfo.skip(
-        !cfg.featureFlagId || cfg.variationIds.length === 0,
-        'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS',
+      skipTest(optInSkip(cfg, 'experiments'), testInfo);
+      skipTest(
+        (!cfg.featureFlagId || cfg.variationIds.length === 0) &&
+          runSkip({ setting: 'IDM_FEATURE_FLAG_ID' }, 'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS'),
+        testInfo,
       );
       const helper: ExperimentsHelper = {
         realistic() {

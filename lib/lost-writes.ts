@@ -16,6 +16,7 @@ import type { Exchange } from './http.ts';
 import { sleep } from './lock.ts';
 import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
 import { deepEqual, isObject } from './values.ts';
+import { clauseSkip, type SkipRecord } from './skip-record.ts';
 
 /** The pause before a candidate is made again, and before the persistence test's last read: longer than "a moment" of replication. */
 export const SETTLE_MS = 1000;
@@ -86,8 +87,8 @@ export class StateLedger {
 export interface LostWrite {
   /** The finding, for the rs.update.persisted check. */
   message: string;
-  /** Why a judgement on the disturbed answer is skipped (names rs.update.persisted). */
-  reason: string;
+  /** Why a judgement on the disturbed answer is skipped (names rs.update.persisted as its cause). */
+  skip: SkipRecord;
   /** The answer that showed it. */
   ex: Exchange;
 }
@@ -166,7 +167,10 @@ export class WriteWatch {
       : 'an earlier write';
     const lost: LostWrite = {
       message: `a write answered as stored was lost later: ${what} was undone — ${listed(changed)} back to the values before it in the answer to ${by} in "${this.o.test}"; sent again from the state before, after a ${this.settleMs} ms pause, that request answered as expected`,
-      reason: `not judged: a write lost later changed the state this answer shows (rs.update.persisted: ${what} was undone)`,
+      skip: clauseSkip(
+        'rs.update.persisted',
+        `not judged: a write lost later changed the state this answer shows (rs.update.persisted: ${what} was undone)`,
+      ),
       ex,
     };
     this.disturbed.set(ex, lost);

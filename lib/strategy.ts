@@ -4,6 +4,7 @@
 // then is the enum asserted (exp.create.strategy.enum). One place decides confirmation.
 import type { Exchange } from './http.ts';
 import { validateAgainst } from './schema-bridge.ts';
+import { runSkip, type SkipRecord } from './skip-record.ts';
 
 export type StrategyConfirmation =
   | { confirmed: true; value: string; message: string }
@@ -36,7 +37,10 @@ export function isOutsider(value: unknown): boolean {
   return validateAgainst('AllocationStrategy', value).length > 0;
 }
 
-/** Skip reason of an enum test while the name is not confirmed. */
-export function notAssertedReason(c: StrategyConfirmation): string {
-  return `exp.create.strategy.enum not asserted: ${c.message}. Its field name is not shown by the spec (2.4); set IDM_STRATEGY_FIELD to the name the target uses`;
+/** The record an enum test is skipped with while the name is not confirmed (the run's: a setting names it). */
+export function notAssertedSkip(c: StrategyConfirmation): SkipRecord {
+  return runSkip(
+    { setting: 'IDM_STRATEGY_FIELD' },
+    `exp.create.strategy.enum not asserted: ${c.message}. Its field name is not shown by the spec (2.4); set IDM_STRATEGY_FIELD to the name the target uses`,
+  );
 }

@@ -1,5 +1,6 @@
 // Per-clause verdicts from the conformance tests' check records (docs/ARCHITECTURE.md,
 // "How a test reports clause verdicts"). Pure: no Playwright, no file system.
+import { runSkip, type SkipRecord } from '../lib/skip-record.ts';
 import { judgeAuthErrors } from './auth-errors.ts';
 import type {
   CatalogueEntry,
@@ -12,8 +13,8 @@ import type {
 } from './model.ts';
 
 export const NOT_RUN_REASON = 'not run in this selection';
-/** Between the skip reasons of the tests that declare one clause. */
-export const REASON_SEPARATOR = ' | ';
+/** Between the skip texts of the tests that declare one clause (for people: the records decide). */
+const REASON_SEPARATOR = ' | ';
 
 export interface Aggregation {
   clauses: ClauseResult[];
@@ -139,7 +140,12 @@ function deriveClause(
       failures.push({ test: testName(t), message: `test errored before checking this clause: ${t.error ?? t.status}` });
     if (failures.length > 0) return { ...result, status: 'failed' };
     if (result.checks.passed > 0) return { ...result, status: 'passed' };
-    if (result.checks.observed > 0) return { ...result, status: 'observed' };
+    if (result.checks.observed > 0) {
+      // A must clause is passed, failed or not judged: an observation alone judges nothing, and
+      // the counts add up (passed + failed + skipped + expected failures = must).
+      const skips = [runSkip({}, `observed only, not judged: ${observations[0]?.observation ?? ''}`)];
+      return { ...result, skips, reason: skips[0]!.text };
+    }
   } else if (observations.length > 0 || result.checks.passed > 0) {
     // observe clauses never pass or fail; a passed check still tells what the target did
     for (const { test, check } of found.checks) {
@@ -156,29 +162,40 @@ function deriveClause(
       checks: { passed: 0, failed: 0, observed: result.checks.observed + result.checks.passed },
     };
   }
-  result.reason = skipReason(entry, found.tests, erroredEarly);
+  result.skips = skipRecords(entry, found.tests, erroredEarly);
+  result.reason = result.skips.map((r) => r.text).join(REASON_SEPARATOR);
   return result;
 }
 
-function skipReason(entry: CatalogueEntry, tests: TestOutcome[], erroredEarly: TestOutcome[]): string {
-  if (tests.length === 0) return NOT_RUN_REASON;
-  const reasons = new Set<string>();
+/** Why a clause was not judged: one record per distinct reason of its declaring tests. */
+function skipRecords(entry: CatalogueEntry, tests: TestOutcome[], erroredEarly: TestOutcome[]): SkipRecord[] {
+  if (tests.length === 0) return [runSkip({}, NOT_RUN_REASON)];
+  const records: SkipRecord[] = [];
+  const add = (r: SkipRecord) => {
+    if (!records.some((x) => JSON.stringify(x) === JSON.stringify(r))) records.push(r);
+  };
   for (const t of tests) {
+    const unchecked = !t.checks.some((c) => c.clause === entry.id);
     const own = t.clauseSkips?.[entry.id];
-    if (own !== undefined && !t.checks.some((c) => c.clause === entry.id)) reasons.add(own);
-    else if (t.status === 'skipped') reasons.add(t.skipReason ?? 'test skipped');
-    else if (t.skipReason !== undefined && !t.checks.some((c) => c.clause === entry.id)) reasons.add(t.skipReason);
-    else if (t.status === 'interrupted') reasons.add('run interrupted');
-    else if (ERRORED.has(t.status) && !t.checks.some((c) => c.clause === entry.id)) {
-      // the test failed on another clause first and never got to this one
+    if (own !== undefined && unchecked) add(own);
+    else if (t.status === 'skipped') add(t.skip ?? runSkip({}, 'test skipped'));
+    else if (t.skip !== undefined && unchecked) add(t.skip);
+    else if (t.status === 'interrupted') add(runSkip({}, 'run interrupted'));
+    else if (ERRORED.has(t.status) && unchecked) {
+      // the test failed on another clause first and never got to this one: that clause is the cause
       const first = t.checks.find((c) => c.outcome === 'failed');
-      if (first) reasons.add(`not reached: its test stopped after ${first.clause} failed`);
+      if (first)
+        add({
+          by: 'tenant',
+          cause: { clause: first.clause },
+          text: `not reached: its test stopped after ${first.clause} failed`,
+        });
     }
   }
-  for (const t of erroredEarly) reasons.add(`test errored before observing: ${t.error ?? t.status}`);
-  if (reasons.size === 0) reasons.add(`declared by ${tests.length} test(s) but no check recorded for ${entry.id}`);
-  // ' | ' between the reasons of different tests: a reason may hold '; ' itself (reporters/incomplete.ts reads each apart).
-  return [...reasons].join(REASON_SEPARATOR);
+  for (const t of erroredEarly) add(runSkip({}, `test errored before observing: ${t.error ?? t.status}`));
+  if (records.length === 0)
+    add(runSkip({}, `declared by ${tests.length} test(s) but no check recorded for ${entry.id}`));
+  return records;
 }
 
 function failureExplained(test: TestOutcome, known: Map<string, CatalogueEntry>): boolean {

@@ -17,6 +17,7 @@ import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
 import { runSettings } from '../lib/settings/run.ts';
 import { readSources } from '../lib/settings/sources.ts';
+import { decodeSkip, isSkipRecord, type SkipRecord } from '../lib/skip-record.ts';
 import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
 import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
@@ -236,10 +237,10 @@ interface RunHints {
   depth?: string;
 }
 
-function parseClauseSkip(d: string): { clause: string; reason: string } | null {
+function parseClauseSkip(d: string): { clause: string; skip: SkipRecord } | null {
   try {
-    const v = JSON.parse(d) as { clause?: unknown; reason?: unknown };
-    return typeof v.clause === 'string' && typeof v.reason === 'string' ? { clause: v.clause, reason: v.reason } : null;
+    const v = JSON.parse(d) as { clause?: unknown; skip?: unknown };
+    return typeof v.clause === 'string' && isSkipRecord(v.skip) ? { clause: v.clause, skip: v.skip } : null;
   } catch {
     return null;
   }
@@ -254,11 +255,11 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
     if (m) clauses.add(m[1]!);
   }
   const checks: CheckRecord[] = [];
-  let skipReason: string | undefined;
+  let skip: SkipRecord | undefined;
   let requests: number | undefined;
   let authErrors: AuthErrorRecord[] | undefined;
   let attacks: AttackResult[] | undefined;
-  let clauseSkips: Record<string, string> | undefined;
+  let clauseSkips: Record<string, SkipRecord> | undefined;
   const title = test.titlePath().slice(3).join(' › ');
   const file = relative(process.cwd(), test.location.file);
   for (const a of annotations) {
@@ -268,10 +269,10 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
       const check = parseCheck(d);
       if (check) checks.push(check);
       else problems.push(`test "${file} › ${title}" recorded a malformed check annotation: ${d.slice(0, 120)}`);
-    } else if ((a.type === 'skip' || a.type === 'fixme') && d) skipReason = d;
+    } else if ((a.type === 'skip' || a.type === 'fixme') && d) skip = decodeSkip(d);
     else if (a.type === 'clause-skip' && d) {
-      const skip = parseClauseSkip(d);
-      if (skip) (clauseSkips ??= {})[skip.clause] ??= skip.reason;
+      const parsed = parseClauseSkip(d);
+      if (parsed) (clauseSkips ??= {})[parsed.clause] ??= parsed.skip;
       else problems.push(`test "${file} › ${title}" recorded a malformed clause-skip annotation: ${d.slice(0, 120)}`);
     } else if (a.type === 'requests' && /^\d+$/.test(d)) requests = (requests ?? 0) + Number(d);
     else if (a.type === 'auth-error' && d) {
@@ -296,7 +297,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
     checks,
   };
   if (test.outcome() === 'flaky') outcome.flaky = true;
-  if (skipReason !== undefined) outcome.skipReason = skipReason;
+  if (skip !== undefined) outcome.skip = skip;
   if (requests !== undefined) outcome.requests = requests;
   if (authErrors !== undefined) outcome.authErrors = authErrors;
   if (attacks !== undefined) outcome.attacks = attacks;
@@ -341,7 +342,9 @@ function redactRunData(report: ConformanceReport, r: Redactor): void {
     c.failures = r.value(c.failures);
     c.observations = r.value(c.observations);
     if (c.reason !== undefined) c.reason = r.text(c.reason);
+    for (const s of c.skips ?? []) s.text = r.text(s.text);
   }
+  for (const u of report.incomplete) u.reason = r.text(u.reason);
   report.run.errors = r.value(report.run.errors);
   report.gate.reasons = r.value(report.gate.reasons);
 }

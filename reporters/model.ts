@@ -38,7 +38,8 @@ export interface CatalogueEntry {
 import type { AuthErrorSeen } from '../lib/auth/error-records.ts';
 import type { AttackSeen } from '../lib/auth/attacks/record.ts';
 import type { CheckRecord, Evidence as CheckEvidence } from '../lib/check-record.ts';
-export type { CheckRecord, CheckEvidence };
+import type { SkipRecord } from '../lib/skip-record.ts';
+export type { CheckRecord, CheckEvidence, SkipRecord };
 
 /** What the reporter keeps of one conformance test (its final attempt). */
 export interface TestOutcome {
@@ -51,10 +52,10 @@ export interface TestOutcome {
   /** Clause ids the test declares (tags and `clause` annotations). */
   clauses: string[];
   checks: CheckRecord[];
-  /** Reason given to test.skip / test.fixme (or a `skip` annotation of a test that went on). */
-  skipReason?: string;
-  /** Clauses the test marked skipped while it went on (`clause-skip` annotations), with their reasons. */
-  clauseSkips?: Record<string, string>;
+  /** The record given to test.skip / test.fixme (or a `skip` annotation of a test that went on). */
+  skip?: SkipRecord;
+  /** Clauses the test marked skipped while it went on (`clause-skip` annotations), with their records. */
+  clauseSkips?: Record<string, SkipRecord>;
   /** First error of a failed test, one line. */
   error?: string;
   /** Requests the test sent, when the runtime records them. */
@@ -105,8 +106,10 @@ export interface ClauseResult {
   kind: ClauseKind;
   severity?: string;
   status: ClauseStatus;
-  /** Why skipped / not exercisable / expected to fail. */
+  /** Why skipped / not exercisable / expected to fail, for people (the texts of `skips` joined). */
   reason?: string;
+  /** For a skipped clause: why, as data, one record per reason of its declaring tests (lib/skip-record.ts). */
+  skips?: SkipRecord[];
   checks: { passed: number; failed: number; observed: number };
   tests: TestRef[];
   failures: ClauseFailure[];
@@ -181,7 +184,7 @@ export interface ConformanceReport {
   sections: Record<string, SectionInfo>;
   baseline: { path: string | null; entries: number; applied: string[]; stale: string[] };
   /** Must clauses not exercised for a reason of the run (reporters/incomplete.ts), whatever the verdict. */
-  incomplete: Array<{ clause: string; section: string; reason: string }>;
+  incomplete: Array<{ clause: string; section: string; reason: string; skips: SkipRecord[] }>;
   /** Every attack of the catalogue the run sent, with its answer (reporters/attacks.ts). */
   attacks: AttackResult[];
   gate: Gate;

@@ -1,31 +1,20 @@
 // One root cause, one failure — and the report shows it first. A failed clause that other
-// clauses name as the reason they were skipped ("not exercised: the accepted case failed
-// (auth.flow.password: …)", "see auth.api.post-json", "… says why": reporters/incomplete.ts) or as the accepted case a failure could not
-// run without is a root cause: it leads the failing list, its dependants counted beside it.
+// clauses' skip records name as their cause (lib/skip-record.ts, `cause.clause`: the accepted
+// case a refusal could not be judged without, the flow whose products it judges) is a root
+// cause: it leads the failing list, its dependants counted beside it. No text is read.
 import type { ClauseResult } from './model.ts';
-import { namedClauses } from './incomplete.ts';
+import { causeClauses } from './incomplete.ts';
 
 export interface RootCause {
   clause: ClauseResult;
-  /** Ids of the other clauses whose reason or failure names it. */
+  /** Ids of the other clauses whose skip records name it. */
   dependants: string[];
 }
 
 /** The failed clauses, root causes first (most dependants first), the rest in catalogue order. */
 export function byRootCause(all: readonly ClauseResult[], failed: readonly ClauseResult[]): RootCause[] {
-  // A skip reason names its cause ("(<id>: …)", "see <id>"); a failure names one only as the
-  // accepted case it could not run without ("(<id>: …)"), never by an evidence note ("see <id>").
-  const esc = (id: string): string => id.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const named = (id: string): string[] => {
-    const inFailure = new RegExp(`\\(${esc(id)}:`);
-    return all
-      .filter(
-        (c) =>
-          c.id !== id &&
-          (namedClauses(c.reason ?? '').includes(id) || c.failures.some((f) => inFailure.test(f.message))),
-      )
-      .map((c) => c.id);
-  };
+  const named = (id: string): string[] =>
+    all.filter((c) => c.id !== id && causeClauses(c).includes(id)).map((c) => c.id);
   const causes = failed.map((clause, i) => ({ clause, dependants: named(clause.id), i }));
   causes.sort((a, b) => b.dependants.length - a.dependants.length || a.i - b.i);
   return causes.map(({ clause, dependants }) => ({ clause, dependants }));

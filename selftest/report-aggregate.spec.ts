@@ -2,6 +2,7 @@
 // derivation, totals, baseline validation and application, the gate, the summary and the
 // HTML header (the target named, and the authentication API when it has its own origin).
 import { expect, test } from '@playwright/test';
+import { runSkip } from '../lib/skip-record.ts';
 import { aggregate, NOT_RUN_REASON } from '../reporters/aggregate.ts';
 import { applyBaseline, BaselineError, parseBaseline } from '../reporters/baseline.ts';
 import { buildReport, type BuildInput } from '../reporters/build-report.ts';
@@ -53,10 +54,14 @@ test.describe('status derivation', () => {
       t('a', {
         clauses: ['auth.mgmt.scope.forbidden'],
         status: 'skipped',
-        skipReason: 'limited client not configured',
+        skip: runSkip({ setting: 'IDM_LIMITED_CLIENT_ID' }, 'limited client not configured'),
       }),
     ]);
-    expect(r).toMatchObject({ status: 'skipped', reason: 'limited client not configured' });
+    expect(r).toMatchObject({
+      status: 'skipped',
+      reason: 'limited client not configured',
+      skips: [{ by: 'run', cause: { setting: 'IDM_LIMITED_CLIENT_ID' }, text: 'limited client not configured' }],
+    });
   });
 
   test('a must clause no test declares is skipped as not run in this selection', () => {

@@ -2,6 +2,7 @@
 // majority judgement over recorded auth errors, the §5.2 section per method (configured or
 // not), standard-derived clauses shown apart, and the catalogue's `source` validation.
 import { expect, test } from '@playwright/test';
+import { runSkip } from '../lib/skip-record.ts';
 import { aggregate } from '../reporters/aggregate.ts';
 import { CODE_AND_DESCRIPTION, judgeAuthErrors, parseAuthError } from '../reporters/auth-errors.ts';
 import { methodViews, standardDerived } from '../reporters/auth-methods.ts';
@@ -111,7 +112,7 @@ test.describe('report: a section per authentication method, standards apart', ()
     outcome('mtls', [], {
       clauses: ['auth.method.mtls'],
       status: 'skipped',
-      skipReason: 'needs an mTLS client: set IDM_MTLS_CLIENT_ID',
+      skip: runSkip({ setting: 'IDM_MTLS_CLIENT_ID' }, 'needs an mTLS client: set IDM_MTLS_CLIENT_ID'),
     }),
   ];
   const { clauses } = aggregate(catalogue, tests);

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect, test } from '@playwright/test';
+import { runSkip } from '../lib/skip-record.ts';
 import { runSettings } from '../lib/settings/run.ts';
 import { buildReport } from '../reporters/build-report.ts';
 import { loadContractCatalogue } from '../reporters/catalogue.ts';
@@ -106,7 +107,7 @@ async function sampleReport(): Promise<ConformanceReport> {
       title: 'skips',
       file: 'specs/d.spec.ts',
       status: 'skipped',
-      skipReason: 'limited client not configured',
+      skip: runSkip({ setting: 'IDM_LIMITED_CLIENT_ID' }, 'limited client not configured'),
       clauses: [skipped.id],
       checks: [],
     },

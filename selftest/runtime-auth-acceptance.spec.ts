@@ -2,10 +2,11 @@
 // "token issued", a 404 told apart from a refusal, IDM_NOT_OFFERED parsed strictly, §7.3
 // counting API answers only, and the report's root causes first.
 import { test, expect } from '@playwright/test';
-import { failureCause, issued } from '../lib/auth/acceptance.ts';
+import { failureCause, issued, notExercised } from '../lib/auth/acceptance.ts';
+import { runSkip } from '../lib/skip-record.ts';
 import { recordAuthError } from '../lib/auth/error-records.ts';
 import { IdmError } from '../lib/errors.ts';
-import { notOfferedReason, parseConfig } from '../lib/config.ts';
+import { notOfferedSkip, parseConfig } from '../lib/config.ts';
 import type { Exchange } from '../lib/http.ts';
 import { byRootCause, rootCauseNote } from '../reporters/root-causes.ts';
 import type { ClauseResult } from '../reporters/model.ts';
@@ -42,8 +43,12 @@ test('IDM_NOT_OFFERED: a comma list of named flows; an unknown name is a configu
   expect(parseConfig(STAGING).auth.notOffered.size).toBe(0);
   const cfg = parseConfig({ ...STAGING, IDM_NOT_OFFERED: 'password, implicit' });
   expect([...cfg.auth.notOffered].sort()).toEqual(['implicit', 'password']);
-  expect(notOfferedReason(cfg, 'password')).toBe('not offered (IDM_NOT_OFFERED=password,implicit)');
-  expect(notOfferedReason(cfg, 'saml')).toBeNull();
+  expect(notOfferedSkip(cfg, 'password')).toEqual({
+    by: 'tenant',
+    cause: { setting: 'IDM_NOT_OFFERED', answer: 'not-offered' },
+    text: 'not offered (IDM_NOT_OFFERED=password,implicit)',
+  });
+  expect(notOfferedSkip(cfg, 'saml')).toBeNull();
   let err: unknown;
   try {
     parseConfig({ ...STAGING, IDM_NOT_OFFERED: 'password,ropc' });
@@ -82,10 +87,12 @@ test('root causes first: a failed clause other clauses name leads, with its depe
     clause('auth.flow.implicit', 'failed'),
     clause('auth.flow.password', 'failed'),
     clause('auth.flow.password.wrong-password', 'skipped', {
-      reason: 'not exercised: the accepted case failed (auth.flow.password: answered 400 unsupported_grant_type)',
+      skips: [notExercised('auth.flow.password', 'answered 400 unsupported_grant_type')],
     }),
-    clause('ratelimit.login-attempts', 'skipped', {
-      reason: 'not exercised: the accepted case failed (auth.flow.password: answered 400)',
+    clause('ratelimit.login-attempts', 'skipped', { skips: [notExercised('auth.flow.password', 'answered 400')] }),
+    // Words that name a clause decide nothing: only the record's cause does.
+    clause('auth.flow.implicit.redirect-uri', 'skipped', {
+      skips: [runSkip({}, 'see auth.api.post-json (auth.flow.implicit: x) — auth.flow.implicit says why')],
     }),
   ];
   const ordered = byRootCause(

@@ -3,7 +3,7 @@
 // default), and the login walk against small local pages of each shape hosted logins have.
 import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { test, expect } from '@playwright/test';
+import { test, expect, type TestInfo } from '@playwright/test';
 import { s256, pkcePair } from '../lib/auth/pkce.ts';
 import {
   type BrowserFacts,
@@ -13,7 +13,12 @@ import {
   lookupChromium,
   noChromiumReason,
 } from '../lib/auth/browser.ts';
-import { absentReason, describeEndpoint, endpoint } from '../lib/auth/endpoints.ts';
+import { judgeAbsent, missing, missingText } from '../lib/auth/absent.ts';
+import { Checks } from '../lib/checks.ts';
+import { createRedactor } from '../lib/redact.ts';
+import { decodeSkip } from '../lib/skip-record.ts';
+import { absorbSoftFailures } from './runtime-annotations.ts';
+import { describeEndpoint, endpoint } from '../lib/auth/endpoints.ts';
 import { walkLogin } from '../lib/auth/login-walk.ts';
 import { parseConfig } from '../lib/config.ts';
 import type { ApiClient, Exchange } from '../lib/http.ts';
@@ -138,9 +143,55 @@ test('endpoints: a setting wins, then the discovery document, then the default p
   expect(await endpoint(cfg, client, 'logout')).toMatchObject({ url: `${base}/t1/bye`, source: 'setting' });
   expect(describeEndpoint(userinfo)).toBe('/me (from the discovery document)');
   const revoke = await endpoint(cfg, client, 'revoke');
-  expect(absentReason(revoke, 404)).toContain('set IDM_REVOKE_PATH');
-  expect(absentReason(revoke, 400)).toBeNull();
-  expect(absentReason(userinfo, 404), 'a discovered endpoint that 404s is a finding, not a skip').toBeNull();
+  expect(missing(revoke, 405)).toBe(true);
+  expect(missing(revoke, 400)).toBe(false);
+  expect(missing(userinfo, 405), 'a 405 at a discovered endpoint is its answer, not its absence').toBe(false);
+  expect(missing(userinfo, 404)).toBe(true);
+  expect(missingText(revoke, 404)).toBe(
+    'no revoke endpoint: /t1/oauth/revoke (default path; IDM_REVOKE_PATH moves it) answered 404; set IDM_REVOKE_PATH to its path, or IDM_NOT_OFFERED=revoke if the tenant does not offer it',
+  );
+});
+
+test('an endpoint not found fails its flow’s own clause once, where it is judged; elsewhere it is named as the cause', () => {
+  const revoke = {
+    which: 'revoke',
+    url: 'http://t/oauth/revoke',
+    source: 'default',
+    setting: 'IDM_REVOKE_PATH',
+  } as const;
+  const ex = {
+    request: { method: 'POST', url: revoke.url, headers: {} },
+    status: 404,
+    headers: {},
+    text: '',
+    body: undefined,
+  };
+  const run = (declared: string[]) => {
+    const annotations = declared.map((d) => ({ type: 'clause', description: d }));
+    let skipped: string | undefined;
+    const info = {
+      annotations,
+      skip: (_: boolean, d: string) => {
+        skipped = d;
+        throw new Error('skipped');
+      },
+    } as unknown as TestInfo;
+    expect(() => judgeAbsent({ check: new Checks(info, createRedactor()), info }, revoke, ex)).toThrow('skipped');
+    const checks = annotations.filter((a) => a.type === 'check').map((a) => JSON.parse(a.description));
+    return { checks, skip: decodeSkip(skipped) };
+  };
+  const own = run(['auth.flow.revoke', 'auth.flow.revoke.effective']);
+  // The failure is recorded as the runtime records it (a soft failure of this self-test, taken back).
+  expect(absorbSoftFailures()).toHaveLength(1);
+  expect(own.checks).toMatchObject([{ clause: 'auth.flow.revoke', outcome: 'failed' }]);
+  expect(own.checks[0].message).toContain('set IDM_REVOKE_PATH to its path, or IDM_NOT_OFFERED=revoke');
+  expect(own.skip).toMatchObject({ by: 'tenant', cause: { clause: 'auth.flow.revoke' } });
+  const other = run(['ratelimit.auth-api.headers']);
+  expect(other.checks).toEqual([]);
+  expect(other.skip.cause).toEqual({ clause: 'auth.flow.revoke' });
+  const served = { ...ex, status: 200 };
+  const info = { annotations: [] } as unknown as TestInfo;
+  expect(judgeAbsent({ check: new Checks(info, createRedactor()), info }, revoke, served)).toBe(false);
 });
 
 const REDIRECT = 'https://app.conformance.test/callback';

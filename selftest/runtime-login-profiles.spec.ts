@@ -8,7 +8,8 @@
 // - a second-factor page the suite cannot fill: no clause fails, the clauses that needed the login
 //   are skipped "login not driven" naming the page and the setting, and the verdict is
 //   INCOMPLETE (exit 4 with IDM_FAIL_ON_INCOMPLETE).
-// In every run, no skip reason names a clause that passed as its cause.
+// Every run keeps the invariants of every report (selftest/report-invariants.ts): among them, no
+// skip record names a clause that passed as its cause.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -16,8 +17,8 @@ import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { startHarnessTenant } from '../mutation/tenant.ts';
 import { runSuite, type SuiteOutcome } from '../mutation/suite.ts';
-import { namedClauses } from '../reporters/incomplete.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
+import { reportInvariants } from './report-invariants.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.setTimeout(6 * 60_000);
@@ -36,10 +37,7 @@ async function verdictWith(login: LoginOptions, env: Record<string, string> = {}
     dirs.push(outDir);
     const run = await runSuite({ origin: tenant.tenant.url, outDir, timeoutMs: 5 * 60_000, extraEnv: env });
     expect(run.report, `${run.reportError ?? ''} (log ${run.logFile})`).not.toBeNull();
-    expect(
-      skipsNamingPassed(run.report!),
-      'skip reasons name the step that failed, never a clause that passed',
-    ).toEqual([]);
+    expect(reportInvariants(run.report!), 'the report keeps the invariants of every report').toEqual([]);
     return run;
   } finally {
     await tenant.tenant.close();
@@ -96,7 +94,9 @@ test('a second-factor page the walk cannot fill: login not driven, no clause fai
   expect(r.totals.must.failed).toBe(0);
   expect(r.gate).toMatchObject({ verdict: 'incomplete', exitCode: 4 });
   expect(run.code).toBe(4);
-  const notDriven = r.incomplete.filter((u) => u.reason.startsWith('login not driven: '));
+  const notDriven = r.incomplete.filter((u) =>
+    u.skips.some((s) => s.by === 'run' && s.cause.page !== undefined && s.text.startsWith('login not driven: ')),
+  );
   expect(notDriven.map((u) => u.clause)).toEqual(
     expect.arrayContaining([
       'auth.flow.code.pkce',
@@ -113,14 +113,6 @@ test('a second-factor page the walk cannot fill: login not driven, no clause fai
     expect(u.reason).toContain('IDM_LOGIN_USERNAME_SELECTOR');
   }
 });
-
-/** Skipped clauses whose reason names, as its cause, a clause that passed in the same run. */
-function skipsNamingPassed(r: ConformanceReport): string[] {
-  const passed = new Set(r.clauses.filter((c) => c.status === 'passed').map((c) => c.id));
-  return r.clauses
-    .filter((c) => c.status === 'skipped' && namedClauses(c.reason ?? '').some((id) => passed.has(id)))
-    .map((c) => `${c.id}: ${c.reason}`);
-}
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -38,7 +38,9 @@ test('a write lost later: named once, with the write it undid, on the answer it 
   t.state = { ...S0 }; // the write of name A is lost
   const read = await w.send({});
   expect(w.watch.found).toHaveLength(1);
-  expect(w.watch.lostWrite(read)?.reason).toContain('(rs.update.persisted: PATCH {"name":"A"} in "a test"');
+  const lost = w.watch.lostWrite(read)?.skip;
+  expect(lost?.cause).toEqual({ clause: 'rs.update.persisted' });
+  expect(lost?.text).toContain('(rs.update.persisted: PATCH {"name":"A"} in "a test"');
   expect(w.watch.found[0]!.message).toContain('name back to the values before it');
   expect(w.watch.current().name).toBe('A'); // put back, and the same request answered as expected
 });

@@ -14,6 +14,7 @@ import { variantById } from '../mutation/mutants.ts';
 import { runSuite } from '../mutation/suite.ts';
 import { startHarnessTenant } from '../mutation/tenant.ts';
 import type { ClauseFailure, ClauseResult, ConformanceReport } from '../reporters/model.ts';
+import { reportInvariants } from './report-invariants.ts';
 
 test.describe('the judge', () => {
   const request = (authorization: string) => ({
@@ -106,6 +107,7 @@ test.describe('the authentication specs against faulty variants', () => {
           `${id} fails ${variant!.clause}`,
         ).toContain(variant!.clause);
         expect(doubleCounted(run.report!)).toEqual([]);
+        expect(reportInvariants(run.report!)).toEqual([]);
       } finally {
         await tenant.tenant.close();
       }

@@ -4,7 +4,7 @@
 // names what was seen and the setting to change.
 import { test, expect } from '@playwright/test';
 import type { Exchange } from '../lib/http.ts';
-import { isOutsider, notAssertedReason, strategyConfirmation } from '../lib/strategy.ts';
+import { isOutsider, notAssertedSkip, strategyConfirmation } from '../lib/strategy.ts';
 
 const FIELD = 'allocation_strategy';
 const EXPERIMENT = {
@@ -73,7 +73,8 @@ for (const c of NOT_CONFIRMED) {
     const got = strategyConfirmation(c.ex, FIELD);
     expect(got.confirmed).toBe(false);
     expect(got.message).toMatch(c.says);
-    const reason = notAssertedReason(got);
+    const { text: reason, by, cause } = notAssertedSkip(got);
+    expect({ by, cause }).toEqual({ by: 'run', cause: { setting: 'IDM_STRATEGY_FIELD' } });
     expect(reason).toMatch(
       /^exp\.create\.strategy\.enum not asserted: strategy field "allocation_strategy" not confirmed/,
     );

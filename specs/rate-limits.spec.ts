@@ -3,10 +3,10 @@
 // stops at the first 429 — against anything but the embedded tenant only when opted in.
 import { test } from '../lib/fixtures.ts';
 import { judgeByRule } from '../lib/answer-rules.ts';
-import { clauses, OPERATIONS } from '../lib/declare.ts';
-import { allowed, optInReason } from '../lib/config.ts';
+import { clauses, OPERATIONS, skipClauses, skipTest } from '../lib/declare.ts';
+import { optInSkip } from '../lib/config.ts';
 import { bucketKey, resourceServerPath } from '../lib/http.ts';
-import { burstOnBlockedBucket } from '../lib/burst.ts';
+import { burstOnBlockedBucket, burstUnbreached } from '../lib/burst.ts';
 import { parseRateLimit } from '../lib/pacer.ts';
 
 test.describe('rate limits', () => {
@@ -49,7 +49,7 @@ test.describe('rate limits', () => {
     ),
     async ({ run, suite, counter, check }, info) => {
       const { cfg, state } = suite;
-      test.skip(!allowed(cfg, 'burst'), optInReason('burst'));
+      skipTest(optInSkip(cfg, 'burst'));
       const url = `${cfg.apiBase}${resourceServerPath(cfg.resourceServerId)}`;
       const key = bucketKey('full', 'PATCH', url, cfg.apiBase);
       const result = await burstOnBlockedBucket(suite.pacer, key, {
@@ -63,6 +63,10 @@ test.describe('rate limits', () => {
         body: '{}',
         max: 1000,
         boundByLimit: true,
+        // The reference's update bucket refills 100 a second: 4 in flight fell below that on a
+        // loaded machine (the burst ended on its bound in 5 runs of 5 at load 11-17);
+        // 16 reached 429 there (one run under load 17).
+        concurrency: 16,
         timeoutMs: cfg.timeoutMs,
         onSent: () => counter.sent++,
       });
@@ -71,7 +75,12 @@ test.describe('rate limits', () => {
       const lowest = numeric.length > 0 ? Math.min(...numeric) : null;
       const evidence = result.first429 ?? result.lastBefore429 ?? undefined;
       if (result.first429) {
-        check.that('ratelimit.enforced', true, `429 after ${result.sent} requests (Limit ${limit ?? '?'})`, evidence);
+        check.that(
+          'ratelimit.enforced',
+          true,
+          `429 after ${result.sent} requests in ${result.elapsedMs} ms (Limit ${limit ?? '?'})`,
+          evidence,
+        );
       } else if (result.zeroRemainingAnswers >= 5) {
         // The bucket said it was empty, again and again, and still let every request through.
         check.that(
@@ -81,12 +90,10 @@ test.describe('rate limits', () => {
           evidence,
         );
       } else {
-        // A refill that keeps pace with the burst is no violation: nothing to judge.
-        check.observe(
-          'ratelimit.enforced',
-          `inconclusive: ${result.sent} requests in ${result.elapsedMs} ms never drained the bucket (Remaining lowest ${lowest ?? '?'})`,
-          evidence,
-        );
+        // A bound reached without a 429 and without the bucket saying it was empty: the same
+        // verdict on any machine, the tenant's (a refill that keeps pace is no violation).
+        const unbreached = burstUnbreached(result, `updates (Remaining lowest ${lowest ?? '?'})`);
+        skipClauses(test.info(), unbreached, 'ratelimit.enforced', 'ratelimit.429.headers');
       }
       if (result.first429) {
         check.expectRateLimitHeaders('ratelimit.429.headers', result.first429, 'the 429 answer');

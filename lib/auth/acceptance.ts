@@ -3,6 +3,7 @@
 // beside a twin that failed (the gate that decides it: lib/auth/twin-gate.ts).
 import type { Checks } from '../checks.ts';
 import type { Exchange } from '../http.ts';
+import { clauseSkip, type SkipRecord } from '../skip-record.ts';
 import { isObject } from '../values.ts';
 
 /** RFC 6749 §5.1: a 2xx carrying an access_token and a token_type. */
@@ -48,7 +49,7 @@ export async function expectIssued(
   return ok;
 }
 
-/** The reason a refusal clause carries when its accepted twin failed. */
-export function notExercised(acceptClause: string, cause: string): string {
-  return `not exercised: the accepted case failed (${acceptClause}: ${cause})`;
+/** The record a refusal clause is skipped with when its accepted twin failed: it names the twin's clause. */
+export function notExercised(acceptClause: string, cause: string): SkipRecord {
+  return clauseSkip(acceptClause, `not exercised: the accepted case failed (${acceptClause}: ${cause})`);
 }

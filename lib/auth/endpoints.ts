@@ -68,12 +68,3 @@ export function describeEndpoint(e: Endpoint): string {
         : `default path; ${e.setting} moves it`;
   return `${new URL(e.url).pathname} (${how})`;
 }
-
-/**
- * A default path the target does not serve (404/405) means the endpoint is unknown, not
- * faulty: the flow is skipped naming the setting. A discovered or configured one is used as is.
- */
-export function absentReason(e: Endpoint, status: number): string | null {
-  if (e.source !== 'default' || (status !== 404 && status !== 405)) return null;
-  return `no ${e.which} endpoint: not in the discovery document, and the default ${new URL(e.url).pathname} answered ${status}; set ${e.setting}`;
-}

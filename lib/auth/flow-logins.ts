@@ -7,6 +7,9 @@ import { bucketKey } from '../http.ts';
 import type { Checks } from '../checks.ts';
 import { failureCause, issued, notExercised } from './acceptance.ts';
 import { noChromiumReason } from './browser.ts';
+import { skipTest } from '../declare.ts';
+import { runSkip, type SkipRecord } from '../skip-record.ts';
+import { NO_REDIRECT_URI } from './needs.ts';
 import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-walk.ts';
 import { oneLoginAtATime } from './one-login.ts';
 import { newState, pkcePair } from './pkce.ts';
@@ -15,7 +18,7 @@ import type { Flows, UserTokens } from './flow-types.ts';
 
 type Logins = Pick<Flows, 'walk' | 'authorize' | 'logout'>;
 
-export function flowLogins(x: FlowContext, r: Pick<Flows, 'skipIfAbsent'>): Logins {
+export function flowLogins(x: FlowContext, r: Pick<Flows, 'stopIfAbsent'>): Logins {
   const { cfg, anon, check, counter, loginBrowser, testInfo, secret } = x;
   const walks = (provokesBlock: boolean) => ({
     controls: cfg.auth.loginControls,
@@ -27,16 +30,27 @@ export function flowLogins(x: FlowContext, r: Pick<Flows, 'skipIfAbsent'>): Logi
   });
   const l: Logins = {
     async walk(e, params, redirectUris, as, o = {}) {
-      testInfo.skip(!loginBrowser.lookup.path, `browser flows: ${noChromiumReason(loginBrowser.lookup)}`);
+      skipTest(
+        !loginBrowser.lookup.path &&
+          runSkip({ setting: 'IDM_CHROMIUM' }, `browser flows: ${noChromiumReason(loginBrowser.lookup)}`),
+        testInfo,
+      );
       const user = cfg.auth.user;
-      testInfo.skip(!user, 'needs a test user to log in with: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
+      skipTest(
+        !user &&
+          runSkip(
+            { setting: 'IDM_TEST_USERNAME' },
+            'needs a test user to log in with: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD',
+          ),
+        testInfo,
+      );
       const u = new URL(e.url);
       for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
       // OIDC Core §11: a tenant may honour offline_access only after consent, so every login asking it says prompt=consent.
       if ((params.scope ?? '').split(' ').includes('offline_access') && params.prompt === undefined)
         u.searchParams.set('prompt', 'consent');
       // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
-      if (e.source === 'default') r.skipIfAbsent(e, await anon.send('GET', u.toString()));
+      if (e.source === 'default') r.stopIfAbsent(e, await anon.send('GET', u.toString()));
       const login = { username: as?.username ?? user!.username, password: as?.password ?? user!.password };
       const browser = await loginBrowser.get();
       const outcome = await oneLoginAtATime(cfg.auth.url, login.username, () =>
@@ -54,7 +68,7 @@ export function flowLogins(x: FlowContext, r: Pick<Flows, 'skipIfAbsent'>): Logi
     },
     async authorize(e, params, redirectUris, as, o) {
       const outcome = await l.walk(e, params, redirectUris, as, o);
-      testInfo.skip(outcome.notDriven !== null, outcome.notDriven ?? '');
+      skipTest(notDrivenSkip(outcome), testInfo);
       return outcome;
     },
     async logout(url, returnUris) {
@@ -95,13 +109,20 @@ export function userTokensOf(x: FlowContext, f: Pick<Flows, 'walk' | 'endpoint' 
       : publicClientId
         ? { id: publicClientId, secret: null }
         : null;
-    testInfo.skip(
-      !client,
-      o.confidential
-        ? 'needs a confidential client allowed the code flow: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET'
-        : 'needs a public client allowed the code flow: set IDM_PUBLIC_CLIENT_ID',
+    skipTest(
+      !client &&
+        (o.confidential
+          ? runSkip(
+              { setting: 'IDM_POST_CLIENT_ID' },
+              'needs a confidential client allowed the code flow: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+            )
+          : runSkip(
+              { setting: 'IDM_PUBLIC_CLIENT_ID' },
+              'needs a public client allowed the code flow: set IDM_PUBLIC_CLIENT_ID',
+            )),
+      testInfo,
     );
-    testInfo.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
+    skipTest(!redirectUri && NO_REDIRECT_URI, testInfo);
     const key = `${client!.id} ${scope}`;
     let shared = userLogins.get(key);
     if (!shared) {
@@ -201,16 +222,27 @@ function recordPages(check: Checks, pages: string[]): void {
   check.observe('auth.flow.login-pages', shape);
 }
 
+/** The record of a page the login walk could not drive (the run's: a selector setting moves it), or null. */
+export function notDrivenSkip(out: Pick<AuthorizeOutcome, 'notDriven' | 'stoppedAt'>): SkipRecord | null {
+  if (out.notDriven === null) return null;
+  return runSkip(out.stoppedAt === null ? {} : { page: out.stoppedAt }, out.notDriven);
+}
+
 /**
- * Why a login gave no code, in the words its dependants are skipped with: the walk's gap as it
- * is ("login not driven: …", the suite's), or the tenant's answer to this very login (its scope
- * and client named: a plain code-flow login is judged by auth.flow.code.*, not here).
+ * Why a login gave no code, as the record its dependants are skipped with: the walk's gap as it
+ * is ("login not driven: …", the run's), or the tenant's answer to this very login (its scope
+ * and client named: a plain code-flow login is judged by auth.flow.code.*, not here). That answer
+ * is a refusal of how the tenant was set up for the run, so it stays the run's: the verdict cannot speak for it.
  */
-function loginProblem(out: AuthorizeOutcome, clientId: string, scope: string): string {
-  if (out.notDriven !== null) return out.notDriven;
+function loginProblem(out: AuthorizeOutcome, clientId: string, scope: string): SkipRecord {
+  const gap = notDrivenSkip(out);
+  if (gap !== null) return gap;
   const error = out.params.error;
   const answered = out.callback
     ? `the redirect URI received ${error ? `error=${error}${out.params.error_description ? ` (${out.params.error_description})` : ''}` : 'no code with the state sent'}`
     : (out.problem ?? 'no redirect');
-  return `the login for client ${clientId} asking "${scope}"${scope.includes('offline_access') ? ' with prompt=consent' : ''}: ${answered} (allow this scope for the client on the tenant)`;
+  return runSkip(
+    { answer: 'refused' },
+    `the login for client ${clientId} asking "${scope}"${scope.includes('offline_access') ? ' with prompt=consent' : ''}: ${answered} (allow this scope for the client on the tenant)`,
+  );
 }

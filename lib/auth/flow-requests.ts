@@ -2,21 +2,23 @@
 // the target refuses JSON and takes the form, lib/auth/encoding.ts —, GET parameters in the
 // query): the token endpoint, whose tokens are masked from then on and whose answers validate
 // as token answers, the password grant (one login of a user at a time), any POST or GET.
-import { absentReason, endpoint } from './endpoints.ts';
+import { skipTest } from '../declare.ts';
+import { runSkip } from '../skip-record.ts';
+import { judgeAbsent } from './absent.ts';
+import { endpoint } from './endpoints.ts';
 import { authEncoding } from './encoding.ts';
 import { oneLoginAtATime } from './one-login.ts';
 import { str, type FlowContext } from './flow-context.ts';
 import type { Flows } from './flow-types.ts';
 
-type Requests = Pick<Flows, 'endpoint' | 'skipIfAbsent' | 'encoding' | 'token' | 'passwordGrant' | 'post' | 'get'>;
+type Requests = Pick<Flows, 'endpoint' | 'stopIfAbsent' | 'encoding' | 'token' | 'passwordGrant' | 'post' | 'get'>;
 
 export function flowRequests(x: FlowContext): Requests {
   const { cfg, anon, check, testInfo, secret } = x;
   const r: Requests = {
     endpoint: (which) => endpoint(cfg, anon, which),
-    skipIfAbsent(e, ex) {
-      const reason = absentReason(e, ex.status);
-      testInfo.skip(reason !== null, reason ?? '');
+    stopIfAbsent(e, ex) {
+      judgeAbsent({ check, info: testInfo }, e, ex);
     },
     encoding: () => authEncoding(cfg, anon),
     async token(data) {
@@ -41,11 +43,19 @@ export function flowRequests(x: FlowContext): Requests {
     },
     async passwordGrant(scope) {
       const { post, user } = cfg.auth;
-      testInfo.skip(
-        !post,
-        'needs a confidential client allowed the password grant: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+      skipTest(
+        !post &&
+          runSkip(
+            { setting: 'IDM_POST_CLIENT_ID' },
+            'needs a confidential client allowed the password grant: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+          ),
+        testInfo,
       );
-      testInfo.skip(!user, 'needs a test user: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD');
+      skipTest(
+        !user &&
+          runSkip({ setting: 'IDM_TEST_USERNAME' }, 'needs a test user: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD'),
+        testInfo,
+      );
       return r.token({
         grant_type: 'password',
         client_id: post!.id,

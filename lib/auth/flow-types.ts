@@ -5,6 +5,7 @@ import type { Exchange } from '../http.ts';
 import type { AuthEncoding } from './encoding.ts';
 import type { Endpoint } from './endpoints.ts';
 import type { AuthorizeOutcome } from './login-walk.ts';
+import type { SkipRecord } from '../skip-record.ts';
 
 export interface TokenAnswer {
   ex: Exchange;
@@ -25,8 +26,8 @@ export interface UserTokens {
   exchange: Exchange | null;
   /** e.g. "the code flow with PKCE (client conformance-spa)". */
   source: string;
-  /** Why there are none: the reason the dependent clauses are skipped with. */
-  problem: string | null;
+  /** Why there are none: the record the dependent clauses are skipped with. */
+  problem: SkipRecord | null;
   /** What the login met on a consent page (null: none was shown). */
   consent: AuthorizeOutcome['consent'];
 }
@@ -73,8 +74,11 @@ export interface Flows {
   userTokens(scope: string, o?: { confidential?: boolean }): Promise<UserTokens>;
   /** Where an endpoint is; skips the test when a default path is not served (404/405). */
   endpoint(which: AuthPath): Promise<Endpoint>;
-  /** Skips the test when `ex` shows that a default-path endpoint does not exist. */
-  skipIfAbsent(e: Endpoint, ex: Exchange): void;
+  /**
+   * Stops the test when `ex` shows the endpoint does not exist (lib/auth/absent.ts): its flow's
+   * own clause fails there, any other test is skipped naming it.
+   */
+  stopIfAbsent(e: Endpoint, ex: Exchange): void;
   /** POST to the token endpoint (the accepted encoding); tokens in the answer are masked from then on. */
   token(data: Record<string, unknown>): Promise<TokenAnswer>;
   /**

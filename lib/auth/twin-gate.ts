@@ -8,6 +8,7 @@ import type { TestInfo } from '@playwright/test';
 import type { Checks } from '../checks.ts';
 import { skipClauses } from '../declare.ts';
 import type { Exchange } from '../http.ts';
+import { clauseSkip } from '../skip-record.ts';
 import { isObject, short } from '../values.ts';
 import { expectIssued, failureCause, issued, notExercised } from './acceptance.ts';
 import type { AttackRow } from './attacks/catalogue.ts';
@@ -100,7 +101,13 @@ export class TwinGate {
             : !t.ok
               ? 'not judged'
               : 'wrong refusal';
-      recordAttack(this.info, o.attack, ex, outcome, o.attackNote ?? (t.ok ? '' : notExercised(t.clause, t.cause)));
+      recordAttack(
+        this.info,
+        o.attack,
+        ex,
+        outcome,
+        o.attackNote ?? (t.ok ? '' : notExercised(t.clause, t.cause).text),
+      );
     }
     return verdict;
   }
@@ -126,7 +133,7 @@ export class TwinGate {
         attack,
         ex,
         ok ? 'refused' : accepted ? 'accepted' : ex.status >= 500 ? 'fault' : t.ok ? 'wrong refusal' : 'not judged',
-        note || (t.ok ? '' : notExercised(t.clause, t.cause)),
+        note || (t.ok ? '' : notExercised(t.clause, t.cause).text),
       );
     return ok;
   }
@@ -144,7 +151,11 @@ export class TwinGate {
     if (faulty && ex.status >= 500) {
       // Not an acceptance but a service fault (§7.3): said once, where that rule is judged.
       check.that(CLIENT_FAULT, false, `${what}: expected a 4xx, got ${ex.status} (a fault on the service side)`, ex);
-      skipClauses(this.info, `not judged: ${what} answered ${ex.status}, a service fault (${CLIENT_FAULT})`, clause);
+      skipClauses(
+        this.info,
+        clauseSkip(CLIENT_FAULT, `not judged: ${what} answered ${ex.status}, a service fault (${CLIENT_FAULT})`),
+        clause,
+      );
       refused = false;
     } else {
       refused = check.expectRejected(clause, ex, what);

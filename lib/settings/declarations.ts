@@ -24,17 +24,20 @@ export const ALLOWANCE_NAMES = keysOf(ALLOWANCES);
 const DEPTHS = ['quick', 'default', 'deep'] as const;
 export type Depth = (typeof DEPTHS)[number];
 
-/** The named flows (§4.3) a tenant may switch off on purpose; IDM_NOT_OFFERED lists them. */
 /**
- * The named flows (§4.3) and the ways to authenticate at the token endpoint (§5.2) a tenant may
- * switch off on purpose (mTLS needs a custom domain, a client assertion a key); IDM_NOT_OFFERED
- * lists them. The methods' ids are the rows of lib/auth/methods.ts.
+ * The named flows and endpoints (§4.3) and the ways to authenticate at the token endpoint (§5.2)
+ * a tenant may switch off on purpose (mTLS needs a custom domain, a client assertion a key);
+ * IDM_NOT_OFFERED lists them. Every endpoint of lib/auth/endpoints.ts but authorize (which every
+ * browser flow needs) belongs to one (lib/auth/absent.ts); the methods' ids are the rows of lib/auth/methods.ts.
  */
 export const NAMED_FLOWS = [
   'password',
   'implicit',
   'passwordless',
   'saml',
+  'userinfo',
+  'revoke',
+  'logout',
   'wsfed',
   'delegation',
   'client-secret-post',
@@ -448,7 +451,7 @@ const DECLARED = [
     group: 'authentication',
     kind: { type: 'list', min: 0, what: 'named flows and ways to authenticate', values: NAMED_FLOWS },
     defaultDoc: 'none',
-    doc: `named flows and ways to authenticate the tenant does not offer on purpose (${NAMED_FLOWS.map((f) => `\`${f}\``).join(', ')}): their clauses are skipped "not offered", nothing else depends on them; unset, a missing one fails or, when its settings are unset, leaves the run INCOMPLETE (the spec names it)`,
+    doc: `named flows and ways to authenticate the tenant does not offer on purpose (${NAMED_FLOWS.map((f) => `\`${f}\``).join(', ')}): their clauses are skipped "not offered" (the tenant's), nothing else depends on them; unset, an endpoint not found fails its flow's own clause once, naming its path setting (the spec names it)`,
   },
   {
     name: 'IDM_REDIRECT_URI',

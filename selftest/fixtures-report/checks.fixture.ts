@@ -3,7 +3,9 @@
 // decides the one must clause that can fail; FX_CRASH=1 adds a test that errors;
 // FX_LEAK=1 puts unredacted credentials into the failure's evidence (the reporter's own
 // redaction must catch them).
+import { skipTest } from '../../lib/declare.ts';
 import { readSources } from '../../lib/settings/sources.ts';
+import { runSkip } from '../../lib/skip-record.ts';
 import { expect, test } from '@playwright/test';
 
 type Check = {
@@ -96,7 +98,7 @@ test('experiment creation status code is recorded', () => {
 });
 
 test('token without update:resource_servers is refused with 403', { tag: ['@fx.auth.limited.forbidden'] }, () => {
-  test.skip(true, 'limited client not configured (IDM_LIMITED_CLIENT_ID)');
+  skipTest(runSkip({ setting: 'IDM_LIMITED_CLIENT_ID' }, 'limited client not configured (IDM_LIMITED_CLIENT_ID)'));
 });
 
 test('a test that errors outside any must clause', { tag: ['@fx.experiment.status-code'] }, () => {

@@ -8,11 +8,12 @@
 import { test } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/checks.ts';
 import type { ExperimentsHelper, RunInfo } from '../../lib/fixtures.ts';
-import { clauses, OPERATIONS } from '../../lib/declare.ts';
+import { clauses, OPERATIONS, skipTest } from '../../lib/declare.ts';
 import { short } from '../../lib/values.ts';
 import type { Exchange } from '../../lib/http.ts';
-import { isOutsider, notAssertedReason, strategyConfirmation } from '../../lib/strategy.ts';
+import { isOutsider, notAssertedSkip, strategyConfirmation } from '../../lib/strategy.ts';
 import { segmentExperimentPayload, strategyViolationCases, type ExperimentBody } from '../../generators/index.ts';
+import { runSkip } from '../../lib/skip-record.ts';
 
 test.describe('allocation strategy', () => {
   test(
@@ -42,9 +43,12 @@ test.describe('allocation strategy', () => {
       const { base, confirming } = await confirmName(run, experiments, check);
       // The confirming creation is the `percentage` one.
       check.expectAccepted('exp.create.strategy.enum', confirming, `${field} "percentage"`);
-      test.skip(
-        run.cfg.segmentIds.length === 0,
-        'the segment half of exp.create.strategy.enum needs segment ids the target knows: set IDM_SEGMENT_IDS (comma-separated, in allocation order)',
+      skipTest(
+        run.cfg.segmentIds.length === 0 &&
+          runSkip(
+            { setting: 'IDM_SEGMENT_IDS' },
+            'the segment half of exp.create.strategy.enum needs segment ids the target knows: set IDM_SEGMENT_IDS (comma-separated, in allocation order)',
+          ),
       );
       const ex = await experiments.create(segmentExperimentPayload(base, run.cfg.segmentIds, field));
       if (
@@ -94,6 +98,6 @@ async function confirmName(
   check.expectAccepted('exp.create.accepted', ex, 'POST a realistic experiment (control and treatment at 50/50)');
   const confirmation = strategyConfirmation(ex, run.cfg.strategyField);
   check.observe('exp.create.strategy.name', confirmation.message, ex);
-  test.skip(!confirmation.confirmed, notAssertedReason(confirmation));
+  skipTest(!confirmation.confirmed && notAssertedSkip(confirmation));
   return { base, confirming: ex };
 }

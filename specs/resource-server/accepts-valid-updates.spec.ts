@@ -13,6 +13,7 @@ import type { ResourceServer } from '../../lib/staging.ts';
 import { updateBody } from '../../generators/index.ts';
 import { SETTLE_MS } from '../../lib/lost-writes.ts';
 import { sleep } from '../../lib/lock.ts';
+import type { SkipRecord } from '../../lib/skip-record.ts';
 
 test.describe('update a resource server: valid bodies', () => {
   test(
@@ -117,7 +118,7 @@ async function readBack(
   rs: ResourceServerUnderTest,
   ex: Exchange,
   when = '',
-): Promise<{ stored: ResourceServer | null; lost: string | null }> {
+): Promise<{ stored: ResourceServer | null; lost: SkipRecord | null }> {
   const again = await rs.read();
   const lost = rs.lostWrite(again);
   if (lost) return { stored: rs.current(), lost };

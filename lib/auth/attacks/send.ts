@@ -3,6 +3,7 @@
 // and judged by the carrier's rule through the twin gate (which records the row's answer).
 import type { TestInfo } from '@playwright/test';
 import { skipClauses } from '../../declare.ts';
+import { tenantSkip } from '../../skip-record.ts';
 import type { Exchange } from '../../http.ts';
 import { attackerKeys } from './attacker-keys.ts';
 import { attackRow, type AttackRow, type CarrierId } from './catalogue.ts';
@@ -46,7 +47,8 @@ export async function sendJwtAttacks(c: CarrierAttacks): Promise<number> {
     c.judge(row, ex, `${row.what}`, watch ? await watch() : '');
   }
   // A class none of whose variants could be made on this carrier says why, here.
-  for (const [clause, reason] of why) if (!made.has(clause)) skipClauses(c.info, `${c.carrier}: ${reason}`, clause);
+  for (const [clause, reason] of why)
+    if (!made.has(clause)) skipClauses(c.info, tenantSkip({}, `not applicable on the ${c.carrier}: ${reason}`), clause);
   return sent;
 }
 

@@ -10,6 +10,7 @@ import { suiteKey } from '../forge.ts';
 import type { MethodClient, MethodFault, MethodRequest, TokenMethod } from './method.ts';
 import { attackRow } from '../attacks/catalogue.ts';
 import { JWT_ATTACKS, sentAt, type JwtAttack } from '../attacks/jwt.ts';
+import { runSkip } from '../../skip-record.ts';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
@@ -80,7 +81,10 @@ export const ASSERTION: TokenMethod = {
   clause: 'auth.method.client-assertion',
   refusedClause: 'auth.method.client-assertion.refused',
   acceptClauses: ['auth.method.client-assertion.replay', 'auth.method.param-names'],
-  needs: 'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE',
+  needs: runSkip(
+    { setting: 'IDM_PKJWT_CLIENT_ID' },
+    'needs a private_key_jwt client: set IDM_PKJWT_CLIENT_ID and IDM_PKJWT_KEY_FILE',
+  ),
   clients: (cfg) => (cfg.auth.pkjwt ? [{ id: cfg.auth.pkjwt.id }] : []),
   async request(cfg, _c, fault, jti = randomUUID()) {
     const attack = JWT_ATTACKS.find((a) => a.id === fault);
@@ -103,7 +107,10 @@ export const ASSERTION: TokenMethod = {
         what: `a client assertion: ${a.what}`,
         clause: a.clause,
         attack: attackRow('client-assertion', a.id),
-        unset: (cfg) => (sentAt(a, cfg.depth, false) ? null : 'a further variant of its class, sent at IDM_DEPTH=deep'),
+        unset: (cfg) =>
+          sentAt(a, cfg.depth, false)
+            ? null
+            : runSkip({ setting: 'IDM_DEPTH' }, 'a further variant of its class, sent at IDM_DEPTH=deep'),
       }),
     ),
   ],

@@ -2,6 +2,7 @@
 // §2.3.1 form-encodes them before Base64).
 import { issued } from '../acceptance.ts';
 import { cc, ID_ALONE, type MethodRequest, type TokenMethod } from './method.ts';
+import { runSkip } from '../../skip-record.ts';
 
 /** `Basic base64(urlencode(id):urlencode(secret))`; `encode: false` leaves them raw (a different credential when they need encoding). */
 export function basicAuthorization(id: string, secret: string, encode = true): string {
@@ -20,7 +21,10 @@ export const BASIC: TokenMethod = {
   clause: 'auth.method.client-secret-basic',
   refusedClause: 'auth.method.client-secret-basic',
   acceptClauses: ['auth.method.client-secret-basic.form-encoded'],
-  needs: 'needs a client_secret_basic client: set IDM_BASIC_CLIENT_ID and IDM_BASIC_CLIENT_SECRET',
+  needs: runSkip(
+    { setting: 'IDM_BASIC_CLIENT_ID' },
+    'needs a client_secret_basic client: set IDM_BASIC_CLIENT_ID and IDM_BASIC_CLIENT_SECRET',
+  ),
   clients: (cfg) => (cfg.auth.basic ? [{ id: cfg.auth.basic.id, secret: cfg.auth.basic.secret }] : []),
   async request(cfg, c, fault): Promise<MethodRequest> {
     if (fault === ID_ALONE.id) return { data: { ...cc(cfg), client_id: c.id }, headers: {} };

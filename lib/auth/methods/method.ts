@@ -6,6 +6,7 @@ import type { Checks } from '../../checks.ts';
 import type { NamedFlow } from '../../settings/declarations.ts';
 import type { AuthEncoding } from '../encoding.ts';
 import type { AttackRow } from '../attacks/catalogue.ts';
+import type { SkipRecord } from '../../skip-record.ts';
 
 /** One way to authenticate as the report and the OpenAPI document name it. */
 export interface AuthMethod {
@@ -39,7 +40,7 @@ export interface MethodFault {
   /** Which clients it is sent for (default: every configured client of the method). */
   for?(c: MethodClient, cfg: Config): boolean;
   /** Why it is not sent at all, when the configuration leaves it out (null: it is sent). */
-  unset?(cfg: Config): string | null;
+  unset?(cfg: Config): SkipRecord | null;
   /** Its row in the attack catalogue, when it is one (its answer goes to the report's attack section). */
   attack?: AttackRow;
 }
@@ -52,8 +53,8 @@ export interface TokenMethod extends AuthMethod {
   refusedClause: string;
   /** More clauses the accepted case records (the form-encoded Basic header, the assertion's replay). */
   acceptClauses: readonly string[];
-  /** The skip reason when no client of it is configured: the settings to set. */
-  needs: string;
+  /** The skip record when no client of it is configured: the settings to set (the run's). */
+  needs: SkipRecord;
   clients(cfg: Config): MethodClient[];
   request(cfg: Config, c: MethodClient, fault?: string): Promise<MethodRequest>;
   faults: readonly MethodFault[];

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { MtlsClient } from '../../config.ts';
 import { sameNamesFreshKey } from '../near-certificate.ts';
 import { cc, type TokenMethod } from './method.ts';
+import { runSkip } from '../../skip-record.ts';
 
 /** A second self-signed dev certificate no tenant registers (suite data, generated with openssl). */
 export const FOREIGN_CERT_FILE = fileURLToPath(
@@ -39,8 +40,10 @@ export const MTLS: TokenMethod = {
   clause: 'auth.method.mtls',
   refusedClause: 'auth.method.mtls.refused',
   acceptClauses: [],
-  needs:
+  needs: runSkip(
+    { setting: 'IDM_MTLS_CLIENT_ID' },
     'needs an mTLS client: set IDM_MTLS_CLIENT_ID, IDM_MTLS_API_KEY and IDM_MTLS_CERT_FILE (and IDM_MTLS_CA_CLIENT_ID, IDM_MTLS_CA_CERT_FILE for CA verification)',
+  ),
   clients: (cfg) =>
     [cfg.auth.mtls, cfg.auth.mtlsCa].filter((m): m is MtlsClient => m !== null).map((m) => ({ id: m.id, mtls: m })),
   async request(cfg, c, fault) {
@@ -73,7 +76,10 @@ export const MTLS: TokenMethod = {
       unset: (cfg) =>
         cfg.auth.mtls
           ? null
-          : 'needs the self-signed mTLS client: set IDM_MTLS_CLIENT_ID, IDM_MTLS_API_KEY and IDM_MTLS_CERT_FILE',
+          : runSkip(
+              { setting: 'IDM_MTLS_CLIENT_ID' },
+              'needs the self-signed mTLS client: set IDM_MTLS_CLIENT_ID, IDM_MTLS_API_KEY and IDM_MTLS_CERT_FILE',
+            ),
     },
     {
       id: 'ca-failed',

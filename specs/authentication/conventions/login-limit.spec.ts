@@ -7,8 +7,8 @@
 // the hosted login page (code flow with PKCE), so a tenant without the grant is still held to §8.
 import type { TwinGate } from '../../../lib/auth/twin-gate.ts';
 import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { allowed, notOfferedReason, optInReason, type Config } from '../../../lib/config.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
+import { notOfferedSkip, optInSkip, type Config } from '../../../lib/config.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
@@ -16,6 +16,8 @@ import { authEncoding } from '../../../lib/auth/encoding.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { parseRateLimit } from '../../../lib/pacer.ts';
 import { oneLoginAtATime } from '../../../lib/auth/one-login.ts';
+import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
+import { notDrivenSkip } from '../../../lib/auth/flow-logins.ts';
 
 /**
  * The three kinds of attempt share the endpoint's own rate limit, which refills within
@@ -36,17 +38,26 @@ test.describe('repeat login attempts (§8)', () => {
     async ({ run, anon, check, flows, gate }) => {
       const { cfg } = run;
       const { lockout, user, post } = cfg.auth;
-      test.skip(!lockout, 'needs a lockout user: set IDM_LOCKOUT_USERNAME and IDM_LOCKOUT_PASSWORD');
-      // A refusal proves the limit only beside the same login accepted: the test user's.
-      test.skip(
-        !user,
-        'needs the test user beside the lockout user (its login is the accepted twin): set IDM_TEST_USERNAME and IDM_TEST_PASSWORD',
+      skipTest(
+        !lockout &&
+          runSkip(
+            { setting: 'IDM_LOCKOUT_USERNAME' },
+            'needs a lockout user: set IDM_LOCKOUT_USERNAME and IDM_LOCKOUT_PASSWORD',
+          ),
       );
-      test.skip(!allowed(cfg, 'lockout'), optInReason('lockout'));
+      // A refusal proves the limit only beside the same login accepted: the test user's.
+      skipTest(
+        !user &&
+          runSkip(
+            { setting: 'IDM_TEST_USERNAME' },
+            'needs the test user beside the lockout user (its login is the accepted twin): set IDM_TEST_USERNAME and IDM_TEST_PASSWORD',
+          ),
+      );
+      skipTest(optInSkip(cfg, 'lockout'));
       // Logins through the password grant where it is offered and works; else through the login page.
-      const off = notOfferedReason(cfg, 'password');
+      const off = notOfferedSkip(cfg, 'password');
       if (off !== null || !post) {
-        await throughLoginPage(flows, gate, cfg, off ?? 'no client for the password grant (IDM_POST_CLIENT_ID)');
+        await throughLoginPage(flows, gate, cfg, off?.text ?? 'no client for the password grant (IDM_POST_CLIENT_ID)');
         return;
       }
       const { encoding } = await authEncoding(cfg, anon);
@@ -119,9 +130,12 @@ test.describe('repeat login attempts (§8)', () => {
  */
 async function throughLoginPage(flows: Flows, gate: TwinGate, cfg: Config, why: string): Promise<void> {
   const { lockout, user, publicClientId, redirectUri } = cfg.auth;
-  test.skip(
-    !publicClientId || !redirectUri,
-    `logins through the login page (${why}) need a public client and its redirect URI: set IDM_PUBLIC_CLIENT_ID and IDM_REDIRECT_URI`,
+  skipTest(
+    (!publicClientId || !redirectUri) &&
+      runSkip(
+        { setting: publicClientId ? 'IDM_REDIRECT_URI' : 'IDM_PUBLIC_CLIENT_ID' },
+        `logins through the login page (${why}) need a public client and its redirect URI: set IDM_PUBLIC_CLIENT_ID and IDM_REDIRECT_URI`,
+      ),
   );
   const e = await flows.endpoint('authorize');
   // The login page's own rate limit (a 429 whose Reset is within seconds) is waited out and the
@@ -160,7 +174,14 @@ async function throughLoginPage(flows: Flows, gate: TwinGate, cfg: Config, why: 
   }
   let failed = 1;
   let last = await attempt(lockout!.username, `${lockout!.password}-wrong`);
-  test.skip(!last.loggedIn, `the login page took no password: ${last.problem ?? last.pages.join(' → ')}`);
+  skipTest(
+    !last.loggedIn &&
+      (notDrivenSkip(last) ??
+        tenantSkip(
+          last.stoppedAt === null ? {} : { page: last.stoppedAt },
+          `the login page took no password: ${last.problem ?? last.pages.join(' → ')}`,
+        )),
+  );
   // Stop as soon as the answer changes (blocked): its status, or the message the page shows.
   const answer = (o: AuthorizeOutcome): string => `${o.loginStatus} ${o.refused} ${o.alert ?? ''}`;
   const first = answer(last);

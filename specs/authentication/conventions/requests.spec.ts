@@ -3,11 +3,14 @@
 // the one exception — SAML IdP-initiated SSO, a query parameter with a form-encoded value.
 import { answerOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { authEncoding } from '../../../lib/auth/encoding.ts';
-import { notOfferedReason } from '../../../lib/config.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
+import { runSkip } from '../../../lib/skip-record.ts';
+import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
+import { judgeAbsent } from '../../../lib/auth/absent.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
   test(
@@ -18,7 +21,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
       // The authentication API's own client: lib/auth/encoding.ts's probe is this very comparison
       // (the form is sent only when JSON gives no token), so its answers are judged here.
       const { probe } = await authEncoding(cfg, anon);
-      test.skip(!probe, 'needs an authentication-API client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
+      skipTest(!probe && NO_POST_CLIENT);
       const { json, form } = probe!;
       // The root cause of every "sent as form" in this run's evidence. When the form gets no
       // token either, the encoding is not what fails: the grant's own clauses say why.
@@ -46,9 +49,12 @@ test.describe('authentication API request conventions (§4.3)', () => {
     async ({ run, anon, check, gate }) => {
       const { cfg } = run;
       const clientId = cfg.auth.publicClientId ?? cfg.auth.post?.id;
-      test.skip(
-        !clientId || !cfg.auth.redirectUri,
-        'needs a client and its redirect URI: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID) and IDM_REDIRECT_URI',
+      skipTest(
+        (!clientId || !cfg.auth.redirectUri) &&
+          runSkip(
+            { setting: 'IDM_PUBLIC_CLIENT_ID' },
+            'needs a client and its redirect URI: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID) and IDM_REDIRECT_URI',
+          ),
       );
       const authorize = await endpoint(cfg, anon, 'authorize');
       const params = new URLSearchParams({
@@ -90,20 +96,20 @@ test.describe('authentication API request conventions (§4.3)', () => {
     clauses(OPERATIONS.authApi, 'auth.api.saml-exception', 'auth.error.client-fault-4xx', 'auth.error.object'),
     async ({ run, anon, check, gate }) => {
       const { cfg } = run;
-      const off = notOfferedReason(cfg, 'saml');
-      test.skip(off !== null, off ?? '');
-      test.skip(!cfg.auth.samlConnection, 'needs a SAML connection: set IDM_SAML_CONNECTION');
+      const off = notOfferedSkip(cfg, 'saml');
+      skipTest(off);
+      skipTest(
+        !cfg.auth.samlConnection &&
+          runSkip({ setting: 'IDM_SAML_CONNECTION' }, 'needs a SAML connection: set IDM_SAML_CONNECTION'),
+      );
       const cb = await endpoint(cfg, anon, 'samlCallback');
       const url = `${cb.url}?connection=${encodeURIComponent(cfg.auth.samlConnection!)}`;
       const invalid = Buffer.from(
         '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">not signed</samlp:Response>',
       ).toString('base64');
       const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form' });
-      // §4.3 names the SAML callback: an absent one is a missing flow, never a refusal.
-      if (ex.status === 404) {
-        gate.accepted('auth.api.saml-exception', false, `${failureCause(ex)} (${cb.setting} moves it)`, '', ex);
-        return;
-      }
+      // §4.3 names the SAML callback: an absent one is a missing flow (its own clause fails), never a refusal.
+      judgeAbsent({ check, info: test.info() }, cb, ex);
       // The form is read (its one exception to the JSON convention): the twin of the refusal of its content.
       const read = gate.accepted(
         'auth.api.saml-exception',

@@ -1,21 +1,27 @@
 // What the flow specs share: the public client they log in with, a login for a code, and
 // logout to the registered return URL.
-import { test, type Flows, type LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
+import type { Flows, LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Config } from '../../../lib/config.ts';
 import type { Checks } from '../../../lib/checks.ts';
 import type { Endpoint } from '../../../lib/auth/endpoints.ts';
 import { endpointOf } from '../../../lib/auth/conditions.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { newState, type PkcePair } from '../../../lib/auth/pkce.ts';
+import { skipTest } from '../../../lib/declare.ts';
+import { runSkip } from '../../../lib/skip-record.ts';
+import { NO_REDIRECT_URI } from '../../../lib/auth/needs.ts';
 
 /** The public client and its redirect URI; skips the test naming the setting that is missing. */
 export function publicClient(cfg: Config): { clientId: string; redirectUri: string } {
   const { publicClientId, redirectUri } = cfg.auth;
-  test.skip(
-    !publicClientId,
-    'needs a public client (auth method none; PKCE, implicit allowed): set IDM_PUBLIC_CLIENT_ID',
+  skipTest(
+    !publicClientId &&
+      runSkip(
+        { setting: 'IDM_PUBLIC_CLIENT_ID' },
+        'needs a public client (auth method none; PKCE, implicit allowed): set IDM_PUBLIC_CLIENT_ID',
+      ),
   );
-  test.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
+  skipTest(!redirectUri && NO_REDIRECT_URI);
   return { clientId: publicClientId!, redirectUri: redirectUri! };
 }
 

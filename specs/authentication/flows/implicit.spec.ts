@@ -2,10 +2,10 @@
 // the token comes back in the redirect URI's fragment with the state sent (RFC 6749 §4.2.2),
 // and a redirect URI the client did not register is never redirected to (§4.2.2.1).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { endpointOf } from '../../../lib/auth/conditions.ts';
 import { newState } from '../../../lib/auth/pkce.ts';
-import { notOfferedReason } from '../../../lib/config.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { publicClient } from './flow-checks.ts';
@@ -17,8 +17,8 @@ test(
   'implicit grant: the access token, its type and the state come back in the fragment; an unregistered redirect URI is never redirected to',
   clauses(OPERATIONS.authFlow, 'auth.flow.implicit', 'auth.api.named-flows', 'auth.flow.implicit.redirect-uri'),
   async ({ run, flows, check, gate }) => {
-    const off = notOfferedReason(run.cfg, 'implicit');
-    test.skip(off !== null, off ?? '');
+    const off = notOfferedSkip(run.cfg, 'implicit');
+    skipTest(off);
     const { clientId, redirectUri } = publicClient(run.cfg);
     const e = await flows.endpoint('authorize');
     const { ok, seen } = await implicitGrant(flows, clientId, redirectUri);

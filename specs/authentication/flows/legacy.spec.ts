@@ -2,8 +2,8 @@
 // the paths tenants of this kind use and records the answer (never a verdict).
 import { answerOf, endpointOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
-import { notOfferedReason } from '../../../lib/config.ts';
+import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 
 test(
   'WS-Federation and legacy delegation: answers recorded',
@@ -11,9 +11,9 @@ test(
   async ({ run, flows, check }) => {
     const { auth } = run.cfg;
     const clientId = auth.publicClientId ?? auth.post?.id ?? run.cfg.client.id;
-    const offWsfed = notOfferedReason(run.cfg, 'wsfed');
-    const offDelegation = notOfferedReason(run.cfg, 'delegation');
-    test.skip(offWsfed !== null && offDelegation !== null, offWsfed ?? '');
+    const offWsfed = notOfferedSkip(run.cfg, 'wsfed');
+    const offDelegation = notOfferedSkip(run.cfg, 'delegation');
+    skipTest(offDelegation !== null && offWsfed);
     if (offWsfed) skipClauses(test.info(), offWsfed, 'auth.flow.wsfed');
     else {
       const wsfed = await flows.get(`${auth.url}/wsfed/${encodeURIComponent(clientId)}`);

@@ -5,9 +5,10 @@
 // (RFC 6749 §5.2, invalid_grant), beside the same grant with the code sent where a test tenant's
 // outbox shows it (IDM_PASSWORDLESS_OUTBOX_PATH), else beside the accepted start.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { answerOf, endpointOf, jsonBodyRead } from '../../../lib/auth/conditions.ts';
-import { allowed, notOfferedReason, optInReason } from '../../../lib/config.ts';
+import { notOfferedSkip, optInSkip } from '../../../lib/config.ts';
+import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts';
 import { madeUpCode, PASSWORDLESS_OTP_GRANT } from '../../../lib/auth/attacks/grants.ts';
@@ -25,16 +26,20 @@ for (const connection of ['email', 'sms'] as const) {
     clauses(OPERATIONS.authFlow, clause, OTP_CHECKED, 'auth.api.post-json', 'auth.api.named-flows'),
     async ({ run, flows, check, gate }, info) => {
       const { cfg } = run;
-      const off = notOfferedReason(cfg, 'passwordless');
-      test.skip(off !== null, off ?? '');
-      test.skip(!allowed(cfg, 'passwordless'), optInReason('passwordless'));
+      const off = notOfferedSkip(cfg, 'passwordless');
+      skipTest(off);
+      skipTest(optInSkip(cfg, 'passwordless'));
       const to = connection === 'email' ? cfg.auth.passwordlessEmail : cfg.auth.passwordlessPhone;
-      test.skip(
-        !to,
-        `needs a recipient the suite may message: set ${connection === 'email' ? 'IDM_PASSWORDLESS_EMAIL' : 'IDM_PASSWORDLESS_PHONE'}`,
-      );
+      const recipient = connection === 'email' ? 'IDM_PASSWORDLESS_EMAIL' : 'IDM_PASSWORDLESS_PHONE';
+      skipTest(!to && runSkip({ setting: recipient }, `needs a recipient the suite may message: set ${recipient}`));
       const clientId = cfg.auth.publicClientId ?? cfg.auth.post?.id;
-      test.skip(!clientId, 'needs a client for passwordless: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)');
+      skipTest(
+        !clientId &&
+          runSkip(
+            { setting: 'IDM_PUBLIC_CLIENT_ID' },
+            'needs a client for passwordless: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)',
+          ),
+      );
       const e = await flows.endpoint('passwordless');
       const secret = cfg.auth.publicClientId ? {} : { client_secret: cfg.auth.post!.secret };
       const ex = await flows.post(e.url, {
@@ -44,7 +49,7 @@ for (const connection of ['email', 'sms'] as const) {
         ...(connection === 'email' ? { email: to } : { phone_number: to }),
         send: 'code',
       });
-      flows.skipIfAbsent(e, ex);
+      flows.stopIfAbsent(e, ex);
       answerOf(check, clause, `passwordless start (${connection}, send code)`, ex);
       endpointOf(check, `passwordless (${connection})`, e);
       // §4.3 JSON convention: a 2xx is its acceptance, a 415 its refusal; other answers say nothing
@@ -55,7 +60,11 @@ for (const connection of ['email', 'sms'] as const) {
       // tenant that voids codes after a few wrong ones still takes the right one after it). One
       // connection carries it below IDM_DEPTH=deep: the grant is the same for both.
       if (connection === 'sms' && run.cfg.depth !== 'deep') {
-        skipClauses(info, 'the one-time code is tried on the email connection below IDM_DEPTH=deep', OTP_CHECKED);
+        skipClauses(
+          info,
+          runSkip({ setting: 'IDM_DEPTH' }, 'the one-time code is tried on the email connection below IDM_DEPTH=deep'),
+          OTP_CHECKED,
+        );
         return;
       }
       const started = gate.given(
@@ -97,8 +106,14 @@ for (const connection of ['email', 'sms'] as const) {
         skipClauses(
           info,
           offered
-            ? `not judged: a made-up one-time code was answered ${wrong.ex.status} ${error ?? '(no error code)'}, which does not show the code was checked (only invalid_grant does); on a test tenant set IDM_PASSWORDLESS_OUTBOX_PATH`
-            : `not applicable: the tenant answered ${error} to the passwordless one-time-code grant (${connection}): it does not offer it to this client`,
+            ? runSkip(
+                { setting: 'IDM_PASSWORDLESS_OUTBOX_PATH' },
+                `not judged: a made-up one-time code was answered ${wrong.ex.status} ${error ?? '(no error code)'}, which does not show the code was checked (only invalid_grant does); on a test tenant set IDM_PASSWORDLESS_OUTBOX_PATH`,
+              )
+            : tenantSkip(
+                { answer: 'not-offered' },
+                `not applicable: the tenant answered ${error} to the passwordless one-time-code grant (${connection}): it does not offer it to this client`,
+              ),
           OTP_CHECKED,
         );
         gate.notMade(row, `answered ${wrong.ex.status} ${error ?? ''}: not judged`);

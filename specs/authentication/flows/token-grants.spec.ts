@@ -4,10 +4,11 @@
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { endpointOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { notOfferedReason } from '../../../lib/config.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 import { expectIssued } from '../../../lib/auth/acceptance.ts';
 import { probeAnswer } from '../../../lib/auth/encoding.ts';
+import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 
 test.describe('token-endpoint flows', () => {
   test(
@@ -16,7 +17,7 @@ test.describe('token-endpoint flows', () => {
     async ({ run, flows, check }) => {
       const { cfg } = run;
       const post = cfg.auth.post;
-      test.skip(!post, 'needs an authentication-API client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET');
+      skipTest(!post && NO_POST_CLIENT);
       const enc = await flows.encoding();
       // The encoding probe sent this very grant (lib/auth/encoding.ts): its answer is judged.
       const answer =
@@ -44,8 +45,8 @@ test.describe('token-endpoint flows', () => {
     'resource owner: the test user gets an access token, a wrong password does not',
     clauses(OPERATIONS.authFlow, 'auth.flow.password', 'auth.flow.password.wrong-password', 'auth.flow.refusals'),
     async ({ run, flows, gate }) => {
-      const off = notOfferedReason(run.cfg, 'password');
-      test.skip(off !== null, off ?? '');
+      const off = notOfferedSkip(run.cfg, 'password');
+      skipTest(off);
       const { note } = await flows.encoding();
       const t = await flows.passwordGrant('openid profile email');
       const twin = await gate.issued('auth.flow.password', t.ex, 'password grant for the test user', note);

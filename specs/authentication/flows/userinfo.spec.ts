@@ -3,19 +3,21 @@
 // them (OIDC Core §5.3.2). The token comes from the code flow with PKCE (never a deprecated
 // grant). The refusals of bad Bearer tokens are the §5.2 method's clauses.
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { endpointOf, userInfoAnswered } from '../../../lib/auth/conditions.ts';
 import { userInfoWith } from './flow-checks.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 
 test(
   "get user info with the user's access token as Bearer",
   clauses(OPERATIONS.authFlow, 'auth.flow.userinfo', 'auth.api.named-flows'),
-  async ({ flows, check }) => {
+  async ({ run, flows, check }) => {
+    skipTest(notOfferedSkip(run.cfg, 'userinfo'));
     const user = await flows.userTokens(USER_SCOPE);
-    test.skip(user.problem !== null, user.problem ?? '');
+    skipTest(user.problem);
     const e = await flows.endpoint('userinfo');
     const ex = await userInfoWith(flows, e.url, user.accessToken!);
-    flows.skipIfAbsent(e, ex);
+    flows.stopIfAbsent(e, ex);
     userInfoAnswered(check, ex, user.source);
     endpointOf(check, 'get user info', e);
   },

@@ -6,7 +6,7 @@
 // them, and its format is recorded. The success of get-user-info is the named flow's
 // (specs/authentication/flows/).
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import type { AttackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
@@ -23,6 +23,8 @@ import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { JWT_CLAUSES } from '../../../lib/auth/attacks/jwt.ts';
 import { materialFor } from '../../../lib/auth/attacks/material.ts';
 import { sendJwtAttacks } from '../../../lib/auth/attacks/send.ts';
+import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 
 /** The variants that rebuild the user's token as a JWT, by what they change. */
 const JWT_ONLY = ['an expired user token', 'the user token signed by a key the tenant never published'] as const;
@@ -41,10 +43,12 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
     ),
     async ({ run, anon, check, credentials, flows, gate }, info) => {
       const { cfg } = run;
+      // The user info endpoint is the resource the Bearer token is presented to.
+      skipTest(notOfferedSkip(cfg, 'userinfo'));
       const userinfo = await endpoint(cfg, anon, 'userinfo');
       // A real user token (the code flow with PKCE) is the model every variant is made from.
       const user = await flows.userTokens(USER_SCOPE);
-      test.skip(user.accessToken === null, user.problem ?? `no user token from ${user.source}`);
+      skipTest(user.accessToken === null && (user.problem ?? runSkip({}, `no user token from ${user.source}`)));
       const token = user.accessToken!;
       // The accepted twin: the same endpoint with the user's valid token answers 200.
       const accepted = await userInfoWith(flows, userinfo.url, token);
@@ -109,7 +113,10 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       if (!jwt) {
         skipClauses(
           info,
-          `not applicable: the user's access token is opaque (RFC 6749 §1.4), so it carries no JWT to attack at user info`,
+          tenantSkip(
+            {},
+            `not applicable: the user's access token is opaque (RFC 6749 §1.4), so it carries no JWT to attack at user info`,
+          ),
           ...JWT_CLAUSES,
         );
         return;

@@ -4,12 +4,12 @@
 // an error object beside it (the twin gate, lib/auth/twin-gate.ts). The spec states only
 // "4xx": the exact status and error code are recorded (auth.method.client-auth-status).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { TOKEN_METHODS, type MethodClient, type MethodRequest, type TokenMethod } from '../../../lib/auth/methods.ts';
 import { CLIENT_AUTH, CLIENT_AUTH_REFUSAL_CLAUSES } from '../../../lib/auth/twin-gate.ts';
 import { authEncoding, authPost, type AuthEncoding } from '../../../lib/auth/encoding.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
-import { notOfferedReason, type Config } from '../../../lib/config.ts';
+import { notOfferedSkip, type Config } from '../../../lib/config.ts';
 import type { ApiClient, Exchange } from '../../../lib/http.ts';
 import { keyFetches } from '../../../lib/auth/attacks/send.ts';
 
@@ -25,10 +25,10 @@ for (const m of TOKEN_METHODS) {
       clauses(OPERATIONS.authMethod, m.clause, 'auth.token.answer', ...m.acceptClauses),
       async ({ run, anon, check, gate }) => {
         const { cfg } = run;
-        const off = notOfferedReason(cfg, m.id);
-        test.skip(off !== null, off ?? '');
+        const off = notOfferedSkip(cfg, m.id);
+        skipTest(off);
         const clients = m.clients(cfg);
-        test.skip(clients.length === 0, m.needs);
+        skipTest(clients.length === 0 && m.needs);
         const enc = await authEncoding(cfg, anon);
         const send = (r: MethodRequest) => sendRequest(anon, enc, cfg, r);
         for (const c of clients) {
@@ -46,12 +46,12 @@ for (const m of TOKEN_METHODS) {
         clauses(OPERATIONS.authMethod, clause, ...CLIENT_AUTH_REFUSAL_CLAUSES),
         async ({ run, anon, gate }) => {
           const { cfg } = run;
-          const off = notOfferedReason(cfg, m.id);
-          test.skip(off !== null, off ?? '');
+          const off = notOfferedSkip(cfg, m.id);
+          skipTest(off);
           const unset = f.unset?.(cfg) ?? null;
-          test.skip(unset !== null, unset ?? '');
+          skipTest(unset);
           const clients = m.clients(cfg).filter((c) => f.for?.(c, cfg) ?? true);
-          test.skip(clients.length === 0, m.needs);
+          skipTest(clients.length === 0 && m.needs);
           const enc = await authEncoding(cfg, anon);
           for (const c of clients) {
             const { ex: right } = await accepted(m, c, cfg, anon, enc);

@@ -9,11 +9,13 @@
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { answerOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import { issued } from '../../../lib/auth/acceptance.ts';
 import { codeFor } from '../flows/flow-checks.ts';
 import { attackRow, GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts';
+import { runSkip } from '../../../lib/skip-record.ts';
+import { NO_REDIRECT_URI, NO_PUBLIC_CLIENT } from '../../../lib/auth/needs.ts';
 
 const CONFIDENTIAL = 'auth.flow.code.confidential';
 
@@ -32,11 +34,14 @@ test.describe('authorization code binding', () => {
     ),
     async ({ run, flows, check, gate }) => {
       const { post, publicClientId, redirectUri } = run.cfg.auth;
-      test.skip(
-        !post,
-        'needs a confidential client allowed the code flow: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+      skipTest(
+        !post &&
+          runSkip(
+            { setting: 'IDM_POST_CLIENT_ID' },
+            'needs a confidential client allowed the code flow: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+          ),
       );
-      test.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
+      skipTest(!redirectUri && NO_REDIRECT_URI);
       const refusals = [
         'auth.flow.code.single-use',
         'auth.sec.pkce.no-downgrade',
@@ -106,7 +111,10 @@ test.describe('authorization code binding', () => {
       if (other === null)
         skipClauses(
           test.info(),
-          'needs a second client to present the code: set IDM_PUBLIC_CLIENT_ID',
+          runSkip(
+            { setting: 'IDM_PUBLIC_CLIENT_ID' },
+            'needs a second client to present the code: set IDM_PUBLIC_CLIENT_ID',
+          ),
           'auth.sec.code.bound-client',
         );
       else
@@ -133,8 +141,8 @@ test.describe('authorization code binding', () => {
     clauses(OPERATIONS.authFlow, 'auth.sec.pkce.public-without'),
     async ({ run, flows, check, anon }) => {
       const { publicClientId, redirectUri } = run.cfg.auth;
-      test.skip(!publicClientId, 'needs a public client: set IDM_PUBLIC_CLIENT_ID');
-      test.skip(!redirectUri, 'needs a redirect URI registered for the clients: set IDM_REDIRECT_URI');
+      skipTest(!publicClientId && NO_PUBLIC_CLIENT);
+      skipTest(!redirectUri && NO_REDIRECT_URI);
       const e = await flows.endpoint('authorize');
       const u = new URL(e.url);
       for (const [k, v] of Object.entries({
@@ -146,7 +154,7 @@ test.describe('authorization code binding', () => {
       }))
         u.searchParams.set(k, v);
       const ex = await anon.send('GET', u.toString());
-      flows.skipIfAbsent(e, ex);
+      flows.stopIfAbsent(e, ex);
       const location = ex.headers.location;
       const error = location ? new URL(location, u).searchParams.get('error') : null;
       answerOf(

@@ -8,13 +8,15 @@ import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/auth/twin-gat
 import { decodeJwt } from 'jose';
 import { test, USER_SCOPE, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Checks } from '../../../lib/checks.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { issuerKeys } from '../../../lib/auth/id-token.ts';
 import { idTokenValid, sameSubject } from '../../../lib/auth/conditions.ts';
 import { isObject } from '../../../lib/values.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { publicClient, userInfoWith } from '../flows/flow-checks.ts';
 import { member } from './login.ts';
+import { runSkip, clauseSkip, type SkipRecord } from '../../../lib/skip-record.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 
 /** Scopes to ask beyond the grant: the first the grant does not hold is used. */
 const WIDER = ['email', 'address', 'phone'];
@@ -35,26 +37,29 @@ test(
   async ({ run, flows, check, anon, gate }) => {
     const { clientId } = publicClient(run.cfg);
     const user = await flows.userTokens(USER_SCOPE);
-    test.skip(user.problem !== null || user.exchange === null, user.problem ?? '');
+    skipTest(user.problem ?? (user.exchange === null && runSkip({}, `${user.source} gave no code exchange`)));
     const t = { ex: user.exchange!, accessToken: user.accessToken, refreshToken: user.refreshToken };
     const nonce = user.nonce ?? undefined;
-    const skipped: string[] = [];
+    const skipped: SkipRecord[] = [];
 
     // OIDC Core §3.1.3.3: the answer to an openid code exchange carries an ID token.
     const idToken = member(t.ex.body, 'id_token');
     const keys = await issuerKeys(run.cfg, anon);
     const valid = await idTokenValid(check, 'the openid code exchange', idToken, keys, { clientId, nonce }, t.ex);
-    if (valid === null) skipped.push(`ID token not validated: ${keys}`);
+    if (valid === null) skipped.push(runSkip({}, `ID token not validated: ${keys}`));
 
     const sub = idToken === null ? null : subOf(idToken);
+    const offUserinfo = notOfferedSkip(run.cfg, 'userinfo');
     const e = await flows.endpoint('userinfo');
-    const info = await userInfoWith(flows, e.url, t.accessToken!);
-    if (sub === null) skipped.push('user info sub not compared: no ID token sub');
+    const info = offUserinfo ? null : await userInfoWith(flows, e.url, t.accessToken!);
+    if (info === null) skipped.push(offUserinfo!);
+    else if (sub === null) skipped.push(runSkip({}, 'user info sub not compared: no ID token sub'));
     else if (info.status !== 200 || !isObject(info.body))
-      skipped.push(`user info answered ${info.status} — auth.flow.userinfo says why`);
+      skipped.push(clauseSkip('auth.flow.userinfo', `user info answered ${info.status} — auth.flow.userinfo says why`));
     else sameSubject(check, info, sub);
 
-    if (t.refreshToken === null) skipped.push('no refresh_token for scope offline_access: refresh not exercised');
+    if (t.refreshToken === null)
+      skipped.push(runSkip({}, 'no refresh_token for scope offline_access: refresh not exercised'));
     else {
       const granted = scopeSet(member(t.ex.body, 'scope') ?? USER_SCOPE);
       const extra = WIDER.find((s) => !granted.has(s)) ?? 'email';
@@ -83,7 +88,7 @@ test(
       judgeWidening(gate, twin, check, wider, granted, extra);
     }
     // Nothing failed but a part could not be judged: the reason is the test's.
-    test.skip(skipped.length > 0 && check.failedCount() === 0, skipped.join(' | '));
+    skipTest(check.failedCount() === 0 && skipped);
   },
 );
 

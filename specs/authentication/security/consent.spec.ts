@@ -4,9 +4,10 @@
 // with prompt=consent) tells whether it does, and is the accepted twin — the same login with
 // consent accepted gave a code that was exchanged for tokens.
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import { publicClient } from '../flows/flow-checks.ts';
+import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
 
 test(
   'a declined consent page sends error=access_denied and the state to the redirect URI, never a code',
@@ -14,12 +15,15 @@ test(
   async ({ run, flows, gate }) => {
     const { clientId, redirectUri } = publicClient(run.cfg);
     const accepted = await flows.userTokens(USER_SCOPE);
-    test.skip(accepted.consent === null && accepted.problem !== null, accepted.problem ?? '');
-    test.skip(
-      accepted.consent === null,
-      `not applicable: the tenant showed no consent page to a login asking "${USER_SCOPE}" with prompt=consent`,
+    skipTest(accepted.consent === null && accepted.problem);
+    skipTest(
+      accepted.consent === null &&
+        tenantSkip(
+          {},
+          `not applicable: the tenant showed no consent page to a login asking "${USER_SCOPE}" with prompt=consent`,
+        ),
     );
-    test.skip(accepted.problem !== null, accepted.problem ?? '');
+    skipTest(accepted.problem);
     const twin = gate.given('auth.flow.code.pkce', true, '');
     const pair = pkcePair();
     const state = newState();
@@ -40,13 +44,16 @@ test(
     );
     // A consent page the walk finds no decline control on is the suite's gap (a link or a button no
     // selector names), not the tenant's choice.
-    test.skip(
-      out.consent === 'no decline control',
-      `consent decline not driven: no control on the consent page matches IDM_LOGIN_DECLINE_SELECTOR (${out.pages.at(-1) ?? ''}); set it to the page's decline control`,
+    skipTest(
+      out.consent === 'no decline control' &&
+        runSkip(
+          { setting: 'IDM_LOGIN_DECLINE_SELECTOR', ...(out.stoppedAt === null ? {} : { page: out.stoppedAt }) },
+          `consent decline not driven: no control on the consent page matches IDM_LOGIN_DECLINE_SELECTOR (${out.pages.at(-1) ?? ''}); set it to the page's decline control`,
+        ),
     );
-    test.skip(
-      out.consent === null,
-      `not applicable: the second login was shown no consent page (${out.pages.join(' → ')})`,
+    skipTest(
+      out.consent === null &&
+        tenantSkip({}, `not applicable: the second login was shown no consent page (${out.pages.join(' → ')})`),
     );
     const p = out.params;
     const ok = out.callback !== null && p.error === 'access_denied' && p.state === state && !p.code && !p.access_token;

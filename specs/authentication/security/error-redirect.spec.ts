@@ -8,6 +8,7 @@ import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import { errorRedirect } from '../../../lib/answer-rules.ts';
 import { answerOf } from '../../../lib/auth/conditions.ts';
 import { publicClient } from '../flows/flow-checks.ts';
+import { tenantSkip } from '../../../lib/skip-record.ts';
 
 const STATE_KEPT = 'auth.sec.error-redirect.state';
 
@@ -31,12 +32,15 @@ test(
       u.searchParams.set(k, v);
     // The answer passes through the rule about every error redirect, which judges its state.
     const ex = await anon.send('GET', u.toString());
-    flows.skipIfAbsent(e, ex);
+    flows.stopIfAbsent(e, ex);
     if (errorRedirect(ex) === null) {
       answerOf(check, 'auth.sec.redirect-uri.answer', 'an unsupported response_type', ex);
       skipClauses(
         info,
-        `not applicable: an unsupported response_type was answered ${ex.status} without an error redirect to the client (judged on every error redirect the run meets)`,
+        tenantSkip(
+          { answer: 'refused' },
+          `not applicable: an unsupported response_type was answered ${ex.status} without an error redirect to the client (judged on every error redirect the run meets)`,
+        ),
         STATE_KEPT,
       );
     }

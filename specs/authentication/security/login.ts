@@ -1,9 +1,11 @@
 // The security specs' own logins through the login page (lib/auth/login-walk.ts): one
 // authorization request, its outcome, and the reason to skip when it gave nothing to judge
 // (the flow's own clauses, auth.flow.*, judge why).
-import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
+import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
 import { newState, type PkcePair } from '../../../lib/auth/pkce.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
+import { skipTest } from '../../../lib/declare.ts';
+import { clauseSkip } from '../../../lib/skip-record.ts';
 
 export interface Login {
   out: AuthorizeOutcome;
@@ -29,9 +31,12 @@ export async function loginFor(
   if (o.pkce) Object.assign(params, { code_challenge: o.pkce.challenge, code_challenge_method: o.pkce.method });
   const out = await flows.authorize(await flows.endpoint('authorize'), params, [o.redirectUri]);
   const error = out.params.error;
-  test.skip(
-    out.callback === null || out.params.state !== state || error !== undefined,
-    `the ${o.responseType} login gave nothing to judge (${error ? `error ${error}` : (out.problem ?? 'another state')}) — ${flowClause} says why`,
+  skipTest(
+    (out.callback === null || out.params.state !== state || error !== undefined) &&
+      clauseSkip(
+        flowClause,
+        `the ${o.responseType} login gave nothing to judge (${error ? `error ${error}` : (out.problem ?? 'another state')}) — ${flowClause} says why`,
+      ),
   );
   return { out, nonce };
 }

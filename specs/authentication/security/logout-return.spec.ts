@@ -4,8 +4,11 @@
 // redirect there. What the tenant does instead is recorded; the registered URL, sent the same
 // way, is the accepted twin (a near miss not redirected to counts only where it is redirected to).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { logoutUrl, registeredLogout } from '../flows/flow-checks.ts';
+import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
+import { notDrivenSkip } from '../../../lib/auth/flow-logins.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 
 const NEAR_MISSES: { what: string; uri(registered: URL): string }[] = [
   { what: 'another host', uri: (r) => `${r.protocol}//attacker.test${r.pathname}` },
@@ -20,14 +23,21 @@ test.describe('logout return URL', () => {
       clauses(OPERATIONS.authFlow, 'auth.sec.logout.registered-only', 'auth.sec.logout.unregistered-answer'),
       async ({ run, flows, check, gate }) => {
         const { auth } = run.cfg;
+        skipTest(notOfferedSkip(run.cfg, 'logout'));
         const clientId = auth.publicClientId ?? auth.post?.id;
-        test.skip(
-          !clientId,
-          'needs a client with a registered logout return URL: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)',
+        skipTest(
+          !clientId &&
+            runSkip(
+              { setting: 'IDM_PUBLIC_CLIENT_ID' },
+              'needs a client with a registered logout return URL: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)',
+            ),
         );
-        test.skip(
-          !auth.logoutReturnTo,
-          'needs a logout return URL registered for that client: set IDM_LOGOUT_RETURN_TO',
+        skipTest(
+          !auth.logoutReturnTo &&
+            runSkip(
+              { setting: 'IDM_LOGOUT_RETURN_TO' },
+              'needs a logout return URL registered for that client: set IDM_LOGOUT_RETURN_TO',
+            ),
         );
         const returnTo = auth.logoutReturnTo!;
         const uri = miss.uri(new URL(returnTo));
@@ -35,14 +45,14 @@ test.describe('logout return URL', () => {
         const u = new URL(logoutUrl(e, clientId!, uri));
         // Through a confirmation page when the tenant shows one: where the browser ends is the answer.
         const near = await flows.logout(u.toString(), [uri, returnTo]);
-        flows.skipIfAbsent(e, near.ex);
-        test.skip(near.notDriven !== null, near.notDriven ?? '');
+        flows.stopIfAbsent(e, near.ex);
+        skipTest(notDrivenSkip({ notDriven: near.notDriven, stoppedAt: null }));
         const there = near.redirectedTo !== null && sameTarget(near.redirectedTo, uri, u);
         // The accepted twin: the registered return URL is redirected to; where it is not (the spec
         // leaves logout's answer open), not being redirected proves nothing about the near miss.
         const right = new URL(logoutUrl(e, clientId!, returnTo));
         const twin = await registeredLogout(flows, right.toString(), returnTo);
-        test.skip(!there && twin.notDriven !== null, twin.notDriven ?? '');
+        skipTest(!there && notDrivenSkip({ notDriven: twin.notDriven, stoppedAt: null }));
         const answered = `answered ${near.ex.status}${near.redirectedTo ? ` to ${near.redirectedTo.split(/[?#]/)[0]}` : ''}${near.pages.length > 0 ? ` (through ${near.pages.join(' → ')})` : ''}`;
         // The accepted twin: the registered return URL, redirected to. Where it is not (the spec leaves
         // logout's answer open), a near miss not redirected to proves nothing: not applicable.
@@ -50,7 +60,10 @@ test.describe('logout return URL', () => {
         if (!there && !accepted) {
           skipClauses(
             test.info(),
-            `not applicable: the registered return URL was not redirected to either (answered ${twin.ex.status}); the spec leaves logout's answer open`,
+            tenantSkip(
+              {},
+              `not applicable: the registered return URL was not redirected to either (answered ${twin.ex.status}); the spec leaves logout's answer open`,
+            ),
             'auth.sec.logout.registered-only',
           );
           check.observe('auth.sec.logout.unregistered-answer', `${miss.what}: ${answered}`, near.ex);

@@ -62,7 +62,7 @@ test.describe('redirect URIs match exactly', () => {
         for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
         // Not flows.get: an HTML error page here is the tenant's right, not a §7.3 error object.
         const first = await anon.send('GET', u.toString());
-        flows.skipIfAbsent(e, first);
+        flows.stopIfAbsent(e, first);
         // The accepted twin: the same request with the registered URI is not refused (a login page
         // or a redirect without error); otherwise nothing here proves the near miss was refused for itself.
         const right = new URL(u);

@@ -1,0 +1,58 @@
+// Absent endpoints, one rule (issue 30, item 6): every endpoint §4.3 names belongs to a flow the
+// tenant may declare in IDM_NOT_OFFERED; one neither declared nor found (a 404, or a 405 at a
+// default path) fails that flow's own clause once, in the test that judges it, with advice
+// naming the path setting and IDM_NOT_OFFERED. Every other test that needed it is skipped
+// naming that clause (the tenant's, a root cause); a flow the spec only records (observe) is
+// recorded so, and what needed it skipped as the tenant's.
+import type { TestInfo } from '@playwright/test';
+import type { Checks } from '../checks.ts';
+import { clauseEntry } from '../catalogue.ts';
+import type { NamedFlow } from '../settings/declarations.ts';
+import { skipTest } from '../declare.ts';
+import type { Exchange } from '../http.ts';
+import { clauseSkip, tenantSkip } from '../skip-record.ts';
+import { describeEndpoint, type Endpoint } from './endpoints.ts';
+
+/** The flow each endpoint serves (its IDM_NOT_OFFERED name) and the clause that judges it. */
+const FLOW_OF: Record<Endpoint['which'], { flow: NamedFlow | null; clause: string }> = {
+  authorize: { flow: null, clause: 'auth.flow.code.pkce' },
+  userinfo: { flow: 'userinfo', clause: 'auth.flow.userinfo' },
+  revoke: { flow: 'revoke', clause: 'auth.flow.revoke' },
+  passwordless: { flow: 'passwordless', clause: 'auth.api.named-flows' },
+  logout: { flow: 'logout', clause: 'auth.flow.logout' },
+  samlCallback: { flow: 'saml', clause: 'auth.api.saml-exception' },
+};
+
+/** Whether an answer at `e` says there is no such endpoint (a 405 counts only at a path nobody named). */
+export function missing(e: Endpoint, status: number): boolean {
+  return status === 404 || (status === 405 && e.source === 'default');
+}
+
+/** What a missing endpoint is, and the two ways to say where it is or that it is not offered. */
+export function missingText(e: Endpoint, status: number): string {
+  const { flow } = FLOW_OF[e.which];
+  const declare = flow === null ? '' : `, or IDM_NOT_OFFERED=${flow} if the tenant does not offer it`;
+  return `no ${e.which} endpoint: ${describeEndpoint(e)} answered ${status}; set ${e.setting} to its path${declare}`;
+}
+
+/**
+ * Judges an endpoint's answer for absence: false when it was there. When it was not, the
+ * flow's own clause fails (in the test that declares it) or is recorded (a flow the spec only
+ * records), and the test stops; any other test stops skipped, naming that clause.
+ */
+export function judgeAbsent(on: { check: Checks; info: TestInfo }, e: Endpoint, ex: Exchange): boolean {
+  if (!missing(e, ex.status)) return false;
+  const { clause } = FLOW_OF[e.which];
+  const text = missingText(e, ex.status);
+  const judged = clauseEntry(clause)?.kind === 'must';
+  const own = on.info.annotations.some((a) => a.type === 'clause' && a.description === clause);
+  if (own) {
+    if (judged) on.check.that(clause, false, text, ex);
+    else on.check.observe(clause, text, ex);
+  }
+  skipTest(
+    judged ? clauseSkip(clause, text) : tenantSkip({ answer: 'not-offered', setting: e.setting }, text),
+    on.info,
+  );
+  return true;
+}

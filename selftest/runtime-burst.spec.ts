@@ -1,0 +1,51 @@
+// The bounded burst (lib/burst.ts) ends on its first 429, its request bound or its time bound,
+// and says which; a bound reached without a 429 is the tenant's, the same on any machine.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect, test } from '@playwright/test';
+import { burst, burstUnbreached } from '../lib/burst.ts';
+
+let server: Server;
+let origin = '';
+test.beforeAll(async () => {
+  let served = 0;
+  server = createServer((req, res) => {
+    served++;
+    const mode = new URL(req.url ?? '/', 'http://x').pathname;
+    const answer = () => {
+      if (mode === '/limited' && served % 1000 > 5) res.writeHead(429).end('{}');
+      else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    };
+    if (mode === '/slow') setTimeout(answer, 40);
+    else answer();
+  });
+  await new Promise<void>((ok) => server.listen(0, '127.0.0.1', ok));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+test.afterAll(() => new Promise<void>((ok) => server.close(() => ok())));
+
+const at = (path: string, max: number, budgetMs: number) =>
+  burst({ url: `${origin}${path}`, method: 'POST', headers: {}, max, budgetMs, timeoutMs: 5000 });
+
+test('a burst says which bound ended it: its 429, the request bound or the time bound', async () => {
+  const limited = await at('/limited', 1000, 30_000);
+  expect(limited.endedBy).toBe('429');
+  expect(limited.first429?.status).toBe(429);
+
+  const fast = await at('/open', 12, 30_000);
+  expect(fast).toMatchObject({ endedBy: 'requests', sent: 12, first429: null });
+
+  const slow = await at('/slow', 1000, 300);
+  expect(slow.endedBy).toBe('time');
+  expect(slow.sent).toBeLessThan(1000);
+});
+
+test('no 429 within a bound is the tenant’s, named with the bound that ended the burst', async () => {
+  const byRequests = burstUnbreached(await at('/open', 12, 30_000), 'token requests');
+  expect(byRequests).toMatchObject({ by: 'tenant', cause: { answer: 'accepted' } });
+  expect(byRequests.text).toMatch(/^no 429 after 12 token requests \(the request bound \(12\) ended it in \d+ ms\)/);
+  const byTime = burstUnbreached(await at('/slow', 1000, 300), 'updates');
+  // The same record whatever the machine's speed: only the words differ.
+  expect({ ...byTime, text: '' }).toEqual({ ...byRequests, text: '' });
+  expect(byTime.text).toMatch(/\(the time bound \(\d+ s\) ended it\)/);
+});
