@@ -62,7 +62,7 @@ import { experimentPayload } from '../generators/index.ts';
 import { checkInvariants } from './expectations.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
-import { runSkip, type SkipRecord } from './skip-record.ts';
+import { encodeSkip, NO_ANSWER_ANNOTATION, noAnswerSkip, runSkip, type SkipRecord } from './skip-record.ts';
 import { skipTest } from './declare.ts';
 
 export interface Suite {
@@ -243,6 +243,8 @@ export const test = base.extend<
               // Rules about every answer of a kind are judged on every answer (lib/answer-rules.ts).
               judgeAnswer(ex, suite.cfg, { check, info });
             },
+            onNoAnswer: (n) =>
+              info.annotations.push({ type: NO_ANSWER_ANNOTATION, description: encodeSkip(noAnswerSkip(n)) }),
           }),
       );
     },

@@ -65,7 +65,24 @@ export interface ClientOptions {
   counter: RequestCounter;
   /** Every exchange is reported here (the transcript of the test). */
   onExchange?: (ex: Exchange) => void;
+  /** A request the target left unanswered, after the one retry an idempotent request gets. */
+  onNoAnswer?: (n: NoAnswer) => void;
 }
+
+/** A request the target did not answer: what was sent (no query, no body) and what happened. */
+export interface NoAnswer {
+  method: string;
+  /** Origin and path only: a query may carry a code or a state. */
+  target: string;
+  /** What the target did: a stall past the limit, a reset, a refused connection. */
+  what: string;
+  timeoutMs: number;
+  /** Whether the request was sent a second time (idempotent methods only). */
+  retried: boolean;
+}
+
+/** RFC 9110 §9.2.2: a request of these methods may be sent again when its answer was lost. */
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
 
 const MAX_429_RETRIES = 3;
 /** Evidence kept of one response body; a tenant answering hundreds of MB is cut here. */
@@ -143,6 +160,7 @@ export class ApiClient {
       ...(o.data !== undefined ? { data: o.data } : {}),
     };
     const key = this.bucket(method, url, o);
+    let retriedUnanswered = false;
     for (let attempt = 0; ; attempt++) {
       this.opts.counter.waitedMs += await this.opts.pacer.acquire(key);
       this.opts.counter.sent += 1;
@@ -153,7 +171,21 @@ export class ApiClient {
         ex = { request, ...res, body: cut ? res.text : parseBody(res.text, res.headers['content-type']) };
       } catch (e) {
         await this.opts.pacer.release(key, null, null);
-        throw new TargetTransportError(`${method} ${url}: ${describeTransportError(e, this.opts.timeoutMs)}`);
+        if (IDEMPOTENT.has(method.toUpperCase()) && !retriedUnanswered) {
+          // One lost answer is the network's; the same one twice is the target's.
+          retriedUnanswered = true;
+          continue;
+        }
+        const what = describeTransportError(e, this.opts.timeoutMs);
+        const u = new URL(url);
+        this.opts.onNoAnswer?.({
+          method,
+          target: `${u.origin}${u.pathname}`,
+          what,
+          timeoutMs: this.opts.timeoutMs,
+          retried: retriedUnanswered,
+        });
+        throw new TargetTransportError(`${method} ${url}: ${what}`);
       }
       const learn = ex.status !== 429 || (o.learnFrom429 ?? true);
       await this.opts.pacer.release(key, learn ? ex.headers : null, learn ? ex.status : null, { spent: !learn });

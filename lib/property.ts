@@ -84,6 +84,11 @@ export async function forAll<T>(
     return { failed: false, runs: result.numRuns, seed };
   }
   const failure = lastFailure as { records: CheckRecord[]; error: unknown } | null;
+  if (failure?.error instanceof TargetTransportError) {
+    // The target left a case unanswered: the property did not run its course, so it judges
+    // nothing; the test's `no-answer` record (lib/http.ts) is why its clauses were not judged.
+    throw failure.error;
+  }
   const counterexample = result.counterexample?.[0];
   const path = result.counterexamplePath ?? undefined;
   // Clauses that failed on the counterexample are failed; the others keep their passes.

@@ -43,6 +43,18 @@ export function clauseSkip(clause: string, text: string): SkipRecord {
   return { by: 'tenant', cause: { clause }, text };
 }
 
+/** The annotation a test carries when the target left one of its requests unanswered (lib/http.ts). */
+export const NO_ANSWER_ANNOTATION = 'no-answer';
+
+/**
+ * A request the target did not answer is one cause of the run's: every clause its test had not
+ * judged yet is left unexercised for it, never failed (the tenant's answer was never seen).
+ */
+export function noAnswerSkip(n: { method: string; target: string; what: string; retried: boolean }): SkipRecord {
+  const again = n.retried ? ', sent twice' : '';
+  return runSkip({ answer: 'no-answer' }, `the target did not answer ${n.method} ${n.target}${again}: ${n.what}`);
+}
+
 /** The annotation text of a record: the record itself. */
 export function encodeSkip(r: SkipRecord): string {
   return JSON.stringify(r);

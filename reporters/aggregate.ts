@@ -118,10 +118,12 @@ function deriveClause(
     }
   }
   // A declaring test that errored before recording anything for this clause fails it, but
-  // only when the test recorded no failed check at all (else that check is the cause).
+  // only when the test recorded no failed check at all (else that check is the cause), and
+  // the target answered it (a request left unanswered is the run's cause, not a verdict).
   const erroredEarly = found.tests.filter(
     (t) =>
       ERRORED.has(t.status) &&
+      t.noAnswer === undefined &&
       !t.checks.some((c) => c.clause === entry.id) &&
       !t.checks.some((c) => c.outcome === 'failed'),
   );
@@ -181,6 +183,7 @@ function skipRecords(entry: CatalogueEntry, tests: TestOutcome[], erroredEarly: 
     else if (t.status === 'skipped') add(t.skip ?? runSkip({}, 'test skipped'));
     else if (t.skip !== undefined && unchecked) add(t.skip);
     else if (t.status === 'interrupted') add(runSkip({}, 'run interrupted'));
+    else if (ERRORED.has(t.status) && unchecked && t.noAnswer !== undefined) add(t.noAnswer);
     else if (ERRORED.has(t.status) && unchecked) {
       // the test failed on another clause first and never got to this one: that clause is the cause
       const first = t.checks.find((c) => c.outcome === 'failed');
@@ -201,6 +204,8 @@ function skipRecords(entry: CatalogueEntry, tests: TestOutcome[], erroredEarly: 
 function failureExplained(test: TestOutcome, known: Map<string, CatalogueEntry>): boolean {
   const isMust = (id: string) => known.get(id)?.kind === 'must';
   if (test.checks.some((c) => c.outcome === 'failed' && isMust(c.clause))) return true;
+  // stopped by a request the target never answered: its clauses are skipped for that cause
+  if (test.noAnswer !== undefined) return true;
   const hasFailedCheck = test.checks.some((c) => c.outcome === 'failed');
   // errored before its checks: the unrecorded must clauses it declares are failed for it
   return !hasFailedCheck && test.clauses.some((id) => isMust(id) && !test.checks.some((c) => c.clause === id));

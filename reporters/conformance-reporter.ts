@@ -17,7 +17,7 @@ import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
 import { runSettings } from '../lib/settings/run.ts';
 import { readSources } from '../lib/settings/sources.ts';
-import { decodeSkip, isSkipRecord, type SkipRecord } from '../lib/skip-record.ts';
+import { decodeSkip, isSkipRecord, NO_ANSWER_ANNOTATION, type SkipRecord } from '../lib/skip-record.ts';
 import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
 import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
@@ -260,6 +260,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   let authErrors: AuthErrorRecord[] | undefined;
   let attacks: AttackResult[] | undefined;
   let clauseSkips: Record<string, SkipRecord> | undefined;
+  let noAnswer: SkipRecord | undefined;
   const title = test.titlePath().slice(3).join(' › ');
   const file = relative(process.cwd(), test.location.file);
   for (const a of annotations) {
@@ -274,7 +275,8 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
       const parsed = parseClauseSkip(d);
       if (parsed) (clauseSkips ??= {})[parsed.clause] ??= parsed.skip;
       else problems.push(`test "${file} › ${title}" recorded a malformed clause-skip annotation: ${d.slice(0, 120)}`);
-    } else if (a.type === 'requests' && /^\d+$/.test(d)) requests = (requests ?? 0) + Number(d);
+    } else if (a.type === NO_ANSWER_ANNOTATION && d) noAnswer ??= decodeSkip(d);
+    else if (a.type === 'requests' && /^\d+$/.test(d)) requests = (requests ?? 0) + Number(d);
     else if (a.type === 'auth-error' && d) {
       const rec = parseAuthError(d);
       if (rec) (authErrors ??= []).push(rec);
@@ -302,6 +304,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   if (authErrors !== undefined) outcome.authErrors = authErrors;
   if (attacks !== undefined) outcome.attacks = attacks;
   if (clauseSkips !== undefined) outcome.clauseSkips = clauseSkips;
+  if (noAnswer !== undefined) outcome.noAnswer = noAnswer;
   const err = result?.error ?? result?.errors?.[0];
   if ((status === 'failed' || status === 'timedOut') && err)
     outcome.error = oneLine(err.message ?? err.value ?? status);

@@ -56,6 +56,8 @@ export interface TestOutcome {
   skip?: SkipRecord;
   /** Clauses the test marked skipped while it went on (`clause-skip` annotations), with their records. */
   clauseSkips?: Record<string, SkipRecord>;
+  /** The first request of the test the target left unanswered (lib/http.ts): the cause it stopped for. */
+  noAnswer?: SkipRecord;
   /** First error of a failed test, one line. */
   error?: string;
   /** Requests the test sent, when the runtime records them. */

@@ -5,7 +5,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { clauseSkip, encodeSkip, decodeSkip, runSkip, tenantSkip, type SkipRecord } from '../lib/skip-record.ts';
+import {
+  clauseSkip,
+  encodeSkip,
+  decodeSkip,
+  noAnswerSkip,
+  runSkip,
+  tenantSkip,
+  type SkipRecord,
+} from '../lib/skip-record.ts';
 import { buildReport, type BuildInput } from '../reporters/build-report.ts';
 import type { CatalogueEntry, CheckRecord, ConformanceReport, TestOutcome } from '../reporters/model.ts';
 import { judgement, reportInvariants, textScrambler } from './report-invariants.ts';
@@ -152,6 +160,35 @@ test('the invariants catch what they guard: counts that do not add up, an observ
   expect(found).toContain('must counts do not add up');
   expect(found).toContain('must clause a.observed-only is observed');
   expect(found).toContain('a.chain is skipped naming a.other as its cause, yet a.other passed');
+});
+
+test('a request the target never answered is one cause of the run: its test’s other clauses skipped, none failed', () => {
+  const stall = noAnswerSkip({
+    method: 'POST',
+    target: 'http://t/oauth/token',
+    what: 'a stalled response',
+    retried: false,
+  });
+  const t: TestOutcome[] = [
+    outcome('stalled', {
+      status: 'failed',
+      clauses: ['a.flow', 'a.flow.refusal', 'a.other'],
+      checks: [passed('a.other')],
+      noAnswer: stall,
+      error: 'TargetTransportError: POST http://t/oauth/token: a stalled response',
+    }),
+    outcome('products', { status: 'skipped', clauses: ['a.flow.products'], skip: clauseSkip('a.flow', 'y') }),
+  ];
+  const { report } = buildReport(input(t));
+  const status = Object.fromEntries(report.clauses.map((c) => [c.id, c.status]));
+  expect(status).toMatchObject({ 'a.flow': 'skipped', 'a.flow.refusal': 'skipped', 'a.other': 'passed' });
+  expect(report.clauses.filter((c) => c.status === 'failed')).toEqual([]);
+  expect(report.gate.verdict).toBe('incomplete');
+  const byStall = report.incomplete.filter((u) => u.skips.some((r) => r.cause.answer === 'no-answer'));
+  expect(byStall.map((u) => u.clause)).toEqual(['a.flow', 'a.flow.refusal']);
+  // what waited on the stopped flow is the run's too, not the tenant's
+  expect(report.incomplete.map((u) => u.clause)).toContain('a.flow.products');
+  expect(reportInvariants(report)).toEqual([]);
 });
 
 test('a record survives its annotation; plain words are the run’s', () => {

@@ -95,6 +95,15 @@ async function endedCleanly(x: Awaited<ReturnType<typeof against>>): Promise<Con
   return x.report!;
 }
 
+/** An unanswered request failed nothing: the clauses it stopped are the run's, each naming it. */
+function noAnswerOnly(report: ConformanceReport, what: RegExp): void {
+  expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual([]);
+  expect(report.gate.verdict).toBe('incomplete');
+  const stopped = report.incomplete.filter((u) => u.skips.some((r) => r.cause.answer === 'no-answer'));
+  expect(stopped.length, JSON.stringify(report.incomplete)).toBeGreaterThan(0);
+  for (const u of stopped) expect(u.reason).toMatch(what);
+}
+
 function failureTexts(report: ConformanceReport): string {
   return (
     JSON.stringify(report.clauses.filter((c) => c.status === 'failed').map((c) => c.failures)) +
@@ -120,11 +129,14 @@ test('an http:// base URL redirected to https://: the user is told which URL to 
   expect(oneLine(x.r, 'IDM_E_TARGET_UNUSABLE')).toMatch(/redirecting to https:\/\/.*set IDM_BASE_URL to https:\/\//);
 });
 
-test('a response that stalls mid-body: the request times out, the run ends with per-test failures naming the stall', async () => {
+test('a response that stalls mid-body: one cause of the run (INCOMPLETE, the request and the limit named), never a failure', async () => {
   const x = await against('stall-mid-body');
   const report = await endedCleanly(x);
-  expect(x.r.code).toBe(1);
-  expect(failureTexts(report)).toContain('did not answer in full within 3000 ms (IDM_TIMEOUT_MS)');
+  expect(x.r.code).toBe(0);
+  noAnswerOnly(
+    report,
+    /did not answer [A-Z]+ http:\/\/\S+\/api\/v2\/\S+: the target did not answer in full within 3000 ms \(IDM_TIMEOUT_MS\)/,
+  );
 });
 
 test('a body of hundreds of MB: read no further than the cap, evidence capped with a note', async () => {
@@ -138,11 +150,11 @@ test('a body of hundreds of MB: read no further than the cap, evidence capped wi
   ).toBeLessThan(5 * 1024 * 1024);
 });
 
-test('connections reset on some requests: clean per-test failures naming the reset', async () => {
+test('connections reset on some requests: one cause of the run naming the reset, never a failure', async () => {
   const x = await against('reset');
   const report = await endedCleanly(x);
-  expect(x.r.code).toBe(1);
-  expect(failureTexts(report)).toMatch(/the target reset the connection/);
+  expect(x.r.code).toBe(0);
+  noAnswerOnly(report, /the target reset the connection/);
 });
 
 test('invalid JSON under a JSON content type: per-clause failures with the body as evidence', async () => {
