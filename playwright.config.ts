@@ -19,13 +19,6 @@ const CONFORMANCE = {
   timeout: TIMEOUT_MS[cfg?.depth ?? 'default'],
   metadata: { depth: cfg?.depth ?? 'default', runs: DEPTH_RUNS[cfg?.depth ?? 'default'] },
 } as const;
-/**
- * The spec file that alone spends most of one rate-limit bucket (the update route's; ~100 of its
- * ~150 requests at default depth). Playwright runs files in name order, which put it last: under a
- * tight limit that bucket then sat idle for the first third of the run. Started first, it spends
- * the bucket while the other worker runs everything else (bench/README.md).
- */
-const LONG_POLE = ['resource-server/rejects-invalid-updates.spec.ts'];
 
 // Reporters (reporters/README.md). The conformance reporter comes last so that its verdict
 // is the last thing printed; it judges only the `conformance` project and sets the exit code.
@@ -83,10 +76,8 @@ export default defineConfig({
   projects: [
     { name: 'reference', testDir: 'reference/test' },
     { name: 'selftest', testDir: 'selftest' },
-    // The conformance specs, as two projects of one name (`--project=conformance` selects both;
-    // Playwright numbers the second's id): the long pole first, then the rest in file order.
-    { ...CONFORMANCE, testMatch: LONG_POLE },
-    { ...CONFORMANCE, testIgnore: LONG_POLE },
+    // The conformance specs, in name order: `specs/0-long-pole/` sorts first (specs/README.md).
+    CONFORMANCE,
   ],
 });
 

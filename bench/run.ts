@@ -75,6 +75,7 @@ const RATE_LIMITS = [
  * the work Schemathesis does on the same document, for the like-for-like comparison (issue 32).
  */
 const MANAGEMENT_SPECS = [
+  'specs/0-long-pole/',
   'specs/resource-server/',
   'specs/experiments/',
   'specs/authorization/update.spec.ts',
