@@ -27,6 +27,7 @@ import { SERVER_BENIGN, SERVER_MUTANTS } from './mutants-servers.ts';
 import { ATTACK_BENIGN, ATTACK_MUTANTS } from './mutants-attacks.ts';
 import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
+import { SHAPE_BENIGN, SHAPE_MUTANTS } from './mutants-server-shapes.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -923,6 +924,7 @@ export const MUTANTS: Variant[] = [
   ...SECURITY_MUTANTS,
   ...LOGIN_MUTANTS,
   ...SERVER_MUTANTS,
+  ...SHAPE_MUTANTS,
   ...ATTACK_MUTANTS,
 ];
 
@@ -1074,6 +1076,7 @@ export const BENIGN: Variant[] = [
   ...SECURITY_BENIGN,
   ...LOGIN_BENIGN,
   ...SERVER_BENIGN,
+  ...SHAPE_BENIGN,
   ...ATTACK_BENIGN,
 ];
 

@@ -2,11 +2,13 @@
 // login, flows.userTokens, which user info and the Bearer refusals use too): the ID
 // token validates against the discovered keys (OIDC Core §3.1.3.7), user info speaks for the
 // same user (§5.3.2), and a refresh never widens the grant (RFC 6749 §6: refused, or answered
-// within the original scope, §3.3). Every token answer's
+// within the original scope, §3.3), tried on every client that holds a refresh token: the
+// public client's and the confidential client's own login. Every token answer's
 // Cache-Control is judged where it is received (lib/auth/token-cache.ts).
 import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/auth/twin-gate.ts';
 import { decodeJwt } from 'jose';
-import { test, USER_SCOPE, type TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
+import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
+import type { Flows, TokenAnswer } from '../../../lib/auth/flow-types.ts';
 import type { Checks } from '../../../lib/checks.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { issuerKeys } from '../../../lib/auth/id-token.ts';
@@ -20,6 +22,17 @@ import { notOfferedSkip } from '../../../lib/config.ts';
 
 /** Scopes to ask beyond the grant: the first the grant does not hold is used. */
 const WIDER = ['email', 'address', 'phone'];
+/** The confidential client's login for the widening tries: a scope no other test asks, as it spends its refresh token. */
+const WIDENING_SCOPE = 'openid profile offline_access';
+
+/** A client holding a refresh token, and what authenticates it at the token endpoint. */
+interface RefreshHolder {
+  who: string;
+  token: string;
+  /** The scope its grant states (null: the scope asked). */
+  scope: string | null;
+  auth: Record<string, string>;
+}
 
 test(
   'code flow with PKCE: the ID token validates, user info speaks for its user, a refresh never widens',
@@ -58,41 +71,71 @@ test(
       skipped.push(clauseSkip('auth.flow.userinfo', `user info answered ${info.status} — auth.flow.userinfo says why`));
     else sameSubject(check, info, sub);
 
-    if (t.refreshToken === null)
-      skipped.push(runSkip({}, 'no refresh_token for scope offline_access: refresh not exercised'));
-    else {
-      const granted = scopeSet(member(t.ex.body, 'scope') ?? USER_SCOPE);
-      const extra = WIDER.find((s) => !granted.has(s)) ?? 'email';
-      // A rotating tenant hands a new refresh token with each answer: the next request uses it.
-      let refreshToken = t.refreshToken;
-      const refresh = async (scope?: string) => {
-        const a = await flows.token({
-          grant_type: 'refresh_token',
-          client_id: clientId,
-          refresh_token: refreshToken,
-          ...(scope === undefined ? {} : { scope }),
+    // RFC 6749 §6 binds every client's refresh: each client that holds a refresh token is
+    // tried, the public one from the shared login and the confidential one from its own (a
+    // tenant may rightly give public clients none, OAuth 2.1 §4.3.1).
+    const holders: RefreshHolder[] = [];
+    if (t.refreshToken !== null)
+      holders.push({
+        who: `the public client ${clientId}`,
+        token: t.refreshToken,
+        scope: member(t.ex.body, 'scope'),
+        auth: { client_id: clientId },
+      });
+    const post = run.cfg.auth.post;
+    if (post) {
+      const conf = await flows.userTokens(WIDENING_SCOPE, { confidential: true });
+      if (conf.problem === null && conf.refreshToken !== null && conf.exchange !== null)
+        holders.push({
+          who: `the confidential client ${post.id}`,
+          token: conf.refreshToken,
+          scope: member(conf.exchange.body, 'scope') ?? WIDENING_SCOPE,
+          auth: { client_id: post.id, client_secret: post.secret },
         });
-        refreshToken = a.refreshToken ?? refreshToken;
-        return a;
-      };
-      const wider = await refresh([...granted, extra].join(' '));
-      const narrower = await refresh('openid');
-      check.observe(
-        'auth.sec.refresh.narrowing',
-        `refresh asking for openid only answered ${narrower.ex.status}${narrower.accessToken ? ` with scope ${member(narrower.ex.body, 'scope') ?? '(not stated)'}` : ''}`,
-        narrower.ex,
-      );
-      // The accepted twin: the same refresh without a scope (RFC 6749 §6: the grant as it was).
-      const plain = await refresh();
-      const twin = gate.given('auth.flow.refresh', issued(plain.ex), failureCause(plain.ex));
-      judgeWidening(gate, twin, check, wider, granted, extra);
     }
+    if (holders.length === 0)
+      skipped.push(
+        runSkip(
+          { setting: 'IDM_POST_CLIENT_ID' },
+          'no client got a refresh_token for scope offline_access with prompt=consent: allow offline access for the Post client (IDM_POST_CLIENT_ID) on the tenant',
+        ),
+      );
+    for (const h of holders) await judgeRefreshOf(h, flows, gate, check);
     // Nothing failed but a part could not be judged: the reason is the test's.
     skipTest(check.failedCount() === 0 && skipped);
   },
 );
 
 // Helpers
+
+/** A refresh asking wider, one asking narrower, and the plain one (the twin), for one client. */
+async function judgeRefreshOf(h: RefreshHolder, flows: Flows, gate: TwinGate, check: Checks): Promise<void> {
+  const granted = scopeSet(h.scope ?? USER_SCOPE);
+  const extra = WIDER.find((s) => !granted.has(s)) ?? 'email';
+  // A rotating tenant hands a new refresh token with each answer: the next request uses it.
+  let refreshToken = h.token;
+  const refresh = async (scope?: string) => {
+    const a = await flows.token({
+      grant_type: 'refresh_token',
+      ...h.auth,
+      refresh_token: refreshToken,
+      ...(scope === undefined ? {} : { scope }),
+    });
+    refreshToken = a.refreshToken ?? refreshToken;
+    return a;
+  };
+  const wider = await refresh([...granted, extra].join(' '));
+  const narrower = await refresh('openid');
+  check.observe(
+    'auth.sec.refresh.narrowing',
+    `${h.who}: refresh asking for openid only answered ${narrower.ex.status}${narrower.accessToken ? ` with scope ${member(narrower.ex.body, 'scope') ?? '(not stated)'}` : ''}`,
+    narrower.ex,
+  );
+  // The accepted twin: the same refresh without a scope (RFC 6749 §6: the grant as it was).
+  const plain = await refresh();
+  const twin = gate.given('auth.flow.refresh', issued(plain.ex), failureCause(plain.ex));
+  judgeWidening(gate, twin, check, wider, granted, extra, h.who);
+}
 
 /** RFC 6749 §3.3: a scope is a space-separated set. */
 function scopeSet(scope: string): Set<string> {
@@ -110,8 +153,9 @@ function judgeWidening(
   wider: TokenAnswer,
   granted: Set<string>,
   extra: string,
+  who: string,
 ): void {
-  const what = `refresh asking for ${extra} beyond the grant`;
+  const what = `${who}: refresh asking for ${extra} beyond the grant`;
   if (!issued(wider.ex)) {
     check.observe('auth.sec.refresh.wider-answer', `${what}: refused with ${wider.ex.status}`, wider.ex);
     gate.refused(twin, 'auth.sec.refresh.no-widening', wider.ex, what, FLOW_GRANT);

@@ -1,0 +1,72 @@
+// The reference tenant in the shapes certified servers took when the suite was tried on them
+// (issue 31): what one server does for every client, another does for some clients only. Benign:
+// where the standard leaves the choice to the server. Faulty: the same rule kept for one kind of
+// client and broken for the other, so that a suite judging one client only lets it through.
+// Built from HTTP wraps; reference/ is never edited.
+import { isObject } from '../lib/values.ts';
+import { isTokenRequest, type Req, type Wrap } from './exchange.ts';
+import { mapResponse } from './faults.ts';
+import { passwordTokens, refresh } from './mutants-flows.ts';
+import { viaWrap, type Variant } from './variant.ts';
+
+const field = (r: Req, name: string): string | undefined => {
+  const v = isObject(r.body) ? r.body[name] : undefined;
+  return typeof v === 'string' ? v : undefined;
+};
+/** A token request a client authenticated with its secret (in the body, or a Basic header). */
+const bySecret = (r: Req): boolean =>
+  field(r, 'client_secret') !== undefined || /^basic\s/i.test(r.headers.authorization ?? '');
+const grantIs = (grant: string) => (r: Req) => isTokenRequest(r) && field(r, 'grant_type') === grant;
+
+/**
+ * A confidential client's refresh is answered with the scope it asks, whatever was granted:
+ * the asked scope is kept from the tenant (which then issues the grant as it was) and the
+ * answer states it, as a server that trusts confidential clients more would.
+ */
+const confidentialRefreshWidens: Wrap = (next) => async (req) => {
+  const asked = field(req, 'scope');
+  if (!grantIs('refresh_token')(req) || !bySecret(req) || asked === undefined) return next(req);
+  const { scope: _, ...rest } = req.body as Record<string, unknown>;
+  const res = await next({ ...req, body: rest });
+  if (res.status === 200 && isObject(res.body)) res.body.scope = asked;
+  return res;
+};
+
+export const SHAPE_MUTANTS: Variant[] = [
+  {
+    id: 'shapes-refresh-widens-confidential',
+    kind: 'mutant',
+    fast: true,
+    clause: 'auth.sec.refresh.no-widening',
+    fault: 'auth-bypass',
+    description:
+      "a confidential client's refresh is granted the wider scope it asks; the public client's stays within its grant",
+    options: viaWrap(confidentialRefreshWidens),
+    probe: async (c) => {
+      const rt = (await passwordTokens(c, 'openid offline_access')).body.refresh_token;
+      const wider = await refresh(c, rt, 'openid offline_access email');
+      return { status: wider.status, scope: wider.body.scope ?? null };
+    },
+  },
+];
+
+export const SHAPE_BENIGN: Variant[] = [
+  {
+    id: 'shapes-public-client-no-refresh',
+    kind: 'benign',
+    fast: true,
+    clause: null,
+    grep: ['auth.sec.refresh.no-widening'],
+    fault: 'spec-silent',
+    description:
+      'a public client gets no refresh token from its code exchange (OAuth 2.1 §4.3.1 leaves it to the server); confidential clients do',
+    options: viaWrap(
+      mapResponse(
+        (r) => grantIs('authorization_code')(r) && !bySecret(r),
+        (res) => {
+          if (isObject(res.body)) delete res.body.refresh_token;
+        },
+      ),
+    ),
+  },
+];
