@@ -4,7 +4,7 @@
 // client and broken for the other, so that a suite judging one client only lets it through.
 // Built from HTTP wraps; reference/ is never edited.
 import { isObject } from '../lib/values.ts';
-import { isTokenRequest, type Req, type Wrap } from './exchange.ts';
+import { isTokenRequest, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
 import { mapResponse } from './faults.ts';
 import { passwordTokens, refresh } from './mutants-flows.ts';
 import { viaWrap, type Variant } from './variant.ts';
@@ -32,6 +32,31 @@ const confidentialRefreshWidens: Wrap = (next) => async (req) => {
   return res;
 };
 
+const isLogout = (r: Req): boolean => r.method === 'GET' && /^\/v2\/logout\/?$/.test(r.path);
+const hinted = (r: Req): boolean => new URLSearchParams(r.query).has('id_token_hint');
+const loggedOutPage = (): Res => {
+  const res = jsonRes(200, undefined, { 'content-type': 'text/html; charset=utf-8' });
+  res.raw = {
+    status: 200,
+    headers: res.headers,
+    body: Buffer.from('<!doctype html><title>Logged out</title><p>You are logged out.</p>\n'),
+  };
+  return res;
+};
+
+/**
+ * A logout without `id_token_hint` ends at the tenant's own page, never at a return URL; with one,
+ * `sendHinted` answers (OIDC RP-Initiated Logout 1.0 §2 makes the hint RECOMMENDED, and some
+ * servers return to post_logout_redirect_uri only when it names the session).
+ */
+const logoutNeedsHint =
+  (sendHinted: (req: Req, next: (r: Req) => Promise<Res>) => Promise<Res>): Wrap =>
+  (next) =>
+  async (req) => {
+    if (!isLogout(req)) return next(req);
+    return hinted(req) ? sendHinted(req, next) : loggedOutPage();
+  };
+
 export const SHAPE_MUTANTS: Variant[] = [
   {
     id: 'shapes-refresh-widens-confidential',
@@ -48,9 +73,41 @@ export const SHAPE_MUTANTS: Variant[] = [
       return { status: wider.status, scope: wider.body.scope ?? null };
     },
   },
+  {
+    id: 'shapes-logout-hinted-open-redirect',
+    kind: 'mutant',
+    fast: true,
+    clause: 'auth.sec.logout.registered-only',
+    fault: 'auth-bypass',
+    description:
+      'a logout returns to a URL only with id_token_hint, and then to any URL: an open redirector for whoever holds an ID token',
+    options: viaWrap(
+      logoutNeedsHint(async (req) => {
+        const returnTo = new URLSearchParams(req.query).get('returnTo');
+        return returnTo === null ? loggedOutPage() : { status: 302, headers: { location: returnTo }, body: undefined };
+      }),
+    ),
+    probe: async (c) =>
+      (
+        await c.request('GET', '/v2/logout', {
+          query: { returnTo: 'https://attacker.test/', id_token_hint: 'any' },
+        })
+      ).status,
+  },
 ];
 
 export const SHAPE_BENIGN: Variant[] = [
+  {
+    id: 'shapes-logout-needs-id-token-hint',
+    kind: 'benign',
+    fast: true,
+    clause: 'auth.sec.logout.unregistered-answer',
+    grep: ['auth.sec.logout.registered-only'],
+    fault: 'spec-silent',
+    description:
+      "a logout returns to its registered URL only with id_token_hint (OIDC RP-Initiated Logout 1.0 §2); without one it ends at the tenant's own page",
+    options: viaWrap(logoutNeedsHint((req, next) => next(req))),
+  },
   {
     id: 'shapes-public-client-no-refresh',
     kind: 'benign',

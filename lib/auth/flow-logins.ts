@@ -123,6 +123,7 @@ export function userTokensOf(x: FlowContext, f: Pick<Flows, 'walk' | 'endpoint' 
       testInfo,
     );
     skipTest(!redirectUri && NO_REDIRECT_URI, testInfo);
+    if (o.fresh) return loginFor(f, client!, redirectUri!, scope, o.confidential ?? false);
     const key = `${client!.id} ${scope}`;
     let shared = userLogins.get(key);
     if (!shared) {

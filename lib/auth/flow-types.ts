@@ -69,9 +69,10 @@ export interface Flows {
    * (Post) client when `confidential`. offline_access is asked with prompt=consent (OIDC Core §11).
    * One login per client and scope in a worker: the tests that only read with the tokens share
    * it (the same login twice is the same request twice); a test that spends its refresh token
-   * asks for a combination nobody else does.
+   * asks for a combination nobody else does; `fresh`: a login of its own, for a test that ends
+   * the session it made (a logout with its ID token as the hint).
    */
-  userTokens(scope: string, o?: { confidential?: boolean }): Promise<UserTokens>;
+  userTokens(scope: string, o?: { confidential?: boolean; fresh?: boolean }): Promise<UserTokens>;
   /** Where an endpoint is; skips the test when a default path is not served (404/405). */
   endpoint(which: AuthPath): Promise<Endpoint>;
   /**

@@ -9,6 +9,7 @@ import type { Exchange } from '../../../lib/http.ts';
 import { newState, type PkcePair } from '../../../lib/auth/pkce.ts';
 import { skipTest } from '../../../lib/declare.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 import { NO_REDIRECT_URI } from '../../../lib/auth/needs.ts';
 
 /** The public client and its redirect URI; skips the test naming the setting that is missing. */
@@ -68,6 +69,41 @@ export function logoutUrl(e: Endpoint, clientId: string, returnTo: string, extra
   if (e.source === 'discovery') u.searchParams.set('post_logout_redirect_uri', returnTo);
   for (const [k, v] of Object.entries(extra)) u.searchParams.set(k, v);
   return u.toString();
+}
+
+/**
+ * The client a logout names and its registered return URL; skips the test naming the setting
+ * that is missing (the public client, else the Post client).
+ */
+export function logoutClient(cfg: Config): { clientId: string; returnTo: string; confidential: boolean } {
+  const { auth } = cfg;
+  skipTest(notOfferedSkip(cfg, 'logout'));
+  const clientId = auth.publicClientId ?? auth.post?.id;
+  skipTest(
+    !clientId &&
+      runSkip(
+        { setting: 'IDM_PUBLIC_CLIENT_ID' },
+        'needs a client with a registered logout return URL: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)',
+      ),
+  );
+  skipTest(
+    !auth.logoutReturnTo &&
+      runSkip(
+        { setting: 'IDM_LOGOUT_RETURN_TO' },
+        'needs a logout return URL registered for that client: set IDM_LOGOUT_RETURN_TO',
+      ),
+  );
+  return { clientId: clientId!, returnTo: auth.logoutReturnTo!, confidential: !auth.publicClientId };
+}
+
+/**
+ * An ID token of the logout's client from a login of its own, for `id_token_hint` (OIDC
+ * RP-Initiated Logout 1.0 §2 RECOMMENDS it; some servers return to post_logout_redirect_uri only
+ * when it names the session). Fresh: the logout ends that session. Null when there is none.
+ */
+export async function logoutHint(flows: Flows, confidential: boolean): Promise<string | null> {
+  const user = await flows.userTokens('openid', { confidential, fresh: true });
+  return user.problem === null ? user.idToken : null;
 }
 
 const registeredLogouts = new Map<string, Promise<LogoutAnswer>>();

@@ -2,12 +2,10 @@
 // standard is named, so the request is sent as tenants of this kind take it (client ID and a
 // registered return URL in the query) and where it sends the browser is recorded.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { answerOf, endpointOf } from '../../../lib/auth/conditions.ts';
 import type { LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
-import { logoutUrl, registeredLogout } from './flow-checks.ts';
-import { runSkip } from '../../../lib/skip-record.ts';
-import { notOfferedSkip } from '../../../lib/config.ts';
+import { logoutClient, logoutUrl, registeredLogout } from './flow-checks.ts';
 
 for (const federated of [false, true]) {
   const clause = federated ? 'auth.flow.logout.federated' : 'auth.flow.logout';
@@ -15,37 +13,13 @@ for (const federated of [false, true]) {
     `logout${federated ? ' with federated' : ''}: answer recorded`,
     clauses(OPERATIONS.authFlow, clause, 'auth.api.named-flows'),
     async ({ run, flows, check }) => {
-      const { auth } = run.cfg;
-      skipTest(notOfferedSkip(run.cfg, 'logout'));
-      const clientId = auth.publicClientId ?? auth.post?.id;
-      skipTest(
-        !clientId &&
-          runSkip(
-            { setting: 'IDM_PUBLIC_CLIENT_ID' },
-            'needs a client with a registered logout return URL: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID)',
-          ),
-      );
-      skipTest(
-        !auth.logoutReturnTo &&
-          runSkip(
-            { setting: 'IDM_LOGOUT_RETURN_TO' },
-            'needs a logout return URL registered for that client: set IDM_LOGOUT_RETURN_TO',
-          ),
-      );
+      const { clientId, returnTo } = logoutClient(run.cfg);
       const e = await flows.endpoint('logout');
-      const url = logoutUrl(e, clientId!, auth.logoutReturnTo!, federated ? { federated: '' } : {});
+      const url = logoutUrl(e, clientId, returnTo, federated ? { federated: '' } : {});
       // The plain logout is the near misses' accepted twin too (security/logout-return.spec.ts): sent once.
-      const answer = federated
-        ? await flows.logout(url, [auth.logoutReturnTo!])
-        : await registeredLogout(flows, url, auth.logoutReturnTo!);
+      const answer = federated ? await flows.logout(url, [returnTo]) : await registeredLogout(flows, url, returnTo);
       flows.stopIfAbsent(e, answer.ex);
-      answerOf(
-        check,
-        clause,
-        `logout${federated ? ' (federated)' : ''}`,
-        answer.ex,
-        whereTo(answer, auth.logoutReturnTo!),
-      );
+      answerOf(check, clause, `logout${federated ? ' (federated)' : ''}`, answer.ex, whereTo(answer, returnTo));
       endpointOf(check, 'logout', e);
     },
   );
