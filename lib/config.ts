@@ -52,6 +52,12 @@ export interface AuthConfig {
    * else the discovered issuer, else `<auth url>/`.
    */
   assertionAudience: string;
+  /**
+   * Audiences a client assertion is tried with, in this order, until one is taken (RFC 7523 §3
+   * leaves the value to the server: the issuer, or the token endpoint URL that OIDC Core §9 names):
+   * the setting alone when set, else assertionAudience then tokenUrl.
+   */
+  assertionAudiences: Array<{ aud: string; from: string }>;
   /** Where tokenUrl and assertionAudience came from, for messages. */
   targetsFrom: { tokenUrl: string; assertionAudience: string };
   /** The settings discovery fills in around (withDiscovered). */
@@ -324,7 +330,7 @@ function authTargets(
   url: string,
   set: AuthConfig['targetSettings'],
   found: Discovered,
-): Pick<AuthConfig, 'tokenUrl' | 'assertionAudience' | 'targetsFrom'> {
+): Pick<AuthConfig, 'tokenUrl' | 'assertionAudience' | 'assertionAudiences' | 'targetsFrom'> {
   const [tokenUrl, tokenFrom] =
     set.tokenPath !== null
       ? [`${url}${set.tokenPath}`, 'IDM_AUTH_TOKEN_PATH']
@@ -339,7 +345,15 @@ function authTargets(
         : found.issuer !== null
           ? [found.issuer, 'the issuer of the discovery document']
           : [`${url}/`, 'the authentication API URL (no discovery issuer)'];
-  return { tokenUrl, assertionAudience, targetsFrom: { tokenUrl: tokenFrom, assertionAudience: audienceFrom } };
+  const assertionAudiences = [{ aud: assertionAudience, from: audienceFrom }];
+  if (set.audience === null && tokenUrl !== assertionAudience)
+    assertionAudiences.push({ aud: tokenUrl, from: `the token endpoint URL (${tokenFrom})` });
+  return {
+    tokenUrl,
+    assertionAudience,
+    assertionAudiences,
+    targetsFrom: { tokenUrl: tokenFrom, assertionAudience: audienceFrom },
+  };
 }
 
 /** Two settings that must not name the same thing. */

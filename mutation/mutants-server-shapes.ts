@@ -7,7 +7,9 @@ import { isObject } from '../lib/values.ts';
 import { isTokenRequest, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
 import { mapResponse } from './faults.ts';
 import { passwordTokens, refresh } from './mutants-flows.ts';
-import { viaWrap, type Variant } from './variant.ts';
+import { withAssertion } from './mutants-auth.ts';
+import { viaParts, viaWrap, type Variant } from './variant.ts';
+import type { TenantParts } from '../reference/src/index.ts';
 
 const field = (r: Req, name: string): string | undefined => {
   const v = isObject(r.body) ? r.body[name] : undefined;
@@ -57,6 +59,12 @@ const logoutNeedsHint =
     return hinted(req) ? sendHinted(req, next) : loggedOutPage();
   };
 
+/** Client assertions taken only for the token endpoint URL (OIDC Core §9's audience), never the issuer. */
+const tokenEndpointAudience =
+  (d: TenantParts, publicUrl: string): TenantParts['verifyClientAssertion'] =>
+  (a, c, e) =>
+    d.verifyClientAssertion(a, c, { ...e, audiences: [`${publicUrl}/oauth/token`] });
+
 export const SHAPE_MUTANTS: Variant[] = [
   {
     id: 'shapes-refresh-widens-confidential',
@@ -72,6 +80,25 @@ export const SHAPE_MUTANTS: Variant[] = [
       const wider = await refresh(c, rt, 'openid offline_access email');
       return { status: wider.status, scope: wider.body.scope ?? null };
     },
+  },
+  {
+    id: 'shapes-assertion-token-endpoint-expired-taken',
+    kind: 'mutant',
+    fast: true,
+    clause: 'auth.method.client-assertion.refused',
+    fault: 'auth-bypass',
+    description:
+      'client assertions are taken only for the token endpoint URL, and one that expired up to twelve minutes ago is taken too',
+    options: viaParts((d, ctx) => {
+      const verify = tokenEndpointAudience(d, ctx.publicUrl);
+      return {
+        verifyClientAssertion: async (a, c, e) => {
+          const v = await verify(a, c, e);
+          return !v.ok && v.reason === 'expired' ? verify(a, c, { ...e, nowMs: e.nowMs - 720_000 }) : v;
+        },
+      };
+    }),
+    probe: async (c) => (await withAssertion(c, 'expired')).status,
   },
   {
     id: 'shapes-logout-hinted-open-redirect',
@@ -97,6 +124,17 @@ export const SHAPE_MUTANTS: Variant[] = [
 ];
 
 export const SHAPE_BENIGN: Variant[] = [
+  {
+    id: 'shapes-assertion-audience-token-endpoint-only',
+    kind: 'benign',
+    fast: true,
+    clause: null,
+    grep: ['auth.method.client-assertion'],
+    fault: 'spec-silent',
+    description:
+      'client assertions are taken only for the token endpoint URL (OIDC Core §9), not the issuer (RFC 7523 §3: any value that identifies the server)',
+    options: viaParts((d, ctx) => ({ verifyClientAssertion: tokenEndpointAudience(d, ctx.publicUrl) })),
+  },
   {
     id: 'shapes-logout-needs-id-token-hint',
     kind: 'benign',

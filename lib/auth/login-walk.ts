@@ -351,7 +351,8 @@ async function act(page: Page, v: PageView, w: WalkRequest, s: WalkState): Promi
   }
   // A logout page with nothing to fill or press is where the logout ended: the tenant's own page,
   // no redirect (a confirmation the walk cannot find has a control it could name).
-  if (w.logout && !unknown && v.buttons.length === 0 && (s.status ?? 200) < 400) return { end: "the tenant's own page" };
+  if (w.logout && !unknown && v.buttons.length === 0 && (s.status ?? 200) < 400)
+    return { end: "the tenant's own page" };
   // Nothing the walk knows: the tenant's error page, a refusal after the password, or the suite's gap.
   if ((s.status ?? 200) >= 400) {
     s.problem = `the tenant answered ${s.status} at ${where} (${answers(s.chain)})`;

@@ -289,8 +289,8 @@ const DECLARED = [
     group: 'authentication',
     // RFC 7519 §4.1.3: a StringOrURI, here without spaces.
     kind: { type: 'text', pattern: /^\S+$/, what: 'an audience (a URI, or token-endpoint) without spaces' },
-    defaultDoc: 'the discovery `issuer`, else `<auth url>/`',
-    doc: "`aud` of the client assertions (RFC 7523 §3: a value that identifies the authorization server): another URI, e.g. the token endpoint URL, or `token-endpoint` for the authentication API's token endpoint",
+    defaultDoc: 'the discovery `issuer` (else `<auth url>/`), then the token endpoint URL',
+    doc: "`aud` of the client assertions (RFC 7523 §3: a value that identifies the authorization server). Unset, the genuine assertion is tried with the issuer, then with the token endpoint URL (OIDC Core §9), and the first taken signs every assertion of the run (the report's `auth.method.param-names` says which); set, only this: another URI, or `token-endpoint` for the authentication API's token endpoint",
   },
   {
     name: 'IDM_PKJWT_CLIENT_ID',

@@ -8,6 +8,7 @@ import type { Config } from '../../config.ts';
 import { issued } from '../acceptance.ts';
 import { suiteKey } from '../forge.ts';
 import type { MethodClient, MethodFault, MethodRequest, TokenMethod } from './method.ts';
+import type { Exchange } from '../../http.ts';
 import { attackRow } from '../attacks/catalogue.ts';
 import { JWT_ATTACKS, sentAt, type JwtAttack } from '../attacks/jwt.ts';
 import { runSkip } from '../../skip-record.ts';
@@ -27,12 +28,20 @@ export const ASSERTION_FAULTS: Record<AssertionFault, string> = {
 
 type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
 const registered = new Map<string, Promise<PrivateKey>>();
+/** The audience the tenant took for a client's genuine assertion, once tried (ASSERTION.accept). */
+const taken = new Map<string, { aud: string; from: string; tried: number }>();
+
+/** The audience assertions are signed for: the one taken, else the first to try. */
+function audienceOf(cfg: Config): { aud: string; from: string } {
+  return taken.get(cfg.auth.pkjwt?.id ?? '') ?? cfg.auth.assertionAudiences[0]!;
+}
 
 /** A client assertion for the configured private_key_jwt client, optionally with one fault; a fresh jti unless given. */
 export async function clientAssertion(
   cfg: Config,
   fault?: AssertionFault,
   jti: string = randomUUID(),
+  audience: string = audienceOf(cfg).aud,
 ): Promise<string> {
   const pk = cfg.auth.pkjwt;
   if (!pk) throw new Error('suite bug: clientAssertion without a private_key_jwt client');
@@ -40,7 +49,7 @@ export async function clientAssertion(
   const claims: Record<string, unknown> = {
     iss: pk.id,
     sub: fault === 'iss-not-sub' ? `${pk.id}-other` : pk.id,
-    aud: fault === 'wrong-aud' ? wrongAudience(cfg.auth.assertionAudience) : cfg.auth.assertionAudience,
+    aud: fault === 'wrong-aud' ? wrongAudience(cfg.auth.assertionAudiences.map((a) => a.aud)) : audience,
     iat: fault === 'expired' ? now - 1200 : now,
     exp: fault === 'expired' ? now - 600 : now + 120,
     jti,
@@ -58,10 +67,10 @@ export async function clientAssertion(
   return new SignJWT(claims).setProtectedHeader({ alg: 'RS256', typ: 'JWT' }).sign(await key);
 }
 
-/** Another tenant's token endpoint: never the audience the suite signs for, whichever was chosen. */
-function wrongAudience(right: string): string {
+/** Another tenant's token endpoint: none of the audiences the suite tries, whichever was taken. */
+function wrongAudience(right: string[]): string {
   const other = 'https://another-tenant.example.test/oauth/token';
-  return right === other ? 'https://yet-another-tenant.example.test/oauth/token' : other;
+  return right.includes(other) ? 'https://yet-another-tenant.example.test/oauth/token' : other;
 }
 
 /** The body of a client_credentials request authenticated by a client assertion. */
@@ -114,12 +123,37 @@ export const ASSERTION: TokenMethod = {
       }),
     ),
   ],
-  describe: (cfg) =>
-    `a signed client assertion (aud ${cfg.auth.assertionAudience}, ${cfg.auth.targetsFrom.assertionAudience})`,
+  async accept(cfg, c, send) {
+    let first: { req: MethodRequest; ex: Exchange } | null = null;
+    const all = cfg.auth.assertionAudiences;
+    for (const [i, a] of all.entries()) {
+      const jti = randomUUID();
+      const req = { data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti, a.aud)), headers: {}, jti };
+      const ex = await send(req);
+      first ??= { req, ex };
+      if (issued(ex)) {
+        taken.set(c.id, { ...a, tried: i + 1 });
+        return { req, ex };
+      }
+    }
+    return first!;
+  },
+  describe: (cfg) => {
+    const a = audienceOf(cfg);
+    const tried = taken.get(cfg.auth.pkjwt?.id ?? '')?.tried ?? 1;
+    return `a signed client assertion (aud ${a.aud}, ${a.from}${
+      tried > 1
+        ? `; taken after ${tried - 1} refused: ${cfg.auth.assertionAudiences
+            .slice(0, tried - 1)
+            .map((x) => x.aud)
+            .join(', ')}`
+        : ''
+    })`;
+  },
   async besides({ cfg, check, enc, req, ex, send }) {
     check.observe(
       'auth.method.param-names',
-      `client_id, client_assertion_type and client_assertion in a ${enc.encoding === 'json' ? 'JSON' : 'form'} body answered ${ex.status}`,
+      `client_id, client_assertion_type and client_assertion in a ${enc.encoding === 'json' ? 'JSON' : 'form'} body answered ${ex.status}; ${ASSERTION.describe(cfg, { id: '' })}`,
     );
     if (!issued(ex)) return;
     // Whether a used jti may be used again is left open (RFC 7523 §3 lets the server refuse it).

@@ -60,6 +60,15 @@ export interface TokenMethod extends AuthMethod {
   faults: readonly MethodFault[];
   /** The answer the encoding probe got to this very request (lib/auth/encoding.ts), not sent again. */
   known?(enc: AuthEncoding, c: MethodClient): Exchange | null;
+  /**
+   * The accepted case, when the method has more than one right form (the assertion's audience):
+   * each sent in a fixed order until one is taken; the first taken, else the first, is the twin.
+   */
+  accept?(
+    cfg: Config,
+    c: MethodClient,
+    send: (r: MethodRequest) => Promise<Exchange>,
+  ): Promise<{ req: MethodRequest; ex: Exchange }>;
   /** How the accepted case is described in its evidence. */
   describe(cfg: Config, c: MethodClient): string;
   /** What the accepted case also records, beside its answer. */

@@ -78,6 +78,7 @@ function accepted(m: TokenMethod, c: MethodClient, cfg: Config, anon: ApiClient,
   let twin = twins.get(key);
   if (!twin) {
     twin = (async () => {
+      if (m.accept) return m.accept(cfg, c, (r) => sendRequest(anon, enc, cfg, r));
       const req = await m.request(cfg, c);
       return { req, ex: m.known?.(enc, c) ?? (await sendRequest(anon, enc, cfg, req)) };
     })();
