@@ -346,7 +346,9 @@ async function act(page: Page, v: PageView, w: WalkRequest, s: WalkState): Promi
     }
     if (v.accept) {
       s.consent = 'accepted';
-      return click(v.accept, s);
+      // A consent page may grant only what is ticked (one checkbox per scope): tick what was asked.
+      const ticked = await tickAsked(v.accept, askedScopes(w.url));
+      return `${ticked.length > 0 ? `ticked ${ticked.join(', ')}; ` : ''}${await click(v.accept, s)}`;
     }
   }
   // A logout page with nothing to fill or press is where the logout ended: the tenant's own page,
@@ -374,6 +376,67 @@ async function submit(page: Page, field: NonNullable<PageView['password']>, w: W
   }
   await field.press('Enter', { noWaitAfter: true });
   return 'pressed Enter';
+}
+
+/** The scopes the authorization request asked (RFC 6749 §3.3: space-separated). */
+function askedScopes(url: string): string[] {
+  try {
+    return (new URL(url).searchParams.get('scope') ?? '').split(' ').filter((x) => x !== '');
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * On the accept control's form, ticks what a person granting the request would: each unticked
+ * checkbox or switch whose value is a scope asked (every one when none names a scope: a form of
+ * grants), and in a radio group without a choice the option that names a scope asked or grants
+ * (allow, accept, yes), else the first. Returns what it ticked.
+ */
+async function tickAsked(control: NonNullable<PageView['accept']>, asked: string[]): Promise<string[]> {
+  return control
+    .evaluate((el, scopes) => {
+      // Runs in the page; the suite's tsconfig has no DOM types.
+      type Input = {
+        type: string;
+        name: string;
+        value: string;
+        checked: boolean;
+        disabled: boolean;
+        getAttribute(n: string): string | null;
+        getClientRects(): { length: number };
+        click(): void;
+      };
+      const root =
+        (el as { closest(s: string): unknown }).closest('form') ?? (el as { ownerDocument: unknown }).ownerDocument;
+      const all = [
+        ...(root as { querySelectorAll(s: string): Iterable<Input> }).querySelectorAll(
+          'input[type=checkbox], input[type=radio], [role=switch]',
+        ),
+      ];
+      const usable = all.filter((i) => i.getClientRects().length > 0 && !i.disabled);
+      const isOn = (i: Input) =>
+        i.getAttribute('role') === 'switch' && i.type !== 'checkbox'
+          ? i.getAttribute('aria-checked') === 'true'
+          : i.checked;
+      const names = (i: Input) => scopes.includes(i.value) || scopes.includes(i.name);
+      const ticked: string[] = [];
+      const tick = (i: Input) => {
+        i.click();
+        ticked.push(i.value || i.name || i.getAttribute('aria-label') || 'a box');
+      };
+      const boxes = usable.filter((i) => i.type !== 'radio');
+      const byScope = boxes.filter(names);
+      for (const i of byScope.length > 0 ? byScope : boxes) if (!isOn(i)) tick(i);
+      const groups = new Map<string, Input[]>();
+      for (const r of usable.filter((i) => i.type === 'radio')) groups.set(r.name, [...(groups.get(r.name) ?? []), r]);
+      for (const g of groups.values()) {
+        if (g.some((r) => r.checked)) continue;
+        tick(g.find(names) ?? g.find((r) => /^(allow|accept|yes|grant|true|on)$/i.test(r.value)) ?? g[0]!);
+      }
+      return ticked;
+    }, asked)
+    .catch(() => [] as string[]);
 }
 
 async function click(control: NonNullable<PageView['accept']>, s: WalkState): Promise<string> {

@@ -66,7 +66,8 @@ export async function viewOf(page: Page, c: LoginControls): Promise<PageView> {
     decline,
     logoutConfirm,
     unknownFields: fields.filter((f) => !known.includes(f.id)).map((f) => f.description),
-    buttons: buttons.map((b) => `"${oneLine(b)}"`),
+    // As the page has it, whitespace included: a label a selector missed shows why.
+    buttons: buttons.map((b) => JSON.stringify(b.length > 80 ? `${b.slice(0, 80)}…` : b)),
     alert: alerts.length > 0 ? oneLine(alerts[0] ?? '') : null,
   };
 }
@@ -161,7 +162,7 @@ function typedFields(els: unknown[]): TypedField[] {
 function buttonTexts(els: unknown[]): string[] {
   return (els as PageElement[])
     .filter((el) => el.getClientRects().length > 0 && !el.disabled)
-    .map((el) => (el.textContent || el.value || el.getAttribute('name') || 'a button').trim());
+    .map((el) => el.textContent || el.value || el.getAttribute('name') || 'a button');
 }
 
 function alertTexts(els: unknown[]): string[] {
