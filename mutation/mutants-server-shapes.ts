@@ -123,7 +123,49 @@ export const SHAPE_MUTANTS: Variant[] = [
   },
 ];
 
+const isConsent = (r: Req): boolean => /^\/u\/consent\/?$/.test(r.path);
+
+/**
+ * A consent page as a certified Java server ships it: one checkbox per scope, "Submit Consent"
+ * and "Cancel" on their own indented lines; only the scopes ticked are granted, and a submit
+ * with none ticked is a refusal (access_denied). The tenant's page is rewritten, and a posted
+ * accept without a ticked scope becomes its decline.
+ */
+const checkboxConsent: Wrap = (next) => async (req) => {
+  if (!isConsent(req)) return next(req);
+  if (req.method === 'POST' && isObject(req.body)) {
+    // The tenant's own form knows no scope fields (and refuses a repeated parameter): they stay here.
+    const { scope, ...rest } = req.body;
+    const decision = rest.decision === 'accept' && scope === undefined ? 'deny' : rest.decision;
+    return next({ ...req, body: { ...rest, decision } });
+  }
+  const res = await next(req);
+  const html = res.raw?.body.toString('utf8') ?? '';
+  if (req.method !== 'GET' || !html.includes('name="decision"')) return res;
+  const boxes = [...html.matchAll(/<li>([^<]+)<\/li>/g)]
+    .map((m) => `\n      <label><input type="checkbox" name="scope" value="${m[1]}"> ${m[1]}</label>`)
+    .join('');
+  const page = html
+    .replace(/<ul>[\s\S]*?<\/ul>/, '')
+    .replace(
+      /<button type="submit" name="decision" value="deny">Decline<\/button>\s*<button type="submit" name="decision" value="accept">Accept<\/button>/,
+      `${boxes}\n      <button type="submit" name="decision" value="accept">\n        Submit Consent\n      </button>\n      <button type="submit" name="decision" value="deny">\n        Cancel\n      </button>`,
+    );
+  return { ...res, raw: { ...res.raw!, body: Buffer.from(page) } };
+};
+
 export const SHAPE_BENIGN: Variant[] = [
+  {
+    id: 'shapes-consent-scope-checkboxes',
+    kind: 'benign',
+    fast: true,
+    clause: null,
+    grep: ['auth.sec.consent.denied', 'auth.flow.code.pkce'],
+    fault: 'spec-silent',
+    description:
+      'the consent page has one checkbox per scope and "Submit Consent" / "Cancel" on indented lines; only ticked scopes are granted, none ticked is access_denied',
+    options: () => ({ ...viaWrap(checkboxConsent)(), login: { consent: 'always' } }),
+  },
   {
     id: 'shapes-assertion-audience-token-endpoint-only',
     kind: 'benign',

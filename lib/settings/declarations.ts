@@ -533,7 +533,7 @@ const DECLARED = [
     group: 'authentication',
     kind: text,
     default:
-      'button:text-matches("^\\\\s*(accept|allow|authori[sz]e|continue|yes|agree|grant|confirm)([^a-z]|$)", "i"), input[type=submit][value*=accept i], input[type=submit][value*=allow i], input[type=submit][value*=continue i]',
+      'button:text-matches("^\\\\s*(accept|allow|authori[sz]e|approve|submit consent|continue|yes|agree|grant|confirm)([^a-z]|$)", "i"), input[type=submit][value*=accept i], input[type=submit][value*=allow i], input[type=submit][value*=approve i], input[type=submit][value*=continue i]',
     doc: 'login-walk selector of the control that accepts a consent page (or passes an interstitial page without fields)',
   },
   {

@@ -1,30 +1,63 @@
 // A consent page declined (RFC 6749 §4.1.2.1; OIDC Core §3.1.2.6): the browser is sent back to
 // the client with error=access_denied and the state it sent, never with a code. Exercised where
-// the tenant shows a consent page: the shared login (flows.userTokens, which asks offline_access
-// with prompt=consent) tells whether it does, and is the accepted twin — the same login with
-// consent accepted gave a code that was exchanged for tokens.
+// the tenant shows a consent page: the shared logins (flows.userTokens, which asks offline_access
+// with prompt=consent), the public client's and else the confidential client's, tell whether
+// it does; the one that met it is the accepted twin — the same login with consent accepted gave
+// a code that was exchanged for tokens — and the decline is tried with that client.
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
-import { publicClient } from '../flows/flow-checks.ts';
+import type { UserTokens } from '../../../lib/auth/flow-types.ts';
+import { NO_REDIRECT_URI } from '../../../lib/auth/needs.ts';
 import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
+
+/** The confidential client's login when the public one met no consent page (the refresh/revoke test's login, shared). */
+const CONFIDENTIAL_SCOPE = 'openid offline_access';
 
 test(
   'a declined consent page sends error=access_denied and the state to the redirect URI, never a code',
   clauses(OPERATIONS.authFlow, 'auth.sec.consent.denied'),
   async ({ run, flows, gate }) => {
-    const { clientId, redirectUri } = publicClient(run.cfg);
-    const accepted = await flows.userTokens(USER_SCOPE);
-    skipTest(accepted.consent === null && accepted.problem);
+    // The decline is tried on whichever login met a consent page: the public client's, else the
+    // confidential client's (a server may show its page to one kind of client only).
+    const logins: Array<{ clientId: string; scope: string; twin: string; user: UserTokens }> = [];
+    const { publicClientId, post, redirectUri } = run.cfg.auth;
+    skipTest(!redirectUri && NO_REDIRECT_URI);
+    if (publicClientId)
+      logins.push({
+        clientId: publicClientId,
+        scope: USER_SCOPE,
+        twin: 'auth.flow.code.pkce',
+        user: await flows.userTokens(USER_SCOPE),
+      });
+    const met = () => logins.find((l) => l.user.consent !== null);
+    if (!met() && post)
+      logins.push({
+        clientId: post.id,
+        scope: CONFIDENTIAL_SCOPE,
+        twin: 'auth.flow.code.confidential',
+        user: await flows.userTokens(CONFIDENTIAL_SCOPE, { confidential: true }),
+      });
     skipTest(
-      accepted.consent === null &&
-        tenantSkip(
-          {},
-          `not applicable: the tenant showed no consent page to a login asking "${USER_SCOPE}" with prompt=consent`,
+      logins.length === 0 &&
+        runSkip(
+          { setting: 'IDM_PUBLIC_CLIENT_ID' },
+          'needs a client allowed the code flow: set IDM_PUBLIC_CLIENT_ID or IDM_POST_CLIENT_ID',
         ),
     );
-    skipTest(accepted.problem);
-    const twin = gate.given('auth.flow.code.pkce', true, '');
+    const shown = met();
+    // A login that failed before any consent page leaves nothing to say about one: its flow's clause says why.
+    skipTest(!shown && logins.find((l) => l.user.problem !== null)?.user.problem);
+    skipTest(
+      !shown &&
+        tenantSkip(
+          {},
+          `not applicable: the tenant showed no consent page to ${logins.map((l) => `${l.clientId} asking "${l.scope}"`).join(' nor ')} with prompt=consent`,
+        ),
+    );
+    const { clientId, scope, twin: flow, user } = shown!;
+    skipTest(user.problem);
+    const twin = gate.given(flow, true, '');
     const pair = pkcePair();
     const state = newState();
     const out = await flows.authorize(
@@ -32,13 +65,13 @@ test(
       {
         response_type: 'code',
         client_id: clientId,
-        redirect_uri: redirectUri,
-        scope: USER_SCOPE,
+        redirect_uri: redirectUri!,
+        scope,
         state,
         code_challenge: pair.challenge,
         code_challenge_method: pair.method,
       },
-      [redirectUri],
+      [redirectUri!],
       undefined,
       { consent: 'decline' },
     );
