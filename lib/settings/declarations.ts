@@ -672,6 +672,14 @@ const DECLARED = [
     run: true,
   },
   {
+    name: 'IDM_INTEROP_PORT_BASE',
+    group: 'files',
+    kind: { type: 'int', min: 1024, max: 65000 },
+    default: '6100',
+    doc: 'first of the loopback ports `npm run interop` starts its servers on (ten per server, in the order of the legs)',
+    run: true,
+  },
+  {
     name: 'IDM_SELFTEST_SAMPLES',
     group: 'files',
     kind: { type: 'int', min: 1, max: 1_000_000 },
