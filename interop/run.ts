@@ -60,7 +60,9 @@ writeFileSync(
 );
 process.stdout.write(`\n${table(results)}\n`);
 for (const r of results) {
-  process.stdout.write(`\n${r.name}: ${r.clean ? 'clean' : 'FAILED'} (wall ${seconds(r.wallMs)}; runs ${r.runWallMs.map(seconds).join(', ')})\n`);
+  process.stdout.write(
+    `\n${r.name}: ${r.clean ? 'clean' : 'FAILED'} (wall ${seconds(r.wallMs)}; runs ${r.runWallMs.map(seconds).join(', ')})\n`,
+  );
   for (const p of r.problems) process.stdout.write(`  - ${p}\n`);
 }
 process.stdout.write(`\nMatrix: ${join(reportsDir, 'matrix.json')}\n`);
@@ -69,7 +71,16 @@ process.exit(results.every((r) => r.clean) ? 0 : 1);
 async function runLeg(name: string, ports: number): Promise<LegResult> {
   const started = Date.now();
   const log = (line: string) => process.stderr.write(`interop[${name}]: ${line}\n`);
-  const out: LegResult = { name, wallMs: 0, runWallMs: [], exitCodes: [], clean: false, problems: [], groups: {}, clauses: {} };
+  const out: LegResult = {
+    name,
+    wallMs: 0,
+    runWallMs: [],
+    exitCodes: [],
+    clean: false,
+    problems: [],
+    groups: {},
+    clauses: {},
+  };
   const legDir = join(reportsDir, name);
   rmSync(legDir, { recursive: true, force: true });
   try {
@@ -89,7 +100,8 @@ async function runLeg(name: string, ports: number): Promise<LegResult> {
       out.runWallMs.push(Date.now() - t);
       out.exitCodes.push(code);
       const report = join(dir, 'conformance.json');
-      if (!existsSync(report)) throw new Error(`run ${n} wrote no report (exit ${code}; see ${join(dir, 'output.log')})`);
+      if (!existsSync(report))
+        throw new Error(`run ${n} wrote no report (exit ${code}; see ${join(dir, 'output.log')})`);
       reports.push((JSON.parse(readFileSync(report, 'utf8')) as { clauses: ReportClause[] }).clauses);
       log(`run ${n}: exit ${code} in ${seconds(Date.now() - t)} (${join(dir, 'conformance.html')})`);
     }

@@ -45,7 +45,7 @@ export interface LegVerdict {
 const OUTSIDE_THE_HALF = 'IDM_APIS';
 
 /** The group a clause is counted under: `auth.<family>` for the authentication API, else its first segment. */
-export function groupOf(id: string): string {
+function groupOf(id: string): string {
   const [first, second] = id.split('.');
   return first === 'auth' && second ? `auth.${second}` : (first ?? id);
 }
@@ -97,7 +97,9 @@ export function judgeLeg(
       const c = byId.get(id);
       if (!c) problems.push(`run ${n}: expected.json lists ${id}, which the catalogue does not have`);
       else if (c.status !== 'failed' && c.status !== 'expected-failure')
-        problems.push(`run ${n}: expected deviation ${id} did not occur (${c.status}): stale, remove it or find out why`);
+        problems.push(
+          `run ${n}: expected deviation ${id} did not occur (${c.status}): stale, remove it or find out why`,
+        );
     }
   });
   for (const [id, outcomes] of Object.entries(clauses)) {

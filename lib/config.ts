@@ -212,7 +212,10 @@ export function fromSettings(s: Settings): Config {
   if (/\/api\/v2$/.test(baseUrl))
     throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_BASE_URL is the tenant origin; drop the trailing /api/v2');
   const apis = s.text('IDM_APIS');
-  const client = { id: managementSetting(s.text('IDM_CLIENT_ID')), secret: managementSetting(s.text('IDM_CLIENT_SECRET')) };
+  const client = {
+    id: managementSetting(s.text('IDM_CLIENT_ID')),
+    secret: managementSetting(s.text('IDM_CLIENT_SECRET')),
+  };
   const limited = clientOf(s.text('IDM_LIMITED_CLIENT_ID'), s.text('IDM_LIMITED_CLIENT_SECRET'));
   differ(limited?.id, client.id, 'IDM_LIMITED_CLIENT_ID names the same client as IDM_CLIENT_ID');
   const resourceServerId = managementSetting(s.text('IDM_RESOURCE_SERVER_ID'));

@@ -50,11 +50,11 @@ export interface BuiltReport {
 }
 
 export function buildReport(input: BuildInput): BuiltReport {
-  const { clauses: derived, problems, warnings } = aggregate(
-    input.catalogue,
-    input.tests,
-    input.managementNotUnderTest ?? null,
-  );
+  const {
+    clauses: derived,
+    problems,
+    warnings,
+  } = aggregate(input.catalogue, input.tests, input.managementNotUnderTest ?? null);
   // An unreadable baseline applies nothing; the gate reports it as a configuration error.
   const entries = input.baseline.error ? [] : input.baseline.entries;
   const { clauses, applied, stale } = applyBaseline(derived, input.catalogue, entries, input.meta.target);

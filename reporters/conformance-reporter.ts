@@ -143,7 +143,9 @@ export default class ConformanceReporter implements Reporter {
       otherFailures,
       notes: [
         ...(runtime?.recovered
-          ? [`restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`]
+          ? [
+              `restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`,
+            ]
           : []),
         ...(notUnderTest ? [notUnderTest.text] : []),
       ],

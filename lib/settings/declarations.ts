@@ -150,7 +150,7 @@ const DECLARED = [
     group: 'target',
     kind: { type: 'enum', values: API_SCOPES },
     default: 'both',
-    doc: 'the APIs under test: `both`, or `authentication` alone (a server with no Management API, e.g. an OpenID provider: `IDM_CLIENT_ID`, `IDM_CLIENT_SECRET` and `IDM_RESOURCE_SERVER_ID` are then not required, nothing is snapshotted or restored, and every management test is skipped as the run\'s, naming this setting, so the verdict says INCOMPLETE)',
+    doc: "the APIs under test: `both`, or `authentication` alone (a server with no Management API, e.g. an OpenID provider: `IDM_CLIENT_ID`, `IDM_CLIENT_SECRET` and `IDM_RESOURCE_SERVER_ID` are then not required, nothing is snapshotted or restored, and every management test is skipped as the run's, naming this setting, so the verdict says INCOMPLETE)",
   },
   {
     name: 'IDM_CLIENT_ID',
