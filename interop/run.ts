@@ -22,7 +22,7 @@ const PORTS_PER_LEG = 10;
  * Chromium, state folder, depth, timeout). Every other IDM_* setting, and any .env, would point
  * the run at something other than the leg's server.
  */
-const KEPT = ['IDM_CHROMIUM', 'IDM_STATE_DIR', 'IDM_DEPTH', 'IDM_TIMEOUT_MS', 'IDM_EMBEDDED_PORT'];
+const KEPT = ['IDM_CHROMIUM', 'IDM_STATE_DIR', 'IDM_DEPTH', 'IDM_TIMEOUT_MS'];
 
 interface LegResult extends LegVerdict {
   name: string;
