@@ -54,7 +54,7 @@ child.on('exit', (code, signal) => {
 async function restoreLeftover(): Promise<void> {
   try {
     // The embedded tenant ended with the runner, and its state with it.
-    if (cfg.embedded || !readJournal(cfg)) return;
+    if (cfg.embedded || cfg.apis === 'authentication' || !readJournal(cfg)) return;
     lockRun(cfg);
     try {
       const token = await obtainToken(cfg, cfg.client, 'IDM_CLIENT_ID');

@@ -9,6 +9,7 @@ import {
   AUTH_PATH_NAMES,
   AUTH_PATH_SETTINGS,
   type Allowance,
+  type ApiScope,
   type AuthPath,
   type Depth,
   type NamedFlow,
@@ -113,6 +114,24 @@ export function notOfferedSkip(cfg: Config, flow: NamedFlow): SkipRecord | null 
     : null;
 }
 
+/**
+ * A required setting of the Management API, as read: unset (parse.ts) only when that API is not
+ * under test, and then never sent, since every test of it is skipped (managementSkip).
+ */
+function managementSetting(value: string | null): string {
+  return value ?? '';
+}
+
+/** The record a Management-API test is skipped with when only the authentication API is under test (the run's). */
+export function managementSkip(cfg: Pick<Config, 'apis'>): SkipRecord | null {
+  return cfg.apis === 'authentication'
+    ? runSkip(
+        { setting: 'IDM_APIS' },
+        'the Management API is not under test (IDM_APIS=authentication): the target is judged as an authentication API alone',
+      )
+    : null;
+}
+
 export interface ClientCredentials {
   id: string;
   secret: string;
@@ -121,6 +140,11 @@ export interface ClientCredentials {
 export interface Config {
   /** Tenant origin (may carry a path prefix when behind a proxy), no trailing slash. */
   baseUrl: string;
+  /**
+   * The APIs under test (IDM_APIS): `authentication` alone leaves the Management API untouched
+   * (no token, snapshot, journal or lock; its tests skipped: managementSkip).
+   */
+  apis: ApiScope;
   /** `{base_url}` of the spec: `<baseUrl>/api/v2`. */
   apiBase: string;
   embedded: boolean;
@@ -193,10 +217,14 @@ export function fromSettings(s: Settings): Config {
   const baseUrl = s.text('IDM_BASE_URL') ?? `http://127.0.0.1:${s.int('IDM_EMBEDDED_PORT')}`;
   if (/\/api\/v2$/.test(baseUrl))
     throw new IdmError('IDM_E_CONFIG_INVALID', 'IDM_BASE_URL is the tenant origin; drop the trailing /api/v2');
-  const client = { id: s.text('IDM_CLIENT_ID'), secret: s.text('IDM_CLIENT_SECRET') };
+  const apis = s.text('IDM_APIS');
+  const client = {
+    id: managementSetting(s.text('IDM_CLIENT_ID')),
+    secret: managementSetting(s.text('IDM_CLIENT_SECRET')),
+  };
   const limited = clientOf(s.text('IDM_LIMITED_CLIENT_ID'), s.text('IDM_LIMITED_CLIENT_SECRET'));
   differ(limited?.id, client.id, 'IDM_LIMITED_CLIENT_ID names the same client as IDM_CLIENT_ID');
-  const resourceServerId = s.text('IDM_RESOURCE_SERVER_ID');
+  const resourceServerId = managementSetting(s.text('IDM_RESOURCE_SERVER_ID'));
   const systemResourceServerId = s.text('IDM_SYSTEM_RESOURCE_SERVER_ID');
   differ(
     resourceServerId,
@@ -211,6 +239,7 @@ export function fromSettings(s: Settings): Config {
   const seed = s.int('IDM_SEED');
   return {
     baseUrl,
+    apis,
     apiBase: `${baseUrl}/api/v2`,
     embedded,
     tokenUrl: `${baseUrl}${tokenPath}`,

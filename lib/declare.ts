@@ -11,11 +11,20 @@ export const OPERATIONS = {
   experiment: 'Create an experiment',
   token: 'Client-credentials token',
   rateLimit: 'Rate limiting',
+  authRateLimit: 'Authentication API rate limiting',
   authMethod: 'Authentication methods',
   authApi: 'Authentication API conventions',
   authFlow: 'Authentication flows',
 } as const;
 export type Operation = (typeof OPERATIONS)[keyof typeof OPERATIONS];
+
+/** The operations of the Management API: their tests are skipped when only the authentication API is under test (IDM_APIS). */
+export const MANAGEMENT_OPERATIONS: ReadonlySet<string> = new Set<Operation>([
+  OPERATIONS.update,
+  OPERATIONS.experiment,
+  OPERATIONS.token,
+  OPERATIONS.rateLimit,
+]);
 
 export function clauses(operation: Operation, ...ids: string[]): TestDetails {
   const unique = [...new Set(ids)];

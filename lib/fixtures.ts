@@ -26,6 +26,7 @@ import {
   DEPTH_RUNS,
   loadConfig,
   NOTHING_DISCOVERED,
+  managementSkip,
   optInSkip,
   secretValues,
   separateAuthUrl,
@@ -63,7 +64,7 @@ import { checkInvariants } from './expectations.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
 import { encodeSkip, NO_ANSWER_ANNOTATION, noAnswerSkip, runSkip, type SkipRecord } from './skip-record.ts';
-import { skipTest } from './declare.ts';
+import { MANAGEMENT_OPERATIONS, skipTest } from './declare.ts';
 
 export interface Suite {
   cfg: Config;
@@ -143,7 +144,7 @@ export const test = base.extend<
       const cfg = withDiscovered(loadConfig(), state.discovered ?? NOTHING_DISCOVERED);
       const redactor = createRedactor([
         ...secretValues(cfg),
-        state.tokens.full,
+        ...(state.tokens.full ? [state.tokens.full] : []),
         ...(state.tokens.limited ? [state.tokens.limited] : []),
       ]);
       if (typeof state.snapshot.signing_secret === 'string') redactor.add(state.snapshot.signing_secret);
@@ -178,6 +179,7 @@ export const test = base.extend<
     async ({ suite, counter, transcript }, use, testInfo) => {
       const ids = testInfo.annotations.filter((a) => a.type === 'clause').map((a) => a.description ?? '');
       const operation = testInfo.annotations.find((a) => a.type === 'operation')?.description ?? 'Management API';
+      if (MANAGEMENT_OPERATIONS.has(operation)) skipTest(managementSkip(suite.cfg), testInfo);
       // One message: each allure call is one message attachment (a step) on the test.
       const sections = [...new Set(ids.map((id) => clauseEntry(id)?.section).filter((s): s is string => !!s))];
       const authTarget = separateAuthUrl(suite.cfg);
@@ -252,7 +254,8 @@ export const test = base.extend<
   ],
 
   mgmt: [
-    async ({ suite, client }, use) => {
+    async ({ suite, client }, use, testInfo) => {
+      skipTest(managementSkip(suite.cfg), testInfo);
       await use(client('full', suite.state.tokens.full));
     },
     { box: 'self' },
@@ -281,11 +284,13 @@ export const test = base.extend<
   ],
 
   credentials: [
-    async ({ suite, anon }, use) => {
+    async ({ suite, anon }, use, testInfo) => {
       const { cfg, state } = suite;
+      // The credential cases are made from the management token: none when that API is not under test.
+      skipTest(managementSkip(cfg), testInfo);
       await use({
         cfg,
-        realToken: state.tokens.full,
+        realToken: state.tokens.full ?? '',
         otherAudience: typeof state.snapshot.identifier === 'string' ? state.snapshot.identifier : null,
         async tokenFor(audience) {
           const res = await anon.send('POST', cfg.tokenUrl, {

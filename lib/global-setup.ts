@@ -21,6 +21,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
   let locked = false;
   try {
     cfg = loadConfig();
+    if (cfg.apis === 'authentication') return await authenticationOnly(cfg, setupStartedAt);
     lockRun(cfg);
     locked = true;
     const pre = await preflight(cfg);
@@ -68,4 +69,34 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     if (isIdmError(e)) exitWith(e);
     throw e;
   }
+}
+
+/**
+ * The setup when only the authentication API is under test (IDM_APIS): no management token, no
+ * lock, snapshot or journal, since nothing of the Management API is read or written.
+ */
+async function authenticationOnly(cfg: Config, setupStartedAt: number): Promise<void> {
+  const seed = cfg.seed ?? newSeed();
+  const runTag = newRunTag();
+  const runDir = mkdtempSync(join(stateDir(), 'idm-conformance-'));
+  mkdirSync(join(runDir, 'locks'), { recursive: true });
+  const startedAt = new Date().toISOString();
+  const discovered = await readDiscovered(cfg);
+  publishRunState({ seed, runTag, runDir, tokens: { full: null, limited: null }, snapshot: {}, startedAt, discovered });
+  writeRunMeta({
+    target: cfg.auth.url,
+    apis: 'authentication',
+    embedded: cfg.embedded,
+    depth: cfg.depth,
+    seed,
+    runTag,
+    resourceServerId: '',
+    allow: [...cfg.allow],
+    startedAt,
+    requestsOutsideTests: { setup: 1, teardown: 0 },
+    timings: { setupStartedAt, setupEndedAt: Date.now() },
+  });
+  process.stderr.write(
+    `idm-conformance: authentication API ${cfg.auth.url} alone (IDM_APIS=authentication: the Management API is not under test) · depth ${cfg.depth} · seed ${seed} (replay: IDM_SEED=${seed}) · run tag ${runTag}\n`,
+  );
 }

@@ -10,8 +10,9 @@ export interface RunState {
   runTag: string;
   /** Temporary directory for cross-worker state (pacer, locks); not under reports/. */
   runDir: string;
-  tokens: { full: string; limited: string | null };
-  /** The configured resource server as the target returned it before any test ran. */
+  /** null: the Management API is not under test (IDM_APIS=authentication), so no token was asked for. */
+  tokens: { full: string | null; limited: string | null };
+  /** The configured resource server as the target returned it before any test ran ({} when the Management API is not under test). */
   snapshot: Record<string, unknown>;
   startedAt: string;
   /** The authentication API's token endpoint and issuer from its discovery document (config.ts withDiscovered). */

@@ -26,7 +26,22 @@ export interface Aggregation {
 
 const ERRORED = new Set<TestOutcome['status']>(['failed', 'timedOut']);
 
-export function aggregate(catalogue: readonly CatalogueEntry[], testsOfRun: readonly TestOutcome[]): Aggregation {
+/**
+ * The spec's sections of the authentication API: its conventions and flows (§4.3), its ways to
+ * authenticate (§5.2), its errors (§7.3) and the rate limits of both APIs (§8).
+ */
+const AUTHENTICATION_SECTIONS: ReadonlySet<string> = new Set(['4.3', '5.2', '7.3', '8']);
+
+/**
+ * `managementNotUnderTest`: the record of a run that judged the authentication API alone
+ * (IDM_APIS), given to the Management API's clauses no test declared (those judged on its every
+ * answer), which otherwise would read "not run in this selection".
+ */
+export function aggregate(
+  catalogue: readonly CatalogueEntry[],
+  testsOfRun: readonly TestOutcome[],
+  managementNotUnderTest: SkipRecord | null = null,
+): Aggregation {
   const judged = judgeAuthErrors(testsOfRun, catalogue);
   const tests = judged ? [...testsOfRun, judged] : testsOfRun;
   const known = new Map(catalogue.map((c) => [c.id, c]));
@@ -52,8 +67,12 @@ export function aggregate(catalogue: readonly CatalogueEntry[], testsOfRun: read
   for (const [id, test] of unknown)
     problems.push(`unknown clause id "${id}" used by test "${test}" (not in the catalogue)`);
 
+  const untested = (entry: CatalogueEntry): SkipRecord =>
+    managementNotUnderTest && !AUTHENTICATION_SECTIONS.has(entry.section)
+      ? managementNotUnderTest
+      : runSkip({}, NOT_RUN_REASON);
   const clauses = catalogue.map((entry) =>
-    deriveClause(entry, byClause.get(entry.id) ?? { tests: [], checks: [] }, warnings),
+    deriveClause(entry, byClause.get(entry.id) ?? { tests: [], checks: [] }, warnings, untested(entry)),
   );
 
   // A failed test must be explained by a failing must clause; otherwise the run itself broke.
@@ -72,6 +91,7 @@ function deriveClause(
   entry: CatalogueEntry,
   found: { tests: TestOutcome[]; checks: { test: TestOutcome; check: CheckRecord }[] },
   warnings: string[],
+  untested: SkipRecord,
 ): ClauseResult {
   const result: ClauseResult = {
     id: entry.id,
@@ -164,14 +184,19 @@ function deriveClause(
       checks: { passed: 0, failed: 0, observed: result.checks.observed + result.checks.passed },
     };
   }
-  result.skips = skipRecords(entry, found.tests, erroredEarly);
+  result.skips = skipRecords(entry, found.tests, erroredEarly, untested);
   result.reason = result.skips.map((r) => r.text).join(REASON_SEPARATOR);
   return result;
 }
 
 /** Why a clause was not judged: one record per distinct reason of its declaring tests. */
-function skipRecords(entry: CatalogueEntry, tests: TestOutcome[], erroredEarly: TestOutcome[]): SkipRecord[] {
-  if (tests.length === 0) return [runSkip({}, NOT_RUN_REASON)];
+function skipRecords(
+  entry: CatalogueEntry,
+  tests: TestOutcome[],
+  erroredEarly: TestOutcome[],
+  untested: SkipRecord,
+): SkipRecord[] {
+  if (tests.length === 0) return [untested];
   const records: SkipRecord[] = [];
   const add = (r: SkipRecord) => {
     if (!records.some((x) => JSON.stringify(x) === JSON.stringify(r))) records.push(r);

@@ -5,6 +5,7 @@ import { applyBaseline } from './baseline.ts';
 import { decideGate } from './gate.ts';
 import { causesThatHeld, unexercisedByRun } from './incomplete.ts';
 import { attacksOf } from './attacks.ts';
+import type { SkipRecord } from '../lib/skip-record.ts';
 import {
   compareSections,
   emptyCounts,
@@ -39,6 +40,8 @@ export interface BuildInput {
   notes?: readonly string[];
   /** IDM_FAIL_ON_INCOMPLETE. */
   failOnIncomplete?: boolean;
+  /** The record of a run that judged the authentication API alone (IDM_APIS=authentication), else absent. */
+  managementNotUnderTest?: SkipRecord | null;
 }
 
 export interface BuiltReport {
@@ -47,7 +50,11 @@ export interface BuiltReport {
 }
 
 export function buildReport(input: BuildInput): BuiltReport {
-  const { clauses: derived, problems, warnings } = aggregate(input.catalogue, input.tests);
+  const {
+    clauses: derived,
+    problems,
+    warnings,
+  } = aggregate(input.catalogue, input.tests, input.managementNotUnderTest ?? null);
   // An unreadable baseline applies nothing; the gate reports it as a configuration error.
   const entries = input.baseline.error ? [] : input.baseline.entries;
   const { clauses, applied, stale } = applyBaseline(derived, input.catalogue, entries, input.meta.target);

@@ -12,7 +12,7 @@ import type {
   TestError,
   TestResult,
 } from '@playwright/test/reporter';
-import { loadConfig, secretValues } from '../lib/config.ts';
+import { loadConfig, managementSkip, secretValues } from '../lib/config.ts';
 import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
 import { runSettings } from '../lib/settings/run.ts';
@@ -133,6 +133,7 @@ export default class ConformanceReporter implements Reporter {
       problems.push(
         `the resource server ${runtime.resourceServerId} was not restored to its snapshot: ${runtime.restore.unrestored.join(', ')}`,
       );
+    const notUnderTest = runtime?.apis === 'authentication' ? managementSkip({ apis: runtime.apis }) : null;
     const { report, warnings } = buildReport({
       catalogue,
       tests,
@@ -140,9 +141,15 @@ export default class ConformanceReporter implements Reporter {
       playwrightStatus: result.status,
       globalErrors: [...this.globalErrors, ...problems],
       otherFailures,
-      notes: runtime?.recovered
-        ? [`restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`]
-        : [],
+      notes: [
+        ...(runtime?.recovered
+          ? [
+              `restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`,
+            ]
+          : []),
+        ...(notUnderTest ? [notUnderTest.text] : []),
+      ],
+      managementNotUnderTest: notUnderTest,
       meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
       failOnIncomplete: failOnIncomplete(),
     });

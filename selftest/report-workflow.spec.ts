@@ -115,6 +115,17 @@ test('nightly: the verdict job merges the shards, gates, and carries the Allure 
   expect(job.permissions?.actions).toBe('read');
 });
 
+test('nightly: the interop matrix, its reports kept whatever it found', () => {
+  const job = wf.jobs['nightly-interop']!;
+  expect(job.if).toBe("github.event_name != 'pull_request'");
+  const run = job.steps.findIndex((s) => s.run === 'npm run interop');
+  expect(run).toBeGreaterThan(-1);
+  const upload = job.steps.findIndex((s) => s.uses?.startsWith('actions/upload-artifact@'));
+  expect(upload).toBeGreaterThan(run);
+  expect(job.steps[upload]!.if).toBe('${{ !cancelled() }}');
+  expect(uploads(job)).toContain('reports/interop/');
+});
+
 test('every npm script the workflow runs exists in package.json', () => {
   const scripts = Object.keys(
     (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: Record<string, string> }).scripts,

@@ -139,6 +139,11 @@ test.describe('required settings against a non-embedded target', () => {
         [c.unset],
       );
     });
+    test(`${c.unset} unset with IDM_APIS=authentication: not required (the Management API is not under test)`, () => {
+      const cfg = parseConfig({ ...STAGING, [c.unset]: undefined, IDM_APIS: 'authentication' });
+      expect(cfg.apis).toBe('authentication');
+      expect(cfg.embedded).toBe(false);
+    });
     test(`${c.unset} blank (spaces only) counts as unset → IDM_E_CONFIG_MISSING`, () => {
       const env = { ...STAGING, [c.unset]: '   ' };
       expectIdmError(

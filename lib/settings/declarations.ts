@@ -22,6 +22,10 @@ export type Allowance = keyof typeof ALLOWANCES;
 export const ALLOWANCE_NAMES = keysOf(ALLOWANCES);
 
 const DEPTHS = ['quick', 'default', 'deep'] as const;
+
+/** Which of the two HTTP APIs a run judges (IDM_APIS): both, or the authentication API alone. */
+const API_SCOPES = ['both', 'authentication'] as const;
+export type ApiScope = (typeof API_SCOPES)[number];
 export type Depth = (typeof DEPTHS)[number];
 
 /**
@@ -102,7 +106,7 @@ interface Declaration {
   readonly defaultDoc?: string;
   /** Used against the embedded tenant when unset (and none of its `together` settings is set). */
   readonly embedded?: string;
-  /** Required against a non-embedded target (IDM_BASE_URL set). */
+  /** Required against a non-embedded target (IDM_BASE_URL set) whose Management API is under test (IDM_APIS). */
   readonly required?: true;
   /** Settings that are given all together or not at all (the same key on each). */
   readonly together?: string;
@@ -140,6 +144,13 @@ const DECLARED = [
     kind: { type: 'url', origin: true },
     defaultDoc: 'the embedded tenant on `http://127.0.0.1:<IDM_EMBEDDED_PORT>`',
     doc: 'tenant origin (without `/api/v2`); unset starts the embedded reference tenant',
+  },
+  {
+    name: 'IDM_APIS',
+    group: 'target',
+    kind: { type: 'enum', values: API_SCOPES },
+    default: 'both',
+    doc: "the APIs under test: `both`, or `authentication` alone (a server with no Management API, e.g. an OpenID provider: `IDM_CLIENT_ID`, `IDM_CLIENT_SECRET` and `IDM_RESOURCE_SERVER_ID` are then not required, nothing is snapshotted or restored, and every management test is skipped as the run's, naming this setting, so the verdict says INCOMPLETE)",
   },
   {
     name: 'IDM_CLIENT_ID',
@@ -663,6 +674,14 @@ const DECLARED = [
     run: true,
   },
   {
+    name: 'IDM_INTEROP_PORT_BASE',
+    group: 'files',
+    kind: { type: 'int', min: 1024, max: 65000 },
+    default: '6100',
+    doc: 'first of the loopback ports `npm run interop` starts its servers on (ten per server, in the order of the legs)',
+    run: true,
+  },
+  {
     name: 'IDM_SELFTEST_SAMPLES',
     group: 'files',
     kind: { type: 'int', min: 1, max: 1_000_000 },
@@ -706,6 +725,8 @@ type ValueOfKind<K> = K extends { type: 'int' }
 /**
  * A parsed setting's value: never null with a default, or when required (against a staging
  * tenant; the embedded tenant's default otherwise, which the settings self-test holds each to).
+ * A required setting of the Management API is unset when only the authentication API is under
+ * test (IDM_APIS); config.ts reads those through managementOnly().
  */
 export type SettingValue<N extends SettingName> =
   | ValueOfKind<DeclarationOf<N>['kind']>

@@ -15,6 +15,8 @@ export interface RunSettings {
   baseline: string;
   embeddedPort: number;
   mutationPortBase: number;
+  /** The first loopback port of `npm run interop`'s servers. */
+  interopPortBase: number;
   /** A counterexample to replay (IDM_REPLAY_PATH), or null. */
   replayPath: string | null;
   selftestSamples: number;
@@ -34,6 +36,7 @@ export function runSettings(env: Env = process.env, cwd = process.cwd()): RunSet
     baseline: s.text('IDM_BASELINE'),
     embeddedPort: s.int('IDM_EMBEDDED_PORT'),
     mutationPortBase: s.int('IDM_MUTATION_PORT_BASE'),
+    interopPortBase: s.int('IDM_INTEROP_PORT_BASE'),
     replayPath: s.text('IDM_REPLAY_PATH'),
     selftestSamples: s.int('IDM_SELFTEST_SAMPLES'),
     failOnIncomplete: s.bool('IDM_FAIL_ON_INCOMPLETE'),

@@ -16,7 +16,7 @@ import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 test.describe('rate limits of the authentication API (§8)', () => {
   test(
     'authentication-API answers report the limit state in X-RateLimit-*',
-    clauses(OPERATIONS.rateLimit, 'ratelimit.auth-api.headers'),
+    clauses(OPERATIONS.authRateLimit, 'ratelimit.auth-api.headers'),
     async ({ run, anon, check }) => {
       const { cfg } = run;
       const data = probeGrant(cfg);
@@ -45,7 +45,7 @@ test.describe('rate limits of the authentication API (§8)', () => {
 
   test(
     'a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them',
-    clauses(OPERATIONS.rateLimit, 'auth.error.429', 'ratelimit.429.remaining-spent'),
+    clauses(OPERATIONS.authRateLimit, 'auth.error.429', 'ratelimit.429.remaining-spent'),
     async ({ suite, anon, counter, check, gate }, info) => {
       const { cfg } = suite;
       skipTest(optInSkip(cfg, 'burst'));

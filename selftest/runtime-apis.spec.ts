@@ -1,0 +1,40 @@
+// IDM_APIS=authentication: the authentication API judged alone, through the whole chain (global
+// setup, fixtures, reporter), in a small real run against the embedded tenant. A Management-API
+// test is skipped as the run's, naming IDM_APIS; so is a management clause no test declares
+// (judged on its every answer); an authentication clause is judged as in any run, and one this
+// selection left out still reads "not run in this selection". Nothing of the Management API is
+// read or written: no token, no snapshot, no restore.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, test } from '@playwright/test';
+import type { RunMeta } from '../lib/run-meta.ts';
+import { runSettings } from '../lib/settings/run.ts';
+import type { ConformanceReport } from '../reporters/model.ts';
+import { removeWorkspaces, runCli, workspace } from './cli-run.ts';
+
+test.afterAll(removeWorkspaces);
+
+test('a run of the authentication API alone: management clauses skipped naming IDM_APIS, authentication clauses judged, nothing read or restored', async () => {
+  test.setTimeout(150_000);
+  const ws = workspace();
+  // A port of its own next to the one this checkout uses (report-origins takes +8).
+  const port = runSettings().embeddedPort + 9;
+  const r = await runCli('conformance', ws, { IDM_EMBEDDED_PORT: String(port), IDM_APIS: 'authentication' }, [
+    '--grep',
+    '@rs.update.name.max-length|@auth.flow.client-credentials',
+  ]);
+  expect(r.code, r.stdout.slice(-1500) + r.stderr.slice(-1500)).toBe(0);
+  const report = JSON.parse(readFileSync(join(ws.reportsDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const of = (id: string) => report.clauses.find((c) => c.id === id)!;
+  const apis = { by: 'run', cause: { setting: 'IDM_APIS' } };
+  expect(of('rs.update.name.max-length')).toMatchObject({ status: 'skipped', skips: [apis] });
+  expect(of('rs.response.object')).toMatchObject({ status: 'skipped', skips: [apis] });
+  expect(of('auth.flow.client-credentials').status).toBe('passed');
+  expect(of('auth.flow.userinfo')).toMatchObject({ status: 'skipped', skips: [{ by: 'run', cause: {} }] });
+  expect(report.run.notes?.some((n) => n.includes('IDM_APIS=authentication'))).toBe(true);
+  expect(report.target).toBe(`http://127.0.0.1:${port}`);
+  // Outside the tests, only the discovery document was read: no management token, no snapshot, no restore.
+  const meta = JSON.parse(readFileSync(join(ws.reportsDir, 'run-meta.json'), 'utf8')) as RunMeta;
+  expect(meta).toMatchObject({ apis: 'authentication', requestsOutsideTests: { setup: 1, teardown: 0 } });
+  expect(meta.restore).toBeUndefined();
+});
