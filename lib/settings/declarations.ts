@@ -503,7 +503,9 @@ const DECLARED = [
   },
   ...AUTH_PATH_NAMES.map(pathSetting),
   // The login walk (lib/auth/login-walk.ts): Playwright selectors (CSS, lists with commas,
-  // `:text-matches()`), whose defaults fit common hosted login pages.
+  // `:text-matches()`), whose defaults fit common hosted login pages. `:text-matches()` tests a
+  // label's raw text, and templated pages put it on its own indented line, so the defaults skip
+  // leading whitespace with `\\s` (the selector's string takes one backslash away).
   {
     name: 'IDM_LOGIN_USERNAME_SELECTOR',
     group: 'authentication',
@@ -531,7 +533,7 @@ const DECLARED = [
     group: 'authentication',
     kind: text,
     default:
-      'button:text-matches("^ *(accept|allow|authori[sz]e|continue|yes|agree|grant|confirm)([^a-z]|$)", "i"), input[type=submit][value*=accept i], input[type=submit][value*=allow i], input[type=submit][value*=continue i]',
+      'button:text-matches("^\\\\s*(accept|allow|authori[sz]e|continue|yes|agree|grant|confirm)([^a-z]|$)", "i"), input[type=submit][value*=accept i], input[type=submit][value*=allow i], input[type=submit][value*=continue i]',
     doc: 'login-walk selector of the control that accepts a consent page (or passes an interstitial page without fields)',
   },
   {
@@ -539,7 +541,7 @@ const DECLARED = [
     group: 'authentication',
     kind: text,
     default:
-      'button:text-matches("^[ [(]*(deny|decline|cancel|reject|refuse|no)([^a-z]|$)", "i"), a:text-matches("^[ [(]*(deny|decline|cancel|reject|refuse)([^a-z]|$)", "i"), input[type=submit][value*=deny i], input[type=submit][value*=decline i]',
+      'button:text-matches("^[\\\\s[(]*(deny|decline|cancel|reject|refuse|no)([^a-z]|$)", "i"), a:text-matches("^[\\\\s[(]*(deny|decline|cancel|reject|refuse)([^a-z]|$)", "i"), input[type=submit][value*=deny i], input[type=submit][value*=decline i]',
     doc: 'login-walk selector of the control that declines a consent page, a button or a link (the consent-refused case, RFC 6749 §4.1.2.1)',
   },
   {
@@ -547,7 +549,7 @@ const DECLARED = [
     group: 'authentication',
     kind: text,
     default:
-      'button:text-matches("(sign|log) ?(me )?out|^ *(yes|confirm|continue)([^a-z]|$)", "i"), input[type=submit][value*=out i]',
+      'button:text-matches("(sign|log) ?(me )?out|^\\\\s*(yes|confirm|continue)([^a-z]|$)", "i"), input[type=submit][value*=out i]',
     doc: 'login-walk selector of the control that confirms a logout-confirmation page',
   },
   {
