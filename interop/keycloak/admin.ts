@@ -19,7 +19,10 @@ export async function adminOf(url: string, login: { username: string; password: 
     async send(method, path, body) {
       const r = await fetch(`${url}/admin/realms${path}`, {
         method,
-        headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await r.text();

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { InteropLeg, RunningServer } from '../leg.ts';
 import { adminOf } from './admin.ts';
 import { CACHE_DIR, KEYCLOAK_VERSION, prepareDistribution } from './distribution.ts';
-import { configureRealm, REALM } from './realm.ts';
+import { configureRealm, REALM, warmUp } from './realm.ts';
 import { startKeycloak } from './server.ts';
 
 /**
@@ -30,10 +30,12 @@ const leg: InteropLeg = {
         keyFile: join(CACHE_DIR, 'run', 'pkjwt.private.pem'),
       };
       const realm = await configureRealm(await adminOf(kc.url, kc.admin), plan);
-      log(`keycloak: realm ${REALM} configured (clients, users, brute-force detection)`);
+      const realmUrl = `${kc.url}/realms/${REALM}`;
+      await warmUp(realmUrl, plan, realm);
+      log(`keycloak: realm ${REALM} configured (clients, users, brute-force detection), its login page rendered once`);
       return {
         env: {
-          IDM_AUTH_URL: `${kc.url}/realms/${REALM}`,
+          IDM_AUTH_URL: realmUrl,
           IDM_POST_CLIENT_ID: realm.post.id,
           IDM_POST_CLIENT_SECRET: realm.post.secret,
           IDM_BASIC_CLIENT_ID: realm.basic.id,

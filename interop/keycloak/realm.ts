@@ -126,5 +126,40 @@ function assertionKey(keyFile: string): string {
   rmSync(keyFile, { force: true }); // a mode is set only on creation
   writeFileSync(keyFile, privateKey.export({ type: 'pkcs8', format: 'pem' }), { mode: 0o600 });
   const jwk = publicKey.export({ format: 'jwk' });
-  return JSON.stringify({ keys: [{ ...jwk, use: 'sig', alg: 'RS256', kid: `interop-${randomBytes(4).toString('hex')}` }] });
+  return JSON.stringify({
+    keys: [{ ...jwk, use: 'sig', alg: 'RS256', kid: `interop-${randomBytes(4).toString('hex')}` }],
+  });
+}
+
+/**
+ * Renders the login page and issues one token before the suite starts: the first of each on a
+ * fresh JVM compiles its templates and code paths, which on a busy machine took longer than the
+ * suite's per-request timeout (a stalled-response error in the first authorize request).
+ */
+export async function warmUp(realmUrl: string, plan: RealmPlan, realm: Realm): Promise<void> {
+  const authorize = new URL(`${realmUrl}/protocol/openid-connect/auth`);
+  for (const [k, v] of Object.entries({
+    response_type: 'code',
+    client_id: realm.publicClientId,
+    redirect_uri: plan.redirectUri,
+    scope: 'openid',
+    code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+    code_challenge_method: 'S256',
+  }))
+    authorize.searchParams.set(k, v);
+  const page = await fetch(authorize);
+  await page.text();
+  const token = await fetch(`${realmUrl}/protocol/openid-connect/token`, {
+    method: 'POST',
+    body: new URLSearchParams({
+      grant_type: 'client_credentials',
+      client_id: realm.post.id,
+      client_secret: realm.post.secret,
+    }),
+  });
+  await token.text();
+  if (page.status !== 200 || token.status !== 200)
+    throw new Error(
+      `keycloak warm-up: the login page answered ${page.status}, a client_credentials grant ${token.status}`,
+    );
 }

@@ -5,9 +5,9 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import { CACHE_DIR, HOME, javaHome } from './distribution.ts';
+import { BUILD_OPTIONS, CACHE_DIR, HOME, javaHome } from './distribution.ts';
 
-/** How long a start may take before it is given up (the first start of a fresh unpack builds the server). */
+/** How long a start may take before it is given up (on a busy 2-core machine it took up to 3.5 minutes). */
 const READY_TIMEOUT_MS = 600_000;
 
 export interface KeycloakProcess {
@@ -25,7 +25,10 @@ export async function startKeycloak(port: number, managementPort: number): Promi
   mkdirSync(join(CACHE_DIR, 'run'), { recursive: true, mode: 0o700 });
   const logFile = join(CACHE_DIR, 'run', 'server.log');
   const out = openSync(logFile, 'w', 0o600);
-  const admin = { username: `admin-${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') };
+  const admin = {
+    username: `admin-${randomBytes(4).toString('hex')}`,
+    password: randomBytes(18).toString('base64url'),
+  };
   const child = spawn(
     join(HOME, 'bin', 'kc.sh'),
     [
@@ -33,7 +36,7 @@ export async function startKeycloak(port: number, managementPort: number): Promi
       '--http-host=127.0.0.1',
       `--http-port=${port}`,
       `--http-management-port=${managementPort}`,
-      '--health-enabled=true',
+      ...BUILD_OPTIONS,
       '--hostname-strict=false',
     ],
     {
