@@ -1,7 +1,8 @@
 // The Keycloak distribution: the Quarkus dist zip from Maven Central, fetched with Maven's own
-// client, unpacked into the git-ignored cache and built (Quarkus' augmentation) for dev mode, and
-// a JDK new enough to run it. Nothing of Keycloak's is committed; a second prepare finds the
-// built tree and returns at once.
+// client and unpacked into the git-ignored cache, and a JDK new enough to run it. Nothing of
+// Keycloak's is committed; a second prepare finds the unpacked tree and returns at once. The
+// server's build (Quarkus' augmentation, about a minute and a half here) is left to its first
+// start: Keycloak refuses `kc.sh build` in the dev profile that start-dev runs in.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,16 +20,11 @@ const MIN_JAVA = 21;
 export const CACHE_DIR = fileURLToPath(new URL('../.cache/keycloak/', import.meta.url));
 /** The unpacked distribution (its `bin/kc.sh`, and `data/` for the dev database). */
 export const HOME = join(CACHE_DIR, `keycloak-${KEYCLOAK_VERSION}`);
-/** Written last by prepare: an unpacking or build cut short is never taken for a distribution. */
+/** Written last by prepare: an unpacking cut short is never taken for a distribution. */
 const PREPARED = join(HOME, '.prepared');
-/**
- * The build-time options every start uses (server.ts): built once here, in the dev profile
- * start-dev runs in, so that a start does not build again (about a minute and a half here).
- */
-export const BUILD_OPTIONS = ['--health-enabled=true'];
 
 export async function prepareDistribution(log: (line: string) => void): Promise<void> {
-  if (existsSync(PREPARED)) return log(`keycloak ${KEYCLOAK_VERSION}: already built in ${CACHE_DIR}`);
+  if (existsSync(PREPARED)) return log(`keycloak ${KEYCLOAK_VERSION}: already unpacked in ${CACHE_DIR}`);
   mkdirSync(CACHE_DIR, { recursive: true });
   const zip = join(CACHE_DIR, `keycloak-quarkus-dist-${KEYCLOAK_VERSION}.zip`);
   if (!existsSync(zip)) {
@@ -42,12 +38,6 @@ export async function prepareDistribution(log: (line: string) => void): Promise<
   rmSync(HOME, { recursive: true, force: true });
   log(`keycloak ${KEYCLOAK_VERSION}: unpacking`);
   await run('unzip', ['-q', '-o', zip, '-d', CACHE_DIR], { maxBuffer: 16 * 1024 * 1024 });
-  log(`keycloak ${KEYCLOAK_VERSION}: building for dev mode`);
-  await run(join(HOME, 'bin', 'kc.sh'), ['build', ...BUILD_OPTIONS], {
-    cwd: HOME,
-    env: { ...process.env, JAVA_HOME: javaHome(), KC_PROFILE: 'dev' },
-    maxBuffer: 16 * 1024 * 1024,
-  });
   writeFileSync(PREPARED, `${ARTIFACT}\n`);
 }
 
