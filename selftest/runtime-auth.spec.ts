@@ -9,7 +9,6 @@ import { ASSERTION_FAULTS, clientAssertion, type AssertionFault } from '../lib/a
 import { basicAuthorization, needsFormEncoding } from '../lib/auth/methods/client-secret-basic.ts';
 import { FOREIGN_CERT_FILE, mtlsHeaders } from '../lib/auth/methods/mtls.ts';
 import { describeAuthError } from '../lib/auth/error-records.ts';
-import { ownErrorPage } from '../lib/auth/twin-gate.ts';
 import { alterToken, isJwt, truncateToken } from '../lib/auth/forge.ts';
 import type { Exchange } from '../lib/http.ts';
 
@@ -160,33 +159,6 @@ test.describe('auth-error records (§7.3)', () => {
       code: null,
       description: false,
     });
-  });
-});
-
-test.describe("an unreadable request answered by the tenant's own error page (RFC 6749 §4.1.2.1)", () => {
-  const CLIENT = 'https://app.conformance.test/callback';
-  const redirect = (location: string, status = 302): Exchange => ({
-    request: { method: 'GET', url: 'https://tenant.example.test/authorize', headers: {} },
-    status,
-    headers: { location },
-    text: '',
-    body: undefined,
-  });
-  test('a redirect to its own origin without code or token is a refusal shown to the person', () => {
-    expect(ownErrorPage(redirect('/error?error=invalid_request&error_description=x'), [CLIENT])).toBe('/error');
-    expect(ownErrorPage(redirect('https://tenant.example.test/u/error', 303), [CLIENT])).toBe('/u/error');
-  });
-  test('another origin, a code or a token, or the client named is not', () => {
-    for (const location of [
-      'https://error.example.test/error',
-      `${CLIENT}?error=invalid_request`,
-      '/error?code=abc',
-      '/error#access_token=abc',
-      '/error#id_token=abc',
-      `/continue?to=${encodeURIComponent(CLIENT)}`,
-    ])
-      expect(ownErrorPage(redirect(location), [CLIENT]), location).toBeNull();
-    expect(ownErrorPage({ ...redirect('/error'), status: 400 }, [CLIENT])).toBeNull();
   });
 });
 

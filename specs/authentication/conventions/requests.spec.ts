@@ -11,6 +11,8 @@ import { notOfferedSkip } from '../../../lib/config.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 import { judgeAbsent } from '../../../lib/auth/absent.ts';
+import { classify, describeClass, passes, PASSES } from '../../../lib/auth/answer-class.ts';
+import { authorizeContext } from '../../../lib/auth/login-page.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
   test(
@@ -69,24 +71,27 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const served = await anon.send('GET', `${authorize.url}?${params.toString()}`, {
         headers: { accept: 'text/html' },
       });
-      const read = served.status >= 200 && served.status < 400;
+      const clientRedirects = [cfg.auth.redirectUri!];
+      const answer = classify(served, { clientRedirects });
       const twin = gate.accepted(
         'auth.api.get-query',
-        read,
-        `GET ${new URL(authorize.url).pathname} with its parameters in the query answered ${served.status}`,
+        passes(answer, PASSES.accepted),
+        `GET ${new URL(authorize.url).pathname} with its parameters in the query answered ${served.status}: ${describeClass(answer)}`,
         `answered ${served.status}`,
         served,
+        answer,
       );
       if (!twin.ok) return; // the refusal below counts only beside this acceptance
-      // The same parameters anywhere but the query (here: none at all) cannot be read: a 4xx, or
-      // the tenant's own error page behind a redirect (RFC 6749 §4.1.2.1).
+      // The same parameters anywhere but the query (here: none at all) cannot be read: a 4xx, an
+      // error shown to the person, or the tenant's own error page (RFC 6749 §4.1.2.1); the login
+      // page the readable request led to is no refusal.
       const bare = await anon.send('GET', authorize.url, { headers: { accept: 'application/json' } });
       gate.notRead(
         twin,
         'auth.api.get-query',
         bare,
         `GET ${new URL(authorize.url).pathname} without query parameters`,
-        [cfg.auth.redirectUri!],
+        await authorizeContext(anon, served, bare, clientRedirects),
       );
     },
   );
@@ -110,15 +115,20 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form' });
       // §4.3 names the SAML callback: an absent one is a missing flow (its own clause fails), never a refusal.
       judgeAbsent({ check, info: test.info() }, cb, ex);
+      const what = 'an invalid SAMLResponse';
+      const answer = classify(ex, { endpoint: cb });
+      // A 5xx says nothing of whether the form was read: the service fault of §7.3, judged there alone.
+      if (answer.class === 'fault') return void gate.faulted('auth.api.saml-exception', ex, what);
       // The form is read (its one exception to the JSON convention): the twin of the refusal of its content.
       const read = gate.accepted(
         'auth.api.saml-exception',
-        ex.status !== 415,
-        `the form-encoded SAMLResponse was ${ex.status === 415 ? 'refused as a content type (415)' : `read (answered ${ex.status})`}`,
-        'refused as a content type (415)',
+        passes(answer, PASSES.formRead),
+        `the form-encoded SAMLResponse answered ${ex.status}: ${describeClass(answer)}`,
+        `answered ${ex.status}: ${describeClass(answer)}`,
         ex,
+        answer,
       );
-      gate.refused(read, 'auth.api.saml-exception', ex, 'an invalid SAMLResponse');
+      gate.refused(read, 'auth.api.saml-exception', ex, what);
     },
   );
 });
