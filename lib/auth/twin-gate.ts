@@ -53,6 +53,7 @@ export const CLIENT_AUTH_REFUSAL_CLAUSES: readonly string[] = [
   'auth.error.object',
   'auth.error.oauth-error',
   'auth.method.client-auth-status',
+  'auth.error.fields',
 ];
 
 /** A refusal at the token endpoint by a client authentication (§5.2): status and error code recorded. */
@@ -192,6 +193,15 @@ export class TwinGate {
       }
     }
     if (o.statusClause) check.observe(o.statusClause, `${what}: ${ex.status} ${errorCode(ex)}`);
+    // §7.3 shows no field names: the members of a refused client authentication's error object are recorded.
+    if (refused && o.statusClause === CLIENT_AUTH.statusClause)
+      check.observe(
+        'auth.error.fields',
+        isObject(ex.body)
+          ? `error object members: ${Object.keys(ex.body).sort().join(', ')}`
+          : `no JSON object: ${short(ex.text)}`,
+        ex,
+      );
     return refused && !(o.tokenEndpoint && isObject(ex.body) && typeof ex.body.access_token === 'string');
   }
 

@@ -20,25 +20,28 @@ test.describe('authentication API request conventions (§4.3)', () => {
     clauses(OPERATIONS.authApi, 'auth.api.post-json', 'auth.api.base'),
     async ({ run, anon, check, gate }) => {
       const { cfg } = run;
-      // The authentication API's own client: lib/auth/encoding.ts's probe is this very comparison
-      // (the form is sent only when JSON gives no token), so its answers are judged here.
-      const { probe } = await authEncoding(cfg, anon);
-      skipTest(!probe && NO_POST_CLIENT);
-      const { json, form } = probe!;
+      // The authentication API's own client, over the grant it offers: lib/auth/encoding.ts's probe
+      // is this very comparison (the form is sent only when JSON gives no token), so its answers
+      // are judged here, on the authentication API's own token endpoint.
+      const enc = await authEncoding(cfg, anon);
+      skipTest(!enc.probe && NO_POST_CLIENT);
+      const { json, form } = enc.probe!;
+      const grant = enc.grant === 'password' ? 'password' : 'client-credentials';
       // The root cause of every "sent as form" in this run's evidence. When the form gets no
       // token either, the encoding is not what fails: the grant's own clauses say why.
       const twin = gate.given(
-        'auth.flow.client-credentials',
+        `auth.flow.${grant}`,
         issued(json) || (form !== null && issued(form)),
         `${failureCause(json)} as JSON, and as a form ${form ? failureCause(form) : 'not sent'}`,
       );
+      const answer = classify(json);
       gate.holds(
         twin,
         'auth.api.post-json',
         issued(json),
         issued(json)
-          ? `the JSON token request answered ${json.status} with a token`
-          : `the JSON token request ${failureCause(json)}; the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
+          ? `the JSON ${grant} request answered ${json.status} with a token`
+          : `the JSON ${grant} request ${failureCause(json)} (${describeClass(answer)}); the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
         json,
       );
       answerOf(check, 'auth.api.base', `the authentication API's token endpoint at ${cfg.auth.tokenUrl}`, json);
