@@ -25,6 +25,7 @@ import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
 import { SECURITY_BENIGN, SECURITY_MUTANTS } from './mutants-security.ts';
 import { SERVER_BENIGN, SERVER_MUTANTS } from './mutants-servers.ts';
 import { ATTACK_BENIGN, ATTACK_MUTANTS } from './mutants-attacks.ts';
+import { JUDGING_BENIGN, JUDGING_MUTANTS } from './mutants-judging.ts';
 import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
 
@@ -924,6 +925,7 @@ export const MUTANTS: Variant[] = [
   ...LOGIN_MUTANTS,
   ...SERVER_MUTANTS,
   ...ATTACK_MUTANTS,
+  ...JUDGING_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -1075,6 +1077,7 @@ export const BENIGN: Variant[] = [
   ...LOGIN_BENIGN,
   ...SERVER_BENIGN,
   ...ATTACK_BENIGN,
+  ...JUDGING_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];
