@@ -147,6 +147,15 @@ test.describe('auth-error records (§7.3)', () => {
     });
     expect(describeAuthError(ex(400, { code: 'x', message: 'y' }))).toMatchObject({ code: 'x', description: true });
   });
+  test('an error object nested under error carries its name and message as code and description', () => {
+    const nested = { error: { name: 'InvalidClientError', message: 'bad', stack: 'at x' } };
+    expect(describeAuthError(ex(401, nested))).toMatchObject({
+      members: ['error'],
+      code: 'InvalidClientError',
+      description: true,
+    });
+    expect(describeAuthError(ex(401, { error: { stack: 'at x' } }))).toMatchObject({ code: null, description: false });
+  });
   test('empty strings and non-objects carry neither', () => {
     expect(describeAuthError(ex(400, { error: '', error_description: ' ' }))).toMatchObject({
       object: true,
