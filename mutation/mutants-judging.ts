@@ -85,13 +85,14 @@ export const JUDGING_MUTANTS: Variant[] = [
           if (res.status < 400 || !isObject(res.body) || typeof res.body.error !== 'string') return;
           const name = res.body.error.replace(/(^|_)([a-z])/g, (_m, _u, c: string) => c.toUpperCase());
           const message = String(res.body.error_description ?? res.body.error);
-          return jsonRes(res.status, {
+          // The same answer, headers and all (its X-RateLimit-*), with the body in the other shape.
+          res.body = {
             error: {
               name: `${name}Error`,
               message,
               stack: `${name}Error: ${message}\n    at token (/srv/oauth.js:1:1)`,
             },
-          });
+          };
         },
       ),
     ),

@@ -56,12 +56,15 @@ export function probeGrant(cfg: Config): Record<string, string> | null {
 
 /**
  * A way to authenticate's request (built over client credentials) sent over `grant` instead:
- * its client authentication kept, the grant's own parameters put in (RFC 6749 §4.3.2).
+ * its client authentication kept, the grant's own parameters put in (RFC 6749 §4.3.2), the
+ * client-credentials `audience` left out.
  */
 export function overGrant(data: Record<string, unknown>, cfg: Config, grant: OfferedGrant): Record<string, unknown> {
   const user = cfg.auth.user;
   if (grant !== 'password' || data.grant_type !== 'client_credentials' || !user) return data;
-  return { ...data, grant_type: 'password', username: user.username, password: user.password, scope: 'openid' };
+  // The management API's audience is what a client asks for itself; a user's login asks for OpenID scopes.
+  const { audience: _clientAudience, ...auth } = data;
+  return { ...auth, grant_type: 'password', username: user.username, password: user.password, scope: 'openid' };
 }
 
 /** JSON unless JSON is refused where the same request as a form obtains a token. */
