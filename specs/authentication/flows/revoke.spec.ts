@@ -57,9 +57,6 @@ test(
     const worked = await gate.issued('auth.flow.refresh', before.ex, 'refresh_token grant', from);
     // With rotation the answer carries the refresh token now current; that is the one revoked.
     const current = before.refreshToken ?? user.refreshToken!;
-    // A tenant without revocation still refreshes: only the revocation's clauses are its to skip.
-    const off = notOfferedSkip(run.cfg, 'revoke');
-    if (off) return skipClauses(test.info(), off, 'auth.flow.revoke', 'auth.flow.revoke.effective');
 
     // Refresh tokens the tenant never issued, judged beside the refresh that worked.
     const forged = [
@@ -110,6 +107,10 @@ test(
       });
     }
 
+    // A tenant without revocation still refreshes, and its refresh tokens are still held to their
+    // rules above: only the revocation's clauses are its to skip.
+    const off = notOfferedSkip(run.cfg, 'revoke');
+    if (off) return skipClauses(test.info(), off, 'auth.flow.revoke', 'auth.flow.revoke.effective');
     const e = await flows.endpoint('revoke');
     const revoked = await flows.post(e.url, {
       client_id: client.id,
