@@ -6,18 +6,20 @@ import type { ApiClient, Exchange } from '../http.ts';
 import { classify, type AnswerContext } from './answer-class.ts';
 
 /**
- * The context `other` is classified in, beside `readable` (an authorization request the tenant
- * served): its landing is the login page, and so is the page `other` redirects to when it would
- * otherwise pass for the tenant's own page and asks for a password (only then is it fetched).
+ * The context an authorization request is classified in: `readable`, a request the tenant can
+ * read, leads to its login page (when it redirects at all), so that page is the login page.
  */
-export async function authorizeContext(
-  client: ApiClient,
-  readable: Exchange,
-  other: Exchange,
-  clientRedirects: readonly string[],
-): Promise<AnswerContext> {
+export function authorizeContext(readable: Exchange, clientRedirects: readonly string[]): AnswerContext {
   const landing = target(readable);
-  const ctx: AnswerContext = { clientRedirects, loginPages: landing ? [landing.href] : [] };
+  return { clientRedirects, loginPages: landing ? [landing.href] : [] };
+}
+
+/**
+ * `ctx` with the page `other` redirects to added as a login page, when `other` would otherwise
+ * pass for a redirect to the tenant's own page or onward and that page asks for a password (only
+ * then is it fetched).
+ */
+export async function withLoginPageOf(client: ApiClient, other: Exchange, ctx: AnswerContext): Promise<AnswerContext> {
   const to = target(other);
   const rule = classify(other, ctx).rule;
   if (to && (rule === 'own-error-page' || rule === 'redirect-onward') && (await asksForPassword(client, to)))

@@ -105,7 +105,7 @@ export class TwinGate {
         ? 'refused'
         : issued(ex) || (!o.tokenEndpoint && ex.status >= 200 && ex.status < 300)
           ? 'accepted'
-          : ex.status >= 500
+          : classify(ex).class === 'fault'
             ? 'fault'
             : !t.ok
               ? 'not judged'
@@ -141,7 +141,15 @@ export class TwinGate {
         this.info,
         attack,
         ex,
-        ok ? 'refused' : accepted ? 'accepted' : ex.status >= 500 ? 'fault' : t.ok ? 'wrong refusal' : 'not judged',
+        ok
+          ? 'refused'
+          : accepted
+            ? 'accepted'
+            : classify(ex).class === 'fault'
+              ? 'fault'
+              : t.ok
+                ? 'wrong refusal'
+                : 'not judged',
         note || (t.ok ? '' : notExercised(t.clause, t.cause).text),
       );
     return ok;

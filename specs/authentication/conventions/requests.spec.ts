@@ -12,7 +12,7 @@ import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 import { judgeAbsent } from '../../../lib/auth/absent.ts';
 import { classify, describeClass, passes, PASSES } from '../../../lib/auth/answer-class.ts';
-import { authorizeContext } from '../../../lib/auth/login-page.ts';
+import { authorizeContext, withLoginPageOf } from '../../../lib/auth/login-page.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
   test(
@@ -74,8 +74,8 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const served = await anon.send('GET', `${authorize.url}?${params.toString()}`, {
         headers: { accept: 'text/html' },
       });
-      const clientRedirects = [cfg.auth.redirectUri!];
-      const answer = classify(served, { clientRedirects });
+      const ctx = authorizeContext(served, [cfg.auth.redirectUri!]);
+      const answer = classify(served, ctx);
       const twin = gate.accepted(
         'auth.api.get-query',
         passes(answer, PASSES.accepted),
@@ -94,7 +94,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
         'auth.api.get-query',
         bare,
         `GET ${new URL(authorize.url).pathname} without query parameters`,
-        await authorizeContext(anon, served, bare, clientRedirects),
+        await withLoginPageOf(anon, bare, ctx),
       );
     },
   );
