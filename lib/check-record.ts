@@ -10,6 +10,8 @@ export interface Evidence {
   seed?: number;
   path?: string;
   counterexample?: unknown;
+  /** What the tenant did, as lib/auth/answer-class.ts classified it: the class, the rule, its citation. */
+  answer?: { class: string; rule: string; citation: string };
 }
 
 export interface CheckRecord {

@@ -142,5 +142,11 @@ export function jsonRes(status: number, body: unknown, headers: Record<string, s
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body };
 }
 
+/** An HTML page: its bytes kept as written (no parsed body). */
+export function htmlRes(status: number, html: string): Res {
+  const headers = { 'content-type': 'text/html; charset=utf-8' };
+  return { status, headers, body: undefined, raw: { status, headers, body: Buffer.from(html) } };
+}
+
 /** Code-point length, as JSON Schema counts string length. */
 export const cpLength = (s: string): number => [...s].length;

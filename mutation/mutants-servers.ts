@@ -10,7 +10,7 @@ import type { TenantParts } from '../reference/src/index.ts';
 import { sameNamesFreshKey } from '../lib/auth/near-certificate.ts';
 import { isObject } from '../lib/values.ts';
 import { sleep } from '../lib/lock.ts';
-import { isTokenRequest, jsonRes, toTenantWrap, type Req, type Res, type Wrap } from './exchange.ts';
+import { htmlRes, isTokenRequest, jsonRes, toTenantWrap, type Req, type Res, type Wrap } from './exchange.ts';
 import { compose, mapResponse } from './faults.ts';
 import { byManagementClient, withAssertion } from './mutants-auth.ts';
 import { passwordTokens, refresh } from './mutants-flows.ts';
@@ -251,9 +251,4 @@ function oneLoginAtATime(holdMs: number): Wrap {
       inFlight.delete(user);
     }
   };
-}
-
-function htmlRes(status: number, html: string): Res {
-  const headers = { 'content-type': 'text/html; charset=utf-8' };
-  return { status, headers, body: undefined, raw: { status, headers, body: Buffer.from(html) } };
 }

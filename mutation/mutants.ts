@@ -25,6 +25,7 @@ import { AUTH_BENIGN, AUTH_MUTANTS } from './mutants-auth.ts';
 import { SECURITY_BENIGN, SECURITY_MUTANTS } from './mutants-security.ts';
 import { SERVER_BENIGN, SERVER_MUTANTS } from './mutants-servers.ts';
 import { ATTACK_BENIGN, ATTACK_MUTANTS } from './mutants-attacks.ts';
+import { JUDGING_BENIGN, JUDGING_MUTANTS } from './mutants-judging.ts';
 import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
 import { SHAPE_BENIGN, SHAPE_MUTANTS } from './mutants-server-shapes.ts';
@@ -926,6 +927,7 @@ export const MUTANTS: Variant[] = [
   ...SERVER_MUTANTS,
   ...SHAPE_MUTANTS,
   ...ATTACK_MUTANTS,
+  ...JUDGING_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -1078,6 +1080,7 @@ export const BENIGN: Variant[] = [
   ...SERVER_BENIGN,
   ...SHAPE_BENIGN,
   ...ATTACK_BENIGN,
+  ...JUDGING_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

@@ -154,6 +154,7 @@ function failureBlock(x: ClauseResult, rootCause = ''): string {
       <div class="msg">${esc(f.message)}</div>
       <div class="muted">test: ${esc(f.test)}</div>
       ${f.evidence?.seed !== undefined ? `<div>replay: seed <code>${esc(String(f.evidence.seed))}</code>${f.evidence.path ? ` path <code>${esc(f.evidence.path)}</code>` : ''}</div>` : ''}
+      ${f.evidence?.answer ? `<div>answer: <code>${esc(f.evidence.answer.class)}</code> by rule <code>${esc(f.evidence.answer.rule)}</code> <span class="muted">(${esc(f.evidence.answer.citation)})</span></div>` : ''}
       ${f.evidence?.counterexample !== undefined ? `<div class="label">counterexample</div><pre>${esc(pretty(f.evidence.counterexample))}</pre>` : ''}
       ${f.evidence?.curl ? `<div class="label">reproduce</div><pre class="curl">${esc(f.evidence.curl)}</pre>` : ''}
       ${f.evidence?.request ? `<div class="label">request</div><pre>${esc(`${f.evidence.request.method} ${f.evidence.request.url}\n${headers(f.evidence.request.headers)}${f.evidence.request.body !== undefined ? `\n\n${pretty(f.evidence.request.body)}` : ''}`)}</pre>` : ''}

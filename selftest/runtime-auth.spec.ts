@@ -9,7 +9,6 @@ import { ASSERTION_FAULTS, clientAssertion, type AssertionFault } from '../lib/a
 import { basicAuthorization, needsFormEncoding } from '../lib/auth/methods/client-secret-basic.ts';
 import { FOREIGN_CERT_FILE, mtlsHeaders } from '../lib/auth/methods/mtls.ts';
 import { describeAuthError } from '../lib/auth/error-records.ts';
-import { ownErrorPage } from '../lib/auth/twin-gate.ts';
 import { alterToken, isJwt, truncateToken } from '../lib/auth/forge.ts';
 import type { Exchange } from '../lib/http.ts';
 
@@ -148,6 +147,15 @@ test.describe('auth-error records (§7.3)', () => {
     });
     expect(describeAuthError(ex(400, { code: 'x', message: 'y' }))).toMatchObject({ code: 'x', description: true });
   });
+  test('an error object nested under error carries its name and message as code and description', () => {
+    const nested = { error: { name: 'InvalidClientError', message: 'bad', stack: 'at x' } };
+    expect(describeAuthError(ex(401, nested))).toMatchObject({
+      members: ['error'],
+      code: 'InvalidClientError',
+      description: true,
+    });
+    expect(describeAuthError(ex(401, { error: { stack: 'at x' } }))).toMatchObject({ code: null, description: false });
+  });
   test('empty strings and non-objects carry neither', () => {
     expect(describeAuthError(ex(400, { error: '', error_description: ' ' }))).toMatchObject({
       object: true,
@@ -160,33 +168,6 @@ test.describe('auth-error records (§7.3)', () => {
       code: null,
       description: false,
     });
-  });
-});
-
-test.describe("an unreadable request answered by the tenant's own error page (RFC 6749 §4.1.2.1)", () => {
-  const CLIENT = 'https://app.conformance.test/callback';
-  const redirect = (location: string, status = 302): Exchange => ({
-    request: { method: 'GET', url: 'https://tenant.example.test/authorize', headers: {} },
-    status,
-    headers: { location },
-    text: '',
-    body: undefined,
-  });
-  test('a redirect to its own origin without code or token is a refusal shown to the person', () => {
-    expect(ownErrorPage(redirect('/error?error=invalid_request&error_description=x'), [CLIENT])).toBe('/error');
-    expect(ownErrorPage(redirect('https://tenant.example.test/u/error', 303), [CLIENT])).toBe('/u/error');
-  });
-  test('another origin, a code or a token, or the client named is not', () => {
-    for (const location of [
-      'https://error.example.test/error',
-      `${CLIENT}?error=invalid_request`,
-      '/error?code=abc',
-      '/error#access_token=abc',
-      '/error#id_token=abc',
-      `/continue?to=${encodeURIComponent(CLIENT)}`,
-    ])
-      expect(ownErrorPage(redirect(location), [CLIENT]), location).toBeNull();
-    expect(ownErrorPage({ ...redirect('/error'), status: 400 }, [CLIENT])).toBeNull();
   });
 });
 

@@ -143,10 +143,21 @@ test('endpoints: a setting wins, then the discovery document, then the default p
   expect(await endpoint(cfg, client, 'logout')).toMatchObject({ url: `${base}/t1/bye`, source: 'setting' });
   expect(describeEndpoint(userinfo)).toBe('/me (from the discovery document)');
   const revoke = await endpoint(cfg, client, 'revoke');
-  expect(missing(revoke, 405)).toBe(true);
-  expect(missing(revoke, 400)).toBe(false);
-  expect(missing(userinfo, 405), 'a 405 at a discovered endpoint is its answer, not its absence').toBe(false);
-  expect(missing(userinfo, 404)).toBe(true);
+  const at = (e: typeof revoke, status: number): Exchange => ({
+    request: { method: 'POST', url: e.url, headers: {} },
+    status,
+    headers: {},
+    text: '',
+    body: undefined,
+  });
+  expect(missing(revoke, at(revoke, 405))).toBe(true);
+  expect(missing(revoke, at(revoke, 400))).toBe(false);
+  expect(missing(userinfo, at(userinfo, 405)), 'a 405 at a discovered endpoint is its answer, not its absence').toBe(
+    false,
+  );
+  expect(missing(userinfo, at(userinfo, 404)), 'an endpoint discovery lists is offered: its 404 is a refusal').toBe(
+    false,
+  );
   expect(missingText(revoke, 404)).toBe(
     'no revoke endpoint: /t1/oauth/revoke (default path; IDM_REVOKE_PATH moves it) answered 404; set IDM_REVOKE_PATH to its path, or IDM_NOT_OFFERED=revoke if the tenant does not offer it',
   );

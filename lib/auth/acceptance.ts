@@ -18,11 +18,6 @@ export function issued(ex: Exchange): boolean {
   );
 }
 
-/** The access token of an issued answer, else null. */
-export function accessTokenOf(ex: Exchange): string | null {
-  return issued(ex) ? ((ex.body as Record<string, unknown>).access_token as string) : null;
-}
-
 /** Why a request meant to be accepted was not, in one line; a 404 is an absent endpoint, never a refusal. */
 export function failureCause(ex: Exchange): string {
   if (ex.status === 404) return `endpoint not found at ${new URL(ex.request.url).pathname}`;

@@ -7,6 +7,7 @@ import type { Checks } from '../checks.ts';
 import type { Exchange } from '../http.ts';
 import { isObject, short } from '../values.ts';
 import { describeEndpoint, type Endpoint } from './endpoints.ts';
+import { answerEvidence, classify, describeClass, passes, PASSES } from './answer-class.ts';
 import { validateIdToken, type IdTokenContext, type IssuerKeys } from './id-token.ts';
 
 /** §4.3 names the flow; where the suite found its endpoint (auth.api.named-flows, recorded). */
@@ -93,17 +94,20 @@ export function revocationAnswered(check: Checks, ex: Exchange, note: string): b
 }
 
 /**
- * §4.3: POST parameters are sent as JSON. A 2xx is a JSON body read, a 415 one refused; other
- * answers say nothing about the encoding (null: not judged).
+ * §4.3: POST parameters are sent as JSON. An accepted answer is a JSON body read, a 415 one
+ * refused (lib/auth/answer-class.ts); with `any2xx` false other answers say nothing about the
+ * encoding (null: not judged). A 5xx is never a body read.
  */
 export function jsonBodyRead(check: Checks, ex: Exchange, url: string, any2xx = true): boolean | null {
-  const read = ex.status >= 200 && ex.status < 300;
-  if (!any2xx && !read && ex.status !== 415) return null;
+  const answer = classify(ex);
+  const read = passes(answer, PASSES.accepted) && ex.status < 300;
+  if (!any2xx && !read && answer.rule !== 'unsupported-media-type') return null;
   return check.that(
     'auth.api.post-json',
     read,
-    `POST ${new URL(url).pathname} with a JSON body answered ${ex.status}`,
+    `POST ${new URL(url).pathname} with a JSON body answered ${ex.status}: ${describeClass(answer)}`,
     ex,
+    answerEvidence(answer),
   );
 }
 

@@ -8,6 +8,8 @@ import { isObject } from '../values.ts';
 
 /** Member names that carry an error code / a description (the spec shows neither; these are the usual ones). */
 const CODE_MEMBERS = ['error', 'code', 'error_code', 'errorCode'] as const;
+/** Inside a nested error object, its name is its code too. */
+const NESTED_CODE_MEMBERS = [...CODE_MEMBERS, 'name', 'type'] as const;
 const DESCRIPTION_MEMBERS = [
   'error_description',
   'description',
@@ -30,16 +32,22 @@ export interface AuthErrorSeen {
 export function describeAuthError(ex: Exchange): AuthErrorSeen {
   const body = ex.body;
   const obj = isObject(body);
-  const str = (k: string): string | null =>
-    obj && typeof body[k] === 'string' && (body[k] as string).trim() !== '' ? (body[k] as string) : null;
-  const codeKey = CODE_MEMBERS.find((k) => str(k) !== null);
+  // An error object nested under `error` ({"error": {"name", "message"}}) still carries a code and
+  // a description (§7.3 names no fields); that it is no OAuth error is auth.error.oauth-error's to say.
+  const nested = obj && isObject(body.error) ? body.error : null;
+  const str = (o: Record<string, unknown> | null, k: string): string | null =>
+    o !== null && typeof o[k] === 'string' && (o[k] as string).trim() !== '' ? (o[k] as string) : null;
+  const code =
+    CODE_MEMBERS.map((k) => str(obj ? body : null, k)).find((v) => v !== null) ??
+    NESTED_CODE_MEMBERS.map((k) => str(nested, k)).find((v) => v !== null) ??
+    null;
   return {
     at: `${ex.request.method} ${new URL(ex.request.url).pathname}`,
     status: ex.status,
     object: obj,
     members: obj ? Object.keys(body).sort() : [],
-    code: codeKey ? str(codeKey) : null,
-    description: DESCRIPTION_MEMBERS.some((k) => str(k) !== null),
+    code,
+    description: DESCRIPTION_MEMBERS.some((k) => str(obj ? body : null, k) !== null || str(nested, k) !== null),
   };
 }
 

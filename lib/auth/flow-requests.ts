@@ -6,8 +6,7 @@ import { skipTest } from '../declare.ts';
 import { runSkip } from '../skip-record.ts';
 import { judgeAbsent } from './absent.ts';
 import { endpoint } from './endpoints.ts';
-import { authEncoding } from './encoding.ts';
-import { oneLoginAtATime } from './one-login.ts';
+import { authEncoding, tokenPost } from './encoding.ts';
 import { str, type FlowContext } from './flow-context.ts';
 import type { Flows } from './flow-types.ts';
 
@@ -22,13 +21,7 @@ export function flowRequests(x: FlowContext): Requests {
     },
     encoding: () => authEncoding(cfg, anon),
     async token(data) {
-      const { encoding } = await r.encoding();
-      const send = () => anon.send('POST', cfg.auth.tokenUrl, { data, encoding });
-      // A login (the password grant) never overlaps another of the same user (lib/auth/one-login.ts).
-      const ex =
-        data.grant_type === 'password' && typeof data.username === 'string'
-          ? await oneLoginAtATime(cfg.auth.url, data.username, send)
-          : await send();
+      const ex = await tokenPost(anon, await r.encoding(), cfg, data);
       const body = typeof ex.body === 'object' && ex.body !== null ? (ex.body as Record<string, unknown>) : {};
       const answer = {
         ex,

@@ -8,8 +8,16 @@ import type { TestInfo } from '@playwright/test';
 import type { Checks } from '../checks.ts';
 import { skipClauses } from '../declare.ts';
 import type { Exchange } from '../http.ts';
-import { clauseSkip } from '../skip-record.ts';
 import { isObject, short } from '../values.ts';
+import {
+  answerEvidence,
+  classify,
+  describeClass,
+  passes,
+  PASSES,
+  type AnswerContext,
+  type Classified,
+} from './answer-class.ts';
 import { expectIssued, failureCause, issued, notExercised } from './acceptance.ts';
 import type { AttackRow } from './attacks/catalogue.ts';
 import { recordAttack, type AttackOutcome } from './attacks/record.ts';
@@ -45,6 +53,7 @@ export const CLIENT_AUTH_REFUSAL_CLAUSES: readonly string[] = [
   'auth.error.object',
   'auth.error.oauth-error',
   'auth.method.client-auth-status',
+  'auth.error.fields',
 ];
 
 /** A refusal at the token endpoint by a client authentication (§5.2): status and error code recorded. */
@@ -73,8 +82,8 @@ export class TwinGate {
   }
 
   /** An accepted case that is itself a rule: `clause` holds when `ok`. */
-  accepted(clause: string, ok: boolean, message: string, cause: string, ex?: Exchange): Twin {
-    this.check.that(clause, ok, message, ex);
+  accepted(clause: string, ok: boolean, message: string, cause: string, ex?: Exchange, answer?: Classified): Twin {
+    this.check.that(clause, ok, message, ex, answer && answerEvidence(answer));
     return twin(clause, ok, cause);
   }
 
@@ -96,7 +105,7 @@ export class TwinGate {
         ? 'refused'
         : issued(ex) || (!o.tokenEndpoint && ex.status >= 200 && ex.status < 300)
           ? 'accepted'
-          : ex.status >= 500
+          : classify(ex).class === 'fault'
             ? 'fault'
             : !t.ok
               ? 'not judged'
@@ -132,7 +141,15 @@ export class TwinGate {
         this.info,
         attack,
         ex,
-        ok ? 'refused' : accepted ? 'accepted' : ex.status >= 500 ? 'fault' : t.ok ? 'wrong refusal' : 'not judged',
+        ok
+          ? 'refused'
+          : accepted
+            ? 'accepted'
+            : classify(ex).class === 'fault'
+              ? 'fault'
+              : t.ok
+                ? 'wrong refusal'
+                : 'not judged',
         note || (t.ok ? '' : notExercised(t.clause, t.cause).text),
       );
     return ok;
@@ -147,18 +164,19 @@ export class TwinGate {
     if (!t.ok && !issued(ex)) return this.skip(t, clause, ...companions(o));
     const { check } = this;
     const faulty = o.faulty !== false && clause !== CLIENT_FAULT;
+    const answer = classify(ex);
     let refused: boolean;
-    if (faulty && ex.status >= 500) {
-      // Not an acceptance but a service fault (§7.3): said once, where that rule is judged.
-      check.that(CLIENT_FAULT, false, `${what}: expected a 4xx, got ${ex.status} (a fault on the service side)`, ex);
-      skipClauses(
-        this.info,
-        clauseSkip(CLIENT_FAULT, `not judged: ${what} answered ${ex.status}, a service fault (${CLIENT_FAULT})`),
-        clause,
-      );
+    if (faulty && answer.class === 'fault') {
+      this.faulted(clause, ex, what);
       refused = false;
     } else {
-      refused = check.expectRejected(clause, ex, what);
+      refused = check.that(
+        clause,
+        passes(answer, PASSES.refused4xx),
+        `${what}: expected a 4xx, got ${ex.status}: ${describeClass(answer)}`,
+        ex,
+        answerEvidence(answer),
+      );
       if (refused && faulty) check.that(CLIENT_FAULT, true, `${what}: ${ex.status}`);
     }
     if (refused) {
@@ -183,6 +201,15 @@ export class TwinGate {
       }
     }
     if (o.statusClause) check.observe(o.statusClause, `${what}: ${ex.status} ${errorCode(ex)}`);
+    // §7.3 shows no field names: the members of a refused client authentication's error object are recorded.
+    if (refused && o.statusClause === CLIENT_AUTH.statusClause)
+      check.observe(
+        'auth.error.fields',
+        isObject(ex.body)
+          ? `error object members: ${Object.keys(ex.body).sort().join(', ')}`
+          : `no JSON object: ${short(ex.text)}`,
+        ex,
+      );
     return refused && !(o.tokenEndpoint && isObject(ex.body) && typeof ex.body.access_token === 'string');
   }
 
@@ -197,25 +224,48 @@ export class TwinGate {
   }
 
   /**
-   * A request the server cannot read is refused: a 4xx, or a redirect to the tenant's own error
-   * page (RFC 6749 §4.1.2.1: inform the resource owner, never redirect to the client).
+   * A request the server cannot read is refused (auth.api.get-query's rule, PASSES.unreadable): a
+   * 4xx, an error shown anywhere but at a client, or the tenant's own error page (RFC 6749
+   * §4.1.2.1). A login page is not a refusal; a 5xx fails auth.error.client-fault-4xx alone.
    */
-  notRead(t: Twin, clause: string, ex: Exchange, what: string, clientRedirects: readonly string[]): boolean {
+  notRead(t: Twin, clause: string, ex: Exchange, what: string, ctx: AnswerContext): boolean {
     if (!t.ok) return this.skip(t, clause);
-    const page = ownErrorPage(ex, clientRedirects);
-    if (page !== null)
-      return this.check.that(
-        clause,
-        true,
-        `${what}: ${ex.status} to the tenant's own ${page} (an error shown to the person)`,
-      );
-    const location = ex.status >= 300 && ex.status < 400 ? ` to ${ex.headers.location ?? '(no Location)'}` : '';
+    const answer = classify(ex, ctx);
+    const location =
+      ex.status >= 300 && ex.status < 400 ? ` to ${(ex.headers.location ?? '(no Location)').split(/[?#]/)[0]}` : '';
+    if (answer.class === 'fault') return this.faulted(clause, ex, what);
     return this.check.that(
       clause,
-      ex.status >= 400 && ex.status < 500,
-      `${what}: expected a 4xx, got ${ex.status}${location}`,
+      passes(answer, PASSES.unreadable),
+      `${what}: ${ex.status}${location}: ${describeClass(answer)}`,
       ex,
+      answerEvidence(answer),
     );
+  }
+
+  /**
+   * A 5xx where `clause` needed an answer (never read, accepted or refused): a service fault
+   * (§7.3), failing auth.error.client-fault-4xx once; `clause` is skipped naming it.
+   */
+  faulted(clause: string, ex: Exchange, what: string): false {
+    const answer = classify(ex);
+    this.check.that(
+      CLIENT_FAULT,
+      false,
+      `${what}: expected a 4xx, got ${ex.status} (${describeClass(answer)}: a fault on the service side)`,
+      ex,
+      answerEvidence(answer),
+    );
+    skipClauses(
+      this.info,
+      {
+        by: 'tenant',
+        cause: { clause: CLIENT_FAULT, answer: answer.class },
+        text: `not judged: ${what} answered ${ex.status}, a service fault (${CLIENT_FAULT})`,
+      },
+      clause,
+    );
+    return false;
   }
 
   /** The clauses of a refusal not judged, naming the twin that failed and why. */
@@ -223,28 +273,6 @@ export class TwinGate {
     skipClauses(this.info, notExercised(t.clause, t.cause), ...clauses);
     return false;
   }
-}
-
-/**
- * A request the server cannot read (no client, no parameters) may be answered by the tenant's
- * own error page behind a redirect: a 3xx to the origin of the request, carrying no code or
- * token and naming no client redirect URI. Anything else is not such a page (null).
- */
-export function ownErrorPage(ex: Exchange, clientRedirects: readonly string[]): string | null {
-  const location = ex.status >= 300 && ex.status < 400 ? ex.headers.location : undefined;
-  if (location === undefined) return null;
-  let to: URL;
-  try {
-    to = new URL(location, ex.request.url);
-  } catch {
-    return null;
-  }
-  if (to.origin !== new URL(ex.request.url).origin) return null;
-  const carried = [...to.searchParams, ...new URLSearchParams(to.hash.slice(1))];
-  if (carried.some(([k]) => ['code', 'access_token', 'id_token'].includes(k))) return null;
-  const toClient = (v: string): boolean => clientRedirects.some((r) => v.startsWith(r));
-  if (toClient(to.href) || carried.some(([, v]) => toClient(v))) return null;
-  return to.pathname;
 }
 
 // Helpers

@@ -8,7 +8,7 @@ import { judgeByRule } from '../../../lib/answer-rules.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { notOfferedSkip, optInSkip } from '../../../lib/config.ts';
 import { burstOnBlockedBucket, burstUnbreached } from '../../../lib/burst.ts';
-import { authEncoding, probeAnswer, probeGrant } from '../../../lib/auth/encoding.ts';
+import { authEncoding, clientCredentialsAnswer, probeGrant } from '../../../lib/auth/encoding.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
@@ -24,7 +24,7 @@ test.describe('rate limits of the authentication API (§8)', () => {
       const enc = await authEncoding(cfg, anon);
       const { encoding, note } = enc;
       // The probe's answer is an authentication-API answer like any other: not asked again.
-      const token = probeAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
+      const token = clientCredentialsAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
       // An unknown token at the revocation endpoint (where the tenant offers one): RFC 7009 §2.2
       // answers 200, nothing is revoked.
       const revoked = notOfferedSkip(cfg, 'revoke')
@@ -54,7 +54,7 @@ test.describe('rate limits of the authentication API (§8)', () => {
       // The authentication API's own client and the encoding it accepts (JSON by §4.3).
       const enc = await authEncoding(cfg, anon);
       const { encoding } = enc;
-      const right = probeAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
+      const right = clientCredentialsAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
       const twin = gate.given('auth.flow.client-credentials', issued(right), failureCause(right));
       if (!twin.ok) {
         gate.skip(twin, 'auth.error.429', 'ratelimit.429.remaining-spent');

@@ -11,6 +11,8 @@ import { notOfferedSkip } from '../../../lib/config.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 import { judgeAbsent } from '../../../lib/auth/absent.ts';
+import { classify, describeClass, passes, PASSES } from '../../../lib/auth/answer-class.ts';
+import { authorizeContext, withLoginPageOf } from '../../../lib/auth/login-page.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
   test(
@@ -18,25 +20,28 @@ test.describe('authentication API request conventions (§4.3)', () => {
     clauses(OPERATIONS.authApi, 'auth.api.post-json', 'auth.api.base'),
     async ({ run, anon, check, gate }) => {
       const { cfg } = run;
-      // The authentication API's own client: lib/auth/encoding.ts's probe is this very comparison
-      // (the form is sent only when JSON gives no token), so its answers are judged here.
-      const { probe } = await authEncoding(cfg, anon);
-      skipTest(!probe && NO_POST_CLIENT);
-      const { json, form } = probe!;
+      // The authentication API's own client, over the grant it offers: lib/auth/encoding.ts's probe
+      // is this very comparison (the form is sent only when JSON gives no token), so its answers
+      // are judged here, on the authentication API's own token endpoint.
+      const enc = await authEncoding(cfg, anon);
+      skipTest(!enc.probe && NO_POST_CLIENT);
+      const { json, form } = enc.probe!;
+      const grant = enc.grant === 'password' ? 'password' : 'client-credentials';
       // The root cause of every "sent as form" in this run's evidence. When the form gets no
       // token either, the encoding is not what fails: the grant's own clauses say why.
       const twin = gate.given(
-        'auth.flow.client-credentials',
+        `auth.flow.${grant}`,
         issued(json) || (form !== null && issued(form)),
         `${failureCause(json)} as JSON, and as a form ${form ? failureCause(form) : 'not sent'}`,
       );
+      const answer = classify(json);
       gate.holds(
         twin,
         'auth.api.post-json',
         issued(json),
         issued(json)
-          ? `the JSON token request answered ${json.status} with a token`
-          : `the JSON token request ${failureCause(json)}; the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
+          ? `the JSON ${grant} request answered ${json.status} with a token`
+          : `the JSON ${grant} request ${failureCause(json)} (${describeClass(answer)}); the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
         json,
       );
       answerOf(check, 'auth.api.base', `the authentication API's token endpoint at ${cfg.auth.tokenUrl}`, json);
@@ -69,24 +74,27 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const served = await anon.send('GET', `${authorize.url}?${params.toString()}`, {
         headers: { accept: 'text/html' },
       });
-      const read = served.status >= 200 && served.status < 400;
+      const ctx = authorizeContext(served, [cfg.auth.redirectUri!]);
+      const answer = classify(served, ctx);
       const twin = gate.accepted(
         'auth.api.get-query',
-        read,
-        `GET ${new URL(authorize.url).pathname} with its parameters in the query answered ${served.status}`,
+        passes(answer, PASSES.accepted),
+        `GET ${new URL(authorize.url).pathname} with its parameters in the query answered ${served.status}: ${describeClass(answer)}`,
         `answered ${served.status}`,
         served,
+        answer,
       );
       if (!twin.ok) return; // the refusal below counts only beside this acceptance
-      // The same parameters anywhere but the query (here: none at all) cannot be read: a 4xx, or
-      // the tenant's own error page behind a redirect (RFC 6749 §4.1.2.1).
+      // The same parameters anywhere but the query (here: none at all) cannot be read: a 4xx, an
+      // error shown to the person, or the tenant's own error page (RFC 6749 §4.1.2.1); the login
+      // page the readable request led to is no refusal.
       const bare = await anon.send('GET', authorize.url, { headers: { accept: 'application/json' } });
       gate.notRead(
         twin,
         'auth.api.get-query',
         bare,
         `GET ${new URL(authorize.url).pathname} without query parameters`,
-        [cfg.auth.redirectUri!],
+        await withLoginPageOf(anon, bare, ctx),
       );
     },
   );
@@ -110,15 +118,20 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form' });
       // §4.3 names the SAML callback: an absent one is a missing flow (its own clause fails), never a refusal.
       judgeAbsent({ check, info: test.info() }, cb, ex);
+      const what = 'an invalid SAMLResponse';
+      const answer = classify(ex, { endpoint: cb });
+      // A 5xx says nothing of whether the form was read: the service fault of §7.3, judged there alone.
+      if (answer.class === 'fault') return void gate.faulted('auth.api.saml-exception', ex, what);
       // The form is read (its one exception to the JSON convention): the twin of the refusal of its content.
       const read = gate.accepted(
         'auth.api.saml-exception',
-        ex.status !== 415,
-        `the form-encoded SAMLResponse was ${ex.status === 415 ? 'refused as a content type (415)' : `read (answered ${ex.status})`}`,
-        'refused as a content type (415)',
+        passes(answer, PASSES.formRead),
+        `the form-encoded SAMLResponse answered ${ex.status}: ${describeClass(answer)}`,
+        `answered ${ex.status}: ${describeClass(answer)}`,
         ex,
+        answer,
       );
-      gate.refused(read, 'auth.api.saml-exception', ex, 'an invalid SAMLResponse');
+      gate.refused(read, 'auth.api.saml-exception', ex, what);
     },
   );
 });

@@ -15,6 +15,7 @@ import { attackRow, GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts
 import { madeUpLike } from '../../../lib/auth/attacks/grants.ts';
 import { alterToken, forgeExpired, isJwt } from '../../../lib/auth/forge.ts';
 import { BASIC } from '../../../lib/auth/methods/client-secret-basic.ts';
+import { overGrant, tokenPost } from '../../../lib/auth/encoding.ts';
 import { issued } from '../../../lib/auth/acceptance.ts';
 
 test(
@@ -30,7 +31,7 @@ test(
     'auth.api.post-json',
     'auth.api.named-flows',
   ),
-  async ({ run, flows, check, gate }, info) => {
+  async ({ run, anon, flows, check, gate }, info) => {
     const user = await flows.userTokens('openid offline_access', { confidential: true });
     skipTest(user.problem);
     skipTest(
@@ -56,9 +57,6 @@ test(
     const worked = await gate.issued('auth.flow.refresh', before.ex, 'refresh_token grant', from);
     // With rotation the answer carries the refresh token now current; that is the one revoked.
     const current = before.refreshToken ?? user.refreshToken!;
-    // A tenant without revocation still refreshes: only the revocation's clauses are its to skip.
-    const off = notOfferedSkip(run.cfg, 'revoke');
-    if (off) return skipClauses(test.info(), off, 'auth.flow.revoke', 'auth.flow.revoke.effective');
 
     // Refresh tokens the tenant never issued, judged beside the refresh that worked.
     const forged = [
@@ -89,7 +87,11 @@ test(
       );
     else {
       const own = await BASIC.request(run.cfg, other);
-      const theirs = await flows.post(run.cfg.auth.tokenUrl, own.data, own.headers);
+      // Over the grant the tenant offers, as the Basic method itself is judged (lib/auth/encoding.ts).
+      const enc = await flows.encoding();
+      const theirs = await tokenPost(anon, enc, run.cfg, overGrant(own.data, run.cfg, enc.grant), {
+        headers: own.headers,
+      });
       const twin = gate.all(
         worked,
         gate.given(BASIC.clause, issued(theirs), `the ${other.id} client's own grant answered ${theirs.status}`),
@@ -105,6 +107,10 @@ test(
       });
     }
 
+    // A tenant without revocation still refreshes, and its refresh tokens are still held to their
+    // rules above: only the revocation's clauses are its to skip.
+    const off = notOfferedSkip(run.cfg, 'revoke');
+    if (off) return skipClauses(test.info(), off, 'auth.flow.revoke', 'auth.flow.revoke.effective');
     const e = await flows.endpoint('revoke');
     const revoked = await flows.post(e.url, {
       client_id: client.id,

@@ -7,7 +7,7 @@ import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 import { expectIssued } from '../../../lib/auth/acceptance.ts';
-import { probeAnswer } from '../../../lib/auth/encoding.ts';
+import { clientCredentialsAnswer } from '../../../lib/auth/encoding.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 
 test.describe('token-endpoint flows', () => {
@@ -21,7 +21,7 @@ test.describe('token-endpoint flows', () => {
       const enc = await flows.encoding();
       // The encoding probe sent this very grant (lib/auth/encoding.ts): its answer is judged.
       const answer =
-        probeAnswer(enc) ??
+        clientCredentialsAnswer(enc) ??
         (
           await flows.token({
             grant_type: 'client_credentials',

@@ -7,7 +7,7 @@ import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { TOKEN_METHODS, type MethodClient, type MethodRequest, type TokenMethod } from '../../../lib/auth/methods.ts';
 import { CLIENT_AUTH, CLIENT_AUTH_REFUSAL_CLAUSES } from '../../../lib/auth/twin-gate.ts';
-import { authEncoding, authPost, type AuthEncoding } from '../../../lib/auth/encoding.ts';
+import { authEncoding, grantNote, overGrant, tokenPost, type AuthEncoding } from '../../../lib/auth/encoding.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { notOfferedSkip, type Config } from '../../../lib/config.ts';
 import type { ApiClient, Exchange } from '../../../lib/http.ts';
@@ -33,7 +33,7 @@ for (const m of TOKEN_METHODS) {
         const send = (r: MethodRequest) => sendRequest(anon, enc, cfg, r);
         for (const c of clients) {
           const { req, ex } = await accepted(m, c, cfg, anon, enc);
-          await gate.issued(m.clause, ex, m.describe(cfg, c), enc.note);
+          await gate.issued(m.clause, ex, m.describe(cfg, c), `${enc.note}${grantNote(enc)}`);
           await m.besides?.({ cfg, check, enc, c, req, ex, send });
         }
       },
@@ -88,6 +88,7 @@ function accepted(m: TokenMethod, c: MethodClient, cfg: Config, anon: ApiClient,
   return twin;
 }
 
+/** A method's request over the grant the tenant offers (lib/auth/encoding.ts). */
 function sendRequest(anon: ApiClient, enc: AuthEncoding, cfg: Config, r: MethodRequest): Promise<Exchange> {
-  return authPost(anon, enc, cfg.auth.tokenUrl, r.data, { headers: r.headers });
+  return tokenPost(anon, enc, cfg, overGrant(r.data, cfg, enc.grant), { headers: r.headers });
 }

@@ -3,6 +3,8 @@
 // plain GET shows whether the tenant redirects there at once; when it shows a page instead,
 // the browser logs in and the suite looks where it is sent. What the tenant does instead is
 // recorded.
+import { classify, describeClass, passes, PASSES } from '../../../lib/auth/answer-class.ts';
+import { authorizeContext } from '../../../lib/auth/login-page.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
@@ -69,12 +71,11 @@ test.describe('redirect URIs match exactly', () => {
         right.searchParams.set('redirect_uri', redirectUri);
         twinAnswer ??= anon.send('GET', right.toString());
         const twin = await twinAnswer;
-        const twinLocation = twin.status >= 300 && twin.status < 400 ? twin.headers.location : undefined;
-        const twinError = twinLocation ? new URL(twinLocation, right).searchParams.get('error') : null;
+        const twinClass = classify(twin, authorizeContext(twin, [redirectUri]));
         const accepted = gate.given(
           'auth.flow.code.pkce',
-          twin.status < 400 && twinError === null,
-          `the same authorization request with the registered redirect URI answered ${twin.status}${twinError ? ` with error ${twinError}` : ''}`,
+          passes(twinClass, PASSES.accepted),
+          `the same authorization request with the registered redirect URI answered ${twin.status}: ${describeClass(twinClass)}`,
         );
         const location = first.status >= 300 && first.status < 400 ? first.headers.location : undefined;
         // Redirected there fails the rule whatever the twin did.

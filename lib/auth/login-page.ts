@@ -1,0 +1,46 @@
+// Which pages are the tenant's login page, for the classification's rule that a redirect to it
+// is not a refusal (lib/auth/answer-class.ts, rule login-page): where a readable authorization
+// request was sent, and any page a redirect leads to that asks for a password. Read from the
+// markup (an input of type password), never from the page's words.
+import type { ApiClient, Exchange } from '../http.ts';
+import { classify, type AnswerContext } from './answer-class.ts';
+
+/**
+ * The context an authorization request is classified in: `readable`, a request the tenant can
+ * read, leads to its login page (when it redirects at all), so that page is the login page.
+ */
+export function authorizeContext(readable: Exchange, clientRedirects: readonly string[]): AnswerContext {
+  const landing = target(readable);
+  return { clientRedirects, loginPages: landing ? [landing.href] : [] };
+}
+
+/**
+ * `ctx` with the page `other` redirects to added as a login page, when `other` would otherwise
+ * pass for a redirect to the tenant's own page or onward and that page asks for a password (only
+ * then is it fetched).
+ */
+export async function withLoginPageOf(client: ApiClient, other: Exchange, ctx: AnswerContext): Promise<AnswerContext> {
+  const to = target(other);
+  const rule = classify(other, ctx).rule;
+  if (to && (rule === 'own-error-page' || rule === 'redirect-onward') && (await asksForPassword(client, to)))
+    return { ...ctx, loginPages: [...(ctx.loginPages ?? []), to.href] };
+  return ctx;
+}
+
+// Helpers
+
+function target(ex: Exchange): URL | null {
+  const location = ex.status >= 300 && ex.status < 400 ? ex.headers.location : undefined;
+  if (!location) return null;
+  try {
+    return new URL(location, ex.request.url);
+  } catch {
+    return null;
+  }
+}
+
+async function asksForPassword(client: ApiClient, to: URL): Promise<boolean> {
+  if (to.protocol !== 'http:' && to.protocol !== 'https:') return false;
+  const page = await client.send('GET', to.href, { headers: { accept: 'text/html' } });
+  return page.status === 200 && /<input\b[^>]*\btype\s*=\s*["']?password\b/i.test(page.text);
+}
