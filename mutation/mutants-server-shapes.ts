@@ -154,7 +154,28 @@ const checkboxConsent: Wrap = (next) => async (req) => {
   return { ...res, raw: { ...res.raw!, body: Buffer.from(page) } };
 };
 
+/**
+ * An authorization request that does not accept HTML is an API client's, which a Java framework
+ * answers 401 before any login page (a browser, accepting text/html, gets the page).
+ */
+const authorizeJson401: Wrap = (next) => async (req) => {
+  const accept = (req.headers.accept ?? '').toLowerCase();
+  if (req.method !== 'GET' || !/^\/authorize\/?$/.test(req.path) || accept.includes('text/html')) return next(req);
+  return jsonRes(401, { error: 'unauthorized', error_description: 'Full authentication is required' });
+};
+
 export const SHAPE_BENIGN: Variant[] = [
+  {
+    id: 'shapes-authorize-json-401',
+    kind: 'benign',
+    fast: true,
+    clause: null,
+    grep: ['auth.sec.redirect-uri.exact'],
+    fault: 'spec-silent',
+    description:
+      'GET /authorize without text/html in Accept is answered 401 (a browser gets the login page): the redirect-URI near misses are still judged',
+    options: viaWrap(authorizeJson401),
+  },
   {
     id: 'shapes-consent-scope-checkboxes',
     kind: 'benign',

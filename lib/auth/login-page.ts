@@ -6,6 +6,12 @@ import type { ApiClient, Exchange } from '../http.ts';
 import { classify, type AnswerContext } from './answer-class.ts';
 
 /**
+ * What a browser's navigation accepts: authorization requests are sent as a person's browser sends
+ * them, since a server may answer an API client's JSON Accept differently (401, not its login page).
+ */
+export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+
+/**
  * The context an authorization request is classified in: `readable`, a request the tenant can
  * read, leads to its login page (when it redirects at all), so that page is the login page.
  */

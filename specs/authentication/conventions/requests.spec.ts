@@ -12,7 +12,7 @@ import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 import { judgeAbsent } from '../../../lib/auth/absent.ts';
 import { classify, describeClass, passes, PASSES } from '../../../lib/auth/answer-class.ts';
-import { authorizeContext, withLoginPageOf } from '../../../lib/auth/login-page.ts';
+import { authorizeContext, BROWSER_ACCEPT, withLoginPageOf } from '../../../lib/auth/login-page.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
   test(
@@ -72,7 +72,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
         code_challenge_method: 'S256',
       });
       const served = await anon.send('GET', `${authorize.url}?${params.toString()}`, {
-        headers: { accept: 'text/html' },
+        headers: { accept: BROWSER_ACCEPT },
       });
       const ctx = authorizeContext(served, [cfg.auth.redirectUri!]);
       const answer = classify(served, ctx);

@@ -6,6 +6,7 @@
 // carried, RFC 6749 §4.1.3), then the right exchange shows whether the code survived
 // them (else a fresh login's right exchange is the accepted twin), then the same exchange again
 // is refused. A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
+import { BROWSER_ACCEPT } from '../../../lib/auth/login-page.ts';
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { answerOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
@@ -153,7 +154,7 @@ test.describe('authorization code binding', () => {
         state: newState(),
       }))
         u.searchParams.set(k, v);
-      const ex = await anon.send('GET', u.toString());
+      const ex = await anon.send('GET', u.toString(), { headers: { accept: BROWSER_ACCEPT } });
       flows.stopIfAbsent(e, ex);
       const location = ex.headers.location;
       const error = location ? new URL(location, u).searchParams.get('error') : null;

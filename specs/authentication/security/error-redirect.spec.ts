@@ -2,6 +2,7 @@
 // 6749 §4.1.2.1). Judged on every error redirect to a client the run meets (lib/answer-rules.ts);
 // this test makes one that needs no consent page and no login: a response_type the tenant cannot
 // support, for a registered client and redirect URI.
+import { BROWSER_ACCEPT } from '../../../lib/auth/login-page.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
@@ -31,7 +32,7 @@ test(
     }))
       u.searchParams.set(k, v);
     // The answer passes through the rule about every error redirect, which judges its state.
-    const ex = await anon.send('GET', u.toString());
+    const ex = await anon.send('GET', u.toString(), { headers: { accept: BROWSER_ACCEPT } });
     flows.stopIfAbsent(e, ex);
     if (errorRedirect(ex) === null) {
       answerOf(check, 'auth.sec.redirect-uri.answer', 'an unsupported response_type', ex);

@@ -1,10 +1,11 @@
 // Redirect URIs match exactly (RFC 6749 §3.1.2.3; RFC 9700 §4.1.3, §2.1: simple string
 // comparison): each near miss of the registered URI is sent in an authorization request. A
-// plain GET shows whether the tenant redirects there at once; when it shows a page instead,
+// plain GET, accepting HTML as a browser does, shows whether the tenant redirects there at once;
+// when it shows a page instead,
 // the browser logs in and the suite looks where it is sent. What the tenant does instead is
 // recorded.
 import { classify, describeClass, passes, PASSES } from '../../../lib/auth/answer-class.ts';
-import { authorizeContext } from '../../../lib/auth/login-page.ts';
+import { authorizeContext, BROWSER_ACCEPT } from '../../../lib/auth/login-page.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
@@ -23,6 +24,8 @@ interface NearMiss {
 let twinAnswer: Promise<Exchange> | null = null;
 
 const EXACT = 'auth.sec.redirect-uri.exact';
+/** Sent as a person's browser sends it (item 2 of issue 31: a server may answer JSON with 401). */
+const AS_BROWSER = { headers: { accept: BROWSER_ACCEPT } };
 
 const NEAR_MISSES: NearMiss[] = [
   { what: 'an extra path segment', uri: (r) => withPath(r, `${r.pathname.replace(/\/$/, '')}/extra`) },
@@ -63,13 +66,13 @@ test.describe('redirect URIs match exactly', () => {
         const u = new URL(e.url);
         for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
         // Not flows.get: an HTML error page here is the tenant's right, not a §7.3 error object.
-        const first = await anon.send('GET', u.toString());
+        const first = await anon.send('GET', u.toString(), AS_BROWSER);
         flows.stopIfAbsent(e, first);
         // The accepted twin: the same request with the registered URI is not refused (a login page
         // or a redirect without error); otherwise nothing here proves the near miss was refused for itself.
         const right = new URL(u);
         right.searchParams.set('redirect_uri', redirectUri);
-        twinAnswer ??= anon.send('GET', right.toString());
+        twinAnswer ??= anon.send('GET', right.toString(), AS_BROWSER);
         const twin = await twinAnswer;
         const twinClass = classify(twin, authorizeContext(twin, [redirectUri]));
         const accepted = gate.given(
