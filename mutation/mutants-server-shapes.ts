@@ -61,9 +61,9 @@ const logoutNeedsHint =
 
 /** Client assertions taken only for the token endpoint URL (OIDC Core §9's audience), never the issuer. */
 const tokenEndpointAudience =
-  (d: TenantParts, publicUrl: string): TenantParts['verifyClientAssertion'] =>
+  (d: TenantParts): TenantParts['verifyClientAssertion'] =>
   (a, c, e) =>
-    d.verifyClientAssertion(a, c, { ...e, audiences: [`${publicUrl}/oauth/token`] });
+    d.verifyClientAssertion(a, c, { ...e, audiences: e.audiences.filter((x) => /\/oauth\/token$/.test(x)) });
 
 export const SHAPE_MUTANTS: Variant[] = [
   {
@@ -89,8 +89,8 @@ export const SHAPE_MUTANTS: Variant[] = [
     fault: 'auth-bypass',
     description:
       'client assertions are taken only for the token endpoint URL, and one that expired up to twelve minutes ago is taken too',
-    options: viaParts((d, ctx) => {
-      const verify = tokenEndpointAudience(d, ctx.publicUrl);
+    options: viaParts((d) => {
+      const verify = tokenEndpointAudience(d);
       return {
         verifyClientAssertion: async (a, c, e) => {
           const v = await verify(a, c, e);
@@ -196,7 +196,7 @@ export const SHAPE_BENIGN: Variant[] = [
     fault: 'spec-silent',
     description:
       'client assertions are taken only for the token endpoint URL (OIDC Core §9), not the issuer (RFC 7523 §3: any value that identifies the server)',
-    options: viaParts((d, ctx) => ({ verifyClientAssertion: tokenEndpointAudience(d, ctx.publicUrl) })),
+    options: viaParts((d) => ({ verifyClientAssertion: tokenEndpointAudience(d) })),
   },
   {
     id: 'shapes-logout-needs-id-token-hint',
