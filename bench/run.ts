@@ -1,4 +1,4 @@
-// npm run bench [-- --skip-rate] [--skip-peer] [--peer-only] [--peer-mutants all|fast|none] [--seed n] [--before <bench.json>]
+// npm run bench [-- --skip-rate] [--skip-peer] [--peer-only] [--like-only] [--peer-mutants all|fast|none] [--seed n] [--before <bench.json>]
 //                 [--compare <checkout> [--compare-rounds n]] [--like-rounds n]
 // Measures, on this machine and in one run: the suite's default-depth verdict against the
 // reference tenant, the tenant's raw capacity (undici load generator), requests and time to
@@ -31,6 +31,7 @@ const { values } = parseArgs({
     'skip-peer': { type: 'boolean', default: false },
     'peer-mutants': { type: 'string', default: 'all' },
     'peer-only': { type: 'boolean', default: false },
+    'like-only': { type: 'boolean', default: false },
     out: { type: 'string', default: 'reports/bench.json' },
     before: { type: 'string' },
     compare: { type: 'string' },
@@ -90,13 +91,19 @@ const log = (s: string): void => console.log(s);
 /** The peer's calibration per document (calibration()), made once per run. */
 const calibrations = new Map<string, Promise<{ fixed: number; perExample: number }>>();
 
-// --peer-only: rerun the Schemathesis comparison into an existing reports/bench.json.
-if (values['peer-only']) {
+// --peer-only / --like-only: rerun the Schemathesis comparison, or the like-for-like one, into an
+// existing reports/bench.json (the other sections kept from the last run).
+if (values['peer-only'] || values['like-only']) {
   const out = resolve(ROOT, values.out!);
   const previous = JSON.parse(await readFile(out, 'utf8')) as BenchReport;
   await mkdir(dir, { recursive: true });
-  log('bench: Schemathesis side by side (the other sections kept from the last run)');
-  previous.peer = await comparePeer(previous.verdict.requests);
+  if (values['peer-only']) {
+    log('bench: Schemathesis side by side (the other sections kept from the last run)');
+    previous.peer = await comparePeer(previous.verdict.requests);
+  } else {
+    log('bench: like for like (the other sections kept from the last run)');
+    previous.likeForLike = await compareManagement();
+  }
   previous.endedAt = new Date().toISOString();
   await writeFile(out, JSON.stringify(previous, null, 2) + '\n');
   log('');
