@@ -229,6 +229,8 @@ test.describe('the login walk in Chromium', () => {
   });
 
   test("walks one-page, identifier-first, scripted and cross-origin logins, consent and logout confirmation; refusals and error pages are the tenant's answer; a page it cannot drive is named", async () => {
+    // A hang guard, not a timing: some twenty walks in a row took 22 s alone and over 30 s on a loaded machine.
+    test.setTimeout(120_000);
     const browser = await launchChromium(lookup);
     try {
       const run = (path: string, o: { password?: string; consent?: 'accept' | 'decline'; logout?: boolean } = {}) =>
