@@ -6,7 +6,7 @@
 import { isObject } from '../lib/values.ts';
 import { isTokenRequest, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
 import { mapResponse } from './faults.ts';
-import { passwordTokens, refresh } from './mutants-flows.ts';
+import { widerRefresh } from './mutants-servers.ts';
 import { withAssertion } from './mutants-auth.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
 import type { TenantParts } from '../reference/src/index.ts';
@@ -75,11 +75,7 @@ export const SHAPE_MUTANTS: Variant[] = [
     description:
       "a confidential client's refresh is granted the wider scope it asks; the public client's stays within its grant",
     options: viaWrap(confidentialRefreshWidens),
-    probe: async (c) => {
-      const rt = (await passwordTokens(c, 'openid offline_access')).body.refresh_token;
-      const wider = await refresh(c, rt, 'openid offline_access email');
-      return { status: wider.status, scope: wider.body.scope ?? null };
-    },
+    probe: widerRefresh,
   },
   {
     id: 'shapes-assertion-token-endpoint-expired-taken',

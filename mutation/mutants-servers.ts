@@ -16,10 +16,18 @@ import { byManagementClient, withAssertion } from './mutants-auth.ts';
 import { passwordTokens, refresh } from './mutants-flows.ts';
 import { DEV_AUTH } from './suite.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
+import type { ProbeClient } from './probes.ts';
 
 const A = DEV_AUTH;
 const isAuthorize = (r: Req): boolean => r.method === 'GET' && /^\/authorize\/?$/.test(r.path);
 const isLoginForm = (r: Req): boolean => r.method === 'POST' && /^\/u\/login\/?$/.test(r.path);
+
+/** A refresh asking beyond its grant: what was answered, and the scope it states. */
+export async function widerRefresh(c: ProbeClient): Promise<{ status: number; scope: unknown }> {
+  const rt = (await passwordTokens(c, 'openid offline_access')).body.refresh_token;
+  const wider = await refresh(c, rt, 'openid offline_access email');
+  return { status: wider.status, scope: wider.body.scope ?? null };
+}
 
 export const SERVER_MUTANTS: Variant[] = [
   {
@@ -80,11 +88,7 @@ export const SERVER_BENIGN: Variant[] = [
         },
       },
     })),
-    probe: async (c) => {
-      const rt = (await passwordTokens(c, 'openid offline_access')).body.refresh_token;
-      const wider = await refresh(c, rt, 'openid offline_access email');
-      return { status: wider.status, scope: wider.body.scope ?? null };
-    },
+    probe: widerRefresh,
   },
   {
     id: 'servers-assertion-audience-issuer-only',
