@@ -4,9 +4,9 @@
 // client and broken for the other, so that a suite judging one client only lets it through.
 // Built from HTTP wraps; reference/ is never edited.
 import { isObject } from '../lib/values.ts';
-import { isTokenRequest, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
-import { mapResponse } from './faults.ts';
-import { widerRefresh } from './mutants-servers.ts';
+import { isTokenRequest, jsonRes, toTenantWrap, type Req, type Res, type Wrap } from './exchange.ts';
+import { compose, mapResponse } from './faults.ts';
+import { errorPage, unreadableToErrorPage, widerRefresh } from './mutants-servers.ts';
 import { withAssertion } from './mutants-auth.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
 import type { TenantParts } from '../reference/src/index.ts';
@@ -119,6 +119,13 @@ export const SHAPE_MUTANTS: Variant[] = [
   },
 ];
 
+/** The tenant's origin under the other loopback name: another origin (RFC 6454), the same server. */
+const otherOrigin = (publicUrl: string): string => {
+  const u = new URL(publicUrl);
+  u.hostname = u.hostname === 'localhost' ? '127.0.0.1' : 'localhost';
+  return u.origin;
+};
+
 const isConsent = (r: Req): boolean => /^\/u\/consent\/?$/.test(r.path);
 
 /**
@@ -168,9 +175,22 @@ export const SHAPE_BENIGN: Variant[] = [
     clause: null,
     grep: ['auth.sec.redirect-uri.exact'],
     fault: 'spec-silent',
+    asDefault: { apis: 'authentication' },
     description:
       'GET /authorize without text/html in Accept is answered 401 (a browser gets the login page): the redirect-URI near misses are still judged',
     options: viaWrap(authorizeJson401),
+  },
+  {
+    id: 'shapes-error-page-other-origin',
+    kind: 'benign',
+    fast: true,
+    clause: null,
+    grep: ['auth.api.get-query'],
+    fault: 'spec-silent',
+    asDefault: { apis: 'authentication' },
+    description:
+      "an authorization request the tenant cannot read is redirected with error=… to an error page on another origin (a separate login app's), not to any client's redirect URI",
+    options: (ctx) => ({ wrap: toTenantWrap(compose(unreadableToErrorPage(otherOrigin(ctx.publicUrl)), errorPage())) }),
   },
   {
     id: 'shapes-consent-scope-checkboxes',
@@ -179,6 +199,15 @@ export const SHAPE_BENIGN: Variant[] = [
     clause: null,
     grep: ['auth.sec.consent.denied', 'auth.flow.code.pkce'],
     fault: 'spec-silent',
+    asDefault: {
+      apis: 'authentication',
+      except: {
+        'auth.sec.consent.denied': {
+          status: 'passed',
+          why: 'the reference tenant shows no consent page, so its decline is judged here only',
+        },
+      },
+    },
     description:
       'the consent page has one checkbox per scope and "Submit Consent" / "Cancel" on indented lines; only ticked scopes are granted, none ticked is access_denied',
     options: () => ({ ...viaWrap(checkboxConsent)(), login: { consent: 'always' } }),
@@ -190,6 +219,7 @@ export const SHAPE_BENIGN: Variant[] = [
     clause: null,
     grep: ['auth.method.client-assertion'],
     fault: 'spec-silent',
+    asDefault: { apis: 'authentication' },
     description:
       'client assertions are taken only for the token endpoint URL (OIDC Core §9), not the issuer (RFC 7523 §3: any value that identifies the server)',
     options: viaParts((d) => ({ verifyClientAssertion: tokenEndpointAudience(d) })),
@@ -201,6 +231,7 @@ export const SHAPE_BENIGN: Variant[] = [
     clause: 'auth.sec.logout.unregistered-answer',
     grep: ['auth.sec.logout.registered-only'],
     fault: 'spec-silent',
+    asDefault: { apis: 'authentication' },
     description:
       "a logout returns to its registered URL only with id_token_hint (OIDC RP-Initiated Logout 1.0 §2); without one it ends at the tenant's own page",
     options: viaWrap(logoutNeedsHint((req, next) => next(req))),
@@ -212,6 +243,7 @@ export const SHAPE_BENIGN: Variant[] = [
     clause: null,
     grep: ['auth.sec.refresh.no-widening'],
     fault: 'spec-silent',
+    asDefault: { apis: 'authentication' },
     description:
       'a public client gets no refresh token from its code exchange (OAuth 2.1 §4.3.1 leaves it to the server); confidential clients do',
     options: viaWrap(

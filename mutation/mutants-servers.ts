@@ -167,18 +167,19 @@ function certificate(text: string): X509Certificate | null {
 }
 
 /** The reference answers an unreadable /authorize 400 JSON: this answers 302 to /error?… instead. */
-function unreadableToErrorPage(): Wrap {
+/** Sends an authorization request the tenant cannot read to the error page at `errorOrigin` (default: its own). */
+export function unreadableToErrorPage(errorOrigin = ''): Wrap {
   return mapResponse(isAuthorize, (res): Res | undefined => {
     const description = isObject(res.body) ? String(res.body.error_description ?? '') : '';
     if (res.status !== 400 || !/client_id|Unknown client/.test(description)) return undefined;
     const error = isObject(res.body) ? String(res.body.error ?? 'invalid_request') : 'invalid_request';
     const q = new URLSearchParams({ error, error_description: description });
-    return { status: 302, headers: { location: `/error?${q.toString()}` }, body: undefined };
+    return { status: 302, headers: { location: `${errorOrigin}/error?${q.toString()}` }, body: undefined };
   });
 }
 
 /** GET /error: the page a person sees. */
-function errorPage(): Wrap {
+export function errorPage(): Wrap {
   return (next) => async (req) => {
     if (req.method !== 'GET' || !/^\/error\/?$/.test(req.path)) return next(req);
     const html = '<!doctype html><title>Error</title><p>This request cannot be served.</p>';

@@ -29,6 +29,7 @@ import { JUDGING_BENIGN, JUDGING_MUTANTS } from './mutants-judging.ts';
 import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
 import { SHAPE_BENIGN, SHAPE_MUTANTS } from './mutants-server-shapes.ts';
+import { TIMING_BENIGN } from './mutants-timing.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -1081,6 +1082,7 @@ export const BENIGN: Variant[] = [
   ...SHAPE_BENIGN,
   ...ATTACK_BENIGN,
   ...JUDGING_BENIGN,
+  ...TIMING_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

@@ -13,6 +13,7 @@ import { VARIANTS } from './mutants.ts';
 import { ROOT, pool, startVariant, type Started } from './proc.ts';
 import { clauseGrep, clauseGrepAll, runSuite } from './suite.ts';
 import { doubleCounted, type DoubleCount } from './one-cause.ts';
+import { verdictDifferences, type VerdictDifference } from './same-verdict.ts';
 import type { Variant } from './variant.ts';
 
 /**
@@ -28,7 +29,15 @@ export const MUTATION_PORTS = Array.from({ length: 90 }, (_, i) => PORT_BASE + i
   (p) => !FETCH_BAD_PORTS.has(p),
 );
 
-export type Verdict = 'killed' | 'survived' | 'equivalent' | 'killed-equivalent' | 'passed' | 'false-alarm' | 'error';
+export type Verdict =
+  | 'killed'
+  | 'survived'
+  | 'equivalent'
+  | 'killed-equivalent'
+  | 'passed'
+  | 'false-alarm'
+  | 'differs'
+  | 'error';
 
 export interface FailedClause {
   clause: string;
@@ -55,6 +64,9 @@ export interface VariantResult {
   error?: string;
   /** Exchanges that failed two must clauses for one rule (mutation/one-cause.ts): a suite bug. */
   doubleCounted?: DoubleCount[];
+  /** Same-verdict variants (`asDefault`): the default run they were held to, and where they left it. */
+  comparedWith?: string;
+  differs?: VerdictDifference[];
 }
 
 const { values } = parseArgs({
@@ -97,23 +109,51 @@ if (values.only) {
   chosen = chosen.filter((v) => ids.has(v.id));
 }
 
+// The reference tenant as shipped, once per selection a same-verdict variant is compared on.
+const controlOf = (v: Variant): Variant | null => {
+  if (!v.asDefault) return null;
+  const apis = subset === 'fast' ? v.asDefault.apis : null;
+  return {
+    id: `default-${apis ?? 'all'}`,
+    kind: 'benign',
+    clause: null,
+    fault: 'spec-silent',
+    description: `the reference tenant as shipped (${apis ? `IDM_APIS=${apis}` : 'whole suite'}): the verdict same-verdict variants are held to`,
+    ...(apis ? { asDefault: { apis } } : {}),
+    options: () => ({}),
+  };
+};
+const controls = [
+  ...new Map(
+    chosen
+      .map(controlOf)
+      .filter((c) => c !== null)
+      .map((c) => [c.id, c]),
+  ).values(),
+];
+const isControl = (id: string): boolean => controls.some((c) => c.id === id);
+const reports = new Map<string, ConformanceReport>();
+
 const runDir = resolve(ROOT, 'reports/mutation');
 const t0 = performance.now();
 const jobs = Math.max(1, Math.min(Number(values.jobs), MUTATION_PORTS.length));
 console.log(
-  `mutation: ${chosen.length} variants (${subset === 'fast' ? 'fast subset, suite filtered by clause tag' : 'whole suite per variant'}), ${jobs} at a time, seed ${values.seed}`,
+  `mutation: ${chosen.length} variants${controls.length ? ` and ${controls.length} default run(s) to compare with` : ''} (${subset === 'fast' ? 'fast subset, suite filtered by clause tag' : 'whole suite per variant'}), ${jobs} at a time, seed ${values.seed}`,
 );
 
 // A port by lane, not by the variant's place in the catalogue: once --only or the fast subset
 // had picked two variants 88 places apart, they ran at once on one port (EADDRINUSE).
 const runsOnLane: number[] = [];
-const results = await pool(chosen, jobs, async (v, _i, lane) => {
+const ran = await pool([...controls, ...chosen], jobs, async (v, _i, lane) => {
   const k = (runsOnLane[lane] = (runsOnLane[lane] ?? -1) + 1);
   const port = MUTATION_PORTS[lane + jobs * (k % Math.floor(MUTATION_PORTS.length / jobs))]!;
   const r = await runVariant(v, port);
-  console.log(line(r));
+  if (!v.asDefault || isControl(v.id)) console.log(line(r));
   return r;
 });
+const controlResults = ran.filter((r) => isControl(r.id));
+const results = ran.filter((r) => !isControl(r.id)).map((r) => compared(r, chosen.find((v) => v.id === r.id)!));
+for (const r of results) if (r.comparedWith) console.log(line(r));
 
 const mutants = results.filter((r) => r.kind === 'mutant');
 const benign = results.filter((r) => r.kind === 'benign');
@@ -133,11 +173,22 @@ const summary = {
   benign: benign.length,
   benignPassed: countOf(benign, 'passed'),
   falseAlarms: countOf(benign, 'false-alarm'),
+  /** Same-verdict variants whose verdict differs from the default run's, clause by clause. */
+  verdictDiffers: countOf(benign, 'differs'),
+  /** Default runs (the reference tenant as shipped) that were not conformant: nothing to compare with. */
+  controlsFailed: controlResults.filter((r) => r.verdict !== 'passed').length,
   /** Variants whose report counts one cause twice (one exchange, one rule, two must clauses). */
   doubleCounted: results.filter((r) => (r.doubleCounted ?? []).length > 0).length,
 };
 const failedRun =
-  summary.survived + summary.killedEquivalent + summary.falseAlarms + summary.errors + summary.doubleCounted > 0;
+  summary.survived +
+    summary.killedEquivalent +
+    summary.falseAlarms +
+    summary.verdictDiffers +
+    summary.controlsFailed +
+    summary.errors +
+    summary.doubleCounted >
+  0;
 
 const report = {
   schemaVersion: 1,
@@ -151,6 +202,7 @@ const report = {
   wallSeconds: round((performance.now() - t0) / 1000),
   summary,
   ok: !failedRun,
+  controls: controlResults,
   variants: results,
 };
 const out = resolve(ROOT, values.out!);
@@ -161,7 +213,9 @@ console.log('');
 console.log(
   `mutation: ${summary.killed}/${nonEquivalent.length} non-equivalent mutants killed (kill rate ${summary.killRate === null ? 'n/a' : `${(summary.killRate * 100).toFixed(1)}%`}, ` +
     `${summary.killedOnTarget} by their own clause), ${summary.survived} survived, ${summary.equivalent} equivalent; ` +
-    `benign ${summary.benignPassed}/${summary.benign} passed; ${summary.errors} run errors; ` +
+    `benign ${summary.benignPassed}/${summary.benign} passed` +
+    (controls.length ? ` (${summary.verdictDiffers} with another verdict than the default)` : '') +
+    `; ${summary.errors} run errors; ` +
     `${summary.doubleCounted} with one cause counted twice; ${report.wallSeconds}s`,
 );
 console.log(`mutation: wrote ${relative(ROOT, out)}`);
@@ -169,10 +223,22 @@ process.exit(failedRun ? 1 : 0);
 
 // Helpers
 
+/** A same-verdict variant that passed, held to its default run clause by clause. */
+function compared(r: VariantResult, v: Variant): VariantResult {
+  const control = controlOf(v);
+  if (!control || r.verdict !== 'passed') return r;
+  const base = reports.get(control.id);
+  const mine = reports.get(v.id);
+  if (!base || !mine || controlResults.find((c) => c.id === control.id)?.verdict !== 'passed')
+    return { ...r, verdict: 'error', comparedWith: control.id, error: `the default run ${control.id} did not pass` };
+  const differs = verdictDifferences(base, mine, v.asDefault?.except);
+  return { ...r, comparedWith: control.id, ...(differs.length ? { verdict: 'differs', differs } : {}) };
+}
+
 async function runVariant(v: Variant, port: number): Promise<VariantResult> {
   const outDir = join(runDir, v.id);
   const grep =
-    subset !== 'fast'
+    subset !== 'fast' || v.asDefault
       ? null
       : v.grepAll
         ? clauseGrepAll(v.grepAll)
@@ -218,7 +284,7 @@ async function attempt(
   const tokenFile = join(tmpdir(), `idm-mutation-${process.pid}-${port}.jwt`);
   let tenant: Started | undefined;
   try {
-    tenant = await startVariant(v.id, port, join(outDir, 'tenant.log'), ['--expired-token-file', tokenFile]);
+    tenant = await startVariant(isControl(v.id) ? 'reference' : v.id, port, join(outDir, 'tenant.log'), ['--expired-token-file', tokenFile]);
   } catch (e) {
     return {
       verdict: 'error',
@@ -246,7 +312,9 @@ async function attempt(
       ...(grep ? { grep } : {}),
       ...(expiredToken ? { expiredToken } : {}),
       workers: Number(values.workers),
-      ...(v.env ? { extraEnv: v.env } : {}),
+      ...(v.env || (v.asDefault && subset === 'fast')
+        ? { extraEnv: { ...v.env, ...(v.asDefault && subset === 'fast' ? { IDM_APIS: v.asDefault.apis } : {}) } }
+        : {}),
       ...(stopEarly ? { extraArgs: ['--max-failures=1'] } : {}),
       timeoutMs: (v.slow ? 20 : subset === 'fast' ? 3 : 10) * 60_000,
     });
@@ -262,6 +330,7 @@ async function attempt(
     }
     const stoppedEarly = stopEarly && res.report.gate.reasons.some((r) => /stopped early/i.test(r));
     const doubles = doubleCounted(res.report);
+    reports.set(v.id, res.report);
     return {
       ...common,
       ...judge(v, res.report, res.code),
@@ -322,6 +391,7 @@ function line(r: VariantResult): string {
     'killed-equivalent': 'OVERSPEC',
     passed: 'PASSED  ',
     'false-alarm': 'FALSE-AL',
+    differs: 'DIFFERS ',
     error: 'ERROR   ',
   };
   const by = r.failed.length
@@ -334,7 +404,12 @@ function line(r: VariantResult): string {
   const twice = r.doubleCounted?.length
     ? ` — one cause counted twice: ${r.doubleCounted.map((d) => `${d.clauses.join(' + ')} (${d.rule})`).join('; ')}`
     : '';
-  return `  ${mark[r.verdict]} ${r.id.padEnd(44)} ${String(r.seconds).padStart(6)}s ${r.clause ?? ''}${by}${target}${r.error ? ` — ${r.error}` : ''}${twice}`;
+  const differs = r.differs?.length
+    ? ` — not the default's verdict: ${r.differs.map((d) => `${d.clause} (${d.default} → ${d.here})`).join('; ')}`
+    : r.comparedWith && r.verdict === 'passed'
+      ? ` — the verdict of ${r.comparedWith}, clause by clause`
+      : '';
+  return `  ${mark[r.verdict]} ${r.id.padEnd(44)} ${String(r.seconds).padStart(6)}s ${r.clause ?? ''}${by}${target}${r.error ? ` — ${r.error}` : ''}${twice}${differs}`;
 }
 
 function round(n: number): number {

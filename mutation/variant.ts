@@ -13,6 +13,7 @@ import {
 } from '../reference/src/index.ts';
 import { toTenantWrap, type Wrap } from './exchange.ts';
 import type { Probe } from './probes.ts';
+import type { ExpectedDifference } from './same-verdict.ts';
 
 export type FaultKind =
   | 'limit-off-by-one'
@@ -70,6 +71,14 @@ export interface Variant {
    * self-test proves the mutant alive with it). Every mutant has one; builders in probes.ts.
    */
   probe?: Probe;
+  /**
+   * Benign variants that change how the tenant answers, never what it decides: the run's whole
+   * verdict must equal the reference tenant's run of the same selection, clause by clause
+   * (same-verdict.ts). The fast subset compares one half of the suite (`apis`, as IDM_APIS);
+   * the whole catalogue compares the whole suite. `except`: clauses the variant leaves
+   * elsewhere on purpose, with why (e.g. a consent page makes the decline judgeable).
+   */
+  asDefault?: { apis: 'authentication' | 'management'; except?: Record<string, ExpectedDifference> };
 }
 
 // Builders
