@@ -1,6 +1,7 @@
 // A bounded request burst with undici (outside Playwright's request context, so nothing
-// paces it): a few requests in flight at once, so that even a slow link outruns a refilling
-// bucket, until the first 429, `max` requests or `budgetMs`, whichever comes first; the result
+// paces it): a few requests in flight at once, more while the answers' Remaining stops falling
+// (a slow machine or a distant tenant must still outrun a bucket that refills), until the first
+// 429, `max` requests or `budgetMs`, whichever comes first; the result
 // says which ended it. A bound reached without a 429 is read the same on any machine (the
 // tenant's limit is absent or above what the run may spend: burstUnbreached). Every request is
 // counted; the caller records the checks.
@@ -18,7 +19,7 @@ export interface BurstOptions {
   max: number;
   /** Tighter bound from the first answer's X-RateLimit-Limit: three buckets' worth plus 50 for refills. */
   boundByLimit?: boolean;
-  /** Requests in flight at once (default 4). */
+  /** Requests in flight at first (default 4); doubled, up to MAX_IN_FLIGHT, while the bucket does not drain. */
   concurrency?: number;
   /** Time bound: no request starts after this many ms (default BURST_BUDGET_MS). */
   budgetMs?: number;
@@ -40,17 +41,21 @@ export interface BurstResult {
   elapsedMs: number;
   /** What ended the burst: its first 429, the request bound, or the time bound. */
   endedBy: '429' | 'requests' | 'time';
-  /** The request bound in force (after boundByLimit). */
+  /** The request bound in force (after boundByLimit, and a bucket's worth more for each doubling). */
   max: number;
+  /** Requests in flight at the end. */
+  inFlight: number;
 }
 
 /** What a burst may spend in time: a slow machine ends on it rather than on the test's timeout. */
 const BURST_BUDGET_MS = 60_000;
+/** In flight at most: what a refill of a few hundred a second at a 150 ms round trip needs. */
+const MAX_IN_FLIGHT = 64;
 
 export async function burst(o: BurstOptions): Promise<BurstResult> {
   const url = new URL(o.url);
-  const concurrency = Math.max(1, o.concurrency ?? 4);
-  const pool = new Pool(url.origin, { connections: concurrency, pipelining: 1 });
+  const concurrency = Math.max(1, Math.min(MAX_IN_FLIGHT, o.concurrency ?? 4));
+  const pool = new Pool(url.origin, { connections: MAX_IN_FLIGHT, pipelining: 1 });
   const started = Date.now();
   const result: BurstResult = {
     sent: 0,
@@ -63,7 +68,13 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
     elapsedMs: 0,
     endedBy: 'requests',
     max: o.max,
+    inFlight: concurrency,
   };
+  // The bucket drains while Remaining keeps reaching new lows; when it has not for a window of
+  // answers, the refill keeps pace with this rate, and more go in flight (below).
+  let low = Number.POSITIVE_INFINITY;
+  let lowAt = 0;
+  let bucket = 0;
   const budgetMs = o.budgetMs ?? BURST_BUDGET_MS;
   const inTime = () => Date.now() - started < budgetMs;
   const one = async (): Promise<void> => {
@@ -101,7 +112,12 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
     if (!result.first) {
       result.first = ex;
       const limit = Number(headers['x-ratelimit-limit']);
-      if (o.boundByLimit && Number.isFinite(limit) && limit > 0) result.max = Math.min(result.max, 3 * limit + 50);
+      if (Number.isFinite(limit) && limit > 0) bucket = limit;
+      if (o.boundByLimit && bucket > 0) result.max = Math.min(result.max, 3 * bucket + 50);
+    }
+    if (remaining !== null && remaining < low) {
+      low = remaining;
+      lowAt = result.statuses.length;
     }
     if (ex.status === 429) result.first429 ??= ex;
     else {
@@ -112,10 +128,24 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
   try {
     // The first answer comes alone: its Limit bounds the rest.
     await one();
+    const lanes: Array<Promise<void>> = [];
     const lane = async (): Promise<void> => {
-      while (!result.first429 && result.sent < result.max && inTime()) await one();
+      while (!result.first429 && result.sent < result.max && inTime()) {
+        await one();
+        const window = Math.max(8, 2 * result.inFlight);
+        if (result.statuses.length - lowAt >= window && result.inFlight < MAX_IN_FLIGHT && !result.first429) {
+          // Not draining at this rate: twice as many in flight, and a bucket's worth more to spend.
+          lowAt = result.statuses.length;
+          const more = Math.min(result.inFlight, MAX_IN_FLIGHT - result.inFlight);
+          result.inFlight += more;
+          if (o.boundByLimit && bucket > 0) result.max = Math.min(o.max, result.max + bucket);
+          for (let i = 0; i < more; i++) lanes.push(lane());
+        }
+      }
     };
-    await Promise.all(Array.from({ length: concurrency }, lane));
+    for (let i = 0; i < concurrency; i++) lanes.push(lane());
+    // Lanes added while waiting are awaited too.
+    for (let i = 0; i < lanes.length; i++) await lanes[i];
     result.endedBy = result.first429 ? '429' : result.sent >= result.max ? 'requests' : 'time';
   } finally {
     result.elapsedMs = Date.now() - started;

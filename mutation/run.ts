@@ -98,7 +98,8 @@ if (values.list) {
 
 const subset = values.subset === 'fast' ? 'fast' : 'all';
 let chosen: Variant[] = VARIANTS;
-if (subset === 'fast') chosen = chosen.filter((v) => v.fast && !v.slow);
+// --only names variants whatever the subset; the subset then says only how each run selects.
+if (subset === 'fast' && !values.only) chosen = chosen.filter((v) => v.fast && !v.slow);
 if (values.only) {
   const ids = new Set(values.only.split(','));
   const unknown = [...ids].filter((id) => !VARIANTS.some((v) => v.id === id));
@@ -284,7 +285,10 @@ async function attempt(
   const tokenFile = join(tmpdir(), `idm-mutation-${process.pid}-${port}.jwt`);
   let tenant: Started | undefined;
   try {
-    tenant = await startVariant(isControl(v.id) ? 'reference' : v.id, port, join(outDir, 'tenant.log'), ['--expired-token-file', tokenFile]);
+    tenant = await startVariant(isControl(v.id) ? 'reference' : v.id, port, join(outDir, 'tenant.log'), [
+      '--expired-token-file',
+      tokenFile,
+    ]);
   } catch (e) {
     return {
       verdict: 'error',

@@ -1,5 +1,6 @@
 // The bounded burst (lib/burst.ts) ends on its first 429, its request bound or its time bound,
-// and says which; a bound reached without a 429 is the tenant's, the same on any machine.
+// and says which; a bound reached without a 429 is the tenant's, the same on any machine; a
+// bucket that refills faster than four requests in flight can spend still gets drained.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect, test } from '@playwright/test';
@@ -7,11 +8,23 @@ import { burst, burstUnbreached } from '../lib/burst.ts';
 
 let server: Server;
 let origin = '';
+/** /refilling: a token bucket of 10 refilling 400 a second, each answer 50 ms late (at most 80/s with four in flight). */
+const bucket = { tokens: 10, at: Date.now() };
 test.beforeAll(async () => {
   let served = 0;
   server = createServer((req, res) => {
     served++;
     const mode = new URL(req.url ?? '/', 'http://x').pathname;
+    if (mode === '/refilling') {
+      const now = Date.now();
+      bucket.tokens = Math.min(10, bucket.tokens + ((now - bucket.at) / 1000) * 400);
+      bucket.at = now;
+      const allowed = bucket.tokens >= 1;
+      if (allowed) bucket.tokens -= 1;
+      const headers = { 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': String(Math.floor(bucket.tokens)) };
+      setTimeout(() => res.writeHead(allowed ? 200 : 429, headers).end('{}'), 50);
+      return;
+    }
     const answer = () => {
       if (mode === '/limited' && served % 1000 > 5) res.writeHead(429).end('{}');
       else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -48,4 +61,20 @@ test('no 429 within a bound is the tenant’s, named with the bound that ended t
   // The same record whatever the machine's speed: only the words differ.
   expect({ ...byTime, text: '' }).toEqual({ ...byRequests, text: '' });
   expect(byTime.text).toMatch(/\(the time bound \(\d+ s\) ended it\)/);
+});
+
+test('a bucket that refills faster than four in flight can spend: more go in flight until it drains', async () => {
+  const r = await burst({
+    url: `${origin}/refilling`,
+    method: 'POST',
+    headers: {},
+    max: 1000,
+    boundByLimit: true,
+    budgetMs: 30_000,
+    timeoutMs: 5000,
+  });
+  expect(r.endedBy).toBe('429');
+  expect(r.inFlight).toBeGreaterThan(4);
+  // The bound grew a bucket's worth for each doubling, never past `max`.
+  expect(r.max).toBeGreaterThan(3 * 10 + 50);
 });
