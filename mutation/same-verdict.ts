@@ -16,7 +16,7 @@ export interface VerdictDifference {
 }
 
 /** Where a run left a clause: its status, and for a skip whose it is. */
-export function placeOf(c: ClauseResult | undefined): string {
+function placeOf(c: ClauseResult | undefined): string {
   if (!c) return 'absent';
   if (c.status !== 'skipped') return c.status;
   const by = [...new Set((c.skips ?? []).map((s) => s.by))].sort();
