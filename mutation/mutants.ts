@@ -840,7 +840,7 @@ export const MUTANTS: Variant[] = [
     fault: 'rate-limit',
     description: '429 answers carry no X-RateLimit-* headers',
     grep: ['ratelimit.429.headers', 'ratelimit.enforced'],
-    probe: async (c) => 'x-ratelimit-limit' in ((await c.burst(120)).at(-1)?.headers ?? {}),
+    probe: async (c) => 'x-ratelimit-limit' in ((await c.burst(400)).at(-1)?.headers ?? {}),
     options: viaWrap(
       mapResponse(isManagement, (res) => {
         if (res.status === 429) stripRateHeaders(res.headers);
@@ -855,7 +855,7 @@ export const MUTANTS: Variant[] = [
     fast: true,
     description: 'the limiter reports Remaining 0 but never refuses (no 429 is ever sent)',
     grep: ['ratelimit.enforced', 'ratelimit.429.headers'],
-    probe: async (c) => (await c.burst(120)).some((s) => s.status === 429),
+    probe: async (c) => (await c.burst(400)).some((s) => s.status === 429),
     options: viaParts((d) => ({ rateLimiter: neverRefuse(d.rateLimiter) })),
   },
 

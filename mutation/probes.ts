@@ -132,11 +132,12 @@ export function probeClient(origin: string, expired: () => Promise<string | null
       return seen(res);
     },
     async burst(max) {
-      // In waves of concurrent requests: sent one at a time on a loaded machine, they can
-      // arrive slower than the tenant refills (100/s) and never meet its limit.
+      // In waves of concurrent requests, each twice the last: sent one at a time, or in waves
+      // too small, on a loaded machine they arrive slower than the tenant refills (100/s) and
+      // never meet its limit.
       const seen: Seen[] = [];
-      while (seen.length < max) {
-        const n = Math.min(BURST_WAVE, max - seen.length);
+      for (let size = BURST_WAVE; seen.length < max; size *= 2) {
+        const n = Math.min(size, max - seen.length);
         const wave = await Promise.all(
           Array.from({ length: n }, () => send('PATCH', rsPath(), '{}', 'application/json', 'full')),
         );
