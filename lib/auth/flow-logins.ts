@@ -5,7 +5,7 @@
 // login per client and scope in a worker.
 import { bucketKey } from '../http.ts';
 import type { Checks } from '../checks.ts';
-import { failureCause, issued, notExercised } from './acceptance.ts';
+import { productsSkip, tokenGave } from './flow-products.ts';
 import { noChromiumReason } from './browser.ts';
 import { skipTest } from '../declare.ts';
 import { runSkip, type SkipRecord } from '../skip-record.ts';
@@ -186,7 +186,7 @@ async function loginFor(
     nonce,
     exchange: t.ex,
     consent: out.consent,
-    problem: issued(t.ex) ? null : notExercised(accept, failureCause(t.ex)),
+    problem: productsSkip(tokenGave(accept, t.ex)),
   };
 }
 

@@ -12,6 +12,7 @@ import { notOfferedSkip, optInSkip, type Config } from '../../../lib/config.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { tokenGave } from '../../../lib/auth/flow-products.ts';
 import { authEncoding } from '../../../lib/auth/encoding.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { parseRateLimit } from '../../../lib/pacer.ts';
@@ -90,7 +91,7 @@ test.describe('repeat login attempts (§8)', () => {
         );
       // The accepted twin: the test user's right login is a login (a token) before any failure counts.
       const accepted = await login(user!.username, user!.password);
-      const twin = gate.given('auth.flow.password', issued(accepted), failureCause(accepted));
+      const twin = gate.gave(tokenGave('auth.flow.password', accepted));
       if (!twin.ok) {
         await throughLoginPage(flows, gate, cfg, `the password grant ${failureCause(accepted)}`);
         return;

@@ -10,7 +10,7 @@ import { notOfferedSkip, optInSkip } from '../../../lib/config.ts';
 import { burstOnBlockedBucket, burstUnbreached } from '../../../lib/burst.ts';
 import { authEncoding, clientCredentialsAnswer, probeGrant } from '../../../lib/auth/encoding.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
-import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { tokenGave } from '../../../lib/auth/flow-products.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 
 test.describe('rate limits of the authentication API (§8)', () => {
@@ -55,7 +55,7 @@ test.describe('rate limits of the authentication API (§8)', () => {
       const enc = await authEncoding(cfg, anon);
       const { encoding } = enc;
       const right = clientCredentialsAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
-      const twin = gate.given('auth.flow.client-credentials', issued(right), failureCause(right));
+      const twin = gate.gave(tokenGave('auth.flow.client-credentials', right));
       if (!twin.ok) {
         gate.skip(twin, 'auth.error.429', 'ratelimit.429.remaining-spent');
         return;

@@ -16,7 +16,7 @@ import { madeUpLike } from '../../../lib/auth/attacks/grants.ts';
 import { alterToken, forgeExpired, isJwt } from '../../../lib/auth/forge.ts';
 import { BASIC } from '../../../lib/auth/methods/client-secret-basic.ts';
 import { overGrant, tokenPost } from '../../../lib/auth/encoding.ts';
-import { issued } from '../../../lib/auth/acceptance.ts';
+import { revocationGave, tokenGave } from '../../../lib/auth/flow-products.ts';
 
 test(
   'a refresh token the suite obtained works, is revoked, and then no longer works',
@@ -92,10 +92,7 @@ test(
       const theirs = await tokenPost(anon, enc, run.cfg, overGrant(own.data, run.cfg, enc.grant), {
         headers: own.headers,
       });
-      const twin = gate.all(
-        worked,
-        gate.given(BASIC.clause, issued(theirs), `the ${other.id} client's own grant answered ${theirs.status}`),
-      );
+      const twin = gate.all(worked, gate.gave(tokenGave(BASIC.clause, theirs)));
       const wrong = await flows.post(
         run.cfg.auth.tokenUrl,
         { grant_type: 'refresh_token', refresh_token: current },
@@ -124,7 +121,7 @@ test(
     if (encoding === 'json') jsonBodyRead(check, revoked, e.url);
     endpointOf(check, 'revoke refresh token', e);
     // Revocation is effective only where the token worked before it, and was revoked.
-    const twin = gate.all(worked, gate.given('auth.flow.revoke', revoked.status === 200, `answered ${revoked.status}`));
+    const twin = gate.all(worked, gate.gave(revocationGave(revoked)));
     if (!twin.ok) {
       gate.skip(twin, 'auth.flow.revoke.effective');
       return;

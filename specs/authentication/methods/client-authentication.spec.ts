@@ -8,7 +8,7 @@ import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { TOKEN_METHODS, type MethodClient, type MethodRequest, type TokenMethod } from '../../../lib/auth/methods.ts';
 import { CLIENT_AUTH, CLIENT_AUTH_REFUSAL_CLAUSES } from '../../../lib/auth/twin-gate.ts';
 import { authEncoding, grantNote, overGrant, tokenPost, type AuthEncoding } from '../../../lib/auth/encoding.ts';
-import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { tokenGave } from '../../../lib/auth/flow-products.ts';
 import { notOfferedSkip, type Config } from '../../../lib/config.ts';
 import type { ApiClient, Exchange } from '../../../lib/http.ts';
 import { keyFetches } from '../../../lib/auth/attacks/send.ts';
@@ -55,7 +55,7 @@ for (const m of TOKEN_METHODS) {
           const enc = await authEncoding(cfg, anon);
           for (const c of clients) {
             const { ex: right } = await accepted(m, c, cfg, anon, enc);
-            const twin = gate.given(m.clause, issued(right), `${c.id} ${failureCause(right)}`);
+            const twin = gate.gave(tokenGave(m.clause, right));
             const watch = f.attack ? await keyFetches() : null;
             const wrong = await sendRequest(anon, enc, cfg, await m.request(cfg, c, f.id));
             gate.refused(twin, clause, wrong, `${c.id} with ${f.what}`, {
