@@ -15,7 +15,7 @@ import { attackRow, GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts
 import { madeUpLike } from '../../../lib/auth/attacks/grants.ts';
 import { alterToken, forgeExpired, isJwt } from '../../../lib/auth/forge.ts';
 import { BASIC } from '../../../lib/auth/methods/client-secret-basic.ts';
-import { overGrant, tokenPost } from '../../../lib/auth/encoding.ts';
+import { tokenPost } from '../../../lib/auth/encoding.ts';
 import { revocationGave, tokenGave } from '../../../lib/auth/flow-products.ts';
 
 test(
@@ -89,7 +89,7 @@ test(
       const own = await BASIC.request(run.cfg, other);
       // Over the grant the tenant offers, as the Basic method itself is judged (lib/auth/encoding.ts).
       const enc = await flows.encoding();
-      const theirs = await tokenPost(anon, enc, run.cfg, overGrant(own.data, run.cfg, enc.grant), {
+      const theirs = await tokenPost(anon, enc, run.cfg, await flows.grantRequest(own.data, other.id), {
         headers: own.headers,
       });
       const twin = gate.all(worked, gate.gave(tokenGave(BASIC.clause, theirs)));
