@@ -270,6 +270,27 @@ export const FLOW_MUTANTS: Variant[] = [
       ) ?? null,
   },
   {
+    id: 'flow-implicit-no-tokens',
+    kind: 'mutant',
+    clause: 'auth.flow.implicit',
+    fault: 'response-schema',
+    description:
+      'the implicit grant redirects with the state alone: no access_token, token_type or id_token in the fragment (one cause: the ID-token rules of that login are skipped naming auth.flow.implicit)',
+    options: viaWrap(
+      mapLocation((loc) => {
+        const fragment = new URLSearchParams(loc.hash.slice(1));
+        if (!fragment.has('access_token') && !fragment.has('id_token')) return null;
+        const state = fragment.get('state');
+        loc.hash = state === null ? '' : new URLSearchParams({ state }).toString();
+        return loc;
+      }),
+    ),
+    probe: async (c) =>
+      (await authorize(c, { response_type: 'token', client_id: A.IDM_PUBLIC_CLIENT_ID }))?.hash.includes(
+        'access_token',
+      ) ?? null,
+  },
+  {
     id: 'flow-implicit-any-redirect-uri',
     kind: 'mutant',
     clause: 'auth.flow.implicit.redirect-uri',

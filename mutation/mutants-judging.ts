@@ -1,10 +1,11 @@
 // The reference tenant as the servers issue 30 was tried on behaved, each killed by its own
 // clause alone (item 8): no client-credentials grant on the authentication API (the rest judged
-// through the password grant), token-endpoint errors that are no OAuth error objects, a SAML
-// callback that answers 500, an unreadable authorization request sent to the login page, no
-// revocation endpoint (benign when declared in IDM_NOT_OFFERED). Built from the tenant's named
+// through the password grant; benign, with neither that nor the password grant, declared, the
+// rest judged through the code exchange of real logins), token-endpoint errors that are no OAuth
+// error objects, a SAML callback that answers 500, an unreadable authorization request sent to
+// the login page, no revocation endpoint (benign when declared in IDM_NOT_OFFERED). Built from the tenant's named
 // parts and HTTP wraps; reference/ is never edited.
-import type { TenantParts } from '../reference/src/index.ts';
+import { type ClientConfig, defaultClients, type TenantParts } from '../reference/src/index.ts';
 import { isObject } from '../lib/values.ts';
 import { htmlRes, isTokenRequest, jsonRes, type Req, type Wrap } from './exchange.ts';
 import { compose, mapResponse } from './faults.ts';
@@ -14,6 +15,8 @@ import { viaParts, viaWrap, type Variant } from './variant.ts';
 import type { ProbeClient } from './probes.ts';
 
 const A = DEV_AUTH;
+/** The management clients: they keep client credentials, the Management API's own grant (§5.1). */
+const MANAGEMENT_CLIENTS = ['conformance-full', 'conformance-limited'];
 const isAuthorize = (r: Req): boolean => r.method === 'GET' && /^\/authorize\/?$/.test(r.path);
 const isRevoke = (r: Req): boolean => /^\/oauth\/revoke\/?$/.test(r.path);
 const isDiscovery = (r: Req): boolean => r.method === 'GET' && r.path === '/.well-known/openid-configuration';
@@ -63,7 +66,7 @@ export const JUDGING_MUTANTS: Variant[] = [
     options: viaParts((d: TenantParts) => ({
       authenticateClient: async (input) => {
         const v = await d.authenticateClient(input);
-        if (!v.ok || ['conformance-full', 'conformance-limited'].includes(v.client.clientId)) return v;
+        if (!v.ok || MANAGEMENT_CLIENTS.includes(v.client.clientId)) return v;
         const grants = (v.client.grantTypes ?? ['client_credentials']).filter((g) => g !== 'client_credentials');
         return { ...v, client: { ...v.client, grantTypes: [...new Set([...grants, 'password', 'refresh_token'])] } };
       },
@@ -170,7 +173,56 @@ export const JUDGING_MUTANTS: Variant[] = [
   },
 ];
 
+/**
+ * The authentication API's confidential clients with neither client credentials nor the password
+ * grant: the code flow only, each at the registered redirect URI (the management clients keep
+ * theirs; the public client is left as it is).
+ */
+const codeFlowOnly = (): ClientConfig[] =>
+  defaultClients().map((c) =>
+    MANAGEMENT_CLIENTS.includes(c.clientId) || c.tokenEndpointAuthMethod === 'none'
+      ? c
+      : {
+          ...c,
+          grantTypes: ['authorization_code', 'refresh_token'],
+          redirectUris: [...new Set([...(c.redirectUris ?? []), A.IDM_REDIRECT_URI])],
+        },
+  );
+
 export const JUDGING_BENIGN: Variant[] = [
+  {
+    id: 'judging-code-flow-only-declared',
+    kind: 'benign',
+    clause: null,
+    grep: [
+      'auth.flow.client-credentials',
+      'auth.api.post-json',
+      'auth.method.client-secret-post',
+      'auth.method.client-secret-basic',
+      'auth.method.client-assertion',
+      'auth.method.mtls',
+    ],
+    fault: 'spec-silent',
+    description:
+      "the authentication API's confidential clients offer neither client credentials nor the password grant, only the code flow, declared with IDM_NOT_OFFERED=client-credentials,password: the encoding and the ways to authenticate are judged through the code exchange of real logins",
+    env: { IDM_NOT_OFFERED: 'client-credentials,password' },
+    options: () => ({ clients: codeFlowOnly() }),
+    probe: async (c) => ({
+      clientCredentials: (await postClientCredentials(c)).status,
+      password: (
+        await c.request('POST', '/oauth/token', {
+          body: {
+            grant_type: 'password',
+            client_id: A.IDM_POST_CLIENT_ID,
+            client_secret: A.IDM_POST_CLIENT_SECRET,
+            username: A.IDM_TEST_USERNAME,
+            password: A.IDM_TEST_PASSWORD,
+            scope: 'openid',
+          },
+        })
+      ).status,
+    }),
+  },
   {
     id: 'judging-no-revocation-declared',
     kind: 'benign',

@@ -36,7 +36,10 @@ export interface VariantContext {
   publicUrl: string;
 }
 
-export type VariantOptions = Pick<TenantOptions, 'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation'>;
+export type VariantOptions = Pick<
+  TenantOptions,
+  'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation' | 'clients'
+>;
 
 export interface Variant {
   /** kebab-case, stable: the key in reports/mutation.json */

@@ -1,6 +1,6 @@
 // The authentication room's structure holds what it promises (issue 25): every refusal under
 // specs/authentication/ is judged through the one twin gate (lib/auth/twin-gate.ts), never
-// beside it; the rules about every answer and the rows of the ways to authenticate name
+// beside it, and what a flow gave is decided as its own clause decides it (issue 30 item 3); the rules about every answer and the rows of the ways to authenticate name
 // clauses the catalogue has.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -20,6 +20,9 @@ const OUTSIDE_THE_GATE: ReadonlyArray<[RegExp, string]> = [
   [/\bexpect(Client)?AuthRefusal\b/, 'a refusal API beside the gate'],
   [/\bflows\.refusal\b/, 'flows.refusal'],
   [/not exercised: the accepted case failed/, 'a twin’s failure spelt out by hand'],
+  // What a flow gave is decided once, as its own clause decides it (lib/auth/flow-products.ts).
+  [/\bgate\.given\([^)]*\bissued\(/, 'a token flow’s outcome decided beside tokenGave'],
+  [/\bgate\.given\(\s*'auth\.flow\.(userinfo|revoke|implicit)'/, 'a flow’s outcome decided beside flow-products.ts'],
 ];
 
 test('no spec under specs/authentication/ judges a refusal outside the twin gate', () => {

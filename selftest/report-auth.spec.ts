@@ -89,6 +89,22 @@ test.describe('§7.3 "most carry an error code and a description", judged over t
     ]).clauses.find((c) => c.id === 'auth.error.object')!;
     expect(passed.status, 'a 5xx is not a 4xx: not counted').toBe('passed');
   });
+  test('a 4xx without an error object is auth.error.object failure alone, never counted again for its code and description', () => {
+    const cat: CatalogueEntry[] = [
+      ...catalogue,
+      { id: 'auth.error.object', section: '7.3', text: 'error object', kind: 'must' },
+    ];
+    const bodiless: AuthErrorRecord = { ...err(null, false), at: 'GET /userinfo', object: false, members: [] };
+    const mixed = aggregate(cat, [outcome('a', [err('invalid_client', true), bodiless, bodiless, bodiless])]);
+    const status = (id: string) => mixed.clauses.find((c) => c.id === id)!.status;
+    expect(status('auth.error.object')).toBe('failed');
+    expect(status(CODE_AND_DESCRIPTION), 'the one error object carries both').toBe('passed');
+    const none = aggregate(cat, [outcome('a', [bodiless, bodiless])]).clauses.find(
+      (c) => c.id === CODE_AND_DESCRIPTION,
+    )!;
+    expect(none.status, 'no error object at all: nothing to judge').toBe('skipped');
+    expect(none.skips).toMatchObject([{ by: 'tenant', cause: { clause: 'auth.error.object' } }]);
+  });
   test('no authentication-API error met: the clause is not judged (skipped)', () => {
     expect(judgeAuthErrors([outcome('a', [])], catalogue)).toBeNull();
     expect(statusOf([outcome('a', [])], CODE_AND_DESCRIPTION).status).toBe('skipped');

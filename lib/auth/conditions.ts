@@ -8,6 +8,7 @@ import type { Exchange } from '../http.ts';
 import { isObject, short } from '../values.ts';
 import { describeEndpoint, type Endpoint } from './endpoints.ts';
 import { answerEvidence, classify, describeClass, passes, PASSES } from './answer-class.ts';
+import { revocationGave, userInfoGave } from './flow-products.ts';
 import { validateIdToken, type IdTokenContext, type IssuerKeys } from './id-token.ts';
 
 /** §4.3 names the flow; where the suite found its endpoint (auth.api.named-flows, recorded). */
@@ -61,15 +62,10 @@ export async function idTokenValid(
   );
 }
 
-/** §4.3 get user info, OIDC Core §5.3.2: 200 with the user's claims, `sub` among them. */
+/** §4.3 get user info, OIDC Core §5.3.2: 200 with the user's claims, `sub` among them (flow-products.ts decides). */
 export function userInfoAnswered(check: Checks, ex: Exchange, from: string): boolean {
-  const sub = isObject(ex.body) ? ex.body.sub : undefined;
-  return check.that(
-    'auth.flow.userinfo',
-    ex.status === 200 && typeof sub === 'string' && sub !== '',
-    `user info with the user's Bearer token (from ${from}) answered ${ex.status}${isObject(ex.body) ? (typeof sub === 'string' ? ' with sub' : ' without a sub string') : ' without a JSON object'}`,
-    ex,
-  );
+  const g = userInfoGave(ex);
+  return check.that(g.clause, g.ok, `user info with the user's Bearer token (from ${from}) ${g.seen}`, ex);
 }
 
 /** OIDC Core §5.3.2: user info for a login's access token speaks for the ID token's subject. */
@@ -83,14 +79,10 @@ export function sameSubject(check: Checks, info: Exchange, sub: string): boolean
   );
 }
 
-/** RFC 7009 §2.2: the revocation request is answered 200. */
+/** RFC 7009 §2.2: the revocation request is answered 200 (flow-products.ts decides). */
 export function revocationAnswered(check: Checks, ex: Exchange, note: string): boolean {
-  return check.that(
-    'auth.flow.revoke',
-    ex.status === 200,
-    `revocation with the client ID and secret answered ${ex.status}, expected 200${note}`,
-    ex,
-  );
+  const g = revocationGave(ex);
+  return check.that(g.clause, g.ok, `revocation with the client ID and secret ${g.seen}, expected 200${note}`, ex);
 }
 
 /**

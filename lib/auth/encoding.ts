@@ -3,17 +3,34 @@
 // every other clause is then judged with the form, and its evidence says so, so that one
 // root cause is one failure. Found once per worker with the confidential (Post) client, through
 // the grant the tenant offers (issue 30, item 7): client credentials, else the password grant of
-// the test user — a tenant without the first fails its own clause only, and the encoding, the
-// ways to authenticate and what needs a token answer are judged through the second. The probe's
-// answers are kept, so the tests that need that very grant (the Post method's accepted case,
-// the JSON-versus-form convention, the client-credentials flow) do not send it again.
+// the test user, else the code exchange of a real login (the code flow through the login walk,
+// a fresh code for every request, since a code is exchanged once) — a tenant without the first
+// fails or skips its own clause only, and the encoding, the ways to authenticate and what needs
+// a token answer are judged through the grant it offers. The probe's answers are kept, so the
+// tests that need that very grant (the Post method's accepted case, the JSON-versus-form
+// convention, the client-credentials flow) do not send it again.
 import type { Config } from '../config.ts';
 import type { ApiClient, Exchange, SendOptions } from '../http.ts';
 import { issued } from './acceptance.ts';
 import { oneLoginAtATime } from './one-login.ts';
+import { isSkipRecord, type SkipRecord } from '../skip-record.ts';
 
 /** A grant a client authenticates with at the token endpoint, in the order the probe tries them. */
-export type OfferedGrant = 'client_credentials' | 'password';
+export type OfferedGrant = 'client_credentials' | 'password' | 'authorization_code';
+
+/** The flow clause that judges each grant: the one a failure of the grant itself belongs to. */
+export const GRANT_CLAUSE: Record<OfferedGrant, string> = {
+  client_credentials: 'auth.flow.client-credentials',
+  password: 'auth.flow.password',
+  authorization_code: 'auth.flow.code.confidential',
+};
+
+/**
+ * A fresh authorization code of a real login of the test user for `clientId` (the code flow
+ * through the login walk, with PKCE): the exchange's own parameters (grant_type, code,
+ * redirect_uri, code_verifier), or why there is none (the record its request is skipped with).
+ */
+export type CodeLogin = (clientId: string) => Promise<Record<string, string> | SkipRecord>;
 
 /** A grant's answers: as JSON, and as a form when JSON gave no token. */
 export interface ProbeAnswers {
@@ -27,7 +44,8 @@ export interface AuthEncoding {
   note: string;
   /**
    * The grant the encoding and the ways to authenticate are judged through: the first that
-   * obtained a token; client credentials when none did (its clause says why).
+   * obtained a token; when none did, client credentials (its clause says why), or where that is
+   * declared not offered, the last grant tried.
    */
   grant: OfferedGrant;
   /** The answers of `grant` (null when no Post client is configured). */
@@ -56,32 +74,49 @@ export function probeGrant(cfg: Config): Record<string, string> | null {
 
 /**
  * A way to authenticate's request (built over client credentials) sent over `grant` instead:
- * its client authentication kept, the grant's own parameters put in (RFC 6749 §4.3.2), the
- * client-credentials `audience` left out.
+ * its client authentication kept, the grant's own parameters put in (RFC 6749 §4.3.2, §4.1.3),
+ * the client-credentials `audience` left out. The code exchange takes a fresh code of `clientId`
+ * from `login` (a code is exchanged once); a login that gave none is its record.
  */
-export function overGrant(data: Record<string, unknown>, cfg: Config, grant: OfferedGrant): Record<string, unknown> {
+export async function overGrant(
+  data: Record<string, unknown>,
+  cfg: Config,
+  grant: OfferedGrant,
+  code?: { login: CodeLogin; clientId: string },
+): Promise<Record<string, unknown> | SkipRecord> {
   const user = cfg.auth.user;
-  if (grant !== 'password' || data.grant_type !== 'client_credentials' || !user) return data;
+  if (grant === 'client_credentials' || data.grant_type !== 'client_credentials') return data;
   // The management API's audience is what a client asks for itself; a user's login asks for OpenID scopes.
-  const { audience: _clientAudience, ...auth } = data;
-  return { ...auth, grant_type: 'password', username: user.username, password: user.password, scope: 'openid' };
+  const { audience: _clientAudience, grant_type: _cc, ...auth } = data;
+  if (grant === 'password')
+    return user
+      ? { ...auth, grant_type: 'password', username: user.username, password: user.password, scope: 'openid' }
+      : data;
+  if (!code) return data;
+  const exchange = await code.login(code.clientId);
+  return isSkipRecord(exchange) ? exchange : { ...auth, ...exchange };
 }
 
-/** JSON unless JSON is refused where the same request as a form obtains a token. */
-export function authEncoding(cfg: Config, anon: ApiClient): Promise<AuthEncoding> {
+/**
+ * JSON unless JSON is refused where the same request as a form obtains a token; `login` gives
+ * the code exchange its codes where neither client credentials nor the password grant is offered.
+ */
+export function authEncoding(cfg: Config, anon: ApiClient, login?: CodeLogin): Promise<AuthEncoding> {
   let e = found.get(cfg.auth.tokenUrl);
   if (!e) {
-    e = probe(cfg, anon);
+    e = probe(cfg, anon, login);
     found.set(cfg.auth.tokenUrl, e);
   }
   return e;
 }
 
-/** Said beside a way to authenticate judged over the password grant: why not over client credentials. */
+/** Said beside a way to authenticate judged over another grant than client credentials: why. */
 export function grantNote(enc: AuthEncoding): string {
-  return enc.grant === 'password'
-    ? ' (over the password grant: client credentials gave no token, see auth.flow.client-credentials)'
-    : '';
+  if (enc.grant === 'password')
+    return ' (over the password grant: client credentials gave no token, see auth.flow.client-credentials)';
+  if (enc.grant === 'authorization_code')
+    return ' (over the code exchange of a login: neither client credentials nor the password grant gave a token, see auth.flow.client-credentials and auth.flow.password)';
+  return '';
 }
 
 /** The answer to the Post client's request over the probe's grant in the accepted encoding: the probe's own. */
@@ -113,10 +148,12 @@ export function tokenPost(
 
 // Helpers
 
-async function probe(cfg: Config, anon: ApiClient): Promise<AuthEncoding> {
+async function probe(cfg: Config, anon: ApiClient, login?: CodeLogin): Promise<AuthEncoding> {
   const cc = probeGrant(cfg);
   if (!cc) return JSON_ENCODING;
-  const clientCredentials = await tryGrant(cfg, anon, cc);
+  const { notOffered } = cfg.auth;
+  // A grant declared not offered is not asked for: its clause is skipped as the tenant's.
+  const clientCredentials = notOffered.has('client-credentials') ? null : await tryGrant(cfg, anon, async () => cc);
   const taken = (a: ProbeAnswers): 'json' | 'form' | null =>
     issued(a.json) ? 'json' : a.form && issued(a.form) ? 'form' : null;
   const found = (grant: OfferedGrant, a: ProbeAnswers, encoding: 'json' | 'form'): AuthEncoding => ({
@@ -126,20 +163,40 @@ async function probe(cfg: Config, anon: ApiClient): Promise<AuthEncoding> {
     probe: a,
     clientCredentials,
   });
-  const byCc = taken(clientCredentials);
-  if (byCc) return found('client_credentials', clientCredentials, byCc);
-  const password = overGrant(cc, cfg, 'password');
-  if (password !== cc && !cfg.auth.notOffered.has('password')) {
-    const answers = await tryGrant(cfg, anon, password);
-    const byPassword = taken(answers);
-    if (byPassword) return found('password', answers, byPassword);
+  const byCc = clientCredentials && taken(clientCredentials);
+  if (clientCredentials && byCc) return found('client_credentials', clientCredentials, byCc);
+  // None taken: the last grant tried is the one whose clause says why.
+  let last: { grant: OfferedGrant; probe: ProbeAnswers | null } = {
+    grant: 'client_credentials',
+    probe: clientCredentials,
+  };
+  for (const grant of ['password', 'authorization_code'] as const) {
+    if (grant === 'password' && (notOffered.has('password') || !cfg.auth.user)) continue;
+    if (grant === 'authorization_code' && (!login || !cfg.auth.redirectUri)) continue;
+    const code = login && { login, clientId: cc.client_id as string };
+    // Each try its own request: a code of the exchange is good once.
+    const answers = await tryGrant(cfg, anon, () => overGrant(cc, cfg, grant, code));
+    if (answers === null) continue;
+    const by = taken(answers);
+    if (by) return found(grant, answers, by);
+    if (clientCredentials === null) last = { grant, probe: answers };
   }
-  return { ...JSON_ENCODING, probe: clientCredentials, clientCredentials };
+  return { ...JSON_ENCODING, ...last, clientCredentials };
 }
 
-async function tryGrant(cfg: Config, anon: ApiClient, data: Record<string, unknown>): Promise<ProbeAnswers> {
-  const send = (encoding: 'json' | 'form') => tokenPost(anon, { encoding }, cfg, data);
+/** The grant as JSON, and as a form where JSON gave no token; null when no request could be made (no code). */
+async function tryGrant(
+  cfg: Config,
+  anon: ApiClient,
+  make: () => Promise<Record<string, unknown> | SkipRecord>,
+): Promise<ProbeAnswers | null> {
+  const send = async (encoding: 'json' | 'form') => {
+    // The probe runs inside whichever test asked first: a login that cannot be made stops nothing.
+    const data = await make().catch(() => null);
+    return data === null || isSkipRecord(data) ? null : tokenPost(anon, { encoding }, cfg, data);
+  };
   const json = await send('json');
+  if (json === null) return null;
   return { json, form: issued(json) ? null : await send('form') };
 }
 

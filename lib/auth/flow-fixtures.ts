@@ -9,7 +9,8 @@
 import { test as base } from '../fixtures.ts';
 import { TwinGate } from './twin-gate.ts';
 import type { FlowContext } from './flow-context.ts';
-import { flowLogins, userTokensOf } from './flow-logins.ts';
+import { codeLoginOf, flowLogins, userTokensOf } from './flow-logins.ts';
+import { endpoint } from './endpoints.ts';
 import { flowRequests } from './flow-requests.ts';
 import type { Flows } from './flow-types.ts';
 
@@ -42,8 +43,15 @@ export const test = base.extend<{ flows: Flows; gate: TwinGate }>({
           if (typeof v === 'string' && v.length >= 4) suite.redactor.add(v);
         },
       };
-      const requests = flowRequests(x);
+      // The code exchange's logins walk with the logins below, made after the requests they need.
+      let walk: Flows['walk'] | undefined;
+      const codeLogin = codeLoginOf(x, {
+        walk: (...a) => walk!(...a),
+        endpoint: (which) => endpoint(suite.cfg, anon, which),
+      });
+      const requests = flowRequests(x, codeLogin);
       const logins = flowLogins(x, requests);
+      walk = logins.walk;
       const flows: Flows = {
         ...requests,
         ...logins,

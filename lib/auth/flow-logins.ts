@@ -5,16 +5,17 @@
 // login per client and scope in a worker.
 import { bucketKey } from '../http.ts';
 import type { Checks } from '../checks.ts';
-import { failureCause, issued, notExercised } from './acceptance.ts';
+import { productsSkip, tokenGave } from './flow-products.ts';
 import { noChromiumReason } from './browser.ts';
 import { skipTest } from '../declare.ts';
 import { runSkip, type SkipRecord } from '../skip-record.ts';
 import { NO_REDIRECT_URI } from './needs.ts';
 import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-walk.ts';
 import { oneLoginAtATime } from './one-login.ts';
-import { newState, pkcePair } from './pkce.ts';
+import { newState, pkcePair, type PkcePair } from './pkce.ts';
 import { str, type FlowContext } from './flow-context.ts';
 import type { Flows, UserTokens } from './flow-types.ts';
+import type { CodeLogin } from './encoding.ts';
 
 type Logins = Pick<Flows, 'walk' | 'authorize' | 'logout'>;
 
@@ -136,7 +137,56 @@ export function userTokensOf(x: FlowContext, f: Pick<Flows, 'walk' | 'endpoint' 
   };
 }
 
+/**
+ * Fresh codes of the test user's logins for any client (lib/auth/encoding.ts: the code exchange
+ * the ways to authenticate go over where the tenant offers neither client credentials nor the
+ * password grant): the code flow with PKCE through the login walk, one login per code. It never
+ * skips the test it runs in (the encoding probe runs inside whichever test asked first): what
+ * stands in the way is its record.
+ */
+export function codeLoginOf(x: FlowContext, f: Pick<Flows, 'walk' | 'endpoint'>): CodeLogin {
+  const { cfg, loginBrowser } = x;
+  return async (clientId) => {
+    const { redirectUri, user } = cfg.auth;
+    if (!loginBrowser.lookup.path)
+      return runSkip({ setting: 'IDM_CHROMIUM' }, `browser flows: ${noChromiumReason(loginBrowser.lookup)}`);
+    if (!user)
+      return runSkip({ setting: 'IDM_TEST_USERNAME' }, 'a code exchange needs a test user: set IDM_TEST_USERNAME');
+    if (!redirectUri) return NO_REDIRECT_URI;
+    const { out, code, pair } = await codeLogin(f, clientId, redirectUri, 'openid');
+    if (code === null) return loginProblem(out, clientId, 'openid');
+    return { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: pair.verifier };
+  };
+}
+
 // Helpers
+
+/** One code-flow login with PKCE through the login walk: its outcome, and the code when it came with the state sent. */
+async function codeLogin(
+  f: Pick<Flows, 'walk' | 'endpoint'>,
+  clientId: string,
+  redirectUri: string,
+  scope: string,
+  nonce?: string,
+): Promise<{ out: AuthorizeOutcome; code: string | null; pair: PkcePair }> {
+  const pair = pkcePair();
+  const state = newState();
+  const out = await f.walk(
+    await f.endpoint('authorize'),
+    {
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: redirectUri,
+      scope,
+      state,
+      ...(nonce === undefined ? {} : { nonce }),
+      code_challenge: pair.challenge,
+      code_challenge_method: pair.method,
+    },
+    [redirectUri],
+  );
+  return { out, code: out.params.state === state ? (out.params.code ?? null) : null, pair };
+}
 
 /** One code-flow login and the code's exchange: the user's tokens, or why there are none. */
 async function loginFor(
@@ -148,24 +198,8 @@ async function loginFor(
 ): Promise<UserTokens> {
   const source = `the code flow with PKCE (client ${client.id})`;
   const none = { accessToken: null, refreshToken: null, idToken: null, clientId: client.id, source };
-  const pair = pkcePair();
-  const state = newState();
   const nonce = newState();
-  const out = await f.walk(
-    await f.endpoint('authorize'),
-    {
-      response_type: 'code',
-      client_id: client.id,
-      redirect_uri: redirectUri,
-      scope,
-      state,
-      nonce,
-      code_challenge: pair.challenge,
-      code_challenge_method: pair.method,
-    },
-    [redirectUri],
-  );
-  const code = out.params.state === state ? (out.params.code ?? null) : null;
+  const { out, code, pair } = await codeLogin(f, client.id, redirectUri, scope, nonce);
   if (code === null)
     return { ...none, nonce, exchange: null, consent: out.consent, problem: loginProblem(out, client.id, scope) };
   const t = await f.token({
@@ -186,7 +220,7 @@ async function loginFor(
     nonce,
     exchange: t.ex,
     consent: out.consent,
-    problem: issued(t.ex) ? null : notExercised(accept, failureCause(t.ex)),
+    problem: productsSkip(tokenGave(accept, t.ex)),
   };
 }
 

@@ -3,23 +3,32 @@
 // query): the token endpoint, whose tokens are masked from then on and whose answers validate
 // as token answers, the password grant (one login of a user at a time), any POST or GET.
 import { skipTest } from '../declare.ts';
-import { runSkip } from '../skip-record.ts';
+import { isSkipRecord, runSkip } from '../skip-record.ts';
 import { judgeAbsent } from './absent.ts';
 import { endpoint } from './endpoints.ts';
-import { authEncoding, tokenPost } from './encoding.ts';
+import { authEncoding, overGrant, tokenPost, type CodeLogin } from './encoding.ts';
 import { str, type FlowContext } from './flow-context.ts';
 import type { Flows } from './flow-types.ts';
 
-type Requests = Pick<Flows, 'endpoint' | 'stopIfAbsent' | 'encoding' | 'token' | 'passwordGrant' | 'post' | 'get'>;
+type Requests = Pick<
+  Flows,
+  'endpoint' | 'stopIfAbsent' | 'encoding' | 'grantRequest' | 'token' | 'passwordGrant' | 'post' | 'get'
+>;
 
-export function flowRequests(x: FlowContext): Requests {
+/** `login`: the codes of the code exchange, where the tenant offers no other grant (lib/auth/encoding.ts). */
+export function flowRequests(x: FlowContext, login: CodeLogin): Requests {
   const { cfg, anon, check, testInfo, secret } = x;
   const r: Requests = {
     endpoint: (which) => endpoint(cfg, anon, which),
     stopIfAbsent(e, ex) {
       judgeAbsent({ check, info: testInfo }, e, ex);
     },
-    encoding: () => authEncoding(cfg, anon),
+    encoding: () => authEncoding(cfg, anon, login),
+    async grantRequest(data, clientId) {
+      const made = await overGrant(data, cfg, (await r.encoding()).grant, { login, clientId });
+      skipTest(isSkipRecord(made) && made, testInfo);
+      return made as Record<string, unknown>;
+    },
     async token(data) {
       const ex = await tokenPost(anon, await r.encoding(), cfg, data);
       const body = typeof ex.body === 'object' && ex.body !== null ? (ex.body as Record<string, unknown>) : {};

@@ -64,6 +64,12 @@ export interface Flows {
   /** The encoding POSTs are sent with (JSON, or the form where JSON alone is refused). */
   encoding(): Promise<AuthEncoding>;
   /**
+   * A way to authenticate's request (built over client credentials) over the grant the tenant
+   * offers (lib/auth/encoding.ts `overGrant`), for `clientId`: the code exchange takes a fresh
+   * login's code; where that login gave none, the test stops skipped with its record.
+   */
+  grantRequest(data: Record<string, unknown>, clientId: string): Promise<Record<string, unknown>>;
+  /**
    * The test user's tokens through the authorization code flow with PKCE in the browser
    * (RFC 9700 §2.1.1), never a deprecated grant: the public client, or the confidential
    * (Post) client when `confidential`. offline_access is asked with prompt=consent (OIDC Core §11).

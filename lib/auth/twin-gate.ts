@@ -20,6 +20,7 @@ import {
 } from './answer-class.ts';
 import { expectIssued, failureCause, issued, notExercised } from './acceptance.ts';
 import type { AttackRow } from './attacks/catalogue.ts';
+import type { FlowGave } from './flow-products.ts';
 import { recordAttack, type AttackOutcome } from './attacks/record.ts';
 
 /** What the accepted case gave: made by the gate only. */
@@ -79,6 +80,11 @@ export class TwinGate {
   /** An accepted case judged elsewhere (or not a verdict of its own): only what it gave. */
   given(clause: string, ok: boolean, cause: string): Twin {
     return twin(clause, ok, cause);
+  }
+
+  /** What a flow gave, as its own clause judges it (lib/auth/flow-products.ts): the twin of what judges its products. */
+  gave(g: FlowGave): Twin {
+    return twin(g.clause, g.ok, g.ok ? '' : g.seen);
   }
 
   /** An accepted case that is itself a rule: `clause` holds when `ok`. */

@@ -35,6 +35,7 @@ export type Depth = (typeof DEPTHS)[number];
  * browser flow needs) belongs to one (lib/auth/absent.ts); the methods' ids are the rows of lib/auth/methods.ts.
  */
 export const NAMED_FLOWS = [
+  'client-credentials',
   'password',
   'implicit',
   'passwordless',

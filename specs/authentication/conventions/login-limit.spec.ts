@@ -12,7 +12,7 @@ import { notOfferedSkip, optInSkip, type Config } from '../../../lib/config.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
-import { authEncoding } from '../../../lib/auth/encoding.ts';
+import { tokenGave } from '../../../lib/auth/flow-products.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { parseRateLimit } from '../../../lib/pacer.ts';
 import { oneLoginAtATime } from '../../../lib/auth/one-login.ts';
@@ -60,7 +60,7 @@ test.describe('repeat login attempts (§8)', () => {
         await throughLoginPage(flows, gate, cfg, off?.text ?? 'no client for the password grant (IDM_POST_CLIENT_ID)');
         return;
       }
-      const { encoding } = await authEncoding(cfg, anon);
+      const { encoding } = await flows.encoding();
       // Every attempt spends the client's own bucket (lib/http.ts), paced like the client's other
       // requests; a 429 teaches the pacer nothing (the block's X-RateLimit-* — Remaining 0 until
       // the block ends — would make it wait out the block itself). The endpoint's own limit may
@@ -90,7 +90,7 @@ test.describe('repeat login attempts (§8)', () => {
         );
       // The accepted twin: the test user's right login is a login (a token) before any failure counts.
       const accepted = await login(user!.username, user!.password);
-      const twin = gate.given('auth.flow.password', issued(accepted), failureCause(accepted));
+      const twin = gate.gave(tokenGave('auth.flow.password', accepted));
       if (!twin.ok) {
         await throughLoginPage(flows, gate, cfg, `the password grant ${failureCause(accepted)}`);
         return;

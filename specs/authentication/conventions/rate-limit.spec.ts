@@ -8,20 +8,20 @@ import { judgeByRule } from '../../../lib/answer-rules.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { notOfferedSkip, optInSkip } from '../../../lib/config.ts';
 import { burstOnBlockedBucket, burstUnbreached } from '../../../lib/burst.ts';
-import { authEncoding, clientCredentialsAnswer, probeGrant } from '../../../lib/auth/encoding.ts';
+import { clientCredentialsAnswer, GRANT_CLAUSE, probeAnswer, probeGrant } from '../../../lib/auth/encoding.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
-import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { tokenGave } from '../../../lib/auth/flow-products.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 
 test.describe('rate limits of the authentication API (§8)', () => {
   test(
     'authentication-API answers report the limit state in X-RateLimit-*',
     clauses(OPERATIONS.authRateLimit, 'ratelimit.auth-api.headers'),
-    async ({ run, anon, check }) => {
+    async ({ run, anon, check, flows }) => {
       const { cfg } = run;
       const data = probeGrant(cfg);
       skipTest(!data && NO_POST_CLIENT);
-      const enc = await authEncoding(cfg, anon);
+      const enc = await flows.encoding();
       const { encoding, note } = enc;
       // The probe's answer is an authentication-API answer like any other: not asked again.
       const token = clientCredentialsAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
@@ -46,16 +46,18 @@ test.describe('rate limits of the authentication API (§8)', () => {
   test(
     'a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them',
     clauses(OPERATIONS.authRateLimit, 'auth.error.429', 'ratelimit.429.remaining-spent'),
-    async ({ suite, anon, counter, check, gate }, info) => {
+    async ({ suite, anon, counter, check, gate, flows }, info) => {
       const { cfg } = suite;
       skipTest(optInSkip(cfg, 'burst'));
       const data = probeGrant(cfg);
       skipTest(!data && NO_POST_CLIENT);
       // The authentication API's own client and the encoding it accepts (JSON by §4.3).
-      const enc = await authEncoding(cfg, anon);
+      const enc = await flows.encoding();
       const { encoding } = enc;
-      const right = clientCredentialsAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
-      const twin = gate.given('auth.flow.client-credentials', issued(right), failureCause(right));
+      // The twin: the client's request over the grant the tenant offers (the probe's own answer); the
+      // burst's requests spend the token endpoint's bucket whatever they ask.
+      const right = probeAnswer(enc) ?? (await anon.send('POST', cfg.auth.tokenUrl, { data, encoding }));
+      const twin = gate.gave(tokenGave(GRANT_CLAUSE[enc.grant], right));
       if (!twin.ok) {
         gate.skip(twin, 'auth.error.429', 'ratelimit.429.remaining-spent');
         return;

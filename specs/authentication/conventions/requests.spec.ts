@@ -6,7 +6,7 @@ import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
-import { authEncoding } from '../../../lib/auth/encoding.ts';
+import { GRANT_CLAUSE } from '../../../lib/auth/encoding.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
@@ -18,19 +18,19 @@ test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'POST: a token request as JSON is answered like the same request as a form',
     clauses(OPERATIONS.authApi, 'auth.api.post-json', 'auth.api.base'),
-    async ({ run, anon, check, gate }) => {
+    async ({ run, anon, check, gate, flows }) => {
       const { cfg } = run;
       // The authentication API's own client, over the grant it offers: lib/auth/encoding.ts's probe
       // is this very comparison (the form is sent only when JSON gives no token), so its answers
       // are judged here, on the authentication API's own token endpoint.
-      const enc = await authEncoding(cfg, anon);
+      const enc = await flows.encoding();
       skipTest(!enc.probe && NO_POST_CLIENT);
       const { json, form } = enc.probe!;
-      const grant = enc.grant === 'password' ? 'password' : 'client-credentials';
+      const grant = enc.grant.replace('_', '-');
       // The root cause of every "sent as form" in this run's evidence. When the form gets no
       // token either, the encoding is not what fails: the grant's own clauses say why.
       const twin = gate.given(
-        `auth.flow.${grant}`,
+        GRANT_CLAUSE[enc.grant],
         issued(json) || (form !== null && issued(form)),
         `${failureCause(json)} as JSON, and as a form ${form ? failureCause(form) : 'not sent'}`,
       );

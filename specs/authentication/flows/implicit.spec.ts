@@ -9,6 +9,7 @@ import { notOfferedSkip } from '../../../lib/config.ts';
 import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { publicClient } from './flow-checks.ts';
+import { implicitGave } from '../../../lib/auth/flow-products.ts';
 
 /** A URI no tenant has registered for the suite's clients (never resolved: the browser route answers it). */
 const UNREGISTERED = 'https://unregistered.conformance.test/callback';
@@ -61,15 +62,7 @@ async function implicitGrant(
     { response_type: 'token', client_id: clientId, redirect_uri: redirectUri, scope: 'openid profile', state },
     [redirectUri],
   );
-  const inFragment = (k: string): boolean => out.carriedIn.fragment.includes(k);
-  const missing = ['access_token', 'token_type', 'state'].filter((k) => !inFragment(k));
-  const ok =
-    out.callback !== null &&
-    missing.length === 0 &&
-    out.params.state === state &&
-    !out.carriedIn.query.includes('access_token');
-  const seen = out.callback
-    ? `fragment carries ${out.carriedIn.fragment.join(', ') || 'nothing'}; query carries ${out.carriedIn.query.join(', ') || 'nothing'}${out.params.state !== undefined && out.params.state !== state ? ' (another state)' : ''}${out.params.error ? ` (error ${out.params.error})` : ''} (the tenant answered ${out.chain.join(', ')})`
-    : (out.problem ?? 'no redirect');
+  // The one verdict on what the flow gave: the ID-token rules of an implicit login are judged only where it holds.
+  const { ok, seen } = implicitGave(out, state);
   return { ok, seen, out };
 }

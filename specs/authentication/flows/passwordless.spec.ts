@@ -12,7 +12,8 @@ import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
 import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts';
 import { madeUpCode, PASSWORDLESS_OTP_GRANT } from '../../../lib/auth/attacks/grants.ts';
-import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { issued } from '../../../lib/auth/acceptance.ts';
+import { tokenGave } from '../../../lib/auth/flow-products.ts';
 import { skipClauses } from '../../../lib/declare.ts';
 import { isObject } from '../../../lib/values.ts';
 import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
@@ -89,10 +90,7 @@ for (const connection of ['email', 'sms'] as const) {
       const wrong = await grant(madeUpCode(sent));
       if (sent !== null) {
         const right = await grant(sent);
-        const twin = gate.all(
-          started,
-          gate.given(clause, issued(right.ex), `the grant with the code sent ${failureCause(right.ex)}`),
-        );
+        const twin = gate.all(started, gate.gave(tokenGave(clause, right.ex)));
         gate.refused(twin, OTP_CHECKED, wrong.ex, `the passwordless grant with ${row.what}`, {
           ...FLOW_GRANT,
           attack: row,

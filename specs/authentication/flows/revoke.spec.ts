@@ -9,14 +9,14 @@ import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { endpointOf, jsonBodyRead, revocationAnswered } from '../../../lib/auth/conditions.ts';
-import { runSkip } from '../../../lib/skip-record.ts';
+import { clauseSkip, runSkip } from '../../../lib/skip-record.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 import { attackRow, GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts';
 import { madeUpLike } from '../../../lib/auth/attacks/grants.ts';
 import { alterToken, forgeExpired, isJwt } from '../../../lib/auth/forge.ts';
 import { BASIC } from '../../../lib/auth/methods/client-secret-basic.ts';
-import { overGrant, tokenPost } from '../../../lib/auth/encoding.ts';
-import { issued } from '../../../lib/auth/acceptance.ts';
+import { tokenPost } from '../../../lib/auth/encoding.ts';
+import { revocationGave, tokenGave } from '../../../lib/auth/flow-products.ts';
 
 test(
   'a refresh token the suite obtained works, is revoked, and then no longer works',
@@ -89,13 +89,10 @@ test(
       const own = await BASIC.request(run.cfg, other);
       // Over the grant the tenant offers, as the Basic method itself is judged (lib/auth/encoding.ts).
       const enc = await flows.encoding();
-      const theirs = await tokenPost(anon, enc, run.cfg, overGrant(own.data, run.cfg, enc.grant), {
+      const theirs = await tokenPost(anon, enc, run.cfg, await flows.grantRequest(own.data, other.id), {
         headers: own.headers,
       });
-      const twin = gate.all(
-        worked,
-        gate.given(BASIC.clause, issued(theirs), `the ${other.id} client's own grant answered ${theirs.status}`),
-      );
+      const twin = gate.all(worked, gate.gave(tokenGave(BASIC.clause, theirs)));
       const wrong = await flows.post(
         run.cfg.auth.tokenUrl,
         { grant_type: 'refresh_token', refresh_token: current },
@@ -119,12 +116,18 @@ test(
       token_type_hint: 'refresh_token',
     });
     flows.stopIfAbsent(e, revoked);
-    revocationAnswered(check, revoked, from);
-    // §4.3: a JSON revocation is the JSON convention at this endpoint (judged once where JSON was refused).
-    if (encoding === 'json') jsonBodyRead(check, revoked, e.url);
     endpointOf(check, 'revoke refresh token', e);
+    // §4.3: a JSON revocation is the JSON convention at this endpoint (judged once where JSON was
+    // refused). One cause, one failure: a 415 is the JSON refusal alone, the revocation then not
+    // judged; any other refusal is the revocation's alone and says nothing of the encoding.
+    const read = encoding === 'json' ? jsonBodyRead(check, revoked, e.url, false) : null;
+    skipTest(
+      read === false &&
+        clauseSkip('auth.api.post-json', `the revocation's JSON body was refused with ${revoked.status}`),
+    );
+    revocationAnswered(check, revoked, from);
     // Revocation is effective only where the token worked before it, and was revoked.
-    const twin = gate.all(worked, gate.given('auth.flow.revoke', revoked.status === 200, `answered ${revoked.status}`));
+    const twin = gate.all(worked, gate.gave(revocationGave(revoked)));
     if (!twin.ok) {
       gate.skip(twin, 'auth.flow.revoke.effective');
       return;

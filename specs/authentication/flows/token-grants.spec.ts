@@ -16,6 +16,7 @@ test.describe('token-endpoint flows', () => {
     clauses(OPERATIONS.authFlow, 'auth.flow.client-credentials', 'auth.token.answer', 'auth.api.named-flows'),
     async ({ run, flows, check }) => {
       const { cfg } = run;
+      skipTest(notOfferedSkip(cfg, 'client-credentials'));
       const post = cfg.auth.post;
       skipTest(!post && NO_POST_CLIENT);
       const enc = await flows.encoding();

@@ -19,6 +19,7 @@ import {
   truncateToken,
 } from '../../../lib/auth/forge.ts';
 import { userInfoWith } from '../flows/flow-checks.ts';
+import { userInfoGave } from '../../../lib/auth/flow-products.ts';
 import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { JWT_CLAUSES } from '../../../lib/auth/attacks/jwt.ts';
 import { materialFor } from '../../../lib/auth/attacks/material.ts';
@@ -54,11 +55,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       const token = user.accessToken!;
       // The accepted twin: the same endpoint with the user's valid token answers 200.
       const accepted = await userInfoWith(flows, userinfo.url, token);
-      const twin = gate.given(
-        'auth.flow.userinfo',
-        accepted.status === 200,
-        `user info with the user's token (from ${user.source}) answered ${accepted.status}`,
-      );
+      const twin = gate.gave(userInfoGave(accepted));
       const jwt = isJwt(token);
       check.observe(
         'auth.method.bearer.token-format',

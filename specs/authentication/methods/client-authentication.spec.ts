@@ -7,8 +7,9 @@ import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { TOKEN_METHODS, type MethodClient, type MethodRequest, type TokenMethod } from '../../../lib/auth/methods.ts';
 import { CLIENT_AUTH, CLIENT_AUTH_REFUSAL_CLAUSES } from '../../../lib/auth/twin-gate.ts';
-import { authEncoding, grantNote, overGrant, tokenPost, type AuthEncoding } from '../../../lib/auth/encoding.ts';
-import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { grantNote, tokenPost, type AuthEncoding } from '../../../lib/auth/encoding.ts';
+import type { Flows } from '../../../lib/auth/flow-types.ts';
+import { tokenGave } from '../../../lib/auth/flow-products.ts';
 import { notOfferedSkip, type Config } from '../../../lib/config.ts';
 import type { ApiClient, Exchange } from '../../../lib/http.ts';
 import { keyFetches } from '../../../lib/auth/attacks/send.ts';
@@ -23,16 +24,16 @@ for (const m of TOKEN_METHODS) {
     test(
       'the right credentials obtain a token',
       clauses(OPERATIONS.authMethod, m.clause, 'auth.token.answer', ...m.acceptClauses),
-      async ({ run, anon, check, gate }) => {
+      async ({ run, anon, check, gate, flows }) => {
         const { cfg } = run;
         const off = notOfferedSkip(cfg, m.id);
         skipTest(off);
         const clients = m.clients(cfg);
         skipTest(clients.length === 0 && m.needs);
-        const enc = await authEncoding(cfg, anon);
-        const send = (r: MethodRequest) => sendRequest(anon, enc, cfg, r);
+        const enc = await flows.encoding();
         for (const c of clients) {
-          const { req, ex } = await accepted(m, c, cfg, anon, enc);
+          const send = (r: MethodRequest) => sendRequest(flows, anon, enc, cfg, r, c.id);
+          const { req, ex } = await accepted(m, c, cfg, send, enc);
           await gate.issued(m.clause, ex, m.describe(cfg, c), `${enc.note}${grantNote(enc)}`);
           await m.besides?.({ cfg, check, enc, c, req, ex, send });
         }
@@ -44,7 +45,7 @@ for (const m of TOKEN_METHODS) {
       test(
         `${f.what} is refused`,
         clauses(OPERATIONS.authMethod, clause, ...CLIENT_AUTH_REFUSAL_CLAUSES),
-        async ({ run, anon, gate }) => {
+        async ({ run, anon, gate, flows }) => {
           const { cfg } = run;
           const off = notOfferedSkip(cfg, m.id);
           skipTest(off);
@@ -52,12 +53,13 @@ for (const m of TOKEN_METHODS) {
           skipTest(unset);
           const clients = m.clients(cfg).filter((c) => f.for?.(c, cfg) ?? true);
           skipTest(clients.length === 0 && m.needs);
-          const enc = await authEncoding(cfg, anon);
+          const enc = await flows.encoding();
           for (const c of clients) {
-            const { ex: right } = await accepted(m, c, cfg, anon, enc);
-            const twin = gate.given(m.clause, issued(right), `${c.id} ${failureCause(right)}`);
+            const send = (r: MethodRequest) => sendRequest(flows, anon, enc, cfg, r, c.id);
+            const { ex: right } = await accepted(m, c, cfg, send, enc);
+            const twin = gate.gave(tokenGave(m.clause, right));
             const watch = f.attack ? await keyFetches() : null;
-            const wrong = await sendRequest(anon, enc, cfg, await m.request(cfg, c, f.id));
+            const wrong = await send(await m.request(cfg, c, f.id));
             gate.refused(twin, clause, wrong, `${c.id} with ${f.what}`, {
               ...CLIENT_AUTH,
               ...(f.attack
@@ -73,14 +75,20 @@ for (const m of TOKEN_METHODS) {
 
 // Helpers
 
-function accepted(m: TokenMethod, c: MethodClient, cfg: Config, anon: ApiClient, enc: AuthEncoding) {
+function accepted(
+  m: TokenMethod,
+  c: MethodClient,
+  cfg: Config,
+  send: (r: MethodRequest) => Promise<Exchange>,
+  enc: AuthEncoding,
+) {
   const key = `${m.id} ${c.id}`;
   let twin = twins.get(key);
   if (!twin) {
     twin = (async () => {
-      if (m.accept) return m.accept(cfg, c, (r) => sendRequest(anon, enc, cfg, r));
+      if (m.accept) return m.accept(cfg, c, send);
       const req = await m.request(cfg, c);
-      return { req, ex: m.known?.(enc, c) ?? (await sendRequest(anon, enc, cfg, req)) };
+      return { req, ex: m.known?.(enc, c) ?? (await send(req)) };
     })();
     twins.set(key, twin);
     twin.catch(() => twins.delete(key));
@@ -88,7 +96,14 @@ function accepted(m: TokenMethod, c: MethodClient, cfg: Config, anon: ApiClient,
   return twin;
 }
 
-/** A method's request over the grant the tenant offers (lib/auth/encoding.ts). */
-function sendRequest(anon: ApiClient, enc: AuthEncoding, cfg: Config, r: MethodRequest): Promise<Exchange> {
-  return tokenPost(anon, enc, cfg, overGrant(r.data, cfg, enc.grant), { headers: r.headers });
+/** A method's request for client `clientId` over the grant the tenant offers (lib/auth/encoding.ts). */
+async function sendRequest(
+  flows: Flows,
+  anon: ApiClient,
+  enc: AuthEncoding,
+  cfg: Config,
+  r: MethodRequest,
+  clientId: string,
+): Promise<Exchange> {
+  return tokenPost(anon, enc, cfg, await flows.grantRequest(r.data, clientId), { headers: r.headers });
 }

@@ -10,14 +10,14 @@ import { decodeJwt } from 'jose';
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import type { Flows, TokenAnswer } from '../../../lib/auth/flow-types.ts';
 import type { Checks } from '../../../lib/checks.ts';
-import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { issuerKeys } from '../../../lib/auth/id-token.ts';
 import { idTokenValid, sameSubject } from '../../../lib/auth/conditions.ts';
-import { isObject } from '../../../lib/values.ts';
-import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { issued } from '../../../lib/auth/acceptance.ts';
+import { productsSkip, tokenGave, userInfoGave } from '../../../lib/auth/flow-products.ts';
 import { publicClient, userInfoWith } from '../flows/flow-checks.ts';
 import { member } from './login.ts';
-import { runSkip, clauseSkip, type SkipRecord } from '../../../lib/skip-record.ts';
+import { clauseSkip, runSkip, type SkipRecord } from '../../../lib/skip-record.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 
 /** Scopes to ask beyond the grant: the first the grant does not hold is used. */
@@ -47,7 +47,7 @@ test(
     'auth.sec.token.pragma',
     'auth.flow.refusals',
   ),
-  async ({ run, flows, check, anon, gate }) => {
+  async ({ run, flows, check, anon, gate }, testInfo) => {
     const { clientId } = publicClient(run.cfg);
     const user = await flows.userTokens(USER_SCOPE);
     skipTest(user.problem ?? (user.exchange === null && runSkip({}, `${user.source} gave no code exchange`)));
@@ -65,11 +65,16 @@ test(
     const offUserinfo = notOfferedSkip(run.cfg, 'userinfo');
     const e = await flows.endpoint('userinfo');
     const info = offUserinfo ? null : await userInfoWith(flows, e.url, t.accessToken!);
-    if (info === null) skipped.push(offUserinfo!);
-    else if (sub === null) skipped.push(runSkip({}, 'user info sub not compared: no ID token sub'));
-    else if (info.status !== 200 || !isObject(info.body))
-      skipped.push(clauseSkip('auth.flow.userinfo', `user info answered ${info.status} — auth.flow.userinfo says why`));
-    else sameSubject(check, info, sub);
+    // Judged only where both products are there: an ID token with its sub (else auth.sec.id-token.valid
+    // failed) and user info as auth.flow.userinfo requires it (one cause, one failure).
+    const notCompared =
+      info === null
+        ? offUserinfo
+        : sub === null
+          ? clauseSkip('auth.sec.id-token.valid', 'user info sub not compared: no ID token sub')
+          : productsSkip(userInfoGave(info));
+    if (notCompared) skipClauses(testInfo, notCompared, 'auth.sec.userinfo.sub');
+    else sameSubject(check, info!, sub!);
 
     // RFC 6749 §6 binds every client's refresh: each client that holds a refresh token is
     // tried, the public one from the shared login and the confidential one from its own (a
@@ -133,7 +138,7 @@ async function judgeRefreshOf(h: RefreshHolder, flows: Flows, gate: TwinGate, ch
   );
   // The accepted twin: the same refresh without a scope (RFC 6749 §6: the grant as it was).
   const plain = await refresh();
-  const twin = gate.given('auth.flow.refresh', issued(plain.ex), failureCause(plain.ex));
+  const twin = gate.gave(tokenGave('auth.flow.refresh', plain.ex));
   judgeWidening(gate, twin, check, wider, granted, extra, h.who);
 }
 

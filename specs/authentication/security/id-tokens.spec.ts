@@ -1,13 +1,16 @@
 // ID tokens received outside the code flow (code-flow-tokens.spec.ts has that one), validated
 // as OIDC Core says: from the authorization endpoint beside an access token (implicit,
-// §3.2.2.11: nonce and at_hash), and from the password grant with openid (§3.1.3.7).
+// §3.2.2.11: nonce and at_hash), and from the password grant with openid (§3.1.3.7). Each is
+// judged only where its flow gave what the flow's own clause requires (lib/auth/flow-products.ts).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { issuerKeys } from '../../../lib/auth/id-token.ts';
 import { idTokenValid } from '../../../lib/auth/conditions.ts';
 import { publicClient } from '../flows/flow-checks.ts';
-import { loginFor, member } from './login.ts';
-import { runSkip, tenantSkip, clauseSkip } from '../../../lib/skip-record.ts';
+import { implicitLogin, member } from './login.ts';
+import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
+import { productsSkip, tokenGave } from '../../../lib/auth/flow-products.ts';
+import { notOfferedSkip } from '../../../lib/config.ts';
 
 test.describe('ID tokens outside the code flow', () => {
   test(
@@ -17,7 +20,8 @@ test.describe('ID tokens outside the code flow', () => {
       const { clientId, redirectUri } = publicClient(run.cfg);
       const keys = await issuerKeys(run.cfg, anon);
       skipTest(typeof keys === 'string' && runSkip({}, `ID tokens cannot be validated: ${keys}`));
-      const { out, nonce } = await loginFor(flows, 'auth.flow.implicit', {
+      skipTest(notOfferedSkip(run.cfg, 'implicit'));
+      const { out, nonce } = await implicitLogin(flows, {
         responseType: 'id_token token',
         clientId,
         redirectUri,
@@ -39,14 +43,9 @@ test.describe('ID tokens outside the code flow', () => {
     async ({ run, flows, check, anon }) => {
       const keys = await issuerKeys(run.cfg, anon);
       skipTest(typeof keys === 'string' && runSkip({}, `ID tokens cannot be validated: ${keys}`));
+      skipTest(notOfferedSkip(run.cfg, 'password'));
       const t = await flows.passwordGrant('openid');
-      skipTest(
-        !t.accessToken &&
-          clauseSkip(
-            'auth.flow.password',
-            `the password grant gave no token (${t.ex.status}) — auth.flow.password says why`,
-          ),
-      );
+      skipTest(productsSkip(tokenGave('auth.flow.password', t.ex)));
       // OpenID Connect does not define this grant: an ID token is validated where one comes.
       const idToken = member(t.ex.body, 'id_token');
       // OpenID Connect does not define this grant: no ID token is the tenant's right.

@@ -1,22 +1,24 @@
-// The security specs' own logins through the login page (lib/auth/login-walk.ts): one
-// authorization request, its outcome, and the reason to skip when it gave nothing to judge
-// (the flow's own clauses, auth.flow.*, judge why).
+// The security specs' own logins through the login page (lib/auth/login-walk.ts): one implicit
+// authorization request and its outcome, judged further only where the implicit flow gave what
+// its own clause requires (lib/auth/flow-products.ts); otherwise the test is skipped naming it.
 import type { Flows } from '../../../lib/auth/flow-fixtures.ts';
-import { newState, type PkcePair } from '../../../lib/auth/pkce.ts';
+import { newState } from '../../../lib/auth/pkce.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { skipTest } from '../../../lib/declare.ts';
-import { clauseSkip } from '../../../lib/skip-record.ts';
+import { implicitGave, productsSkip } from '../../../lib/auth/flow-products.ts';
 
 export interface Login {
   out: AuthorizeOutcome;
   nonce: string;
 }
 
-/** Logs in with `response_type`; skips the test naming `flowClause` when no callback with state came back. */
-export async function loginFor(
+/**
+ * Logs in with an implicit `response_type` (`token` among its values); skips the test naming
+ * auth.flow.implicit unless the fragment carries what that clause requires.
+ */
+export async function implicitLogin(
   flows: Flows,
-  flowClause: string,
-  o: { responseType: string; clientId: string; redirectUri: string; scope: string; pkce?: PkcePair },
+  o: { responseType: string; clientId: string; redirectUri: string; scope: string },
 ): Promise<Login> {
   const state = newState();
   const nonce = newState();
@@ -28,16 +30,8 @@ export async function loginFor(
     state,
     nonce,
   };
-  if (o.pkce) Object.assign(params, { code_challenge: o.pkce.challenge, code_challenge_method: o.pkce.method });
   const out = await flows.authorize(await flows.endpoint('authorize'), params, [o.redirectUri]);
-  const error = out.params.error;
-  skipTest(
-    (out.callback === null || out.params.state !== state || error !== undefined) &&
-      clauseSkip(
-        flowClause,
-        `the ${o.responseType} login gave nothing to judge (${error ? `error ${error}` : (out.problem ?? 'another state')}) — ${flowClause} says why`,
-      ),
-  );
+  skipTest(productsSkip(implicitGave(out, state)));
   return { out, nonce };
 }
 
