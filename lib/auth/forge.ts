@@ -1,14 +1,18 @@
 // Tokens the tenant must refuse, built by the suite: signed with a key pair the suite
 // generates (jose), carrying the real token's header and claims where that makes the case
 // sharper (same kid, issuer, subject and scope, so only the property under test differs).
-import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair, type JWTPayload } from 'jose';
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import { SignJWT, decodeJwt, decodeProtectedHeader, type JWTPayload } from 'jose';
+import { hasRunState, readRunState } from '../run-state.ts';
+import { runKey } from './run-key.ts';
 
-type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
-let keyPromise: Promise<PrivateKey> | null = null;
+let keyPromise: Promise<KeyObject> | null = null;
 
-/** The suite's own RS256 key, one per process (a 2048-bit key costs 0.1–0.5 s of CPU): no tenant registered it. */
-export function suiteKey(): Promise<PrivateKey> {
-  keyPromise ??= generateKeyPair('RS256', { extractable: false }).then((k) => k.privateKey);
+/** The suite's own RS256 key, that no tenant registered: the run's (lib/auth/run-key.ts), else this process's. */
+export function suiteKey(): Promise<KeyObject> {
+  keyPromise ??= (hasRunState() ? Promise.resolve(readRunState().foreignKey) : runKey()).then((key) =>
+    createPrivateKey({ key, format: 'jwk' }),
+  );
   return keyPromise;
 }
 
