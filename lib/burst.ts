@@ -4,8 +4,7 @@
 // says which ended it. A bound reached without a 429 is read the same on any machine (the
 // tenant's limit is absent or above what the run may spend: burstUnbreached). Every request is
 // counted; the caller records the checks.
-import { Pool } from 'undici';
-import type { Exchange } from './http.ts';
+import { loadUndici, type Exchange } from './http.ts';
 import type { Pacer } from './pacer.ts';
 import { tenantSkip, type SkipRecord } from './skip-record.ts';
 
@@ -50,6 +49,7 @@ const BURST_BUDGET_MS = 60_000;
 export async function burst(o: BurstOptions): Promise<BurstResult> {
   const url = new URL(o.url);
   const concurrency = Math.max(1, o.concurrency ?? 4);
+  const { Pool } = await loadUndici();
   const pool = new Pool(url.origin, { connections: concurrency, pipelining: 1 });
   const started = Date.now();
   const result: BurstResult = {
