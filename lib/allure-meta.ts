@@ -13,11 +13,12 @@ export interface TestMetadata {
 }
 
 /**
- * Whether the run has an Allure reporter: without one (`--reporter=list`, the mutation and bench
- * runs) nothing reads the metadata, and a worker neither sends it nor loads Allure's modules.
+ * Whether anything will read the metadata: an Allure reporter, or a blob report that
+ * `merge-reports` may turn into one (the CI's shards). Without either (`--reporter=list`, the
+ * mutation and bench runs) a worker neither sends it (a step per test) nor loads Allure's modules.
  */
 export function reportsToAllure(config: FullConfig): boolean {
-  return config.reporter.some(([name]) => /allure/i.test(name));
+  return config.reporter.some(([name]) => /allure|^blob$/i.test(name));
 }
 
 export async function recordMetadata(m: TestMetadata): Promise<void> {
