@@ -6,9 +6,13 @@ import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { DEPTH_RUNS, EMBEDDED, loadConfig, separateAuthUrl } from './lib/config.ts';
 import { exitWith, isIdmError } from './lib/errors.ts';
 import { runSettings } from './lib/settings/run.ts';
+import { runKey } from './lib/auth/run-key.ts';
 
 const runsConformance = selectsProject(process.argv, 'conformance');
 const cfg = runsConformance ? orExit(() => loadConfig()) : null;
+// The run's own key, made while the runner goes on starting (not when it only lists the
+// tests); the global setup hands it on, and reports a failure.
+if (runsConformance && !process.argv.includes('--list')) runKey().catch(() => {});
 
 /** Per-test timeout: properties send more requests at higher depth (and pace themselves). */
 const TIMEOUT_MS = { quick: 90_000, default: 180_000, deep: 900_000 } as const;

@@ -5,8 +5,7 @@
 // says which ended it. A bound reached without a 429 is read the same on any machine (the
 // tenant's limit is absent or above what the run may spend: burstUnbreached). Every request is
 // counted; the caller records the checks.
-import { Pool } from 'undici';
-import type { Exchange } from './http.ts';
+import { loadUndici, type Exchange } from './http.ts';
 import type { Pacer } from './pacer.ts';
 import { tenantSkip, type SkipRecord } from './skip-record.ts';
 
@@ -55,6 +54,7 @@ const MAX_IN_FLIGHT = 64;
 export async function burst(o: BurstOptions): Promise<BurstResult> {
   const url = new URL(o.url);
   const concurrency = Math.max(1, Math.min(MAX_IN_FLIGHT, o.concurrency ?? 4));
+  const { Pool } = await loadUndici();
   const pool = new Pool(url.origin, { connections: MAX_IN_FLIGHT, pipelining: 1 });
   const started = Date.now();
   const result: BurstResult = {

@@ -19,7 +19,7 @@
 // fixtures (trace recording, context options) cost every test a few steps, each with a captured,
 // source-mapped stack: about a second of CPU per worker.
 import { _baseTest as base, expect } from '@playwright/test';
-import { recordMetadata } from './allure-meta.ts';
+import { recordMetadata, reportsToAllure } from './allure-meta.ts';
 import { join } from 'node:path';
 import {
   allowed,
@@ -180,24 +180,26 @@ export const test = base.extend<
       const ids = testInfo.annotations.filter((a) => a.type === 'clause').map((a) => a.description ?? '');
       const operation = testInfo.annotations.find((a) => a.type === 'operation')?.description ?? 'Management API';
       if (MANAGEMENT_OPERATIONS.has(operation)) skipTest(managementSkip(suite.cfg), testInfo);
-      // One message: each allure call is one message attachment (a step) on the test.
-      const sections = [...new Set(ids.map((id) => clauseEntry(id)?.section).filter((s): s is string => !!s))];
       const authTarget = separateAuthUrl(suite.cfg);
-      await recordMetadata({
-        labels: [
-          { name: 'epic', value: 'API' },
-          { name: 'feature', value: operation },
-          ...ids.map((id) => ({ name: 'story', value: id })),
-          { name: 'severity', value: highestSeverity(ids) },
-        ],
-        links: sections.map((s) => ({ url: sectionLink(s), name: `spec §${s}` })),
-        parameters: [
-          { name: 'seed', value: String(suite.state.seed) },
-          { name: 'depth', value: suite.cfg.depth },
-          { name: 'target', value: suite.cfg.baseUrl },
-          ...(authTarget ? [{ name: 'auth target', value: authTarget }] : []),
-        ],
-      });
+      if (reportsToAllure(testInfo.config)) {
+        // One message: each allure call is one message attachment (a step) on the test.
+        const sections = [...new Set(ids.map((id) => clauseEntry(id)?.section).filter((s): s is string => !!s))];
+        await recordMetadata({
+          labels: [
+            { name: 'epic', value: 'API' },
+            { name: 'feature', value: operation },
+            ...ids.map((id) => ({ name: 'story', value: id })),
+            { name: 'severity', value: highestSeverity(ids) },
+          ],
+          links: sections.map((s) => ({ url: sectionLink(s), name: `spec §${s}` })),
+          parameters: [
+            { name: 'seed', value: String(suite.state.seed) },
+            { name: 'depth', value: suite.cfg.depth },
+            { name: 'target', value: suite.cfg.baseUrl },
+            ...(authTarget ? [{ name: 'auth target', value: authTarget }] : []),
+          ],
+        });
+      }
       // Both origins in the test's properties (JUnit reads annotations) when they differ.
       if (authTarget)
         testInfo.annotations.push(

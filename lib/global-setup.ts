@@ -14,6 +14,7 @@ import { writeRunMeta } from './run-meta.ts';
 import { honourJournal, lockRun, recoveredLine, removeJournal, unlockRun, writeJournal } from './journal.ts';
 import { stateDir } from './lock.ts';
 import { readDiscovered } from './auth/discovered.ts';
+import { runKey } from './auth/run-key.ts';
 
 export default async function globalSetup(_config: FullConfig): Promise<void> {
   const setupStartedAt = Date.now();
@@ -44,7 +45,17 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     // Every worker posts to and signs for the same authentication-API URLs.
     const discovered = await readDiscovered(cfg);
     pre.requests++;
-    publishRunState({ seed, runTag, runDir, tokens: pre.tokens, snapshot: pre.snapshot, startedAt, discovered });
+    const foreignKey = await runKey(); // started with the configuration (playwright.config.ts)
+    publishRunState({
+      seed,
+      runTag,
+      runDir,
+      tokens: pre.tokens,
+      snapshot: pre.snapshot,
+      startedAt,
+      discovered,
+      foreignKey,
+    });
     const authTarget = separateAuthUrl(cfg);
     writeRunMeta({
       target: cfg.baseUrl,
@@ -82,7 +93,17 @@ async function authenticationOnly(cfg: Config, setupStartedAt: number): Promise<
   mkdirSync(join(runDir, 'locks'), { recursive: true });
   const startedAt = new Date().toISOString();
   const discovered = await readDiscovered(cfg);
-  publishRunState({ seed, runTag, runDir, tokens: { full: null, limited: null }, snapshot: {}, startedAt, discovered });
+  const foreignKey = await runKey();
+  publishRunState({
+    seed,
+    runTag,
+    runDir,
+    tokens: { full: null, limited: null },
+    snapshot: {},
+    startedAt,
+    discovered,
+    foreignKey,
+  });
   writeRunMeta({
     target: cfg.auth.url,
     apis: 'authentication',

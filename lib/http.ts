@@ -7,7 +7,6 @@
 // the body (the rest is not read; a note heads the text), and a reset or timeout is a
 // TargetTransportError naming what the target did. Sent with undici (streamed reads), not
 // Playwright's request context, which buffers whole bodies of any size.
-import { request as undiciRequest } from 'undici';
 import type { Pacer } from './pacer.ts';
 import { parseRateLimit } from './pacer.ts';
 import { sleep } from './lock.ts';
@@ -80,6 +79,14 @@ export interface NoAnswer {
   /** Whether the request was sent a second time (idempotent methods only). */
   retried: boolean;
 }
+
+/**
+ * undici, loaded by the first request: every process that loads the specs imports this module,
+ * and Playwright's runner, which only lists the tests, never sends (about 0.1 s of CPU and a
+ * hundred files to read, per process).
+ */
+let undici: Promise<typeof import('undici')> | null = null;
+export const loadUndici = (): Promise<typeof import('undici')> => (undici ??= import('undici'));
 
 /** RFC 9110 §9.2.2: a request of these methods may be sent again when its answer was lost. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
@@ -260,8 +267,9 @@ async function fetchCapped(
   body: string | undefined,
   timeoutMs: number,
 ): Promise<{ status: number; headers: Record<string, string>; text: string; cut: boolean }> {
+  const { request } = await loadUndici();
   const signal = AbortSignal.timeout(timeoutMs);
-  const res = await undiciRequest(url, {
+  const res = await request(url, {
     method: method as 'GET',
     // Some gateways refuse a request without a User-Agent; a test's own header wins.
     headers: { 'user-agent': 'idm-conformance', ...headers },

@@ -1,7 +1,17 @@
 // A cross-process mutex on a directory (mkdir is atomic). Playwright runs tests in several
 // worker processes; the pacer state and the resource server under test are shared by all.
 // The holder's pid is written inside, so a lock left by a killed worker is taken over.
-import { accessSync, constants, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  mkdirSync,
+  readFileSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -65,7 +75,14 @@ export function acquireIfFree(path: string): number | null {
 }
 
 export function release(path: string): void {
-  rmSync(path, { recursive: true, force: true });
+  // Two calls, not rmSync's recursive walk: every request takes and releases the pacer lock
+  // twice, and the walk cost each release about 1 ms on a loaded machine (0.3 ms this way).
+  try {
+    unlinkSync(join(path, 'owner'));
+    rmdirSync(path);
+  } catch {
+    rmSync(path, { recursive: true, force: true });
+  }
 }
 
 export function sleep(ms: number): Promise<void> {

@@ -1,8 +1,9 @@
 // What the global setup hands to the test workers: the run's seed and tag, the shared
-// directory for cross-worker state, one management token per client, and the snapshot of
-// the configured resource server. Passed through the environment (workers inherit it),
+// directory for cross-worker state, one management token per client, the run's own key, and
+// the snapshot of the configured resource server. Passed through the environment (workers inherit it),
 // never written under reports/ and never printed.
 import { IdmError } from './errors.ts';
+import type { JsonWebKey } from 'node:crypto';
 import type { Discovered } from './config.ts';
 
 export interface RunState {
@@ -17,6 +18,8 @@ export interface RunState {
   startedAt: string;
   /** The authentication API's token endpoint and issuer from its discovery document (config.ts withDiscovered). */
   discovered: Discovered;
+  /** The run's own RS256 key (private JWK) that no tenant registered (lib/auth/run-key.ts). */
+  foreignKey: JsonWebKey;
 }
 
 const VAR = 'IDM_RUN_STATE';

@@ -78,33 +78,43 @@ let ajv: Ajv2020 | null = null;
 const compiled = new Map<TypeName, ValidateFunction>();
 
 /**
- * ajv, loaded and given the schemas on the first validation. Every process that loads the specs
- * imports this module (Playwright's runner lists the tests, each worker runs them): building the
- * validator at import cost each of them about 0.3 s of CPU, and the runner never validates.
+ * ajv with the §2 schemas added. `metaCheck`: each schema is first validated against the JSON
+ * Schema 2020-12 meta-schema — the self-test's check (selftest/contract-schemas.spec.ts), not
+ * every worker's: compiling the meta-schema cost each of them about 0.1 s of CPU.
  */
-function validator(): Ajv2020 {
-  if (ajv) return ajv;
+export function buildValidator(o: { metaCheck: boolean }): Ajv2020 {
   const load = createRequire(import.meta.url);
   const { Ajv2020: Ajv } = load('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
   // ajv-formats ships CommonJS: its module object is the function.
   const addFormats = load('ajv-formats') as typeof addFormatsModule.default;
-  ajv = new Ajv({
+  const built = new Ajv({
     strict: true,
     allErrors: true,
     // parentSchema on each error lets us read the failing subschema's x-clause.
     verbose: true,
     // TokenEncryption & co. are "object or null": one schema, no anyOf noise in errors.
     allowUnionTypes: true,
+    validateSchema: o.metaCheck,
   });
   // full mode: iso-date-time checks calendar validity, not only the shape.
-  addFormats(ajv, { mode: 'full', formats: ['iso-date-time'] });
-  ajv.addKeyword({
+  addFormats(built, { mode: 'full', formats: ['iso-date-time'] });
+  built.addKeyword({
     keyword: 'x-clause',
     metaSchema: {
       anyOf: [{ type: 'string' }, { type: 'object', additionalProperties: { type: 'string' } }],
     },
   });
-  for (const schema of Object.values(files)) ajv.addSchema(schema);
+  for (const schema of Object.values(files)) built.addSchema(schema);
+  return built;
+}
+
+/**
+ * ajv, loaded and given the schemas on the first validation. Every process that loads the specs
+ * imports this module (Playwright's runner lists the tests, each worker runs them): building the
+ * validator at import cost each of them about 0.3 s of CPU, and the runner never validates.
+ */
+function validator(): Ajv2020 {
+  ajv ??= buildValidator({ metaCheck: false });
   return ajv;
 }
 

@@ -3,7 +3,16 @@
 // other; response-side breaks map to the response clauses.
 import { test, expect } from '@playwright/test';
 import fc from 'fast-check';
-import { fieldsOf, validate, schemaOf, loadSchemaFiles, typeNames } from '../schemas/index.ts';
+import {
+  buildValidator,
+  fieldsOf,
+  loadSchemaFiles,
+  SCHEMA_BASE,
+  schemaOf,
+  TYPES,
+  typeNames,
+  validate,
+} from '../schemas/index.ts';
 import { specText } from '../contract/clauses.ts';
 import type { TypeName } from '../schemas/index.ts';
 import * as g from '../generators/index.ts';
@@ -319,6 +328,12 @@ test.describe('response breaks map to response clauses', () => {
 });
 
 test.describe('schema files are consistent', () => {
+  test('every schema is valid under the JSON Schema 2020-12 meta-schema and compiles in strict mode', () => {
+    // The workers' validator skips the meta-schema (schemas/index.ts): this is where it is held.
+    const ajv = buildValidator({ metaCheck: true });
+    for (const name of typeNames) expect(ajv.getSchema(SCHEMA_BASE + TYPES[name].file), name).toBeTruthy();
+  });
+
   test('constraints shared by the experiment request and response are equal', () => {
     const req = schemaOf('ExperimentCreate')['properties'] as Record<string, unknown>;
     const res = schemaOf('Experiment')['properties'] as Record<string, unknown>;

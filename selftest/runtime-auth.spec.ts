@@ -9,7 +9,8 @@ import { ASSERTION_FAULTS, clientAssertion, type AssertionFault } from '../lib/a
 import { basicAuthorization, needsFormEncoding } from '../lib/auth/methods/client-secret-basic.ts';
 import { FOREIGN_CERT_FILE, mtlsHeaders } from '../lib/auth/methods/mtls.ts';
 import { describeAuthError } from '../lib/auth/error-records.ts';
-import { alterToken, isJwt, truncateToken } from '../lib/auth/forge.ts';
+import { alterToken, truncateToken } from '../lib/auth/forge.ts';
+import { isJwt } from '../lib/auth/jwt-read.ts';
 import type { Exchange } from '../lib/http.ts';
 
 const cfg = parseConfig({});

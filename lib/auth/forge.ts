@@ -1,14 +1,20 @@
 // Tokens the tenant must refuse, built by the suite: signed with a key pair the suite
 // generates (jose), carrying the real token's header and claims where that makes the case
 // sharper (same kid, issuer, subject and scope, so only the property under test differs).
-import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair, type JWTPayload } from 'jose';
+// jose is loaded by the first forged token: the management specs import this module, and
+// Playwright's runner, which only lists them, spent about 0.15 s of CPU loading it.
+import { createPrivateKey, type KeyObject } from 'node:crypto';
+import type { JWTPayload } from 'jose';
+import { hasRunState, readRunState } from '../run-state.ts';
+import { runKey } from './run-key.ts';
 
-type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
-let keyPromise: Promise<PrivateKey> | null = null;
+let keyPromise: Promise<KeyObject> | null = null;
 
-/** The suite's own RS256 key, one per process (a 2048-bit key costs 0.1–0.5 s of CPU): no tenant registered it. */
-export function suiteKey(): Promise<PrivateKey> {
-  keyPromise ??= generateKeyPair('RS256', { extractable: false }).then((k) => k.privateKey);
+/** The suite's own RS256 key, that no tenant registered: the run's (lib/auth/run-key.ts), else this process's. */
+export function suiteKey(): Promise<KeyObject> {
+  keyPromise ??= (hasRunState() ? Promise.resolve(readRunState().foreignKey) : runKey()).then((key) =>
+    createPrivateKey({ key, format: 'jwk' }),
+  );
   return keyPromise;
 }
 
@@ -19,6 +25,7 @@ export interface ForgeOptions {
 
 /** A JWT with the real token's header and claims (plus overrides), signed by the suite's key. */
 export async function forgeLike(realToken: string, opts: ForgeOptions = {}): Promise<string> {
+  const { SignJWT, decodeJwt, decodeProtectedHeader } = await import('jose');
   const header = decodeProtectedHeader(realToken);
   const claims = { ...decodeJwt(realToken), ...opts.claims };
   return new SignJWT(claims)
@@ -38,21 +45,6 @@ export function forgeWrongAudience(realToken: string, audience: string): Promise
 }
 
 /**
- * Whether the suite can read a token as a JWT (a compact JWS with a JSON header and claims). An
- * access token may as well be opaque to the client (RFC 6749 §1.4): then only the variants that
- * need no decoding apply.
- */
-export function isJwt(token: string): boolean {
-  try {
-    decodeProtectedHeader(token);
-    decodeJwt(token);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
  * The token with one character in the middle of its last segment changed, its length kept: a
  * JWT's signature no longer matches, an opaque value names nothing. (Not the last character: its
  * low bits may be base64url padding that decodes to the same bytes.)
@@ -67,15 +59,6 @@ export function alterToken(token: string): string {
 /** The token without its last eight characters. */
 export function truncateToken(token: string): string {
   return token.slice(0, Math.max(1, token.length - 8));
-}
-
-/** Claims readable from a JWT without verifying it (for messages, never for decisions). */
-export function peekClaims(token: string): JWTPayload | null {
-  try {
-    return decodeJwt(token);
-  } catch {
-    return null;
-  }
 }
 
 export const MALFORMED_TOKENS = {

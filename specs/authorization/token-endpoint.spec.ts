@@ -4,7 +4,7 @@
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { isObject } from '../../lib/values.ts';
-import { peekClaims } from '../../lib/auth/forge.ts';
+import { peekClaims } from '../../lib/auth/jwt-read.ts';
 import { fullClientGrant } from '../../lib/auth/target.ts';
 
 test.describe('client-credentials token endpoint', () => {

@@ -2,7 +2,7 @@
 // checks them would take (a simulator that accepts any refresh token, any one-time code).
 import { randomInt } from 'node:crypto';
 import { JWT_ATTACKS } from './jwt.ts';
-import { isJwt } from '../forge.ts';
+import { isJwt } from '../jwt-read.ts';
 
 /** The passwordless one-time-code grant as tenants of this kind take it (the spec shows no payload). */
 export const PASSWORDLESS_OTP_GRANT = 'http://auth0.com/oauth/grant-type/passwordless/otp';

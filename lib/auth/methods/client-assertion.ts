@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { SignJWT, UnsecuredJWT, exportJWK, importPKCS8, type generateKeyPair, type JWK } from 'jose';
+import { SignJWT, UnsecuredJWT, exportJWK, importPKCS8, type JWK, type KeyInput } from 'jose';
 import type { Config } from '../../config.ts';
 import { issued } from '../acceptance.ts';
 import { suiteKey } from '../forge.ts';
@@ -26,8 +26,7 @@ export const ASSERTION_FAULTS: Record<AssertionFault, string> = {
   'alg-none': 'unsigned (alg: none)',
 };
 
-type PrivateKey = Awaited<ReturnType<typeof generateKeyPair>>['privateKey'];
-const registered = new Map<string, Promise<PrivateKey>>();
+const registered = new Map<string, Promise<KeyInput>>();
 /** The audience the tenant took for a client's genuine assertion, once tried (ASSERTION.accept). */
 const taken = new Map<string, { aud: string; from: string; tried: number }>();
 
@@ -56,7 +55,7 @@ export async function clientAssertion(
   };
   if (fault === 'no-sub') delete claims.sub;
   if (fault === 'alg-none') return new UnsecuredJWT(claims).encode();
-  let key: Promise<PrivateKey>;
+  let key: Promise<KeyInput>;
   if (fault === 'foreign-key')
     key = suiteKey(); // the one the forged tokens carry
   else {

@@ -10,14 +10,8 @@ import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare
 import type { Exchange } from '../../../lib/http.ts';
 import type { AttackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
-import {
-  alterToken,
-  forgeExpired,
-  forgeLike,
-  isJwt,
-  MALFORMED_TOKENS,
-  truncateToken,
-} from '../../../lib/auth/forge.ts';
+import { alterToken, forgeExpired, forgeLike, MALFORMED_TOKENS, truncateToken } from '../../../lib/auth/forge.ts';
+import { isJwt } from '../../../lib/auth/jwt-read.ts';
 import { userInfoWith } from '../flows/flow-checks.ts';
 import { userInfoGave } from '../../../lib/auth/flow-products.ts';
 import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
