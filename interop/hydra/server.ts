@@ -1,0 +1,75 @@
+// One Hydra process on loopback: `hydra serve all --dev` (dev: plain HTTP on loopback, which
+// Hydra otherwise refuses), an in-memory SQLite database (fresh per start), a system secret made
+// up per start, the login, consent, logout and error pages of our login app, its output to an
+// owner-only log file in the cache (never printed). Configured in its environment, as Hydra's
+// configuration keys map to variables (urls.self.issuer → URLS_SELF_ISSUER).
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { join } from 'node:path';
+import { stopChild, waitForUrl } from '../process.ts';
+import { CACHE_DIR, HYDRA_BIN } from './build.ts';
+
+/** A fresh in-memory database migrates in a few seconds; a busy machine is given a minute. */
+const READY_TIMEOUT_MS = 60_000;
+
+export interface HydraPorts {
+  /** The public port (authorize, token, user info, revoke, logout, discovery). */
+  public: number;
+  /** The admin port (clients, login and consent requests, health). */
+  admin: number;
+}
+
+export interface HydraProcess {
+  /** The issuer and public base URL. */
+  readonly url: string;
+  readonly adminUrl: string;
+  readonly logFile: string;
+  stop(): Promise<void>;
+}
+
+/** Starts Hydra, its login and consent pages at `appUrl` (login-app.ts), and waits until it is ready. */
+export async function startHydra(ports: HydraPorts, appUrl: string): Promise<HydraProcess> {
+  const url = `http://127.0.0.1:${ports.public}`;
+  const adminUrl = `http://127.0.0.1:${ports.admin}`;
+  mkdirSync(join(CACHE_DIR, 'run'), { recursive: true, mode: 0o700 });
+  const logFile = join(CACHE_DIR, 'run', 'server.log');
+  const out = openSync(logFile, 'w', 0o600);
+  let child: ChildProcess | null = spawn(HYDRA_BIN, ['serve', 'all', '--dev', '--sqa-opt-out'], {
+    stdio: ['ignore', out, out],
+    env: {
+      PATH: process.env.PATH ?? '',
+      DSN: 'memory',
+      SERVE_PUBLIC_HOST: '127.0.0.1',
+      SERVE_PUBLIC_PORT: String(ports.public),
+      SERVE_ADMIN_HOST: '127.0.0.1',
+      SERVE_ADMIN_PORT: String(ports.admin),
+      URLS_SELF_ISSUER: url,
+      URLS_LOGIN: `${appUrl}/login`,
+      URLS_CONSENT: `${appUrl}/consent`,
+      URLS_LOGOUT: `${appUrl}/logout`,
+      // Hydra's fallback error page says to set this (and answers 500): the app shows the error.
+      URLS_ERROR: `${appUrl}/error`,
+      SECRETS_SYSTEM: randomBytes(32).toString('base64url'),
+      // A public client proves its code with PKCE (RFC 7636; Hydra takes S256 only).
+      OAUTH2_PKCE_ENFORCED_FOR_PUBLIC_CLIENTS: 'true',
+      LOG_LEVEL: 'info',
+      LOG_FORMAT: 'text',
+    },
+  });
+  closeSync(out);
+  let stopping: Promise<void> | null = null;
+  const stop = () =>
+    (stopping ??= (async () => {
+      const c = child;
+      child = null;
+      if (c) await stopChild(c);
+    })());
+  try {
+    await waitForUrl(`${adminUrl}/health/ready`, READY_TIMEOUT_MS, () => child?.exitCode ?? null);
+  } catch (e) {
+    await stop();
+    throw new Error(`hydra did not start: ${(e as Error).message}; see ${logFile}`);
+  }
+  return { url, adminUrl, logFile, stop };
+}
