@@ -2,7 +2,10 @@
 // Go module proxy, added as a tool of a throw-away module in the git-ignored cache (`go get
 // -tool`), and compiled with SQLite (cgo) so that `DSN=memory` needs no database server. Nothing of
 // Hydra's is committed; a second prepare finds the binary and returns at once. A first build on a
-// busy 2-core machine takes several minutes.
+// busy 2-core machine takes several minutes. A tool's own go.mod `replace` lines do not apply in
+// the module that uses it, so those naming a module version (Hydra swaps pop for Ory's fork) are
+// copied over; its directory replacement (its generated API client, a nested module the module
+// zip leaves out) cannot be, and the published client the proxy serves is built instead.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -35,6 +38,8 @@ export async function prepareHydra(log: (line: string) => void): Promise<void> {
   if (!existsSync(join(TOOL_MODULE, 'go.mod'))) await go(['mod', 'init', 'interop-hydra-tool'], 60_000);
   log(`hydra ${HYDRA_VERSION}: go get -tool ${MODULE}@${HYDRA_VERSION} (from the Go module proxy)`);
   await go(['get', '-tool', `${MODULE}@${HYDRA_VERSION}`], 900_000);
+  for (const r of await moduleReplacements(go)) await go(['mod', 'edit', '-replace', r], 60_000);
+  await go(['mod', 'tidy'], 900_000);
   log(`hydra ${HYDRA_VERSION}: go build -tags ${TAGS} (cgo; several minutes the first time)`);
   const partial = `${HYDRA_BIN}.partial`;
   rmSync(partial, { force: true });
@@ -55,4 +60,19 @@ export async function prepareHydra(log: (line: string) => void): Promise<void> {
   renameSync(partial, HYDRA_BIN);
   writeFileSync(BUILT, `${HYDRA_VERSION}\n`);
   log(`hydra ${HYDRA_VERSION}: built in ${Math.round((Date.now() - started) / 1000)} s`);
+}
+
+type Go = (args: string[], timeout: number) => Promise<{ stdout: string }>;
+
+/** Hydra's go.mod replacements of one module version by another, as `old=new@version`. */
+async function moduleReplacements(go: Go): Promise<string[]> {
+  const { stdout } = await go(['mod', 'download', '-json', `${MODULE}@${HYDRA_VERSION}`], 300_000);
+  const { GoMod } = JSON.parse(stdout) as { GoMod: string };
+  const edit = await go(['mod', 'edit', '-json', GoMod], 60_000);
+  const { Replace = [] } = JSON.parse(edit.stdout) as {
+    Replace?: { Old: { Path: string; Version?: string }; New: { Path: string; Version?: string } }[];
+  };
+  return Replace.filter((r) => r.New.Version !== undefined).map(
+    (r) => `${r.Old.Path}${r.Old.Version ? `@${r.Old.Version}` : ''}=${r.New.Path}@${r.New.Version}`,
+  );
 }

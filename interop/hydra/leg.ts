@@ -1,8 +1,7 @@
 // The Ory Hydra leg of the interop matrix (docs/interop.md): Hydra built from the Go module proxy,
 // run on loopback with an in-memory database, its clients created through the admin API as a
 // tenant admin would, and our login and consent app (login-app.ts) as the pages Hydra sends the
-// browser to. Ports: portBase Hydra's public API (the issuer), +1 its admin API, +2 the login app,
-// +9 the clients' redirect URIs (nothing listens: the browser catches them).
+// browser to. Ports: portBase Hydra's public API (the issuer), +1 its admin API, +2 the login app.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { InteropLeg, RunningServer } from '../leg.ts';
@@ -46,11 +45,12 @@ const leg: InteropLeg = {
       const hydra = await startHydra({ public: portBase, admin: portBase + 1 }, app.url);
       stops.push(hydra.stop);
       log(`hydra ${HYDRA_VERSION}: ready on ${hydra.url} in ${Math.round((Date.now() - started) / 1000)} s`);
-      const redirects = `http://127.0.0.1:${portBase + 9}`;
+      // A web app's URIs, not a loopback one (whose port Hydra lets vary, RFC 8252 §7.3): the
+      // browser catches them, nothing resolves or listens there.
       const plan = {
         issuer: hydra.url,
-        redirectUri: `${redirects}/callback`,
-        logoutReturnTo: `${redirects}/logged-out`,
+        redirectUri: 'https://app.interop.test/callback',
+        logoutReturnTo: 'https://app.interop.test/logged-out',
         keyFile: join(runDir, 'pkjwt.private.pem'),
       };
       const clients = await createClients(admin, plan);

@@ -12,6 +12,8 @@ import { CACHE_DIR, HYDRA_BIN } from './build.ts';
 
 /** A fresh in-memory database migrates in a few seconds; a busy machine is given a minute. */
 const READY_TIMEOUT_MS = 60_000;
+/** Making the signing keys (RSA 4096) on a busy 2-core machine took longer than the suite's 8 s request timeout. */
+const KEYS_TIMEOUT_MS = 180_000;
 
 export interface HydraPorts {
   /** The public port (authorize, token, user info, revoke, logout, discovery). */
@@ -67,9 +69,33 @@ export async function startHydra(ports: HydraPorts, appUrl: string): Promise<Hyd
     })());
   try {
     await waitForUrl(`${adminUrl}/health/ready`, READY_TIMEOUT_MS, () => child?.exitCode ?? null);
+    await makeKeys(url);
   } catch (e) {
     await stop();
     throw new Error(`hydra did not start: ${(e as Error).message}; see ${logFile}`);
   }
   return { url, adminUrl, logFile, stop };
+}
+
+/**
+ * Hydra makes its signing keys at the first request that needs them, and gives up when that
+ * request is cut short; a request that takes longer than its server's write timeout gets no
+ * answer, though the keys are made. So: one patient request at a time until the JWKS has keys,
+ * here, not the suite's first request for it.
+ */
+async function makeKeys(url: string): Promise<void> {
+  const until = Date.now() + KEYS_TIMEOUT_MS;
+  let last = 'no answer';
+  while (Date.now() < until) {
+    try {
+      const res = await fetch(`${url}/.well-known/jwks.json`, { signal: AbortSignal.timeout(until - Date.now()) });
+      const body = (await res.json()) as { keys?: unknown[] };
+      if (res.status === 200 && body.keys?.length) return;
+      last = `status ${res.status}`;
+    } catch (e) {
+      last = (e as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 1_000));
+  }
+  throw new Error(`its JWKS had no keys within ${KEYS_TIMEOUT_MS / 1000} s (${last})`);
 }
