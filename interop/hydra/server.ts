@@ -1,12 +1,14 @@
 // One Hydra process on loopback: `hydra serve all --dev` (dev: plain HTTP on loopback, which
-// Hydra otherwise refuses), an in-memory SQLite database (fresh per start), a system secret made
+// Hydra otherwise refuses), a SQLite database file in the cache (fresh per start, migrated by
+// `hydra migrate sql up` first), a system secret made
 // up per start, the login, consent, logout and error pages of our login app, its output to an
 // owner-only log file in the cache (never printed). Configured in its environment, as Hydra's
 // configuration keys map to variables (urls.self.issuer → URLS_SELF_ISSUER).
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { stopChild, waitForUrl } from '../process.ts';
 import { CACHE_DIR, HYDRA_BIN } from './build.ts';
 
@@ -36,12 +38,23 @@ export async function startHydra(ports: HydraPorts, appUrl: string): Promise<Hyd
   const adminUrl = `http://127.0.0.1:${ports.admin}`;
   mkdirSync(join(CACHE_DIR, 'run'), { recursive: true, mode: 0o700 });
   const logFile = join(CACHE_DIR, 'run', 'server.log');
+  const db = join(CACHE_DIR, 'run', 'hydra.sqlite');
+  for (const f of [db, `${db}-wal`, `${db}-shm`]) rmSync(f, { force: true });
+  // Not DSN=memory: its shared-cache SQLite refuses a write while another is under way, and Hydra
+  // answered a login that met the suite's token burst with "Unable to serialize access due to a
+  // concurrent update in another session". A file in WAL mode whose writers wait their turn
+  // (busy timeout, write lock taken at BEGIN) is what a single-node deployment on SQLite runs.
+  const dsn = `sqlite://${db}?_fk=true&_journal_mode=WAL&_busy_timeout=30000&_txlock=immediate`;
+  await promisify(execFile)(HYDRA_BIN, ['migrate', 'sql', 'up', '--read-from-env', '--yes'], {
+    env: { PATH: process.env.PATH ?? '', DSN: dsn },
+    timeout: 120_000,
+  });
   const out = openSync(logFile, 'w', 0o600);
   let child: ChildProcess | null = spawn(HYDRA_BIN, ['serve', 'all', '--dev', '--sqa-opt-out'], {
     stdio: ['ignore', out, out],
     env: {
       PATH: process.env.PATH ?? '',
-      DSN: 'memory',
+      DSN: dsn,
       SERVE_PUBLIC_HOST: '127.0.0.1',
       SERVE_PUBLIC_PORT: String(ports.public),
       SERVE_ADMIN_HOST: '127.0.0.1',
