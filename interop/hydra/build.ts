@@ -45,16 +45,7 @@ export async function prepareHydra(log: (line: string) => void): Promise<void> {
   rmSync(partial, { force: true });
   const started = Date.now();
   await go(
-    [
-      'build',
-      '-tags',
-      TAGS,
-      '-ldflags',
-      `-X ${MODULE}/driver/config.Version=${HYDRA_VERSION}`,
-      '-o',
-      partial,
-      MODULE,
-    ],
+    ['build', '-tags', TAGS, '-ldflags', `-X ${MODULE}/driver/config.Version=${HYDRA_VERSION}`, '-o', partial, MODULE],
     3_600_000,
   );
   renameSync(partial, HYDRA_BIN);

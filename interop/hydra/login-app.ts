@@ -108,17 +108,17 @@ class App {
     const boxes = scopes
       .map(
         (s) =>
-          `<li><label><input type="checkbox" name="grant_scope" value="${escape(s)}" checked> ${escape(s)}</label></li>`,
+          `<li><label><input type="checkbox" name="grant_scope" value="${html(s)}" checked> ${html(s)}</label></li>`,
       )
       .join('\n');
     return page(
       res,
       200,
       'Allow access?',
-      `<h1>${escape(clientName)} asks for access</h1>
+      `<h1>${html(clientName)} asks for access</h1>
 <form method="post" action="/consent">
-<input type="hidden" name="consent_challenge" value="${escape(challenge)}">
-<p>Signed in as ${escape(String(request.subject ?? ''))}. Grant:</p>
+<input type="hidden" name="consent_challenge" value="${html(challenge)}">
+<p>Signed in as ${html(String(request.subject ?? ''))}. Grant:</p>
 <ul>${boxes}</ul>
 <button type="submit" name="decision" value="allow">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button>
@@ -165,7 +165,7 @@ class App {
       'Log out?',
       `<h1>Do you want to log out?</h1>
 <form method="post" action="/logout">
-<input type="hidden" name="logout_challenge" value="${escape(challenge)}">
+<input type="hidden" name="logout_challenge" value="${html(challenge)}">
 <button type="submit" name="decision" value="yes">Log out</button>
 <button type="submit" name="decision" value="no">Stay signed in</button>
 </form>`,
@@ -189,7 +189,9 @@ class App {
       return null;
     }
     try {
-      return (await this.admin.send('GET', `${REQUESTS}/${kind}?${kind}_challenge=${encodeURIComponent(challenge)}`)) ?? {};
+      return (
+        (await this.admin.send('GET', `${REQUESTS}/${kind}?${kind}_challenge=${encodeURIComponent(challenge)}`)) ?? {}
+      );
     } catch (e) {
       // 410: handled already; Hydra says where the browser goes on.
       const to = e instanceof AdminError ? e.body?.redirect_to : undefined;
@@ -228,8 +230,8 @@ function loginForm(res: ServerResponse, status: number, challenge: string, usern
     `<h1>Sign in</h1>
 ${error ? alert(error) : ''}
 <form method="post" action="/login">
-<input type="hidden" name="login_challenge" value="${escape(challenge)}">
-<label>E-mail address <input type="email" name="username" autocomplete="username" value="${escape(username)}" required></label>
+<input type="hidden" name="login_challenge" value="${html(challenge)}">
+<label>E-mail address <input type="email" name="username" autocomplete="username" value="${html(username)}" required></label>
 <label>Password <input type="password" name="password" autocomplete="current-password" required></label>
 <button type="submit">Sign in</button>
 </form>`,
@@ -249,13 +251,13 @@ function page(res: ServerResponse, status: number, title: string, body: string):
     'cache-control': 'no-store',
     'x-frame-options': 'DENY',
   });
-  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escape(title)}</title></head><body>
+  res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${html(title)}</title></head><body>
 ${body}
 </body></html>`);
 }
 
 function alert(text: string): string {
-  return `<p role="alert">${escape(text)}</p>`;
+  return `<p role="alert">${html(text)}</p>`;
 }
 
 function redirect(res: ServerResponse, to: string): void {
@@ -290,7 +292,7 @@ function strings(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
 }
 
-function escape(s: string): string {
+function html(s: string): string {
   return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
