@@ -1,6 +1,6 @@
 // Ory Hydra built on this machine: the module github.com/ory/hydra/v2 at a pinned version from the
 // Go module proxy, added as a tool of a throw-away module in the git-ignored cache (`go get
-// -tool`), and compiled with SQLite (cgo) so that `DSN=memory` needs no database server. Nothing of
+// -tool`), and compiled with SQLite (cgo) so that it needs no database server. Nothing of
 // Hydra's is committed; a second prepare finds the binary and returns at once. A first build on a
 // busy 2-core machine takes several minutes. A tool's own go.mod `replace` lines do not apply in
 // the module that uses it, so those naming a module version (Hydra swaps pop for Ory's fork) are
@@ -17,7 +17,7 @@ const run = promisify(execFile);
 /** The version the leg is judged on (docs/interop.md); a new one is a deliberate change. */
 export const HYDRA_VERSION = 'v2.3.0';
 const MODULE = 'github.com/ory/hydra/v2';
-/** Hydra's own build tags for SQLite (its Makefile's): the in-memory database needs them. */
+/** Hydra's own build tags for SQLite (its Makefile's): the leg's database needs them. */
 const TAGS = 'sqlite,sqlite_omit_load_extension';
 
 export const CACHE_DIR = fileURLToPath(new URL('../.cache/hydra/', import.meta.url));

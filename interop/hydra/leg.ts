@@ -1,5 +1,5 @@
 // The Ory Hydra leg of the interop matrix (docs/interop.md): Hydra built from the Go module proxy,
-// run on loopback with an in-memory database, its clients created through the admin API as a
+// run on loopback with a SQLite database, its clients created through the admin API as a
 // tenant admin would, and our login and consent app (login-app.ts) as the pages Hydra sends the
 // browser to. Ports: portBase Hydra's public API (the issuer), +1 its admin API, +2 the login app.
 import { mkdirSync, rmSync } from 'node:fs';

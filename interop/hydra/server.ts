@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { stopChild, waitForUrl } from '../process.ts';
 import { CACHE_DIR, HYDRA_BIN } from './build.ts';
 
-/** A fresh in-memory database migrates in a few seconds; a busy machine is given a minute. */
+/** Hydra is ready within seconds of its start (the database is migrated before); a busy machine is given a minute. */
 const READY_TIMEOUT_MS = 60_000;
 /** Making the signing keys (RSA 4096) on a busy 2-core machine took longer than the suite's 8 s request timeout. */
 const KEYS_TIMEOUT_MS = 180_000;
