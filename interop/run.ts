@@ -6,7 +6,7 @@
 // group and each leg's wall time. Exit 0 only when every leg is clean; 1 otherwise; 2 on a usage
 // error; 130 when interrupted.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runSettings } from '../lib/settings/run.ts';
@@ -17,6 +17,11 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 /** Ports per leg: a leg uses portBase..portBase+9 (interop/leg.ts). */
 const PORTS_PER_LEG = 10;
+/**
+ * The legs (folders of interop/ with a leg.ts), in the matrix's order. Each keeps its ports
+ * whichever legs a run picks: IDM_INTEROP_PORT_BASE + PORTS_PER_LEG × its place here.
+ */
+const LEGS = ['keycloak', 'oidc-provider', 'hydra'];
 /**
  * Settings of the invoking environment a leg's run keeps: how this machine runs the suite (its
  * Chromium, state folder, depth, timeout). Every other IDM_* setting, and any .env, would point
@@ -48,11 +53,8 @@ for (const sig of ['SIGINT', 'SIGTERM'] as const) {
 }
 
 const results: LegResult[] = [];
-let portBase = runSettings().interopPortBase;
-for (const name of legNames) {
-  results.push(await runLeg(name, portBase));
-  portBase += PORTS_PER_LEG;
-}
+for (const name of legNames)
+  results.push(await runLeg(name, runSettings().interopPortBase + PORTS_PER_LEG * LEGS.indexOf(name)));
 mkdirSync(reportsDir, { recursive: true });
 writeFileSync(
   join(reportsDir, 'matrix.json'),
@@ -172,12 +174,9 @@ function seconds(ms: number): string {
   return `${(ms / 1000).toFixed(0)} s`;
 }
 
-/** The legs: every folder of interop/ with a leg.ts, in name order. */
+/** The legs of LEGS whose folder has a leg.ts. */
 function availableLegs(): string[] {
-  return readdirSync(HERE, { withFileTypes: true })
-    .filter((d) => d.isDirectory() && existsSync(join(HERE, d.name, 'leg.ts')))
-    .map((d) => d.name)
-    .sort();
+  return LEGS.filter((name) => existsSync(join(HERE, name, 'leg.ts')));
 }
 
 function parseArgs(argv: string[]): { legs: string[]; runs: number } {
