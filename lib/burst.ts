@@ -7,7 +7,7 @@
 // counted; the caller records the checks.
 import { loadUndici, type Exchange } from './http.ts';
 import type { Pacer } from './pacer.ts';
-import { tenantSkip, type SkipRecord } from './skip-record.ts';
+import { noAnswerSkip, tenantSkip, type SkipRecord } from './skip-record.ts';
 
 export interface BurstOptions {
   url: string;
@@ -39,7 +39,9 @@ export interface BurstResult {
   first429: Exchange | null;
   elapsedMs: number;
   /** What ended the burst: its first 429, the request bound, or the time bound. */
-  endedBy: '429' | 'requests' | 'time';
+  endedBy: '429' | 'requests' | 'time' | 'no-answer';
+  /** Why a request got no answer (timeout, reset), when one did: the burst stops there. */
+  unanswered: string | null;
   /** The request bound in force (after boundByLimit, and a bucket's worth more for each doubling). */
   max: number;
   /** Requests in flight at the end. */
@@ -67,6 +69,7 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
     first429: null,
     elapsedMs: 0,
     endedBy: 'requests',
+    unanswered: null,
     max: o.max,
     inFlight: concurrency,
   };
@@ -80,15 +83,23 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
   const one = async (): Promise<void> => {
     o.onSent?.();
     result.sent++;
-    const res = await pool.request({
-      path: url.pathname + url.search,
-      method: o.method as 'PATCH',
-      headers: o.headers,
-      ...(o.body !== undefined ? { body: o.body } : {}),
-      headersTimeout: o.timeoutMs,
-      bodyTimeout: o.timeoutMs,
-    });
-    const text = await res.body.text();
+    let res: Awaited<ReturnType<typeof pool.request>>;
+    let text: string;
+    try {
+      res = await pool.request({
+        path: url.pathname + url.search,
+        method: o.method as 'PATCH',
+        headers: o.headers,
+        ...(o.body !== undefined ? { body: o.body } : {}),
+        headersTimeout: o.timeoutMs,
+        bodyTimeout: o.timeoutMs,
+      });
+      text = await res.body.text();
+    } catch (e) {
+      // No answer is the run's one cause (burstUnbreached), never an error of the test.
+      result.unanswered ??= `${(e as Error).name}: no answer within ${o.timeoutMs} ms (IDM_TIMEOUT_MS) or the connection was lost`;
+      return;
+    }
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(res.headers))
       if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -130,10 +141,12 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
     await one();
     const lanes: Array<Promise<void>> = [];
     const lane = async (): Promise<void> => {
-      while (!result.first429 && result.sent < result.max && inTime()) {
+      while (!result.first429 && !result.unanswered && result.sent < result.max && inTime()) {
         await one();
+        // Only a bucket that reports its Remaining shows it refills: without one, no more in flight.
         const window = Math.max(8, 2 * result.inFlight);
-        if (result.statuses.length - lowAt >= window && result.inFlight < MAX_IN_FLIGHT && !result.first429) {
+        const refilling = Number.isFinite(low) && result.statuses.length - lowAt >= window;
+        if (refilling && result.inFlight < MAX_IN_FLIGHT && !result.first429) {
           // Not draining at this rate: twice as many in flight, and a bucket's worth more to spend.
           lowAt = result.statuses.length;
           const more = Math.min(result.inFlight, MAX_IN_FLIGHT - result.inFlight);
@@ -146,7 +159,13 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
     for (let i = 0; i < concurrency; i++) lanes.push(lane());
     // Lanes added while waiting are awaited too.
     for (let i = 0; i < lanes.length; i++) await lanes[i];
-    result.endedBy = result.first429 ? '429' : result.sent >= result.max ? 'requests' : 'time';
+    result.endedBy = result.first429
+      ? '429'
+      : result.unanswered
+        ? 'no-answer'
+        : result.sent >= result.max
+          ? 'requests'
+          : 'time';
   } finally {
     result.elapsedMs = Date.now() - started;
     await pool.close();
@@ -159,6 +178,15 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
  * speed (its limit is absent, or above what the run may spend), said with the bound that ended it.
  */
 export function burstUnbreached(r: BurstResult, what: string): SkipRecord {
+  if (r.unanswered !== null) {
+    const u = new URL(r.first?.request.url ?? 'http://unknown/');
+    return noAnswerSkip({
+      method: r.first?.request.method ?? 'request',
+      target: `${u.origin}${u.pathname}`,
+      what: `a burst's request after ${r.sent - 1} others: ${r.unanswered}`,
+      retried: false,
+    });
+  }
   const bound =
     r.endedBy === 'time'
       ? `the time bound (${Math.round(r.elapsedMs / 1000)} s) ended it`

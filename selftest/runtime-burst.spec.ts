@@ -25,6 +25,7 @@ test.beforeAll(async () => {
       setTimeout(() => res.writeHead(allowed ? 200 : 429, headers).end('{}'), 50);
       return;
     }
+    if (mode === '/hang') return; // never answered
     const answer = () => {
       if (mode === '/limited' && served % 1000 > 5) res.writeHead(429).end('{}');
       else res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
@@ -77,4 +78,13 @@ test('a bucket that refills faster than four in flight can spend: more go in fli
   expect(r.inFlight).toBeGreaterThan(4);
   // The bound grew a bucket's worth for each doubling, never past `max`.
   expect(r.max).toBeGreaterThan(3 * 10 + 50);
+});
+
+test('no Remaining, no ramp; a request left unanswered ends the burst as the run’s one cause', async () => {
+  const open = await at('/open', 100, 30_000);
+  expect(open).toMatchObject({ endedBy: 'requests', inFlight: 4 });
+  const hang = await burst({ url: `${origin}/hang`, method: 'POST', headers: {}, max: 50, timeoutMs: 300 });
+  expect(hang).toMatchObject({ endedBy: 'no-answer', first: null });
+  expect(hang.sent).toBe(1);
+  expect(burstUnbreached(hang, 'updates')).toMatchObject({ by: 'run', cause: { answer: 'no-answer' } });
 });
