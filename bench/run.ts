@@ -77,7 +77,6 @@ const RATE_LIMITS = [
  */
 const MANAGEMENT_SPECS = [
   'specs/0-long-pole/',
-  'specs/resource-server/',
   'specs/experiments/',
   'specs/authorization/update.spec.ts',
   'specs/authorization/experiment.spec.ts',

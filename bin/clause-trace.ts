@@ -99,7 +99,8 @@ export function emptyTrace(): TraceData {
 }
 
 export function traceData(opts: { tests?: Map<string, TestRef[]>; reportsDir?: string } = {}): TraceData {
-  const specFiles = sourceFiles('specs').filter((f) => f.endsWith('.spec.ts'));
+  // The spec files and the test modules they import (specs/0-long-pole/resource-server.spec.ts).
+  const specFiles = sourceFiles('specs').filter((f) => f.endsWith('.ts'));
   const specSrc = specFiles.map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
   const runtimeSrc = `${specSrc}\n${sourceFiles('lib')
     .map((f) => readFileSync(join(ROOT, f), 'utf8'))

@@ -47,7 +47,7 @@ export function updateBoundaryCases(opts: UpdateOptions = {}): BoundaryCase[] {
     add(id, clause, 'valid', description, placeAt({}, path, value, NESTED_FALLBACKS));
     (out.at(-1) as BoundaryCase).at = { path, value };
   };
-  // The empty body {} (rs.update.optional) is sent by accepts-valid-updates.spec.ts: not again here.
+  // The empty body {} (rs.update.optional) is sent by specs/resource-server/accepts-valid-updates.ts: not again here.
   for (const l of limitsOf('ResourceServerUpdate')) {
     // §2.3 states pem is a PEM key, which no keyword says: its lower edge is the observed case below.
     if (l.path.at(-1) === 'pem' && l.keyword === 'minLength') continue;

@@ -5,7 +5,7 @@
 // says which ended it. A bound reached without a 429 is read the same on any machine (the
 // tenant's limit is absent or above what the run may spend: burstUnbreached). Every request is
 // counted; the caller records the checks.
-import { loadUndici, type Exchange } from './http.ts';
+import { describeTransportError, loadUndici, type Exchange } from './http.ts';
 import type { Pacer } from './pacer.ts';
 import { noAnswerSkip, tenantSkip, type SkipRecord } from './skip-record.ts';
 
@@ -27,6 +27,9 @@ export interface BurstOptions {
 }
 
 export interface BurstResult {
+  /** The burst's own request, named in a skip even when not one was answered. */
+  method: string;
+  url: string;
   sent: number;
   /** Statuses in the order the answers arrived. */
   statuses: number[];
@@ -60,6 +63,8 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
   const pool = new Pool(url.origin, { connections: MAX_IN_FLIGHT, pipelining: 1 });
   const started = Date.now();
   const result: BurstResult = {
+    method: o.method,
+    url: o.url,
     sent: 0,
     statuses: [],
     remaining: [],
@@ -97,7 +102,7 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
       text = await res.body.text();
     } catch (e) {
       // No answer is the run's one cause (burstUnbreached), never an error of the test.
-      result.unanswered ??= `${(e as Error).name}: no answer within ${o.timeoutMs} ms (IDM_TIMEOUT_MS) or the connection was lost`;
+      result.unanswered ??= describeTransportError(e, o.timeoutMs);
       return;
     }
     const headers: Record<string, string> = {};
@@ -179,9 +184,9 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
  */
 export function burstUnbreached(r: BurstResult, what: string): SkipRecord {
   if (r.unanswered !== null) {
-    const u = new URL(r.first?.request.url ?? 'http://unknown/');
+    const u = new URL(r.url);
     return noAnswerSkip({
-      method: r.first?.request.method ?? 'request',
+      method: r.method,
       target: `${u.origin}${u.pathname}`,
       what: `a burst's request after ${r.sent - 1} others: ${r.unanswered}`,
       retried: false,

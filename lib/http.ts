@@ -303,8 +303,8 @@ async function fetchCapped(
   return { status: res.statusCode, headers: flat, text, cut };
 }
 
-/** What the target did, in words a user can act on. */
-function describeTransportError(e: unknown, timeoutMs: number): string {
+/** What the target did, in words a user can act on (also a burst's unanswered request). */
+export function describeTransportError(e: unknown, timeoutMs: number): string {
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string } };
   const code = err.code ?? err.cause?.code;
   if (

@@ -173,7 +173,6 @@ export const SHAPE_BENIGN: Variant[] = [
     kind: 'benign',
     fast: true,
     clause: null,
-    grep: ['auth.sec.redirect-uri.exact'],
     fault: 'spec-silent',
     asDefault: { apis: 'authentication' },
     description:
@@ -185,7 +184,6 @@ export const SHAPE_BENIGN: Variant[] = [
     kind: 'benign',
     fast: true,
     clause: null,
-    grep: ['auth.api.get-query'],
     fault: 'spec-silent',
     asDefault: { apis: 'authentication' },
     description:
@@ -197,7 +195,6 @@ export const SHAPE_BENIGN: Variant[] = [
     kind: 'benign',
     fast: true,
     clause: null,
-    grep: ['auth.sec.consent.denied', 'auth.flow.code.pkce'],
     fault: 'spec-silent',
     asDefault: {
       apis: 'authentication',
@@ -217,7 +214,6 @@ export const SHAPE_BENIGN: Variant[] = [
     kind: 'benign',
     fast: true,
     clause: null,
-    grep: ['auth.method.client-assertion'],
     fault: 'spec-silent',
     asDefault: { apis: 'authentication' },
     description:
@@ -229,7 +225,6 @@ export const SHAPE_BENIGN: Variant[] = [
     kind: 'benign',
     fast: true,
     clause: 'auth.sec.logout.unregistered-answer',
-    grep: ['auth.sec.logout.registered-only'],
     fault: 'spec-silent',
     asDefault: { apis: 'authentication' },
     description:
@@ -241,7 +236,6 @@ export const SHAPE_BENIGN: Variant[] = [
     kind: 'benign',
     fast: true,
     clause: null,
-    grep: ['auth.sec.refresh.no-widening'],
     fault: 'spec-silent',
     asDefault: { apis: 'authentication' },
     description:

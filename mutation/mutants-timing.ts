@@ -3,12 +3,12 @@
 // suite's verdict must stay the default's, clause by clause (`asDefault`): a verdict that moves
 // with the target's speed is the suite's defect, not the tenant's.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { SETTINGS } from '../lib/settings/declarations.ts';
+import { declaredDefault } from '../lib/settings/parse.ts';
 import type { Req, Wrap } from './exchange.ts';
 import { viaWrap, type Variant } from './variant.ts';
 
 /** The suite's own per-request bound at its default (IDM_TIMEOUT_MS): a stall must outlast it. */
-const SUITE_TIMEOUT_MS = Number(SETTINGS.find((s) => s.name === 'IDM_TIMEOUT_MS')?.default);
+const SUITE_TIMEOUT_MS = Number(declaredDefault('IDM_TIMEOUT_MS'));
 const STALL_MS = SUITE_TIMEOUT_MS + 1500;
 const LATE_MS = 150;
 

@@ -59,7 +59,7 @@ export interface Variant {
   fast?: boolean;
   /** Slow under any suite (e.g. a 2 req/s limit): left out of the fast subset. */
   slow?: boolean;
-  /** Clauses whose tests the fast subset runs (default: `clause`). */
+  /** Clauses whose tests the fast subset runs (default: `clause`); none with `asDefault`, which runs a half whole. */
   grep?: string[];
   /** Instead of `grep`: the fast subset runs only tests tagged with all of these clauses. */
   grepAll?: string[];

@@ -37,7 +37,7 @@ test('the orphan check can fail: with nothing in the suite every must clause is 
 
 test('tests are read from the listing with their file, line and declared clauses', () => {
   const tests = data.tests.get('rs.update.name.max-length') ?? [];
-  expect(tests.map((t) => t.file)).toContain('specs/0-long-pole/rejects-invalid-updates.spec.ts');
+  expect(tests.map((t) => t.file)).toContain('specs/resource-server/rejects-invalid-updates.ts');
   for (const t of tests) expect(t.line).toBeGreaterThan(0);
   // Every clause a listed test declares is one the catalogue holds, and the traced reasons name it.
   for (const id of data.tests.keys()) expect(exercisedBy(id, data)).toContain('declared by a test');

@@ -1,6 +1,6 @@
 // Smoke: a token issued at the configured token endpoint is accepted by the update, end to
 // end through the configuration. The update round trip and an experiment creation are judged
-// by the operation specs (path.spec.ts, accepts-valid-updates.spec.ts, strategy.spec.ts), not
+// by the operation specs (resource-server/path.ts, resource-server/accepts-valid-updates.ts, strategy.spec.ts), not
 // sent again here.
 import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../lib/declare.ts';

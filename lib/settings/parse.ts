@@ -122,6 +122,13 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd(), only?:
   return parseSettings(merged, { fromFile, envFile, ...(only ? { only } : {}) });
 }
 
+/** A setting's declared default, for code that must agree with it (a missing one throws, never NaN). */
+export function declaredDefault(name: SettingName): string {
+  const d = byName(name).default;
+  if (typeof d !== 'string') throw new Error(`${name} declares no plain default`);
+  return d;
+}
+
 function byName(name: SettingName): Setting {
   const s = SETTINGS.find((x) => x.name === name);
   if (!s) throw new Error(`${name} is not a declared setting`);
