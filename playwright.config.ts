@@ -80,7 +80,7 @@ export default defineConfig({
   projects: [
     { name: 'reference', testDir: 'reference/test' },
     { name: 'selftest', testDir: 'selftest' },
-    // The conformance specs, in name order: `specs/0-long-pole/` sorts first (specs/README.md).
+    // The conformance specs, in name order: `specs/0-long-pole/` (the resource-server chain) sorts first (specs/README.md).
     CONFORMANCE,
   ],
 });

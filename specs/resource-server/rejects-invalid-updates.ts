@@ -4,7 +4,9 @@
 // list, generators/cases.ts): one test with a step per type of §2.2/§2.3, each case checked
 // on its own clause. Each body also carries distinctive valid values (its probe), so one
 // read after the whole batch tells whether, and which, a refused write leaked; only an
-// unattributable leak is bisected.
+// unattributable leak is bisected. A valid write goes first and that read comes at least
+// SETTLE_MS after it, so the same read also tells whether a write answered as stored was
+// still there "a moment" later (rs.update.persisted): the batch fills the pause.
 import { test } from '../../lib/fixtures.ts';
 import type { ResourceServerUnderTest } from '../../lib/fixtures.ts';
 import type { Checks } from '../../lib/checks.ts';
@@ -12,8 +14,11 @@ import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
 import { allowed, type Config } from '../../lib/config.ts';
 import { deepEqual, isObject, short } from '../../lib/values.ts';
 import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from '../../lib/staging.ts';
-import { findLeak, withProbe, type ViolationCase } from '../../generators/index.ts';
+import { distinctiveUpdateValues, findLeak, withProbe, type ViolationCase } from '../../generators/index.ts';
 import { loadUpdateCases } from '../../generators/cases.ts';
+import type { Exchange } from '../../lib/http.ts';
+import { sleep } from '../../lib/lock.ts';
+import { SETTLE_MS } from '../../lib/lost-writes.ts';
 
 /** The type a clause belongs to: `rs.scope.value.length` → `scope`; the body's own rules → `update`. */
 const typeOf = (clause: string): string => clause.split('.')[1] ?? clause;
@@ -35,10 +40,18 @@ const ALL = [...byType.values()].flat();
 
 test.describe('update a resource server: invalid bodies', () => {
   test(
-    `bodies breaking one rule of §2.2 or §2.3 each (${ALL.length} bodies): each refused with 400, nothing written`,
-    clauses(OPERATIONS.update, ...new Set(ALL.map((c) => c.clause)), 'rs.update.error.400.no-write'),
+    `bodies breaking one rule of §2.2 or §2.3 each (${ALL.length} bodies) and one that is not JSON: each refused with 400, nothing written`,
+    clauses(
+      OPERATIONS.update,
+      ...new Set(ALL.map((c) => c.clause)),
+      'rs.update.error.400.malformed-body',
+      'rs.update.error.body',
+      'rs.update.error.400.no-write',
+      'rs.update.persisted',
+    ),
     async ({ run, rs, check }) => {
-      let expected: ResourceServer = rs.start;
+      const settled = await settledWrite(rs, run.runTag);
+      let expected: ResourceServer = settled?.state ?? rs.start;
       const refused: ViolationCase[] = [];
       // One step per type; one read after them all judges no-write for every refused body.
       for (const [type, group] of byType) {
@@ -51,23 +64,37 @@ test.describe('update a resource server: invalid bodies', () => {
           }
         });
       }
-      await checkNothingWritten(check, rs, expected, refused, rs.start);
-    },
-  );
-
-  test(
-    'a body that is not valid JSON is refused with 400',
-    clauses(OPERATIONS.update, 'rs.update.error.400.malformed-body', 'rs.update.error.body'),
-    async ({ rs, check }) => {
-      const ex = await rs.update(null, {
-        raw: '{"name": "unterminated',
-        headers: { 'content-type': 'application/json' },
+      // In the batch, so that its read covers this body too (one request fewer than a test of its own).
+      await test.step('a body that is not valid JSON (1 body)', async () => {
+        const ex = await rs.update(null, {
+          raw: '{"name": "unterminated',
+          headers: { 'content-type': 'application/json' },
+        });
+        check.expectStatus('rs.update.error.400.malformed-body', ex, 400, 'PATCH with a truncated JSON body');
+        check.observe('rs.update.error.body', `error body: ${short(ex.body)}`, ex);
       });
-      check.expectStatus('rs.update.error.400.malformed-body', ex, 400, 'PATCH with a truncated JSON body');
-      check.observe('rs.update.error.body', `error body: ${short(ex.body)}`, ex);
+      if (settled) await sleep(settled.at + SETTLE_MS - Date.now());
+      await checkNothingWritten(check, rs, expected, refused, rs.start, settled);
     },
   );
 });
+
+/** A valid write answered as stored, before the batch: what the read after it must still show. */
+interface SettledWrite {
+  sent: Record<string, unknown>;
+  state: ResourceServer;
+  /** Epoch ms of its answer. */
+  at: number;
+  ex: Exchange;
+}
+
+/** The write the read after the batch holds to rs.update.persisted; null when it was not answered as stored. */
+async function settledWrite(rs: ResourceServerUnderTest, runTag: string): Promise<SettledWrite | null> {
+  const sent = rs.safe({ name: distinctiveUpdateValues(`${runTag}:settled`).name });
+  const ex = await rs.update(sent);
+  if (ex.status < 200 || ex.status >= 300 || !isObject(ex.body) || rs.lostWrite(ex)) return null;
+  return { sent, state: ex.body, at: Date.now(), ex };
+}
 
 /** Reads the state once; on a difference names the leaking case by its probe, else bisects. */
 async function checkNothingWritten(
@@ -76,6 +103,7 @@ async function checkNothingWritten(
   expected: ResourceServer,
   refused: ViolationCase[],
   snapshot: ResourceServer,
+  settled: SettledWrite | null,
 ): Promise<void> {
   if (refused.length === 0) return;
   const read = await rs.read();
@@ -91,7 +119,10 @@ async function checkNothingWritten(
     );
     return;
   }
-  const changed = diff(expected, read.body);
+  const changed = diff(
+    settled ? judgeSettled(check, settled, read, read.body, refused, expected) : expected,
+    read.body,
+  );
   if (changed.length === 0) {
     check.that(
       'rs.update.error.400.no-write',
@@ -115,6 +146,40 @@ async function checkNothingWritten(
     read,
     culprits[0] ? { counterexample: culprits[0].body } : undefined,
   );
+}
+
+/**
+ * rs.update.persisted on the settled write's fields, read back after the batch. A field that
+ * shows a refused body's value is no-write's to judge; one back to an older value is this
+ * clause's failure, and then no-write compares the other fields only: one cause, one failure.
+ */
+function judgeSettled(
+  check: Checks,
+  settled: SettledWrite,
+  read: Exchange,
+  now: ResourceServer,
+  refused: ViolationCase[],
+  expected: ResourceServer,
+): ResourceServer {
+  const fields = Object.keys(settled.sent);
+  const leaked = (f: string) => refused.some((c) => isObject(c.body) && f in c.body && deepEqual(c.body[f], now[f]));
+  if (fields.some(leaked)) return expected;
+  const kept = fields.every((f) => deepEqual(now[f], settled.state[f]));
+  const after = `${Date.now() - settled.at} ms`;
+  check.that(
+    'rs.update.persisted',
+    kept,
+    kept
+      ? `the write before the refused bodies (${fields.join(', ')}) reads back ${after} after its answer`
+      : `the write answered as stored before the refused bodies was not there ${after} later: ${fields
+          .map((f) => `${f} ${short(now[f])} instead of ${short(settled.state[f])}`)
+          .join('; ')}`,
+    read,
+  );
+  if (kept) return expected;
+  const rest = { ...expected };
+  for (const f of fields) rest[f] = now[f];
+  return rest;
 }
 
 /** Replays each refused case alone, from the snapshot, until the state moves. */
