@@ -18,7 +18,7 @@ import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts
 import { deepEqual, isObject } from './values.ts';
 import { clauseSkip, type SkipRecord } from './skip-record.ts';
 
-/** The pause before a candidate is made again, and before the persistence test's last read: longer than "a moment" of replication. */
+/** The pause before a candidate is made again, and the least time between the invalid bodies' first write and their read (specs/resource-server/rejects-invalid-updates.ts): longer than "a moment" of replication. */
 export const SETTLE_MS = 1000;
 /** Tries to make a candidate again (a second one rides over a stall of the machine). */
 const ATTEMPTS = 2;

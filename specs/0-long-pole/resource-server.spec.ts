@@ -1,9 +1,9 @@
 // Every test that writes the shared resource server, in one file: one worker runs them in this
 // order while the other runs everything else (specs/README.md). They hold the resource-server
 // lock one after another anyway; as files of their own they were handed to both workers, which
-// then waited on each other (the valid bodies' 1 s settle above all) instead of running the
-// rest. First the invalid bodies, the update bucket's largest spender, so that under a rate
-// limit that bucket is busy from the run's start.
+// then waited on each other instead of running the rest. First the invalid bodies, the update
+// bucket's largest spender, so that under a rate limit that bucket is busy from the run's start
+// (their batch also fills rs.update.persisted's pause: rejects-invalid-updates.ts).
 import '../resource-server/rejects-invalid-updates.ts';
 import '../resource-server/accepts-valid-updates.ts';
 import '../resource-server/encodings.ts';
