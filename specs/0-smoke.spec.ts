@@ -1,4 +1,4 @@
-// Smoke: a token issued at the configured token endpoint is accepted by the update, end to
+// Smoke, first after the resource-server chain (specs/README.md): a token issued at the configured token endpoint is accepted by the update, end to
 // end through the configuration. The update round trip and an experiment creation are judged
 // by the operation specs (resource-server/path.ts, resource-server/accepts-valid-updates.ts, strategy.spec.ts), not
 // sent again here.
