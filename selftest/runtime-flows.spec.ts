@@ -32,11 +32,12 @@ test('PKCE S256 matches the example of RFC 7636 Appendix B, and pairs are fresh'
   expect(a.verifier).not.toBe(b.verifier);
 });
 
-test("Chromium lookup: Playwright's own Chromium wins over a Chrome channel, which wins over Edge, then a distribution's", () => {
+test("Chromium lookup: Playwright's own Chromium wins over a Chrome channel, which wins over Edge, then a distribution's (its headless shell first)", () => {
   const PW = '/home/u/.cache/ms-playwright/chromium-1/chrome-linux64/chrome';
   const CHROME = '/opt/google/chrome/chrome';
   const EDGE = '/opt/microsoft/msedge/msedge';
   const DEBIAN = '/usr/bin/chromium';
+  const SHELL = '/usr/bin/chromium-headless-shell';
   const on = (present: string[], o: Partial<BrowserFacts> = {}) =>
     lookupChromium({
       explicit: null,
@@ -50,6 +51,8 @@ test("Chromium lookup: Playwright's own Chromium wins over a Chrome channel, whi
   expect(on([CHROME, EDGE, DEBIAN])).toMatchObject({ path: CHROME, source: 'chrome' });
   expect(on([EDGE, DEBIAN])).toMatchObject({ path: EDGE, source: 'msedge' });
   expect(on([DEBIAN])).toMatchObject({ path: DEBIAN, source: 'distribution' });
+  expect(on([DEBIAN, SHELL])).toMatchObject({ path: SHELL, source: 'distribution' });
+  expect(on([EDGE, SHELL])).toMatchObject({ path: EDGE, source: 'msedge' });
   expect(on(['/usr/bin/chromium-browser'])).toMatchObject({
     path: '/usr/bin/chromium-browser',
     source: 'distribution',
@@ -113,6 +116,7 @@ test('Chromium lookup: an explicit IDM_CHROMIUM is the only candidate; none foun
     '/pw/chrome',
     '/opt/google/chrome/chrome',
     '/opt/microsoft/msedge/msedge',
+    '/usr/bin/chromium-headless-shell',
     '/usr/bin/chromium',
     '/usr/bin/chromium-browser',
   ])

@@ -569,7 +569,7 @@ const DECLARED = [
     group: 'authentication',
     kind: text,
     defaultDoc:
-      "Playwright's Chromium (`npx playwright install chromium`), else Google Chrome or Microsoft Edge (Playwright's `chrome` and `msedge` channels), else `/usr/bin/chromium` or `/usr/bin/chromium-browser`",
+      "Playwright's Chromium (`npx playwright install chromium`), else Google Chrome or Microsoft Edge (Playwright's `chrome` and `msedge` channels), else `/usr/bin/chromium-headless-shell`, `/usr/bin/chromium` or `/usr/bin/chromium-browser`",
     doc: "the Chromium binary of the browser flows and of the HTML report's browser test; when set, the only one tried; no browser found skips them",
   },
   // Run
