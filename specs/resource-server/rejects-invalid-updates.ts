@@ -85,7 +85,6 @@ interface SettledWrite {
   state: ResourceServer;
   /** Epoch ms of its answer. */
   at: number;
-  ex: Exchange;
 }
 
 /** The write the read after the batch holds to rs.update.persisted; null when it was not answered as stored. */
@@ -93,7 +92,7 @@ async function settledWrite(rs: ResourceServerUnderTest, runTag: string): Promis
   const sent = rs.safe({ name: distinctiveUpdateValues(`${runTag}:settled`).name });
   const ex = await rs.update(sent);
   if (ex.status < 200 || ex.status >= 300 || !isObject(ex.body) || rs.lostWrite(ex)) return null;
-  return { sent, state: ex.body, at: Date.now(), ex };
+  return { sent, state: ex.body, at: Date.now() };
 }
 
 /** Reads the state once; on a difference names the leaking case by its probe, else bisects. */
