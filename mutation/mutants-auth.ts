@@ -493,6 +493,8 @@ export const AUTH_MUTANTS: Variant[] = [
     id: 'auth-error-without-description',
     kind: 'mutant',
     clause: 'auth.error.code-and-description',
+    // Judged over the run's error objects (no test declares it): the tests that draw most of them.
+    grep: ['auth.error.object', 'auth.method.client-secret-post'],
     fault: 'response-schema',
     description: 'authentication-API error objects carry the error code only, no description',
     options: authErrorRewritten((b) => void delete b.error_description),

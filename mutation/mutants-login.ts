@@ -37,6 +37,8 @@ export const LOGIN_BENIGN: Variant[] = [
     id: 'benign-login-identifier-first-consent-logout-confirm',
     kind: 'benign',
     clause: 'auth.flow.login-pages',
+    // Recorded by every login (no test declares it): the tests that log in, consent and log out.
+    grep: ['auth.flow.code.pkce', 'auth.sec.consent.denied', 'auth.sec.logout.registered-only'],
     fault: 'spec-silent',
     description:
       'the login asks the e-mail address and the password on two pages, then consent on every login; logout asks for confirmation',

@@ -35,6 +35,8 @@ const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
 const anyObject = (v: unknown): boolean => isObject(v);
 
+/** The §2.1 answer rules are held on every answer of the `rs` fixture (no test declares them): tests with such answers. */
+const RS_ANSWERS = ['rs.update.success.status', 'rs.update.path.by-id'];
 export const MUTANTS: Variant[] = [
   // ── Limits off by one, both ways (§2.2, §2.3, §2.4, §8): the update body's from its schema ─
   ...SCHEMA_MUTANTS,
@@ -461,6 +463,7 @@ export const MUTANTS: Variant[] = [
     id: 'rs-response-signing-alg-lowercase',
     kind: 'mutant',
     clause: 'rs.response.signing_alg.enum',
+    grep: RS_ANSWERS,
     fault: 'response-schema',
     description: 'signing_alg is returned in lower case (hs256), outside the enum',
     probe: async (c) => (await c.patch({})).body.signing_alg,
@@ -480,6 +483,7 @@ export const MUTANTS: Variant[] = [
     id: 'rs-response-secret-masked',
     kind: 'mutant',
     clause: 'rs.response.signing_secret.min-length',
+    grep: RS_ANSWERS,
     fault: 'response-schema',
     description: 'signing_secret is returned masked to 8 characters (below the minimum 16)',
     probe: async (c) => String((await c.patch({})).body.signing_secret).length >= 16,
@@ -489,6 +493,7 @@ export const MUTANTS: Variant[] = [
     id: 'rs-response-consent-policy-empty',
     kind: 'mutant',
     clause: 'rs.response.consent_policy.enum',
+    grep: RS_ANSWERS,
     fault: 'response-schema',
     description: 'consent_policy null is returned as an empty string',
     probe: async (c) => (await c.patch({})).body.consent_policy,

@@ -5,6 +5,7 @@
 import { test, expect } from '@playwright/test';
 import { isDeepStrictEqual } from 'node:util';
 import { allClauses } from '../contract/clauses.ts';
+import { listedTests } from '../bin/clause-trace.ts';
 import { BENIGN, MUTANTS, VARIANTS } from '../mutation/mutants.ts';
 import { probeClient, type Probe } from '../mutation/probes.ts';
 import { startHarnessTenant } from '../mutation/tenant.ts';
@@ -42,6 +43,19 @@ test('benign variants differ only where the catalogue observes or the spec says 
     // A same-verdict variant runs a whole half of the suite: a grep would be dead data.
     if (v.asDefault) expect(v.grep ?? v.grepAll, `${v.id} runs ${v.asDefault.apis} whole`).toBeUndefined();
   }
+});
+
+test('the fast selection of every variant names a clause some test declares (else it runs no test)', () => {
+  // Playwright's own listing, as the clause trace reads it; a variant picked with --only runs its selection too.
+  const declared = listedTests();
+  const empty = VARIANTS.filter((v) => !v.asDefault)
+    .map((v) => ({ v, sel: v.grepAll ?? v.grep ?? (v.clause ? [v.clause] : []) }))
+    .filter(
+      ({ v, sel }) =>
+        sel.length > 0 && !(v.grepAll ? sel.every((c) => declared.has(c)) : sel.some((c) => declared.has(c))),
+    )
+    .map(({ v, sel }) => `${v.id} (${sel.join(', ')})`);
+  expect(empty).toEqual([]);
 });
 
 test('the catalogue covers every fault kind of issue 6', () => {
