@@ -148,9 +148,11 @@ async function checkNothingWritten(
 }
 
 /**
- * rs.update.persisted on the settled write's fields, read back after the batch. A field that
- * shows a refused body's value is no-write's to judge; one back to an older value is this
- * clause's failure, and then no-write compares the other fields only: one cause, one failure.
+ * rs.update.persisted on the settled write's fields, read back after the batch. Not judged when
+ * a body of the batch was accepted and wrote them (its own clause fails; the write was
+ * superseded) or a refused body's value shows there (no-write's to judge); a field back to an
+ * older value is this clause's failure, and no-write then compares the other fields only: one
+ * cause, one failure.
  */
 function judgeSettled(
   check: Checks,
@@ -162,7 +164,8 @@ function judgeSettled(
 ): ResourceServer {
   const fields = Object.keys(settled.sent);
   const leaked = (f: string) => refused.some((c) => isObject(c.body) && f in c.body && deepEqual(c.body[f], now[f]));
-  if (fields.some(leaked)) return expected;
+  const superseded = (f: string) => !deepEqual(expected[f], settled.state[f]);
+  if (fields.some(superseded) || fields.some(leaked)) return expected;
   const kept = fields.every((f) => deepEqual(now[f], settled.state[f]));
   const after = `${Date.now() - settled.at} ms`;
   check.that(
