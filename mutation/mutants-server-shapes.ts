@@ -167,35 +167,33 @@ const authorizeJson401: Wrap = (next) => async (req) => {
   return jsonRes(401, { error: 'unauthorized', error_description: 'Full authentication is required' });
 };
 
-export const SHAPE_BENIGN: Variant[] = [
-  {
-    id: 'shapes-authorize-json-401',
+/** A server shape held to the authentication half's default verdict, clause by clause: benign, fast, spec-silent. */
+function shape(v: Pick<Variant, 'id' | 'description' | 'options'> & Partial<Variant>): Variant {
+  return {
     kind: 'benign',
     fast: true,
     clause: null,
     fault: 'spec-silent',
     asDefault: { apis: 'authentication' },
+    ...v,
+  };
+}
+
+export const SHAPE_BENIGN: Variant[] = [
+  shape({
+    id: 'shapes-authorize-json-401',
     description:
       'GET /authorize without text/html in Accept is answered 401 (a browser gets the login page): the redirect-URI near misses are still judged',
     options: viaWrap(authorizeJson401),
-  },
-  {
+  }),
+  shape({
     id: 'shapes-error-page-other-origin',
-    kind: 'benign',
-    fast: true,
-    clause: null,
-    fault: 'spec-silent',
-    asDefault: { apis: 'authentication' },
     description:
       "an authorization request the tenant cannot read is redirected with error=… to an error page on another origin (a separate login app's), not to any client's redirect URI",
     options: (ctx) => ({ wrap: toTenantWrap(compose(unreadableToErrorPage(otherOrigin(ctx.publicUrl)), errorPage())) }),
-  },
-  {
+  }),
+  shape({
     id: 'shapes-consent-scope-checkboxes',
-    kind: 'benign',
-    fast: true,
-    clause: null,
-    fault: 'spec-silent',
     asDefault: {
       apis: 'authentication',
       except: {
@@ -208,36 +206,22 @@ export const SHAPE_BENIGN: Variant[] = [
     description:
       'the consent page has one checkbox per scope and "Submit Consent" / "Cancel" on indented lines; only ticked scopes are granted, none ticked is access_denied',
     options: () => ({ ...viaWrap(checkboxConsent)(), login: { consent: 'always' } }),
-  },
-  {
+  }),
+  shape({
     id: 'shapes-assertion-audience-token-endpoint-only',
-    kind: 'benign',
-    fast: true,
-    clause: null,
-    fault: 'spec-silent',
-    asDefault: { apis: 'authentication' },
     description:
       'client assertions are taken only for the token endpoint URL (OIDC Core §9), not the issuer (RFC 7523 §3: any value that identifies the server)',
     options: viaParts((d) => ({ verifyClientAssertion: tokenEndpointAudience(d) })),
-  },
-  {
+  }),
+  shape({
     id: 'shapes-logout-needs-id-token-hint',
-    kind: 'benign',
-    fast: true,
     clause: 'auth.sec.logout.unregistered-answer',
-    fault: 'spec-silent',
-    asDefault: { apis: 'authentication' },
     description:
       "a logout returns to its registered URL only with id_token_hint (OIDC RP-Initiated Logout 1.0 §2); without one it ends at the tenant's own page",
     options: viaWrap(logoutNeedsHint((req, next) => next(req))),
-  },
-  {
+  }),
+  shape({
     id: 'shapes-public-client-no-refresh',
-    kind: 'benign',
-    fast: true,
-    clause: null,
-    fault: 'spec-silent',
-    asDefault: { apis: 'authentication' },
     description:
       'a public client gets no refresh token from its code exchange (OAuth 2.1 §4.3.1 leaves it to the server); confidential clients do',
     options: viaWrap(
@@ -248,5 +232,5 @@ export const SHAPE_BENIGN: Variant[] = [
         },
       ),
     ),
-  },
+  }),
 ];
