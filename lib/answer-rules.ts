@@ -7,11 +7,16 @@
 //   and a description).
 // - §8 (§7.1): a 429 reports the limit state, so its Remaining is below its Limit.
 // - RFC 6749 §4.1.2.1: an error reported to the client by redirect carries the state sent.
+// - §7.1 (RFC 9110 §15.6): a management answer is a success or an error status §7.1 lists,
+//   never a 5xx; the condition that needed the answer skips its clause naming this one
+//   (lib/twin-gate.ts `faulted`), so a fault is one failure wherever it lands.
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import type { Config } from './config.ts';
+import { carried, redirectTarget } from './answer-class.ts';
 import type { Exchange } from './http.ts';
 import { isObject } from './values.ts';
+import { MGMT_FAULT } from './twin-gate.ts';
 import { recordAuthError } from './auth/error-records.ts';
 import { expectNotCacheable } from './auth/token-cache.ts';
 
@@ -23,6 +28,9 @@ export interface AnswerRule {
   applies(ex: Exchange, cfg: Config): boolean;
   judge(ex: Exchange, on: { check: Checks; info: TestInfo }): void;
 }
+
+/** Tests that already recorded a management answer without a fault. */
+const faultFreeSaid = new WeakSet<TestInfo>();
 
 export const ANSWER_RULES: readonly AnswerRule[] = [
   {
@@ -50,6 +58,23 @@ export const ANSWER_RULES: readonly AnswerRule[] = [
     clause: 'auth.sec.error-redirect.state',
     applies: (ex) => errorRedirect(ex) !== null,
     judge: (ex, { check }) => void expectStateKept(check, ex),
+  },
+  {
+    name: 'a management answer is never a 5xx (§7.1 lists its statuses; RFC 9110 §15.6: a fault of the service)',
+    clause: MGMT_FAULT,
+    applies: (ex, cfg) => ex.request.url.startsWith(cfg.apiBase),
+    judge: (ex, { check, info }) => {
+      const fault = ex.status >= 500;
+      // A pass is said once a test; every fault is said with its answer.
+      if (!fault && faultFreeSaid.has(info)) return;
+      if (!fault) faultFreeSaid.add(info);
+      check.that(
+        MGMT_FAULT,
+        !fault,
+        `${ex.request.method} ${decodeURIComponent(new URL(ex.request.url).pathname)} answered ${ex.status}${fault ? ': a fault on the service side' : ''}`,
+        ex,
+      );
+    },
   },
   {
     name: 'an authentication-API error is an error object (§7.3), judged over the run',
@@ -93,20 +118,12 @@ export function errorRedirect(ex: Exchange): { error: string; state: string | nu
   const asked = new URL(ex.request.url).searchParams;
   const sent = asked.get('state');
   const redirectUri = asked.get('redirect_uri');
-  const location = ex.headers.location;
-  if (sent === null || !redirectUri || !location) return null;
-  let to: URL;
-  try {
-    to = new URL(location, ex.request.url);
-  } catch {
-    return null;
-  }
+  const to = redirectTarget(ex);
+  if (sent === null || !redirectUri || to === null) return null;
   if (`${to.origin}${to.pathname}` !== redirectUri.split(/[?#]/)[0]) return null;
-  const carried = new URLSearchParams(to.hash.slice(1)).has('error')
-    ? new URLSearchParams(to.hash.slice(1))
-    : to.searchParams;
-  const error = carried.get('error');
-  return error === null ? null : { error, state: carried.get('state'), sent };
+  const params = carried(to);
+  const error = params.get('error');
+  return error === null ? null : { error, state: params.get('state'), sent };
 }
 
 /** X-RateLimit-Limit and -Remaining as numbers, or null when either is absent or not a number. */

@@ -10,7 +10,7 @@ export interface Evidence {
   seed?: number;
   path?: string;
   counterexample?: unknown;
-  /** What the tenant did, as lib/auth/answer-class.ts classified it: the class, the rule, its citation. */
+  /** What the tenant did, as lib/answer-class.ts classified it: the class, the rule, its citation. */
   answer?: { class: string; rule: string; citation: string };
 }
 

@@ -3,6 +3,8 @@
 //   anon     – client without credentials; .withAuthorization() for forged/malformed ones
 //   limited  – client of the limited client (skips the test, with the reason, if not configured)
 //   check    – the clause-first check recorder (lib/checks.ts)
+//   gate     – the accepted-twin rule every refusal of both halves is judged through, and the
+//              runner of named conditions (lib/twin-gate.ts, lib/condition.ts)
 //   rs       – the configured resource server, locked for this test, restored afterwards; each
 //              answer held against a write lost later (lib/lost-writes.ts)
 //   experiments – creation helper; skips unless experiments may be created on the target
@@ -45,6 +47,7 @@ import {
   type RequestCounter,
 } from './http.ts';
 import { Checks } from './checks.ts';
+import { TwinGate } from './twin-gate.ts';
 import { judgeAnswer } from './answer-rules.ts';
 import { acquire, release } from './lock.ts';
 import {
@@ -130,6 +133,7 @@ export const test = base.extend<
     anon: ApiClient;
     limited: ApiClient;
     check: Checks;
+    gate: TwinGate;
     rs: ResourceServerUnderTest;
     experiments: ExperimentsHelper;
     credentials: CredentialContext;
@@ -317,6 +321,13 @@ export const test = base.extend<
   check: [
     async ({ suite }, use, testInfo) => {
       await use(new Checks(testInfo, suite.redactor));
+    },
+    { box: 'self' },
+  ],
+
+  gate: [
+    async ({ suite, check }, use, testInfo) => {
+      await use(new TwinGate(check, testInfo, suite.cfg.apiBase));
     },
     { box: 'self' },
   ],

@@ -1,5 +1,5 @@
 // The authentication room's structure holds what it promises (issue 25): every refusal under
-// specs/authentication/ is judged through the one twin gate (lib/auth/twin-gate.ts), never
+// specs/authentication/ is judged through the one twin gate (lib/twin-gate.ts), never
 // beside it, and what a flow gave is decided as its own clause decides it (issue 30 item 3); the rules about every answer and the rows of the ways to authenticate name
 // clauses the catalogue has.
 import { readdirSync, readFileSync, statSync } from 'node:fs';

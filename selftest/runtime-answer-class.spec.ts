@@ -1,8 +1,8 @@
-// The one classification of what the tenant did (lib/auth/answer-class.ts, issue 30 item 1):
+// The one classification of what the tenant did (lib/answer-class.ts, issue 30 item 1):
 // each rule on the answers it speaks of, the order that makes a declared flow, a 415 or a
 // login page win over the broader rule, and what passes the clauses judged on a class.
 import { expect, test } from '@playwright/test';
-import { classify, passes, PASSES, RULES, type AnswerContext } from '../lib/auth/answer-class.ts';
+import { classify, passes, PASSES, RULES, type AnswerContext } from '../lib/answer-class.ts';
 import type { Endpoint } from '../lib/auth/endpoints.ts';
 import type { Exchange } from '../lib/http.ts';
 

@@ -1,6 +1,6 @@
 // Absent endpoints, one rule (issue 30, item 6): every endpoint §4.3 names belongs to a flow the
 // tenant may declare in IDM_NOT_OFFERED; one neither declared nor found (not offered, as
-// lib/auth/answer-class.ts classifies it: a 404 where discovery does not list it, a 405 at a
+// lib/answer-class.ts classifies it: a 404 where discovery does not list it, a 405 at a
 // default path) fails that flow's own clause once, in the test that judges it, with advice
 // naming the path setting and IDM_NOT_OFFERED. Every other test that needed it is skipped
 // naming that clause (the tenant's, a root cause); a flow the spec only records (observe) is
@@ -13,7 +13,7 @@ import { skipTest } from '../declare.ts';
 import type { Exchange } from '../http.ts';
 import { clauseSkip, tenantSkip } from '../skip-record.ts';
 import { describeEndpoint, type Endpoint } from './endpoints.ts';
-import { classify } from './answer-class.ts';
+import { classify } from '../answer-class.ts';
 
 /** The flow each endpoint serves (its IDM_NOT_OFFERED name) and the clause that judges it. */
 const FLOW_OF: Record<Endpoint['which'], { flow: NamedFlow | null; clause: string }> = {
@@ -25,7 +25,7 @@ const FLOW_OF: Record<Endpoint['which'], { flow: NamedFlow | null; clause: strin
   samlCallback: { flow: 'saml', clause: 'auth.api.saml-exception' },
 };
 
-/** Whether an answer at `e` says there is no such endpoint (lib/auth/answer-class.ts, rule endpoint-absent). */
+/** Whether an answer at `e` says there is no such endpoint (lib/answer-class.ts, rule endpoint-absent). */
 export function missing(e: Endpoint, ex: Exchange): boolean {
   return classify(ex, { endpoint: e }).rule === 'endpoint-absent';
 }

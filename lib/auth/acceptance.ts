@@ -1,6 +1,6 @@
 // The accepted half of every method and flow (§4.3, §5.2): when a token answer counts as
 // issued (RFC 6749 §5.1), the one acceptance check, and the words a refusal is skipped with
-// beside a twin that failed (the gate that decides it: lib/auth/twin-gate.ts).
+// beside a twin that failed (the gate that decides it: lib/twin-gate.ts).
 import type { Checks } from '../checks.ts';
 import type { Exchange } from '../http.ts';
 import { clauseSkip, type SkipRecord } from '../skip-record.ts';

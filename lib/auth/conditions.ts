@@ -5,9 +5,10 @@
 // answer (lib/answer-rules.ts).
 import type { Checks } from '../checks.ts';
 import type { Exchange } from '../http.ts';
-import { isObject, short } from '../values.ts';
+import { isObject } from '../values.ts';
+import { describeAnswer } from '../answer-words.ts';
 import { describeEndpoint, type Endpoint } from './endpoints.ts';
-import { answerEvidence, classify, describeClass, passes, PASSES } from './answer-class.ts';
+import { answerEvidence, classify, describeClass, passes, PASSES } from '../answer-class.ts';
 import { revocationGave, userInfoGave } from './flow-products.ts';
 import { validateIdToken, type IdTokenContext, type IssuerKeys } from './id-token.ts';
 
@@ -22,20 +23,6 @@ export function endpointOf(check: Checks, flow: string, e: Endpoint | string): v
  */
 export function answerOf(check: Checks, clause: string, what: string, ex: Exchange, extra = ''): void {
   check.observe(clause, `${what}: answered ${describeAnswer(ex)}${extra}`, ex);
-}
-
-/** A one-line account of an answer: status, Location (no query), error code or JSON members. */
-function describeAnswer(ex: Exchange): string {
-  const location = ex.status >= 300 && ex.status < 400 ? ex.headers.location : undefined;
-  const to = location ? ` to ${location.split(/[?#]/)[0]}` : '';
-  const body = isObject(ex.body)
-    ? typeof ex.body.error === 'string'
-      ? ` ${ex.body.error}`
-      : ` with members ${Object.keys(ex.body).sort().join(', ') || '(none)'}`
-    : ex.text
-      ? ` ${short(ex.text)}`
-      : '';
-  return `${ex.status}${to}${body}`;
 }
 
 /**
@@ -87,7 +74,7 @@ export function revocationAnswered(check: Checks, ex: Exchange, note: string): b
 
 /**
  * §4.3: POST parameters are sent as JSON. An accepted answer is a JSON body read, a 415 one
- * refused (lib/auth/answer-class.ts); with `any2xx` false other answers say nothing about the
+ * refused (lib/answer-class.ts); with `any2xx` false other answers say nothing about the
  * encoding (null: not judged). A 5xx is never a body read.
  */
 export function jsonBodyRead(check: Checks, ex: Exchange, url: string, any2xx = true): boolean | null {

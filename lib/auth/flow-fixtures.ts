@@ -3,11 +3,10 @@
 //           register every credential they obtain with the redactor (flow-requests.ts), logins
 //           and logouts through the hosted pages in a browser, and the test user's tokens
 //           (flow-logins.ts);
-//   gate  – the accepted-twin rule every refusal is judged through (twin-gate.ts).
+// (gate, the accepted-twin rule every refusal is judged through, is the base test's: lib/fixtures.ts).
 // loginBrowser is registered with the base fixtures (lib/fixtures.ts): a worker fixture
 // declared here would give these specs workers of their own, started after the others'.
 import { test as base } from '../fixtures.ts';
-import { TwinGate } from './twin-gate.ts';
 import type { FlowContext } from './flow-context.ts';
 import { codeLoginOf, flowLogins, userTokensOf } from './flow-logins.ts';
 import { endpoint } from './endpoints.ts';
@@ -22,13 +21,7 @@ export type { Flows, LogoutAnswer, TokenAnswer } from './flow-types.ts';
  */
 export const USER_SCOPE = 'openid profile email offline_access';
 
-export const test = base.extend<{ flows: Flows; gate: TwinGate }>({
-  gate: [
-    async ({ check }, use, testInfo) => {
-      await use(new TwinGate(check, testInfo));
-    },
-    { box: 'self' },
-  ],
+export const test = base.extend<{ flows: Flows }>({
   flows: [
     async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
       const x: FlowContext = {

@@ -1,9 +1,9 @@
 // Which pages are the tenant's login page, for the classification's rule that a redirect to it
-// is not a refusal (lib/auth/answer-class.ts, rule login-page): where a readable authorization
+// is not a refusal (lib/answer-class.ts, rule login-page): where a readable authorization
 // request was sent, and any page a redirect leads to that asks for a password. Read from the
 // markup (an input of type password), never from the page's words.
 import type { ApiClient, Exchange } from '../http.ts';
-import { classify, type AnswerContext } from './answer-class.ts';
+import { classify, redirectTarget, type AnswerContext } from '../answer-class.ts';
 
 /**
  * What a browser's navigation accepts: authorization requests are sent as a person's browser sends
@@ -16,7 +16,7 @@ export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q
  * read, leads to its login page (when it redirects at all), so that page is the login page.
  */
 export function authorizeContext(readable: Exchange, clientRedirects: readonly string[]): AnswerContext {
-  const landing = target(readable);
+  const landing = redirectTarget(readable);
   return { clientRedirects, loginPages: landing ? [landing.href] : [] };
 }
 
@@ -26,7 +26,7 @@ export function authorizeContext(readable: Exchange, clientRedirects: readonly s
  * then is it fetched).
  */
 export async function withLoginPageOf(client: ApiClient, other: Exchange, ctx: AnswerContext): Promise<AnswerContext> {
-  const to = target(other);
+  const to = redirectTarget(other);
   const rule = classify(other, ctx).rule;
   if (to && (rule === 'own-error-page' || rule === 'redirect-onward') && (await asksForPassword(client, to)))
     return { ...ctx, loginPages: [...(ctx.loginPages ?? []), to.href] };
@@ -34,16 +34,6 @@ export async function withLoginPageOf(client: ApiClient, other: Exchange, ctx: A
 }
 
 // Helpers
-
-function target(ex: Exchange): URL | null {
-  const location = ex.status >= 300 && ex.status < 400 ? ex.headers.location : undefined;
-  if (!location) return null;
-  try {
-    return new URL(location, ex.request.url);
-  } catch {
-    return null;
-  }
-}
 
 async function asksForPassword(client: ApiClient, to: URL): Promise<boolean> {
   if (to.protocol !== 'http:' && to.protocol !== 'https:') return false;

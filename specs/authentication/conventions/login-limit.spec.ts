@@ -5,7 +5,7 @@
 // hence IDM_ALLOW=lockout there. The logins are password grants where the tenant offers and
 // accepts them (the test user's right login first: the accepted twin), else logins through
 // the hosted login page (code flow with PKCE), so a tenant without the grant is still held to §8.
-import type { TwinGate } from '../../../lib/auth/twin-gate.ts';
+import type { TwinGate } from '../../../lib/twin-gate.ts';
 import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { notOfferedSkip, optInSkip, type Config } from '../../../lib/config.ts';

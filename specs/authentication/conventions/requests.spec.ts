@@ -11,7 +11,7 @@ import { notOfferedSkip } from '../../../lib/config.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 import { judgeAbsent } from '../../../lib/auth/absent.ts';
-import { classify, describeClass, passes, PASSES } from '../../../lib/auth/answer-class.ts';
+import { classify, describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
 import { authorizeContext, BROWSER_ACCEPT, withLoginPageOf } from '../../../lib/auth/login-page.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {

@@ -6,7 +6,7 @@
 // may let a misused code die (RFC 6749 §4.1.2), and then fresh logins give the accepted twin
 // and the refusal that met a dead code. The confidential client's exchange (no PKCE) and
 // its single use are judged with the code-binding rules (specs/authentication/security/).
-import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
+import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { pkcePair } from '../../../lib/auth/pkce.ts';

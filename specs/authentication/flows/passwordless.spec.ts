@@ -9,7 +9,7 @@ import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { answerOf, endpointOf, jsonBodyRead } from '../../../lib/auth/conditions.ts';
 import { notOfferedSkip, optInSkip } from '../../../lib/config.ts';
 import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
-import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
+import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
 import { GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts';
 import { madeUpCode, PASSWORDLESS_OTP_GRANT } from '../../../lib/auth/attacks/grants.ts';
 import { issued } from '../../../lib/auth/acceptance.ts';

@@ -5,7 +5,7 @@
 // Before the revocation, the refresh-token rows of the attack catalogue are sent beside the
 // refresh that worked (RFC 6749 §6): one never issued, one altered, an expired copy where the
 // token is a JWT, and the token presented by another client whose own credentials work.
-import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
+import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { endpointOf, jsonBodyRead, revocationAnswered } from '../../../lib/auth/conditions.ts';

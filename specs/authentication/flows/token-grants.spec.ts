@@ -1,7 +1,7 @@
 // Named flows at the token endpoint (§4.3): client credentials and resource owner (password).
 // §4.3 names them without payloads; success and refusal are asserted as OAuth 2.0 states them.
 // Both use the authentication API's own clients, never the management client.
-import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
+import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
 import { endpointOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';

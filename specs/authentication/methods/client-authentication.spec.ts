@@ -1,12 +1,12 @@
 // §5.2, the ways to authenticate at the token endpoint (lib/auth/methods.ts, one row each):
 // for every configured client of a method, the right credentials obtain a token (RFC 6749
 // §5.1) — the accepted twin — and each named fault, a wrong variant, is refused with a 4xx and
-// an error object beside it (the twin gate, lib/auth/twin-gate.ts). The spec states only
+// an error object beside it (the twin gate, lib/twin-gate.ts). The spec states only
 // "4xx": the exact status and error code are recorded (auth.method.client-auth-status).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { TOKEN_METHODS, type MethodClient, type MethodRequest, type TokenMethod } from '../../../lib/auth/methods.ts';
-import { CLIENT_AUTH, CLIENT_AUTH_REFUSAL_CLAUSES } from '../../../lib/auth/twin-gate.ts';
+import { CLIENT_AUTH, CLIENT_AUTH_REFUSAL_CLAUSES } from '../../../lib/twin-gate.ts';
 import { grantNote, tokenPost, type AuthEncoding } from '../../../lib/auth/encoding.ts';
 import type { Flows } from '../../../lib/auth/flow-types.ts';
 import { tokenGave } from '../../../lib/auth/flow-products.ts';

@@ -7,7 +7,7 @@
 // them (else a fresh login's right exchange is the accepted twin), then the same exchange again
 // is refused. A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
 import { BROWSER_ACCEPT } from '../../../lib/auth/login-page.ts';
-import { FLOW_GRANT } from '../../../lib/auth/twin-gate.ts';
+import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
 import { answerOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';

@@ -5,7 +5,7 @@
 // within the original scope, §3.3), tried on every client that holds a refresh token: the
 // public client's and the confidential client's own login. Every token answer's
 // Cache-Control is judged where it is received (lib/auth/token-cache.ts).
-import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/auth/twin-gate.ts';
+import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/twin-gate.ts';
 import { decodeJwt } from 'jose';
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import type { Flows, TokenAnswer } from '../../../lib/auth/flow-types.ts';

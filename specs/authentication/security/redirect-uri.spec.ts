@@ -4,7 +4,7 @@
 // when it shows a page instead,
 // the browser logs in and the suite looks where it is sent. What the tenant does instead is
 // recorded.
-import { classify, describeClass, passes, PASSES } from '../../../lib/auth/answer-class.ts';
+import { classify, describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
 import { authorizeContext, BROWSER_ACCEPT } from '../../../lib/auth/login-page.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';

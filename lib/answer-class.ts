@@ -3,11 +3,11 @@
 // accepted, refused, not offered, fault, no answer — and a clause states which classes (or
 // rules) pass it (PASSES). The rule and its citation go into the evidence of the check, so a
 // reader sees why an answer counted as a refusal, and nothing downstream reads the message.
-import type { Exchange } from '../http.ts';
-import type { AnswerClass } from '../skip-record.ts';
-import type { Endpoint } from './endpoints.ts';
+import type { Exchange } from './http.ts';
+import type { AnswerClass } from './skip-record.ts';
+import type { Endpoint } from './auth/endpoints.ts';
 
-export type { AnswerClass } from '../skip-record.ts';
+export type { AnswerClass } from './skip-record.ts';
 
 /** What the run knows around an exchange, besides the exchange itself. */
 export interface AnswerContext {
@@ -193,8 +193,8 @@ export function answerEvidence(c: Classified): { answer: Classified } {
 
 // Helpers
 
-/** Where a 3xx sends the browser, or null for any other answer. */
-function redirectTarget(a: Answer): URL | null {
+/** Where a 3xx sends the browser, or null for any other answer: the one reading of a Location. */
+export function redirectTarget(a: Answer): URL | null {
   if (!('status' in a) || a.status < 300 || a.status >= 400) return null;
   const location = a.headers.location;
   if (location === undefined) return null;
@@ -206,7 +206,7 @@ function redirectTarget(a: Answer): URL | null {
 }
 
 /** The parameters a redirect carries, in the query or the fragment. */
-function carried(to: URL): URLSearchParams {
+export function carried(to: URL): URLSearchParams {
   return new URLSearchParams([...to.searchParams, ...new URLSearchParams(to.hash.slice(1))]);
 }
 

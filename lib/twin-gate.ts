@@ -5,10 +5,10 @@
 // without its twin. Beside a twin that failed, the refusal's clauses are skipped naming it and
 // its cause; a wrong request the tenant accepted fails its clause whatever the twin did.
 import type { TestInfo } from '@playwright/test';
-import type { Checks } from '../checks.ts';
-import { skipClauses } from '../declare.ts';
-import type { Exchange } from '../http.ts';
-import { isObject, short } from '../values.ts';
+import type { Checks } from './checks.ts';
+import { skipClauses } from './declare.ts';
+import type { Exchange } from './http.ts';
+import { isObject, short } from './values.ts';
 import {
   answerEvidence,
   classify,
@@ -18,10 +18,11 @@ import {
   type AnswerContext,
   type Classified,
 } from './answer-class.ts';
-import { expectIssued, failureCause, issued, notExercised } from './acceptance.ts';
-import type { AttackRow } from './attacks/catalogue.ts';
-import type { FlowGave } from './flow-products.ts';
-import { recordAttack, type AttackOutcome } from './attacks/record.ts';
+import { expectIssued, failureCause, issued, notExercised } from './auth/acceptance.ts';
+import type { AttackRow } from './auth/attacks/catalogue.ts';
+import type { FlowGave } from './auth/flow-products.ts';
+import { recordAttack, type AttackOutcome } from './auth/attacks/record.ts';
+import type { Condition } from './condition.ts';
 
 /** What the accepted case gave: made by the gate only. */
 export interface Twin {
@@ -34,6 +35,10 @@ export interface Twin {
 declare const TWIN: unique symbol;
 
 const CLIENT_FAULT = 'auth.error.client-fault-4xx';
+/** §7.1 lists the management API's error statuses; a 5xx is none of them (RFC 9110 §15.6). */
+export const MGMT_FAULT = 'mgmt.error.server-fault';
+/** The clause of the management token's twin: the genuine token's empty update, as the setup sent it. */
+const SETUP_READ = 'auth.mgmt.bearer-jwt';
 
 export interface RefusalOptions {
   /** Observe clause that records the exact status and error code. */
@@ -66,7 +71,26 @@ export class TwinGate {
   constructor(
     private readonly check: Checks,
     private readonly info: TestInfo,
+    /** The management API's base: a fault there is the management fault clause's, elsewhere §7.3's. */
+    private readonly apiBase: string,
   ) {}
+
+  /**
+   * The management token's accepted twin: the global setup read the configured resource server
+   * with the genuine token (PATCH {}, the snapshot), or no test would run.
+   */
+  setupRead(): Twin {
+    return twin(SETUP_READ, true, '');
+  }
+
+  /**
+   * A named condition on an exchange the gate classifies first: a 5xx is a fault (the fault
+   * clause fails once, the condition's clauses are skipped naming it), never the condition's.
+   */
+  async call<I>(c: Condition<I>, ex: Exchange | null, input: I, what = ''): Promise<boolean | null> {
+    if (ex && classify(ex).class === 'fault') return this.faulted(c.clauses, ex, what || describeRequest(ex));
+    return c.judge(this.check, input);
+  }
 
   /**
    * The accepted case at the token endpoint: `clause` holds when a token was issued (RFC 6749
@@ -106,56 +130,50 @@ export class TwinGate {
    */
   refused(t: Twin, clause: string, ex: Exchange, what: string, o: RefusalOptions = {}): boolean {
     const verdict = this.judgeRefusal(t, clause, ex, what, o);
-    if (o.attack) {
-      const outcome: AttackOutcome = verdict
-        ? 'refused'
-        : issued(ex) || (!o.tokenEndpoint && ex.status >= 200 && ex.status < 300)
-          ? 'accepted'
-          : classify(ex).class === 'fault'
-            ? 'fault'
-            : !t.ok
-              ? 'not judged'
-              : 'wrong refusal';
+    if (o.attack)
       recordAttack(
         this.info,
         o.attack,
         ex,
-        outcome,
+        outcomeOf(t, ex, verdict, o.tokenEndpoint === true),
         o.attackNote ?? (t.ok ? '' : notExercised(t.clause, t.cause).text),
       );
-    }
     return verdict;
   }
 
   /**
-   * A wrong credential refused with the one status the spec names (§7.1: 401 for an invalid
-   * token), beside its accepted twin; anything else fails `clause`, an acceptance whatever the twin did.
+   * A wrong request refused with the status the spec names for it (§7.1: 400 for an invalid body,
+   * 401 for an invalid token, 403 for a missing scope), or with any 4xx where it names none, beside
+   * its accepted twin; an acceptance fails `clause` whatever the twin did, a 5xx is a fault.
    */
   refusedWith(
     t: Twin,
     clause: string,
     ex: Exchange,
-    status: number,
+    status: number | '4xx',
     what: string,
     attack?: AttackRow,
     note = '',
   ): boolean {
-    const accepted = ex.status >= 200 && ex.status < 300;
-    const ok = !t.ok && !accepted ? this.skip(t, clause) : this.check.expectStatus(clause, ex, status, what);
+    const answer = classify(ex);
+    const ok =
+      !t.ok && answer.class !== 'accepted'
+        ? this.skip(t, clause)
+        : answer.class === 'fault'
+          ? this.faulted([clause], ex, what)
+          : this.check.that(
+              clause,
+              status === '4xx' ? passes(answer, PASSES.refused4xx) : ex.status === status,
+              `${what}: expected ${status === '4xx' ? 'a 4xx' : status}, got ${ex.status}: ${describeClass(answer)}`,
+              ex,
+              answerEvidence(answer),
+            );
     if (attack)
       recordAttack(
         this.info,
         attack,
         ex,
-        ok
-          ? 'refused'
-          : accepted
-            ? 'accepted'
-            : classify(ex).class === 'fault'
-              ? 'fault'
-              : t.ok
-                ? 'wrong refusal'
-                : 'not judged',
+        outcomeOf(t, ex, ok, false),
         note || (t.ok ? '' : notExercised(t.clause, t.cause).text),
       );
     return ok;
@@ -173,7 +191,7 @@ export class TwinGate {
     const answer = classify(ex);
     let refused: boolean;
     if (faulty && answer.class === 'fault') {
-      this.faulted(clause, ex, what);
+      this.faulted([clause], ex, what);
       refused = false;
     } else {
       refused = check.that(
@@ -239,7 +257,7 @@ export class TwinGate {
     const answer = classify(ex, ctx);
     const location =
       ex.status >= 300 && ex.status < 400 ? ` to ${(ex.headers.location ?? '(no Location)').split(/[?#]/)[0]}` : '';
-    if (answer.class === 'fault') return this.faulted(clause, ex, what);
+    if (answer.class === 'fault') return this.faulted([clause], ex, what);
     return this.check.that(
       clause,
       passes(answer, PASSES.unreadable),
@@ -250,28 +268,37 @@ export class TwinGate {
   }
 
   /**
-   * A 5xx where `clause` needed an answer (never read, accepted or refused): a service fault
-   * (§7.3), failing auth.error.client-fault-4xx once; `clause` is skipped naming it.
+   * A 5xx where `clauses` needed an answer (never read, accepted or refused): a service fault,
+   * failing the fault clause of its API once (§7.3 for the authentication API, §7.1's statuses
+   * for the management API); `clauses` are skipped naming it.
    */
-  faulted(clause: string, ex: Exchange, what: string): false {
+  faulted(clauses: string | readonly string[], ex: Exchange, what: string): false {
     const answer = classify(ex);
-    this.check.that(
-      CLIENT_FAULT,
-      false,
-      `${what}: expected a 4xx, got ${ex.status} (${describeClass(answer)}: a fault on the service side)`,
-      ex,
-      answerEvidence(answer),
-    );
+    const fault = this.faultClause(ex);
+    // A management answer's fault is judged on the answer itself (lib/answer-rules.ts), once.
+    if (fault !== MGMT_FAULT)
+      this.check.that(
+        fault,
+        false,
+        `${what}: expected a 4xx, got ${ex.status} (${describeClass(answer)}: a fault on the service side)`,
+        ex,
+        answerEvidence(answer),
+      );
     skipClauses(
       this.info,
       {
         by: 'tenant',
-        cause: { clause: CLIENT_FAULT, answer: answer.class },
-        text: `not judged: ${what} answered ${ex.status}, a service fault (${CLIENT_FAULT})`,
+        cause: { clause: fault, answer: answer.class },
+        text: `not judged: ${what} answered ${ex.status}, a service fault (${fault})`,
       },
-      clause,
+      ...(typeof clauses === 'string' ? [clauses] : clauses).filter((c) => c !== fault),
     );
     return false;
+  }
+
+  /** The fault clause of the API an exchange went to. */
+  faultClause(ex: Exchange): string {
+    return ex.request.url.startsWith(this.apiBase) ? MGMT_FAULT : CLIENT_FAULT;
   }
 
   /** The clauses of a refusal not judged, naming the twin that failed and why. */
@@ -282,6 +309,19 @@ export class TwinGate {
 }
 
 // Helpers
+
+/** What an attack came to, decided once: refused as the carrier must, let in, a fault, or not judged. */
+function outcomeOf(t: Twin, ex: Exchange, refused: boolean, tokenEndpoint: boolean): AttackOutcome {
+  if (refused) return 'refused';
+  const answer = classify(ex);
+  if (issued(ex) || (!tokenEndpoint && answer.class === 'accepted' && ex.status < 300)) return 'accepted';
+  if (answer.class === 'fault') return 'fault';
+  return t.ok ? 'wrong refusal' : 'not judged';
+}
+
+function describeRequest(ex: Exchange): string {
+  return `${ex.request.method} ${decodeURIComponent(new URL(ex.request.url).pathname)}`;
+}
 
 function twin(clause: string, ok: boolean, cause: string): Twin {
   return { clause, ok, cause } as Twin;

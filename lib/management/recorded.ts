@@ -1,0 +1,44 @@
+// What the management API answered where the spec is silent: recorded under an observe clause,
+// in words built from the answer's data (lib/answer-words.ts), never judged.
+import { describeAnswer, describeBody } from '../answer-words.ts';
+import { classify } from '../answer-class.ts';
+import { condition, type Condition } from '../condition.ts';
+import type { Exchange } from '../http.ts';
+
+export interface Answered {
+  /** What was sent, in a few words. */
+  what: string;
+  ex: Exchange;
+  /** Said after the answer (e.g. a field of the body). */
+  extra?: string;
+}
+
+const byClause = new Map<string, Condition<Answered>>();
+
+/** `clause` (observe) records what the tenant answered to a request. */
+export function recorded(clause: string): Condition<Answered> {
+  let c = byClause.get(clause);
+  if (!c) {
+    c = condition<Answered>({
+      clauses: [clause],
+      cite: 'not shown by the spec: recorded',
+      judge: (check, { what, ex, extra = '' }) => {
+        check.observe(clause, `${what}: answered ${describeAnswer(ex)}${extra}`, ex);
+        return null;
+      },
+    });
+    byClause.set(clause, c);
+  }
+  return c;
+}
+
+/** §7.1: "Shape of the management API error body: not shown" — recorded for refusals only (a success has none). */
+export const errorBodyRecorded = condition<Answered>({
+  clauses: ['rs.update.error.body'],
+  cite: '§7.1',
+  judge: (check, { what, ex }) => {
+    if (classify(ex).class !== 'refused') return null;
+    check.observe('rs.update.error.body', `${what}: the ${ex.status}'s body${describeBody(ex)}`, ex);
+    return null;
+  },
+});
