@@ -41,6 +41,7 @@ import { Pacer } from './pacer.ts';
 import {
   ApiClient,
   EXPERIMENTS_PATH,
+  RESENT_ANNOTATION,
   resourceServerPath,
   type Encoding,
   type Exchange,
@@ -253,6 +254,7 @@ export const test = base.extend<
             },
             onNoAnswer: (n) =>
               info.annotations.push({ type: NO_ANSWER_ANNOTATION, description: encodeSkip(noAnswerSkip(n)) }),
+            onResent: (r) => info.annotations.push({ type: RESENT_ANNOTATION, description: JSON.stringify(r) }),
           }),
       );
     },
