@@ -64,7 +64,7 @@ import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import type { CredentialContext } from './credentials.ts';
 import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { experimentPayload } from '../generators/index.ts';
-import { checkInvariants } from './expectations.ts';
+import { INVARIANTS } from './management/update-answer.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
 import { encodeSkip, NO_ANSWER_ANNOTATION, noAnswerSkip, runSkip, type SkipRecord } from './skip-record.ts';
@@ -334,7 +334,7 @@ export const test = base.extend<
     { box: 'self' },
   ],
 
-  rs: async ({ suite, mgmt, check }, use, testInfo) => {
+  rs: async ({ suite, mgmt, check, gate }, use, testInfo) => {
     const { cfg, state } = suite;
     // One test at a time writes the shared resource server, whatever worker it runs in.
     const lock = join(state.runDir, 'locks', 'resource-server');
@@ -375,7 +375,7 @@ export const test = base.extend<
         if (ex.body.id === undefined || ex.body.id === cfg.resourceServerId)
           await watch.answered(ex, isObject(sent) ? sent : {}, by, request);
         known = watch.current();
-        if (!restoring) checkInvariants(check, ex, ex.body, state.snapshot);
+        if (!restoring) for (const c of INVARIANTS) await gate.call(c, ex, { ex, snapshot: state.snapshot });
       } else if (wrote) {
         known = null; // a refused write may still have written (that is a finding)
         watch.refusedWrite(sent);

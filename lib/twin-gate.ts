@@ -37,6 +37,8 @@ declare const TWIN: unique symbol;
 const CLIENT_FAULT = 'auth.error.client-fault-4xx';
 /** §7.1 lists the management API's error statuses; a 5xx is none of them (RFC 9110 §15.6). */
 export const MGMT_FAULT = 'mgmt.error.server-fault';
+/** The clauses a service fault fails: never a counterexample of a property (lib/property.ts). */
+export const FAULT_CLAUSES: ReadonlySet<string> = new Set([CLIENT_FAULT, MGMT_FAULT]);
 /** The clause of the management token's twin: the genuine token's empty update, as the setup sent it. */
 const SETUP_READ = 'auth.mgmt.bearer-jwt';
 
@@ -99,6 +101,17 @@ export class TwinGate {
   async issued(clause: string, ex: Exchange, what: string, note = ''): Promise<Twin> {
     const ok = await expectIssued(this.check, clause, ex, what, note);
     return twin(clause, ok, ok ? '' : failureCause(ex));
+  }
+
+  /**
+   * The twin an accepted exchange makes, judged elsewhere: accepted when the tenant took it; when
+   * it was a fault, the fault clause is what the refusals beside it are skipped naming.
+   */
+  twinOf(clause: string, ex: Exchange): Twin {
+    const answer = classify(ex);
+    return answer.class === 'fault'
+      ? twin(this.faultClause(ex), false, `answered ${ex.status}`)
+      : twin(clause, answer.class === 'accepted', answer.class === 'accepted' ? '' : `answered ${ex.status}`);
   }
 
   /** An accepted case judged elsewhere (or not a verdict of its own): only what it gave. */
@@ -291,9 +304,23 @@ export class TwinGate {
         cause: { clause: fault, answer: answer.class },
         text: `not judged: ${what} answered ${ex.status}, a service fault (${fault})`,
       },
-      ...(typeof clauses === 'string' ? [clauses] : clauses).filter((c) => c !== fault),
+      ...new Set((typeof clauses === 'string' ? [clauses] : clauses).filter((c) => c !== fault)),
     );
     return false;
+  }
+
+  /**
+   * Whether `ex` is a fault; when it is, every clause of `conditions` is skipped naming the fault
+   * clause (the one cause), so the caller judges nothing more on it.
+   */
+  faultedFor(ex: Exchange, conditions: readonly Condition<never>[], what: string): boolean {
+    if (classify(ex).class !== 'fault') return false;
+    this.faulted(
+      conditions.flatMap((c) => c.clauses),
+      ex,
+      what,
+    );
+    return true;
   }
 
   /** The fault clause of the API an exchange went to. */
