@@ -57,7 +57,10 @@ async function patch(body: Record<string, unknown>): Promise<void> {
 }
 
 const cc = (client: { id: string; secret: string } = FULL, extra: Record<string, string> = {}, headers = {}) =>
-  c.token({ grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, audience: API, ...extra }, headers);
+  c.token(
+    { grant_type: 'client_credentials', client_id: client.id, client_secret: client.secret, audience: API, ...extra },
+    headers,
+  );
 
 /** The Basic client (registered for client_secret_basic), which holds no client grant. */
 const ccBasic = () =>
@@ -104,7 +107,13 @@ async function login(query: Record<string, string>): Promise<URL> {
 
 /** The implicit flow for the API: the fragment of the redirect. */
 async function implicit(scope = 'read:things'): Promise<URLSearchParams> {
-  const to = await login({ response_type: 'token', client_id: SPA.id, redirect_uri: REDIRECT_URI, audience: API, scope });
+  const to = await login({
+    response_type: 'token',
+    client_id: SPA.id,
+    redirect_uri: REDIRECT_URI,
+    audience: API,
+    scope,
+  });
   return new URLSearchParams(to.hash.slice(1));
 }
 
@@ -147,7 +156,13 @@ async function proof(
   o: { claims?: Record<string, unknown>; header?: Record<string, unknown> } = {},
 ): Promise<{ dpop: string }> {
   const now = Math.floor(Date.now() / 1000);
-  const dpop = await new SignJWT({ jti: randomUUID(), htm: 'POST', htu: `${t.publicUrl}/oauth/token`, iat: now, ...o.claims })
+  const dpop = await new SignJWT({
+    jti: randomUUID(),
+    htm: 'POST',
+    htu: `${t.publicUrl}/oauth/token`,
+    iat: now,
+    ...o.claims,
+  })
     .setProtectedHeader({ alg: 'ES256', typ: 'dpop+jwt', jwk: key.jwk, ...o.header })
     .sign(key.privateKey);
   return { dpop };
@@ -212,7 +227,9 @@ test.describe('signing_alg and signing_secret', () => {
     const secret = 'ünïcode-signing-secret-0123456789';
     await patch({ signing_alg: 'HS256', signing_secret: secret });
     const r = await cc();
-    const { protectedHeader } = await jwtVerify(r.body.access_token, new TextEncoder().encode(secret), { audience: API });
+    const { protectedHeader } = await jwtVerify(r.body.access_token, new TextEncoder().encode(secret), {
+      audience: API,
+    });
     expect(protectedHeader).toEqual({ alg: 'HS256', typ: 'JWT' });
     // Another secret stored afterwards signs the next token: the one before no longer verifies it.
     await patch({ signing_secret: 'another-secret-0123456789' });
@@ -264,7 +281,10 @@ test.describe('token_encryption', () => {
     const { publicKey, privateKey } = await generateKeyPair('RSA-OAEP-256', { extractable: true });
     const pem = await exportSPKI(publicKey);
     await patch({
-      token_encryption: { format: 'compact-nested-jwe', encryption_key: { alg: 'RSA-OAEP-256', kid: 'run-key-1', pem } },
+      token_encryption: {
+        format: 'compact-nested-jwe',
+        encryption_key: { alg: 'RSA-OAEP-256', kid: 'run-key-1', pem },
+      },
     });
     const r = await cc();
     expect(r.status, r.text).toBe(200);
@@ -319,19 +339,35 @@ test.describe('proof_of_possession: dpop', () => {
       ['typ JWT', () => proof(key, { header: { typ: 'JWT' } })],
       ['no jwk', () => proof(key, { header: { jwk: undefined } })],
       ['signed by another key than its jwk', () => proof(key, { header: { jwk: other.jwk } })],
-      ['a private key in its jwk', async () => {
-        const jwk = await exportJWK(rsaPrivate);
-        const dpop = await new SignJWT({ jti: randomUUID(), htm: 'POST', htu: `${t.publicUrl}/oauth/token`, iat: now })
-          .setProtectedHeader({ alg: 'RS256', typ: 'dpop+jwt', jwk })
-          .sign(rsaPrivate);
-        return { dpop };
-      }],
-      ['a MAC', async () => {
-        const dpop = await new SignJWT({ jti: randomUUID(), htm: 'POST', htu: `${t.publicUrl}/oauth/token`, iat: now })
-          .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: await exportJWK(rsaPublic) })
-          .sign(new TextEncoder().encode('a-shared-secret-0123456789abcdef'));
-        return { dpop };
-      }],
+      [
+        'a private key in its jwk',
+        async () => {
+          const jwk = await exportJWK(rsaPrivate);
+          const dpop = await new SignJWT({
+            jti: randomUUID(),
+            htm: 'POST',
+            htu: `${t.publicUrl}/oauth/token`,
+            iat: now,
+          })
+            .setProtectedHeader({ alg: 'RS256', typ: 'dpop+jwt', jwk })
+            .sign(rsaPrivate);
+          return { dpop };
+        },
+      ],
+      [
+        'a MAC',
+        async () => {
+          const dpop = await new SignJWT({
+            jti: randomUUID(),
+            htm: 'POST',
+            htu: `${t.publicUrl}/oauth/token`,
+            iat: now,
+          })
+            .setProtectedHeader({ alg: 'HS256', typ: 'dpop+jwt', jwk: await exportJWK(rsaPublic) })
+            .sign(new TextEncoder().encode('a-shared-secret-0123456789abcdef'));
+          return { dpop };
+        },
+      ],
       ['htm GET', () => proof(key, { claims: { htm: 'GET' } })],
       ['htu another endpoint', () => proof(key, { claims: { htu: `${t.publicUrl}/oauth/revoke` } })],
       ['iat ten minutes old', () => proof(key, { claims: { iat: now - 600 } })],
@@ -513,7 +549,13 @@ test.describe('other settings and choices', () => {
   test('skip_consent_for_verifiable_first_party_clients false: the consent page (in a profile that has one)', async () => {
     await start({ login: { consent: 'offline' } });
     await patch({ skip_consent_for_verifiable_first_party_clients: false });
-    const to = await login({ response_type: 'code', client_id: POST.id, redirect_uri: REDIRECT_URI, audience: API, scope: 'openid' });
+    const to = await login({
+      response_type: 'code',
+      client_id: POST.id,
+      redirect_uri: REDIRECT_URI,
+      audience: API,
+      scope: 'openid',
+    });
     expect(to.pathname).toBe('/u/consent');
   });
 

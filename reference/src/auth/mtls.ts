@@ -50,8 +50,7 @@ export function forwardedCertificate(
   if (key === undefined || !sameText(key, apiKey))
     return { ok: false, description: 'cname-api-key is missing or wrong: the forwarded certificate is not trusted' };
   const cert = parseCertificate(raw);
-  if (cert === undefined)
-    return { ok: false, description: 'client-certificate is not a URL-encoded PEM certificate' };
+  if (cert === undefined) return { ok: false, description: 'client-certificate is not a URL-encoded PEM certificate' };
   return { ok: true, x5tS256: thumbprint(cert) };
 }
 

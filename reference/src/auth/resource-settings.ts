@@ -12,7 +12,12 @@ import type {
 } from '../types.ts';
 
 const SIGNING_ALGS: readonly SigningAlg[] = ['HS256', 'RS256', 'RS512', 'PS256'];
-const DIALECTS: readonly TokenDialect[] = ['access_token', 'access_token_authz', 'rfc9068_profile', 'rfc9068_profile_authz'];
+const DIALECTS: readonly TokenDialect[] = [
+  'access_token',
+  'access_token_authz',
+  'rfc9068_profile',
+  'rfc9068_profile_authz',
+];
 const POLICIES: readonly SubjectPolicy[] = ['allow_all', 'deny_all', 'require_client_grant'];
 
 export function resourceTokenSettings(rs: ResourceServerRecord): ResourceTokenSettings {
@@ -60,7 +65,8 @@ function encryptionOf(value: unknown): ResourceTokenSettings['encryption'] {
 function proofOf(value: unknown): ResourceTokenSettings['proofOfPossession'] {
   if (!isRecord(value) || (value.mechanism !== 'dpop' && value.mechanism !== 'mtls')) return null;
   // required_for is optional (§2.3): without it a required proof is required of every client.
-  const requiredFor = value.required === true ? (value.required_for === 'public_clients' ? 'public_clients' : 'all_clients') : null;
+  const requiredFor =
+    value.required === true ? (value.required_for === 'public_clients' ? 'public_clients' : 'all_clients') : null;
   return { mechanism: value.mechanism, requiredFor };
 }
 

@@ -40,7 +40,13 @@ export interface AdmitRequest {
   refresh?: { jkt?: string };
 }
 
-export type Refusal = { ok: false; status: number; error: string; description: string; headers?: Record<string, string> };
+export type Refusal = {
+  ok: false;
+  status: number;
+  error: string;
+  description: string;
+  headers?: Record<string, string>;
+};
 
 /** What was admitted: everything the token and the answer carry. */
 export interface ResourceIssue {
@@ -70,28 +76,52 @@ export function admitScope(
     const asked = r.asked;
     const undefinedAsked = (asked ?? []).filter((v) => !defined(v) && !OIDC_SCOPES.includes(v));
     if (r.asking && choices.undefinedScope === 'refuse' && undefinedAsked.length > 0)
-      return refusal(400, 'invalid_scope', `Scope not defined by the API ${settings.audience}: ${undefinedAsked.join(' ')}`);
+      return refusal(
+        400,
+        'invalid_scope',
+        `Scope not defined by the API ${settings.audience}: ${undefinedAsked.join(' ')}`,
+      );
     const pool = settings.scopes ?? access.scopes ?? asked ?? [];
     return { ok: true, settings, scope: pool.filter((v) => mayHave(v) && (asked === undefined || asked.includes(v))) };
   }
   const asked = [...new Set(r.asked ?? [])];
   const undefinedAsked = asked.filter((v) => !OIDC_SCOPES.includes(v) && !defined(v));
   if (r.asking && choices.undefinedScope === 'refuse' && undefinedAsked.length > 0)
-    return refusal(400, 'invalid_scope', `Scope not defined by the API ${settings.audience}: ${undefinedAsked.join(' ')}`);
-  if (r.asking && choices.offlineAccessDenied === 'refuse' && !settings.offlineAccess && asked.includes('offline_access'))
-    return refusal(400, 'invalid_scope', `The API ${settings.audience} allows no offline access (allow_offline_access is false)`);
+    return refusal(
+      400,
+      'invalid_scope',
+      `Scope not defined by the API ${settings.audience}: ${undefinedAsked.join(' ')}`,
+    );
+  if (
+    r.asking &&
+    choices.offlineAccessDenied === 'refuse' &&
+    !settings.offlineAccess &&
+    asked.includes('offline_access')
+  )
+    return refusal(
+      400,
+      'invalid_scope',
+      `The API ${settings.audience} allows no offline access (allow_offline_access is false)`,
+    );
   const scope = asked.filter((v) =>
     v === 'offline_access' ? settings.offlineAccess : OIDC_SCOPES.includes(v) || mayHave(v),
   );
   return { ok: true, settings, scope };
 }
 
-export async function admitResourceToken(ctx: AppContext, r: AdmitRequest): Promise<{ ok: true; issue: ResourceIssue } | Refusal> {
+export async function admitResourceToken(
+  ctx: AppContext,
+  r: AdmitRequest,
+): Promise<{ ok: true; issue: ResourceIssue } | Refusal> {
   const scoped = admitScope(ctx, r);
   if (!scoped.ok) return scoped;
   const { settings, scope } = scoped;
   if (r.refresh && !settings.offlineAccess)
-    return refusal(400, 'invalid_grant', `The API ${settings.audience} allows no refresh (allow_offline_access is false)`);
+    return refusal(
+      400,
+      'invalid_grant',
+      `The API ${settings.audience} allows no refresh (allow_offline_access is false)`,
+    );
   const bound = await binding(ctx, settings, r);
   if (!bound.ok) return bound;
   const signer = await signerOf(ctx, settings);
@@ -179,7 +209,8 @@ async function binding(ctx: AppContext, settings: ResourceTokenSettings, r: Admi
     if (proof === undefined) {
       if (boundJkt !== undefined)
         return refusal(400, 'invalid_dpop_proof', 'This refresh token is bound to a DPoP key: send a proof by it');
-      if (required) return refusal(400, 'invalid_request', `The API ${settings.audience} requires a DPoP proof (RFC 9449)`);
+      if (required)
+        return refusal(400, 'invalid_request', `The API ${settings.audience} requires a DPoP proof (RFC 9449)`);
       return { ok: true, ...(fromAuth ? { cnf: fromAuth } : {}) };
     }
     const http = r.http as NonNullable<AdmitRequest['http']>;
@@ -221,7 +252,10 @@ async function binding(ctx: AppContext, settings: ResourceTokenSettings, r: Admi
 }
 
 /** HS256 with the API's signing_secret as UTF-8 bytes (RFC 7518 §3.2); the others with the tenant's key for that alg. */
-async function signerOf(ctx: AppContext, settings: ResourceTokenSettings): Promise<Pick<ResourceIssue, 'sign' | 'kid'>> {
+async function signerOf(
+  ctx: AppContext,
+  settings: ResourceTokenSettings,
+): Promise<Pick<ResourceIssue, 'sign' | 'kid'>> {
   if (settings.signingAlg === 'HS256') {
     const secret = new TextEncoder().encode(settings.signingSecret);
     return { sign: (t) => t.sign(secret) };
@@ -231,13 +265,17 @@ async function signerOf(ctx: AppContext, settings: ResourceTokenSettings): Promi
 }
 
 /** token_encryption's key: an SPKI public key or a certificate, as PEM; 'unusable' when it does not import for its alg. */
-async function encryptionKeyOf(settings: ResourceTokenSettings): Promise<ResourceIssue['encryptTo'] | 'unusable' | undefined> {
+async function encryptionKeyOf(
+  settings: ResourceTokenSettings,
+): Promise<ResourceIssue['encryptTo'] | 'unusable' | undefined> {
   const e = settings.encryption;
   if (e === null) return undefined;
   try {
     const key = e.pem.includes('BEGIN CERTIFICATE') ? await importX509(e.pem, e.alg) : await importSPKI(e.pem, e.alg);
     // A key that imports may still be refused when used (e.g. an RSA modulus under 2048 bits): try it once.
-    await new CompactEncrypt(new Uint8Array(1)).setProtectedHeader({ alg: e.alg, enc: CONTENT_ENCRYPTION }).encrypt(key);
+    await new CompactEncrypt(new Uint8Array(1))
+      .setProtectedHeader({ alg: e.alg, enc: CONTENT_ENCRYPTION })
+      .encrypt(key);
     return { key, alg: e.alg, ...(e.kid ? { kid: e.kid } : {}) };
   } catch {
     return 'unusable';

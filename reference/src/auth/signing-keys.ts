@@ -25,6 +25,7 @@ export function keyRing(rs256: SigningKey): KeyRing {
   };
   return {
     key,
-    publicJwks: async () => (await Promise.all((['RS256', 'RS512', 'PS256'] as const).map(key))).map((k) => k.publicJwk),
+    publicJwks: async () =>
+      (await Promise.all((['RS256', 'RS512', 'PS256'] as const).map(key))).map((k) => k.publicJwk),
   };
 }
