@@ -119,7 +119,7 @@ async function dispatch(req: TenantRequest, ctx: AppContext, authRoutes: AuthRou
     case 'openid-configuration': {
       const limited = rateLimit(ctx, `${route.id}|ip:${req.remoteAddress ?? '-'}`);
       if (limited.response) return limited.response;
-      return withHeaders(route.id === 'jwks' ? jwks(ctx) : openidConfiguration(ctx), limited.headers);
+      return withHeaders(route.id === 'jwks' ? await jwks(ctx) : openidConfiguration(ctx), limited.headers);
     }
   }
 }

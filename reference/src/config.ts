@@ -2,7 +2,7 @@
 // their overrides from command-line flags and environment variables.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ClientConfig, LoginOptions, LoginProfile, RateLimitConfig, UserRecord } from './types.ts';
+import type { ClientConfig, ClientGrant, LoginOptions, LoginProfile, RateLimitConfig, UserRecord } from './types.ts';
 import { PASSWORDLESS_OTP_GRANT } from './auth/one-time-code.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -112,6 +112,24 @@ export function defaultClients(env: Env = process.env): ClientConfig[] {
       certificatePem: readFileSync(DEV_MTLS_CA_CERT_PATH, 'utf8'),
       scopes: ['read:resource_servers'],
     },
+  ];
+}
+
+/** The seeded custom API the suite may modify (`rs_conformance` in store.ts). */
+const CONFORMANCE_API = 'https://api.conformance.test/';
+
+/**
+ * Client grants (`subject_type_authorization` … `require_client_grant`): the management clients
+ * and `conformance-post` may obtain tokens for the seeded conformance API; the other clients
+ * that can use client credentials (`conformance-basic`, the mTLS clients) hold none, so a
+ * refusal can be shown beside an acceptance.
+ */
+export function defaultClientGrants(env: Env = process.env): ClientGrant[] {
+  const grant = (clientId: string): ClientGrant => ({ clientId, audience: CONFORMANCE_API, scopes: ['read:things'] });
+  return [
+    grant(env.REFERENCE_FULL_CLIENT_ID ?? 'conformance-full'),
+    grant(env.REFERENCE_PKJWT_CLIENT_ID ?? 'conformance-pkjwt'),
+    grant('conformance-post'),
   ];
 }
 

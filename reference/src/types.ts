@@ -69,6 +69,9 @@ export interface Limits {
   userAccessTokenLifetimeSeconds: number;
   oneTimeCodeLifetimeSeconds: number; // a passwordless code sent by POST /passwordless/start
   oneTimeCodeAttemptsMax: number; // wrong codes for one recipient before its sent code dies
+  dpopProofMaxAgeSeconds: number; // RFC 9449 §4.3 check 11: a proof's iat at most this old
+  dpopProofFutureSkewSeconds: number; // … and at most this far ahead (clocks differ)
+  dpopNonceLifetimeSeconds: number; // RFC 9449 §8: a server nonce stays usable this long
 }
 
 /** Resource server as stored; presented as the §2.1 object. */
@@ -275,6 +278,8 @@ export interface RefreshGrant {
   userId: string;
   scope: string;
   audience?: string;
+  /** RFC 9449 §5: a public client's refresh token is bound to its DPoP key (the key's thumbprint). */
+  jkt?: string;
 }
 
 /** /authorize parameters kept while the login page is shown. */
@@ -442,6 +447,69 @@ export interface Rules {
   hasScope(claims: AccessTokenClaims, scope: string): boolean;
 }
 
+/** A client grant: `clientId` may obtain tokens for the API `audience` (its identifier), with these scopes. */
+export interface ClientGrant {
+  clientId: string;
+  audience: string;
+  scopes: string[];
+}
+
+export type SigningAlg = 'HS256' | 'RS256' | 'RS512' | 'PS256';
+export type TokenDialect = 'access_token' | 'access_token_authz' | 'rfc9068_profile' | 'rfc9068_profile_authz';
+/** `allow_all` stands for an absent client policy too (tokens allowed, as before policies were read). */
+export type SubjectPolicy = 'allow_all' | 'deny_all' | 'require_client_grant';
+
+/**
+ * A custom resource server's settings as they act on the tokens for its API, read from the
+ * stored record at the moment of issue (`resourceTokenSettings`). Each field is one setting,
+ * so a variant may replace one and keep the others.
+ */
+export interface ResourceTokenSettings {
+  /** identifier: the token's audience. */
+  audience: string;
+  /** token_lifetime: expires_in and exp − iat of tokens from the token endpoint. */
+  lifetimeSeconds: number;
+  /** token_lifetime_for_web, never above token_lifetime (§2.1): tokens of the implicit flow. */
+  webLifetimeSeconds: number;
+  /** signing_alg: the JWS alg (RFC 7515). */
+  signingAlg: SigningAlg;
+  /** signing_secret: the HS256 key, as its UTF-8 bytes. */
+  signingSecret: string;
+  /** token_dialect: header typ and claim set. */
+  dialect: TokenDialect;
+  /** enforce_policies: with an `_authz` dialect, the token carries `permissions`. */
+  enforcePolicies: boolean;
+  /** token_encryption: a nested JWE to this key (RFC 7516, RFC 7519 §5.2), or none. */
+  encryption: { alg: string; kid?: string; pem: string } | null;
+  /**
+   * proof_of_possession: the binding mechanism and who must present a proof (`null`: nobody,
+   * the token is bound only when a proof or certificate comes anyway), or none at all.
+   */
+  proofOfPossession: { mechanism: 'dpop' | 'mtls'; requiredFor: 'all_clients' | 'public_clients' | null } | null;
+  /** subject_type_authorization.client.policy: client credentials. */
+  clientPolicy: SubjectPolicy;
+  /** subject_type_authorization.user.policy: the user flows. */
+  userPolicy: SubjectPolicy;
+  /** allow_offline_access: a refresh token may be issued for this API. */
+  offlineAccess: boolean;
+  /** scopes[].value: what a token's scope may carry besides the OpenID scopes; `null`: anything asked. */
+  scopes: string[] | null;
+  /** skip_consent_for_verifiable_first_party_clients (every client of this tenant is first party). */
+  skipConsent: boolean;
+}
+
+/** Where the spec leaves the answer open, the tenant's choice for tokens of a custom API (all off by default). */
+export interface ResourceTokenChoices {
+  /** RFC 9449 §8: every DPoP proof must carry a nonce the tenant gave (`use_dpop_nonce` + `DPoP-Nonce`). */
+  dpopNonce: boolean;
+  /** RFC 6749 §3.3: a scope value the API does not define is dropped, or the request refused `invalid_scope`. */
+  undefinedScope: 'drop' | 'refuse';
+  /** offline_access asked for an API with allow_offline_access false: dropped, or refused `invalid_scope`. */
+  offlineAccessDenied: 'drop' | 'refuse';
+  /** Claims added to every access token of a custom API (never replacing one the tenant sets). */
+  extraClaims: Record<string, unknown>;
+}
+
 /** The named parts of the tenant; each can be replaced via `TenantOptions.parts`. */
 export type { CodeBinding, RefreshScope, SecurityRules } from './auth/security-rules.ts';
 import type { SecurityRules } from './auth/security-rules.ts';
@@ -478,6 +546,10 @@ export interface TenantParts {
   idTokenClaims: IdTokenClaimsBuilder;
   /** The passwordless OTP grant: the code was sent, to that recipient, for that client, is live, unused. */
   verifyOneTimeCode: OneTimeCodeCheck;
+  /** A custom resource server's settings in force when a token for its API is issued. */
+  resourceTokenSettings: (rs: ResourceServerRecord) => ResourceTokenSettings;
+  /** The tenant's choices for those tokens where the spec is silent (DPoP nonce, invalid_scope, extra claims). */
+  resourceTokenChoices: ResourceTokenChoices;
 }
 
 export interface TenantOptions {
@@ -490,6 +562,8 @@ export interface TenantOptions {
   clients?: ClientConfig[];
   /** Users of the database connection; defaults: the dev users. */
   users?: UserRecord[];
+  /** Which clients may obtain tokens for which custom API (`require_client_grant`); defaults: `defaultClientGrants()`. */
+  clientGrants?: ClientGrant[];
   /** The custom-domain API key the mTLS edge sends in `cname-api-key`. */
   edgeApiKey?: string;
   /**

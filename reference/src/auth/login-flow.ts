@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import type { LoginTransaction, TenantRequest, TenantResponse, UserRecord } from '../types.ts';
 import type { AppContext } from '../context.ts';
 import { begin, readBody, readQuery, type Params, type Reply } from './request.ts';
-import { issueUserTokens } from './user-tokens.ts';
+import { admitUser, issueUserTokens } from './user-tokens.ts';
 import { htmlHeaders, loginPage } from './login-pages.ts';
 
 const UNKNOWN_TRANSACTION = 'Unknown or expired login transaction: start again at /authorize';
@@ -100,7 +100,8 @@ export async function afterPassword(
   const next =
     flow === 'challenge'
       ? 'otp'
-      : consent === 'always' || (consent === 'offline' && tx.scope.split(' ').includes('offline_access'))
+      : consent === 'always' ||
+          (consent === 'offline' && (tx.scope.split(' ').includes('offline_access') || apiAsksConsent(ctx, tx)))
         ? 'consent'
         : undefined;
   if (next === undefined) {
@@ -109,6 +110,15 @@ export async function afterPassword(
   }
   ctx.parts.authStore.saveLoginTransaction(id, { ...tx, authenticated: { user, next } });
   return reply.raw(302, { location: pageUrl(ctx, next === 'otp' ? '/u/mfa/otp' : '/u/consent', id) });
+}
+
+/**
+ * skip_consent_for_verifiable_first_party_clients false: the API asks its users' consent even
+ * for a first-party client (every client here is). Only a profile with a consent page shows it.
+ */
+function apiAsksConsent(ctx: AppContext, tx: LoginTransaction): boolean {
+  const rs = tx.audience ? ctx.parts.store.getResourceServerByIdentifier(tx.audience) : undefined;
+  return rs !== undefined && !rs.is_system && !ctx.parts.resourceTokenSettings(rs).skipConsent;
 }
 
 /** The end of a login (its transaction already deleted): the code, or the tokens, to the redirect URI. */
@@ -136,11 +146,26 @@ export async function completeLogin(
     return redirectTo(reply, tx.redirectUri, false, { code, state: tx.state });
   }
   const types = tx.responseType.split(' ');
+  // The implicit token is issued now: the API's settings of this moment (token_lifetime_for_web).
+  const admitted = await admitUser(ctx, {
+    client,
+    audience: tx.audience,
+    requested: tx.scope,
+    asking: false,
+    at: 'implicit',
+  });
+  if (!admitted.ok)
+    return redirectTo(reply, tx.redirectUri, true, {
+      error: admitted.error,
+      error_description: admitted.description,
+      state: tx.state,
+    });
   const tokens = await issueUserTokens(ctx, {
     client,
     user,
-    scope: tx.scope,
+    scope: admitted.scope,
     ...(tx.audience ? { audience: tx.audience } : {}),
+    ...(admitted.resource ? { resource: admitted.resource } : {}),
     ...(tx.nonce !== undefined ? { nonce: tx.nonce } : {}),
     refreshable: false,
     want: { accessToken: types.includes('token'), idToken: types.includes('id_token') },

@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { LoginTransaction, TenantRequest, TenantResponse } from '../types.ts';
 import type { AppContext } from '../context.ts';
 import { begin, readQuery } from '../auth/request.ts';
-import { userScope } from '../auth/user-tokens.ts';
+import { admitUser } from '../auth/user-tokens.ts';
 import { PKCE_VALUE } from '../auth/pkce.ts';
 import { firstPage, redirectTo } from '../auth/login-flow.ts';
 import { DATABASE_CONNECTION } from '../config.ts';
@@ -58,8 +58,17 @@ export async function authorize(req: TenantRequest, ctx: AppContext): Promise<Te
     return fail('invalid_request', `The login page supports the ${DATABASE_CONNECTION} connection only`);
   if (responseType?.includes('id_token') && !p.nonce)
     return fail('invalid_request', 'nonce is required when an ID token is asked for');
-  const scope = userScope(ctx, p.scope, p.audience);
-  if (scope === undefined) return fail('access_denied', `Service not found: ${p.audience}`);
+  // The API's settings decide now what they can (an implicit token's proof of possession and
+  // keys too), so a refusal comes before the login; the issue checks them again.
+  const admitted = await admitUser(ctx, {
+    client,
+    audience: p.audience,
+    requested: p.scope,
+    asking: true,
+    at: implicit ? 'implicit' : 'authorize',
+  });
+  if (!admitted.ok) return fail(admitted.error, admitted.description);
+  const scope = admitted.scope;
   // OIDC Core §3.1.2.6: without a session (none is kept) a silent request needs a login.
   if (p.prompt === 'none') return fail('login_required', 'prompt=none: no session, the user must log in');
 

@@ -16,8 +16,9 @@ const CLIENT_AUTH_METHODS = [
   'self_signed_tls_client_auth',
 ];
 
-export function jwks(ctx: AppContext): TenantResponse {
-  return json(200, { keys: [ctx.signingKey.publicJwk] });
+/** Every signing key of the tenant (RFC 7517 §5), each with its alg and kid; RS256 first. */
+export async function jwks(ctx: AppContext): Promise<TenantResponse> {
+  return json(200, { keys: await ctx.keys.publicJwks() });
 }
 
 export function openidConfiguration(ctx: AppContext): TenantResponse {
