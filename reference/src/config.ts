@@ -119,10 +119,11 @@ export function defaultClients(env: Env = process.env): ClientConfig[] {
 const CONFORMANCE_API = 'https://api.conformance.test/';
 
 /**
- * Client grants (`subject_type_authorization` … `require_client_grant`): the management clients
- * and `conformance-post` may obtain tokens for the seeded conformance API; the other clients
- * that can use client credentials (`conformance-basic`, the mTLS clients) hold none, so a
- * refusal can be shown beside an acceptance.
+ * Client grants (`subject_type_authorization` … `require_client_grant`): the management clients,
+ * `conformance-post` and the self-signed mTLS client (whose tokens the API may bind to its
+ * certificate) may obtain tokens for the seeded conformance API; the other clients that can use
+ * client credentials (`conformance-limited`, `conformance-basic`, the CA-verified mTLS client)
+ * hold none, so a refusal can be shown beside an acceptance.
  */
 export function defaultClientGrants(env: Env = process.env): ClientGrant[] {
   const grant = (clientId: string): ClientGrant => ({ clientId, audience: CONFORMANCE_API, scopes: ['read:things'] });
@@ -130,6 +131,7 @@ export function defaultClientGrants(env: Env = process.env): ClientGrant[] {
     grant(env.REFERENCE_FULL_CLIENT_ID ?? 'conformance-full'),
     grant(env.REFERENCE_PKJWT_CLIENT_ID ?? 'conformance-pkjwt'),
     grant('conformance-post'),
+    grant('conformance-mtls'),
   ];
 }
 
