@@ -94,6 +94,13 @@ export async function startDot(port: number, plan: DotPlan): Promise<DotProcess>
       '8',
       '--graceful-timeout',
       '3',
+      // An idle connection is kept longer than a client keeps it for reuse (undici: 4 s): with
+      // gunicorn's default of 2 s, a request the suite sent on a connection idle since a browser
+      // login met the server closing it ("the target reset the connection").
+      '--keep-alive',
+      '30',
+      // gunicorn 27's control socket would be a file in the home folder, shared by every start.
+      '--no-control-socket',
       '--access-logfile',
       '-',
       'interop_dot.wsgi:application',
