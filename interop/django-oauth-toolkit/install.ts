@@ -51,7 +51,9 @@ export async function prepareDot(log: (line: string) => void): Promise<void> {
   mkdirSync(CACHE_DIR, { recursive: true });
   log(`python3 -m venv ${VENV}`);
   await run('python3', ['-m', 'venv', VENV], { timeout: 120_000 });
-  log(`pip install django-oauth-toolkit==${DOT_VERSION} Django==${DJANGO_VERSION} gunicorn and their pinned dependencies`);
+  log(
+    `pip install django-oauth-toolkit==${DOT_VERSION} Django==${DJANGO_VERSION} gunicorn and their pinned dependencies`,
+  );
   const pip = (args: string[]) =>
     run(PYTHON, ['-m', 'pip', '--disable-pip-version-check', '--no-input', ...args], {
       timeout: 600_000,

@@ -6,8 +6,8 @@
 // login template, the consent and logout pages DOT's own, as shipped. The authorization endpoint
 // sends an anonymous browser to the login page before it reads the request (LoginRequiredMixin).
 import { randomBytes } from 'node:crypto';
-import type { InteropLeg, RunningServer } from '../leg.ts';
-import { DOT_VERSION, prepareDot } from './install.ts';
+import { type InteropLeg, type RunningServer, suiteEnv } from '../leg.ts';
+import { DJANGO_VERSION, DOT_VERSION, prepareDot } from './install.ts';
 import { type DotUser, startDot } from './server.ts';
 
 /**
@@ -51,24 +51,22 @@ const leg: InteropLeg = {
       logoutReturnTo: 'https://app.interop.test/logged-out',
     };
     const dot = await startDot(portBase, plan);
-    log(`django-oauth-toolkit ${DOT_VERSION}: ready on ${dot.issuer} in ${Math.round((Date.now() - started) / 1000)} s`);
+    log(
+      `django-oauth-toolkit ${DOT_VERSION} (Django ${DJANGO_VERSION}): ready on ${dot.issuer} in ${Math.round((Date.now() - started) / 1000)} s`,
+    );
     const [user, lockout] = users;
     return {
-      env: {
-        IDM_AUTH_URL: dot.issuer,
-        IDM_POST_CLIENT_ID: post.id,
-        IDM_POST_CLIENT_SECRET: post.secret,
-        IDM_BASIC_CLIENT_ID: basic.id,
-        IDM_BASIC_CLIENT_SECRET: basic.secret,
-        IDM_PUBLIC_CLIENT_ID: publicClient.id,
-        IDM_TEST_USERNAME: user.username,
-        IDM_TEST_PASSWORD: user.password,
-        IDM_LOCKOUT_USERNAME: lockout.username,
-        IDM_LOCKOUT_PASSWORD: lockout.password,
-        IDM_REDIRECT_URI: plan.redirectUri,
-        IDM_LOGOUT_RETURN_TO: plan.logoutReturnTo,
-        IDM_NOT_OFFERED: NOT_OFFERED.join(','),
-      },
+      env: suiteEnv({
+        authUrl: dot.issuer,
+        post,
+        basic,
+        publicClientId: publicClient.id,
+        user,
+        lockout,
+        redirectUri: plan.redirectUri,
+        logoutReturnTo: plan.logoutReturnTo,
+        notOffered: NOT_OFFERED,
+      }),
       stop: dot.stop,
     };
   },

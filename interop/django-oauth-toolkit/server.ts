@@ -4,13 +4,13 @@
 // deployment runs Django (one process, threads), its output to an owner-only log file in the
 // cache (never printed). What changes per start, secrets and the signing key included, is in the
 // environment (DOT_LEG_CONFIG), never on a command line or in a committed file.
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { closeSync, cpSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { stopChild, waitForUrl } from '../process.ts';
+import { readyOrStopped, stopOnce, waitForUrl } from '../process.ts';
 import { CACHE_DIR, GUNICORN, PYTHON } from './install.ts';
 
 /** Django is ready within seconds of gunicorn's start (the database is set up before); a busy machine is given a minute. */
@@ -79,7 +79,7 @@ export async function startDot(port: number, plan: DotPlan): Promise<DotProcess>
     throw new Error(`django-oauth-toolkit: project/configure.py failed: ${e.message}\n${e.stderr ?? ''}`);
   });
   const out = openSync(logFile, 'w', 0o600);
-  let child: ChildProcess | null = spawn(
+  const child = spawn(
     GUNICORN,
     [
       '--bind',
@@ -108,18 +108,9 @@ export async function startDot(port: number, plan: DotPlan): Promise<DotProcess>
     { stdio: ['ignore', out, out], env },
   );
   closeSync(out);
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= (async () => {
-      const c = child;
-      child = null;
-      if (c) await stopChild(c);
-    })());
-  try {
-    await waitForUrl(`${issuer}/.well-known/openid-configuration`, READY_TIMEOUT_MS, () => child?.exitCode ?? null);
-  } catch (e) {
-    await stop();
-    throw new Error(`django-oauth-toolkit did not start: ${(e as Error).message}; see ${logFile}`);
-  }
+  const stop = stopOnce(child);
+  await readyOrStopped('django-oauth-toolkit', logFile, stop, () =>
+    waitForUrl(`${issuer}/.well-known/openid-configuration`, READY_TIMEOUT_MS, () => child.exitCode),
+  );
   return { issuer, logFile, stop };
 }
