@@ -30,6 +30,7 @@ import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
 import { SHAPE_BENIGN, SHAPE_MUTANTS } from './mutants-server-shapes.ts';
 import { TIMING_BENIGN } from './mutants-timing.ts';
+import { SETTINGS_BENIGN, SETTINGS_MUTANTS } from './mutants-settings.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -926,6 +927,7 @@ export const MUTANTS: Variant[] = [
     })),
   },
   ...STRATEGY_MUTANTS,
+  ...SETTINGS_MUTANTS,
   ...FLOW_MUTANTS,
   ...AUTH_MUTANTS,
   ...SECURITY_MUTANTS,
@@ -1079,6 +1081,7 @@ export const BENIGN: Variant[] = [
     options: () => ({ rateLimit: { capacity: 2, refillPerSecond: 2 } }),
   },
   ...STRATEGY_BENIGN,
+  ...SETTINGS_BENIGN,
   ...FLOW_BENIGN,
   ...AUTH_BENIGN,
   ...SECURITY_BENIGN,

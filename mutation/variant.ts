@@ -29,6 +29,7 @@ export type FaultKind =
   | 'auth-bypass'
   | 'scope-message'
   | 'rate-limit'
+  | 'setting-ignored'
   | 'spec-silent';
 
 export interface VariantContext {

@@ -33,7 +33,9 @@ export interface Lifetime {
 
 /**
  * §2.1: token_lifetime (from the token endpoint) or token_lifetime_for_web (the implicit flow) is
- * the token's lifetime: expires_in and exp − iat both equal it.
+ * the token's lifetime: its own exp − iat where the suite can read it, else the answer's
+ * expires_in. That expires_in agrees with exp − iat is auth.token.expires-in's rule, judged on
+ * every token answer (lib/answer-rules.ts): one cause, one failure.
  */
 function lifetimeIs(clause: 'rs.settings.token_lifetime' | 'rs.settings.token_lifetime_for_web') {
   return condition<Lifetime>({
@@ -41,11 +43,11 @@ function lifetimeIs(clause: 'rs.settings.token_lifetime' | 'rs.settings.token_li
     cite: '§2.1',
     judge: (check, { what, read, expiresIn, seconds, ex }) => {
       const stated = read?.jws ? statedLifetime(read) : null;
-      const ok = stated === seconds && Number(expiresIn) === seconds;
+      const ok = read?.jws ? stated === seconds : Number(expiresIn) === seconds;
       return check.that(
         clause,
         ok,
-        `${what}: ${read?.jws ? `exp − iat ${stated}` : `the token cannot be read (${read?.problem ?? 'none'})`}, expires_in ${short(expiresIn)}, the setting ${seconds} s`,
+        `${what}: ${read?.jws ? `exp − iat ${stated}` : `expires_in ${short(expiresIn)} (the token cannot be read: ${read?.problem ?? 'none'})`}, the setting ${seconds} s`,
         ex,
       );
     },
