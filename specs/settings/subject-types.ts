@@ -38,8 +38,12 @@ test.describe('resource-server settings in effect: subject-type authorization', 
         const granted = await tokens.clientCredentials(who);
         await gate.call(grantedClientIssued, null, granted);
         const twin = gate.given(GRANT, granted.access !== null, `${granted.what}: ${granted.ex.status}`);
-        if (cfg.ungranted) {
-          const other = await tokens.clientCredentials({ secret: cfg.ungranted });
+        const ungranted = cfg.ungranted;
+        // Its own credentials shown live, so that its refusal says something of the grant alone.
+        const live =
+          ungranted !== null && (await tokens.credentialsLive(ungranted, suite.state.tokens.limited ?? null));
+        if (ungranted && live) {
+          const other = await tokens.clientCredentials({ secret: ungranted });
           gate.refusedWith(twin, GRANT, other.ex, '4xx', `${other.what}, holding no grant for the API`);
           await gate.call(REFUSAL_STATUS, null, { what: `${GRANT}: ${other.what}`, ex: other.ex });
         } else
@@ -47,7 +51,9 @@ test.describe('resource-server settings in effect: subject-type authorization', 
             info,
             runSkip(
               { setting: 'IDM_UNGRANTED_CLIENT_ID' },
-              'needs a client holding no grant for the API: set IDM_UNGRANTED_CLIENT_ID and IDM_UNGRANTED_CLIENT_SECRET',
+              ungranted
+                ? `the credentials of ${ungranted.id} obtained no token for the management API (IDM_AUDIENCE) either: its refusal would say nothing of the grant`
+                : 'needs a client holding no grant for the API: set IDM_UNGRANTED_CLIENT_ID and IDM_UNGRANTED_CLIENT_SECRET',
             ),
             GRANT,
           );
