@@ -18,6 +18,8 @@ import { carried, redirectTarget } from './answer-class.ts';
 import type { Exchange } from './http.ts';
 import { isObject } from './values.ts';
 import { peekClaims } from './auth/jwt-read.ts';
+import { skipClauses } from './declare.ts';
+import { tenantSkip } from './skip-record.ts';
 import { MGMT_FAULT } from './twin-gate.ts';
 import { recordAuthError } from './auth/error-records.ts';
 import { expectNotCacheable } from './auth/token-cache.ts';
@@ -50,9 +52,11 @@ export const ANSWER_RULES: readonly AnswerRule[] = [
   {
     name: "a token answer's expires_in is its access token's lifetime, exp − iat (RFC 6749 §5.1)",
     clause: EXPIRES_IN,
-    applies: (ex, cfg) => isTokenEndpoint(ex, cfg) && carriesToken(ex) && statedLifetimes(ex) !== null,
+    applies: (ex, cfg) => isTokenEndpoint(ex, cfg) && carriesToken(ex),
     judge: (ex, { check, info }) => {
-      const { expiresIn, stated } = statedLifetimes(ex)!;
+      const lifetimes = statedLifetimes(ex);
+      if (lifetimes === null) return notReadable(info);
+      const { expiresIn, stated } = lifetimes;
       const agree = Math.abs(expiresIn - stated) <= EXPIRES_IN_SLACK_S;
       // A pass is said once a test; every disagreement is said with its answer.
       if (agree && expiresInSaid.has(info)) return;
@@ -172,6 +176,24 @@ function isTokenEndpoint(ex: Exchange, cfg: Config): boolean {
   return (
     ex.request.method === 'POST' &&
     [cfg.auth.tokenUrl, cfg.tokenUrl].some((t) => new URL(t).origin === u.origin && path(t) === path(u.href))
+  );
+}
+
+/**
+ * An access token the client cannot read (RFC 6749 §1.4: opaque) or an answer without expires_in
+ * leaves the rule nothing to compare: not applicable to this answer, the tenant's (a clause judged
+ * on another answer of the run still passes or fails there).
+ */
+function notReadable(info: TestInfo): void {
+  if (!info.annotations.some((a) => a.type === 'clause' && a.description === EXPIRES_IN))
+    info.annotations.push({ type: 'clause', description: EXPIRES_IN });
+  skipClauses(
+    info,
+    tenantSkip(
+      {},
+      'not applicable: the access token is not a JWT the suite can read, or the answer states no expires_in',
+    ),
+    EXPIRES_IN,
   );
 }
 
