@@ -16,6 +16,7 @@ import { newState, pkcePair, type PkcePair } from './pkce.ts';
 import { str, type FlowContext } from './flow-context.ts';
 import type { Flows, UserTokens } from './flow-types.ts';
 import type { CodeLogin } from './encoding.ts';
+import { describeSteps, drove, type WalkStep } from './walk-steps.ts';
 
 type Logins = Pick<Flows, 'walk' | 'authorize' | 'logout'>;
 
@@ -64,7 +65,7 @@ export function flowLogins(x: FlowContext, r: Pick<Flows, 'stopIfAbsent'>): Logi
         }),
       );
       for (const k of ['code', 'access_token', 'id_token', 'refresh_token']) secret(outcome.params[k]);
-      recordPages(check, outcome.pages);
+      recordPages(check, outcome.steps);
       return outcome;
     },
     async authorize(e, params, redirectUris, as, o) {
@@ -78,15 +79,15 @@ export function flowLogins(x: FlowContext, r: Pick<Flows, 'stopIfAbsent'>): Logi
       const location = ex.status >= 300 && ex.status < 400 ? (ex.headers.location ?? null) : null;
       const page = ex.status === 200 && /html/i.test(ex.headers['content-type'] ?? '');
       if (!page || !loginBrowser.lookup.path)
-        return { ex, redirectedTo: location === null ? null : new URL(location, url).href, pages: [], notDriven: null };
+        return { ex, redirectedTo: location === null ? null : new URL(location, url).href, steps: [], notDriven: null };
       const walked = await walkLogin(await loginBrowser.get(), {
         url,
         redirectUris: returnUris,
         logout: true,
         ...walks(false),
       });
-      recordPages(check, walked.pages);
-      return { ex, redirectedTo: walked.callback?.href ?? null, pages: walked.pages, notDriven: walked.notDriven };
+      recordPages(check, walked.steps);
+      return { ex, redirectedTo: walked.callback?.href ?? null, steps: walked.steps, notDriven: walked.notDriven };
     },
   };
   return l;
@@ -247,11 +248,11 @@ function browserPacing(x: FlowContext, provokesBlock: boolean): BrowserPacing {
 const recordedWalks = new Set<string>();
 
 /** auth.flow.login-pages: each shape of hosted login once per worker (the spec shows no login page). */
-function recordPages(check: Checks, pages: string[]): void {
+function recordPages(check: Checks, steps: readonly WalkStep[]): void {
   // A page the tenant answered with an error and nothing to do is the test's evidence, not a shape of login.
-  if (!pages.some((p) => / (filled|clicked) /.test(p))) return;
+  if (!steps.some(drove)) return;
   // A path segment that is a per-login id (/interaction/<uid>) is the same page every time.
-  const shape = pages.join(' → ').replace(/\/[A-Za-z0-9_-]{16,}(?=[/ ":]|$)/g, '/<id>');
+  const shape = describeSteps(steps).replace(/\/[A-Za-z0-9_-]{16,}(?=[/ ":]|$)/g, '/<id>');
   if (recordedWalks.has(shape)) return;
   recordedWalks.add(shape);
   check.observe('auth.flow.login-pages', shape);

@@ -4,7 +4,7 @@ import type { AuthPath } from '../config.ts';
 import type { Exchange } from '../http.ts';
 import type { AuthEncoding } from './encoding.ts';
 import type { Endpoint } from './endpoints.ts';
-import type { AuthorizeOutcome } from './login-walk.ts';
+import type { AuthorizeOutcome, WalkStep } from './login-walk.ts';
 import type { SkipRecord } from '../skip-record.ts';
 
 export interface TokenAnswer {
@@ -46,7 +46,7 @@ export interface LogoutAnswer {
   /** Where the tenant sent the browser (a 3xx's Location, or where the confirmation walk ended); null: nowhere. */
   redirectedTo: string | null;
   /** The confirmation pages walked, when the answer was a page. */
-  pages: string[];
+  steps: WalkStep[];
   /** The walk could not confirm the page (the suite's gap), or null. */
   notDriven: string | null;
 }

@@ -514,10 +514,10 @@ const DECLARED = [
     doc: 'the SAML connection for the IdP-initiated callback',
   },
   ...AUTH_PATH_NAMES.map(pathSetting),
-  // The login walk (lib/auth/login-walk.ts): Playwright selectors (CSS, lists with commas,
-  // `:text-matches()`), whose defaults fit common hosted login pages. `:text-matches()` tests a
-  // label's raw text, and templated pages put it on its own indented line, so the defaults skip
-  // leading whitespace with `\\s` (the selector's string takes one backslash away).
+  // The login walk (lib/auth/login-walk.ts): Playwright selectors (CSS, lists with commas). The
+  // fields have CSS defaults; the buttons none: unset, each is found by its role and accessible
+  // name, from the vocabulary of lib/auth/control-words.ts (Playwright's getByRole, which reads a
+  // label wherever the markup nests it), and a setting replaces that vocabulary.
   {
     name: 'IDM_LOGIN_USERNAME_SELECTOR',
     group: 'authentication',
@@ -537,31 +537,31 @@ const DECLARED = [
     name: 'IDM_LOGIN_SUBMIT_SELECTOR',
     group: 'authentication',
     kind: text,
-    default: 'button[type=submit], input[type=submit], button:not([type])',
+    defaultDoc:
+      'a button (`<button>`, `<input type=submit>`, `role=button`) named Continue, Next, Log in, Sign in, Submit, Verify, Go, OK, Proceed or Enter',
     doc: 'login-walk selector of the control that submits a filled field (the one in the field’s form first; else Enter)',
   },
   {
     name: 'IDM_LOGIN_CONSENT_SELECTOR',
     group: 'authentication',
     kind: text,
-    default:
-      'button:text-matches("^\\\\s*(accept|allow|authori[sz]e|approve|submit consent|continue|yes|agree|grant|confirm)([^a-z]|$)", "i"), input[type=submit][value*=accept i], input[type=submit][value*=allow i], input[type=submit][value*=approve i], input[type=submit][value*=continue i]',
+    defaultDoc:
+      'a button named Accept, Allow, Authorize, Approve, Submit consent, Continue, Yes, Agree, Grant or Confirm (and no decline word)',
     doc: 'login-walk selector of the control that accepts a consent page (or passes an interstitial page without fields)',
   },
   {
     name: 'IDM_LOGIN_DECLINE_SELECTOR',
     group: 'authentication',
     kind: text,
-    default:
-      'button:text-matches("^[\\\\s[(]*(deny|decline|cancel|reject|refuse|no)([^a-z]|$)", "i"), a:text-matches("^[\\\\s[(]*(deny|decline|cancel|reject|refuse)([^a-z]|$)", "i"), input[type=submit][value*=deny i], input[type=submit][value*=decline i]',
+    defaultDoc:
+      'a button or a link named Deny, Decline, Cancel, Reject, Refuse, Not now or Don’t allow (a button also No)',
     doc: 'login-walk selector of the control that declines a consent page, a button or a link (the consent-refused case, RFC 6749 §4.1.2.1)',
   },
   {
     name: 'IDM_LOGOUT_CONFIRM_SELECTOR',
     group: 'authentication',
     kind: text,
-    default:
-      'button:text-matches("(sign|log) ?(me )?out|^\\\\s*(yes|confirm|continue)([^a-z]|$)", "i"), input[type=submit][value*=out i]',
+    defaultDoc: 'a button named Yes, Confirm or Continue, or whose name says sign out or log out',
     doc: 'login-walk selector of the control that confirms a logout-confirmation page',
   },
   {
