@@ -14,7 +14,7 @@ import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-wa
 import { oneLoginAtATime } from './one-login.ts';
 import { newState, pkcePair, type PkcePair } from './pkce.ts';
 import { str, type FlowContext } from './flow-context.ts';
-import type { Flows, UserTokens } from './flow-types.ts';
+import type { Flows, LoginEnd, UserTokens } from './flow-types.ts';
 import type { CodeLogin } from './encoding.ts';
 import { describeSteps, drove, type WalkStep } from './walk-steps.ts';
 
@@ -169,7 +169,7 @@ async function codeLogin(
   redirectUri: string,
   scope: string,
   nonce?: string,
-): Promise<{ out: AuthorizeOutcome; code: string | null; pair: PkcePair }> {
+): Promise<{ out: AuthorizeOutcome; code: string | null; pair: PkcePair; login: LoginEnd }> {
   const pair = pkcePair();
   const state = newState();
   const out = await f.walk(
@@ -186,7 +186,8 @@ async function codeLogin(
     },
     [redirectUri],
   );
-  return { out, code: out.params.state === state ? (out.params.code ?? null) : null, pair };
+  const login = loginEnd(out, state);
+  return { out, code: login === 'came-back' ? (out.params.code ?? null) : null, pair, login };
 }
 
 /** One code-flow login and the code's exchange: the user's tokens, or why there are none. */
@@ -200,9 +201,16 @@ async function loginFor(
   const source = `the code flow with PKCE (client ${client.id})`;
   const none = { accessToken: null, refreshToken: null, idToken: null, clientId: client.id, source };
   const nonce = newState();
-  const { out, code, pair } = await codeLogin(f, client.id, redirectUri, scope, nonce);
+  const { out, code, pair, login } = await codeLogin(f, client.id, redirectUri, scope, nonce);
   if (code === null)
-    return { ...none, nonce, exchange: null, consent: out.consent, problem: loginProblem(out, client.id, scope) };
+    return {
+      ...none,
+      nonce,
+      exchange: null,
+      consent: out.consent,
+      login,
+      problem: loginProblem(out, client.id, scope),
+    };
   const t = await f.token({
     grant_type: 'authorization_code',
     client_id: client.id,
@@ -221,6 +229,7 @@ async function loginFor(
     nonce,
     exchange: t.ex,
     consent: out.consent,
+    login,
     problem: productsSkip(tokenGave(accept, t.ex)),
   };
 }
@@ -256,6 +265,13 @@ function recordPages(check: Checks, steps: readonly WalkStep[]): void {
   if (recordedWalks.has(shape)) return;
   recordedWalks.add(shape);
   check.observe('auth.flow.login-pages', shape);
+}
+
+/** Where a login that sent `state` ended, from the walk's outcome (never its words). */
+function loginEnd(out: AuthorizeOutcome, state: string): LoginEnd {
+  if (out.callback !== null) return out.params.state === state ? 'came-back' : 'another-state';
+  if (out.notDriven !== null) return 'not-driven';
+  return out.refused ? 'refused' : 'stopped';
 }
 
 /** The record of a page the login walk could not drive (the run's: a selector setting moves it), or null. */
