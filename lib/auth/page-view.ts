@@ -24,7 +24,7 @@ export interface LoginControls {
 type Button = 'submit' | 'consentAccept' | 'consentDecline' | 'logoutConfirm';
 
 /** A button of the walk: the selector setting where it is set, else by role and accessible name. */
-export function button(scope: Page | Locator, c: LoginControls, which: Button): Locator {
+function button(scope: Page | Locator, c: LoginControls, which: Button): Locator {
   const selector = c[which];
   if (selector !== null) return scope.locator(selector);
   switch (which) {

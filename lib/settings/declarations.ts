@@ -132,7 +132,7 @@ const pathSetting = <P extends AuthPath>(path: P) =>
     group: 'authentication',
     kind: pathKind,
     defaultDoc: `discovery, else \`${AUTH_PATHS[path].fallback}\``,
-    doc: 'authentication-API path: this setting wins, else the discovery document where it lists the endpoint, else the default',
+    doc: 'authentication-API path: this setting wins, else the server’s metadata where it lists the endpoint (the OpenID discovery document, then the RFC 8414 authorization server metadata), else the default',
   }) as const;
 
 // `as const`: each entry keeps its literal name, kind and default, from which the names and the
@@ -294,7 +294,7 @@ const DECLARED = [
     group: 'authentication',
     kind: pathKind,
     defaultDoc: 'discovery, else `IDM_TOKEN_PATH`',
-    doc: "the authentication API's token endpoint path: this setting wins (`<auth url><path>`), else the discovery document's `token_endpoint`, else `<auth url><IDM_TOKEN_PATH>`",
+    doc: "the authentication API's token endpoint path: this setting wins (`<auth url><path>`), else the `token_endpoint` of the discovery document (or of the RFC 8414 metadata), else `<auth url><IDM_TOKEN_PATH>`",
   },
   {
     name: 'IDM_ASSERTION_AUDIENCE',
