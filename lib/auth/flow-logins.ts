@@ -12,7 +12,7 @@ import { runSkip, type SkipRecord } from '../skip-record.ts';
 import { NO_REDIRECT_URI } from './needs.ts';
 import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-walk.ts';
 import { oneLoginAtATime } from './one-login.ts';
-import { newState, pkcePair, type PkcePair } from './pkce.ts';
+import { codeRequest, newState, type PkcePair } from './pkce.ts';
 import { str, type FlowContext } from './flow-context.ts';
 import type { Flows, LoginEnd, UserTokens } from './flow-types.ts';
 import type { CodeLogin } from './encoding.ts';
@@ -170,22 +170,8 @@ async function codeLogin(
   scope: string,
   nonce?: string,
 ): Promise<{ out: AuthorizeOutcome; code: string | null; pair: PkcePair; login: LoginEnd }> {
-  const pair = pkcePair();
-  const state = newState();
-  const out = await f.walk(
-    await f.endpoint('authorize'),
-    {
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: redirectUri,
-      scope,
-      state,
-      ...(nonce === undefined ? {} : { nonce }),
-      code_challenge: pair.challenge,
-      code_challenge_method: pair.method,
-    },
-    [redirectUri],
-  );
+  const { params, state, pair } = codeRequest(clientId, redirectUri, scope, nonce === undefined ? {} : { nonce });
+  const out = await f.walk(await f.endpoint('authorize'), params, [redirectUri]);
   const login = loginEnd(out, state);
   return { out, code: login === 'came-back' ? (out.params.code ?? null) : null, pair, login };
 }

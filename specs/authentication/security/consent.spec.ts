@@ -9,7 +9,7 @@
 // for a scope that client was not granted yet (issue 40, item 6).
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
-import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
+import { codeRequest } from '../../../lib/auth/pkce.ts';
 import type { Flows, UserTokens } from '../../../lib/auth/flow-types.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { metadataMember } from '../../../lib/auth/endpoints.ts';
@@ -109,23 +109,10 @@ async function declined(
   redirectUri: string,
   scope: string,
 ): Promise<{ out: AuthorizeOutcome; state: string }> {
-  const pair = pkcePair();
-  const state = newState();
-  const out = await flows.authorize(
-    await flows.endpoint('authorize'),
-    {
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: redirectUri,
-      scope,
-      state,
-      code_challenge: pair.challenge,
-      code_challenge_method: pair.method,
-    },
-    [redirectUri],
-    undefined,
-    { consent: 'decline' },
-  );
+  const { params, state } = codeRequest(clientId, redirectUri, scope);
+  const out = await flows.authorize(await flows.endpoint('authorize'), params, [redirectUri], undefined, {
+    consent: 'decline',
+  });
   return { out, state };
 }
 
