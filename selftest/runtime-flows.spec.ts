@@ -18,7 +18,7 @@ import { Checks } from '../lib/checks.ts';
 import { createRedactor } from '../lib/redact.ts';
 import { decodeSkip } from '../lib/skip-record.ts';
 import { absorbSoftFailures } from './runtime-annotations.ts';
-import { describeEndpoint, endpoint } from '../lib/auth/endpoints.ts';
+import { describeEndpoint, endpoint, metadataUrl } from '../lib/auth/endpoints.ts';
 import { walkLogin } from '../lib/auth/login-walk.ts';
 import { describeStep, describeSteps } from '../lib/auth/walk-steps.ts';
 import { parseConfig } from '../lib/config.ts';
@@ -166,6 +166,42 @@ test('endpoints: a setting wins, then the discovery document, then the default p
   expect(missingText(revoke, 404)).toBe(
     'no revoke endpoint: /t1/oauth/revoke (default path; IDM_REVOKE_PATH moves it) answered 404; set IDM_REVOKE_PATH to its path, or IDM_NOT_OFFERED=revoke if the tenant does not offer it',
   );
+});
+
+test('endpoints: RFC 8414 metadata lists what the discovery document does not; its place follows the issuer’s path', async () => {
+  // Another origin than the test above: a worker reads each document once (endpoints.ts memoises it).
+  const base = 'http://127.0.0.1:10';
+  const docs: Record<string, unknown> = {
+    [`${base}/t1/.well-known/openid-configuration`]: { userinfo_endpoint: `${base}/me` },
+    [`${base}/.well-known/oauth-authorization-server/t1`]: { revocation_endpoint: `${base}/oauth2/revoke` },
+  };
+  const asked: string[] = [];
+  const client = {
+    send: async (method: string, url: string): Promise<Exchange> => {
+      asked.push(url);
+      const doc = docs[url];
+      return {
+        request: { method, url, headers: {} },
+        status: doc ? 200 : 404,
+        headers: { 'content-type': 'application/json' },
+        text: JSON.stringify(doc ?? {}),
+        body: doc ?? {},
+      };
+    },
+  } as unknown as ApiClient;
+  const cfg = parseConfig({
+    IDM_BASE_URL: `${base}/t1`,
+    IDM_CLIENT_ID: 'c',
+    IDM_CLIENT_SECRET: 's',
+    IDM_RESOURCE_SERVER_ID: 'rs',
+  });
+  expect(metadataUrl(cfg, 'oauth')).toBe(`${base}/.well-known/oauth-authorization-server/t1`);
+  const userinfo = await endpoint(cfg, client, 'userinfo');
+  expect(asked, 'the second document only for what the first does not list').toHaveLength(1);
+  const revoke = await endpoint(cfg, client, 'revoke');
+  expect(revoke).toMatchObject({ url: `${base}/oauth2/revoke`, source: 'discovery', document: 'oauth' });
+  expect(describeEndpoint(revoke)).toBe('/oauth2/revoke (from the authorization server metadata, RFC 8414)');
+  expect(userinfo.document).toBe('openid');
 });
 
 test('an endpoint not found fails its flow’s own clause once, where it is judged; elsewhere it is named as the cause', () => {
