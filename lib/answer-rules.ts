@@ -87,7 +87,7 @@ export const ANSWER_RULES: readonly AnswerRule[] = [
     name: 'an error redirect to the client carries the state the request sent (RFC 6749 §4.1.2.1)',
     clause: 'auth.sec.error-redirect.state',
     applies: (ex) => errorRedirect(ex) !== null,
-    judge: (ex, { check }) => void expectStateKept(check, ex),
+    judge: (ex, { check }) => void stateKept(check, errorRedirect(ex)!, ex),
   },
   {
     name: 'a management answer is never a 5xx (§7.1 lists its statuses; RFC 9110 §15.6: a fault of the service)',
@@ -126,11 +126,10 @@ export function judgeAnswer(ex: Exchange, cfg: Config, on: { check: Checks; info
 
 /**
  * RFC 6749 §4.1.2.1 (§4.2.2.1 in the fragment): an error redirect to the request's redirect_uri
- * carries the request's state, exactly. Null when `ex` is no such redirect.
+ * carries the request's state, exactly: on an answer (`ex`), or where a browser was sent after a
+ * login (lib/auth/probe.ts).
  */
-function expectStateKept(check: Checks, ex: Exchange): boolean | null {
-  const r = errorRedirect(ex);
-  if (r === null) return null;
+export function stateKept(check: Checks, r: ErrorRedirect, ex?: Exchange): boolean {
   const kept = r.state === r.sent;
   return check.that(
     'auth.sec.error-redirect.state',
@@ -142,8 +141,15 @@ function expectStateKept(check: Checks, ex: Exchange): boolean | null {
 
 // Helpers
 
+/** An error sent to the client by redirect: its code, the state it carries, the state the request sent. */
+export interface ErrorRedirect {
+  error: string;
+  state: string | null;
+  sent: string;
+}
+
 /** A 3xx to the request's own redirect_uri carrying `error`, from a request that sent a state. */
-export function errorRedirect(ex: Exchange): { error: string; state: string | null; sent: string } | null {
+export function errorRedirect(ex: Exchange): ErrorRedirect | null {
   if (ex.status < 300 || ex.status >= 400 || ex.request.method !== 'GET') return null;
   const asked = new URL(ex.request.url).searchParams;
   const sent = asked.get('state');

@@ -8,21 +8,15 @@ import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import { skipClauses } from './declare.ts';
 import type { Exchange } from './http.ts';
-import { isObject, short } from './values.ts';
-import {
-  answerEvidence,
-  classify,
-  describeClass,
-  passes,
-  PASSES,
-  type AnswerContext,
-  type Classified,
-} from './answer-class.ts';
+import { isObject } from './values.ts';
+import { describeBody } from './answer-words.ts';
+import { answerEvidence, classify, describeClass, passes, PASSES, type Classified } from './answer-class.ts';
 import { expectIssued, failureCause, issued, notExercised } from './auth/acceptance.ts';
 import type { AttackRow } from './auth/attacks/catalogue.ts';
 import type { FlowGave } from './auth/flow-products.ts';
 import { recordAttack, type AttackOutcome } from './auth/attacks/record.ts';
 import type { Condition } from './condition.ts';
+import type { SkipRecord } from './skip-record.ts';
 
 /** What the accepted case gave: made by the gate only. */
 export interface Twin {
@@ -197,6 +191,21 @@ export class TwinGate {
     recordAttack(this.info, attack, null, 'not made', why);
   }
 
+  /**
+   * An attack sent but not judged, for `cause` (a carrier that took an altered signature checks
+   * none: its JWT attacks are that one cause, issue 40 item 8): listed with what the tenant
+   * answered, its clause skipped with the record.
+   */
+  notJudged(attack: AttackRow, ex: Exchange, cause: SkipRecord): void {
+    recordAttack(this.info, attack, ex, 'not judged', cause.text);
+    skipClauses(this.info, cause, attack.clause);
+  }
+
+  /** The tenant took the wrong credential: a token issued, or (elsewhere than a token endpoint) a 2xx. */
+  took(ex: Exchange, tokenEndpoint = false): boolean {
+    return taken(ex, tokenEndpoint);
+  }
+
   private judgeRefusal(t: Twin, clause: string, ex: Exchange, what: string, o: RefusalOptions): boolean {
     if (!t.ok && !issued(ex)) return this.skip(t, clause, ...companions(o));
     const { check } = this;
@@ -221,7 +230,8 @@ export class TwinGate {
       check.that(
         'auth.error.object',
         obj,
-        `${what}: ${ex.status} ${obj ? 'with an error object' : `without a JSON error object: ${short(ex.text)}`}`,
+        // Why no object was read (issue 40, item 9): the content type it came as, beside its start.
+        `${what}: ${ex.status} ${obj ? 'with an error object' : `without a JSON error object,${describeBody(ex)}`}`,
         ex,
       );
       // No object at all is auth.error.object's failure alone: the member is judged inside one.
@@ -244,7 +254,7 @@ export class TwinGate {
         'auth.error.fields',
         isObject(ex.body)
           ? `error object members: ${Object.keys(ex.body).sort().join(', ')}`
-          : `no JSON object: ${short(ex.text)}`,
+          : `no JSON object,${describeBody(ex)}`,
         ex,
       );
     return refused && !(o.tokenEndpoint && isObject(ex.body) && typeof ex.body.access_token === 'string');
@@ -258,26 +268,6 @@ export class TwinGate {
   holds(t: Twin, clause: string, ok: boolean, message: string, ex?: Exchange, decisive = false): boolean {
     if (!t.ok && !(decisive && !ok)) return this.skip(t, clause);
     return this.check.that(clause, ok, message, ex);
-  }
-
-  /**
-   * A request the server cannot read is refused (auth.api.get-query's rule, PASSES.unreadable): a
-   * 4xx, an error shown anywhere but at a client, or the tenant's own error page (RFC 6749
-   * §4.1.2.1). A login page is not a refusal; a 5xx fails auth.error.client-fault-4xx alone.
-   */
-  notRead(t: Twin, clause: string, ex: Exchange, what: string, ctx: AnswerContext): boolean {
-    if (!t.ok) return this.skip(t, clause);
-    const answer = classify(ex, ctx);
-    const location =
-      ex.status >= 300 && ex.status < 400 ? ` to ${(ex.headers.location ?? '(no Location)').split(/[?#]/)[0]}` : '';
-    if (answer.class === 'fault') return this.faulted([clause], ex, what);
-    return this.check.that(
-      clause,
-      passes(answer, PASSES.unreadable),
-      `${what}: ${ex.status}${location}: ${describeClass(answer)}`,
-      ex,
-      answerEvidence(answer),
-    );
   }
 
   /**
@@ -340,10 +330,14 @@ export class TwinGate {
 /** What an attack came to, decided once: refused as the carrier must, let in, a fault, or not judged. */
 function outcomeOf(t: Twin, ex: Exchange, refused: boolean, tokenEndpoint: boolean): AttackOutcome {
   if (refused) return 'refused';
-  const answer = classify(ex);
-  if (issued(ex) || (!tokenEndpoint && answer.class === 'accepted' && ex.status < 300)) return 'accepted';
-  if (answer.class === 'fault') return 'fault';
+  if (taken(ex, tokenEndpoint)) return 'accepted';
+  if (classify(ex).class === 'fault') return 'fault';
   return t.ok ? 'wrong refusal' : 'not judged';
+}
+
+/** A wrong credential taken: a token issued, or (elsewhere than a token endpoint) an accepted 2xx. */
+function taken(ex: Exchange, tokenEndpoint: boolean): boolean {
+  return issued(ex) || (!tokenEndpoint && classify(ex).class === 'accepted' && ex.status < 300);
 }
 
 function describeRequest(ex: Exchange): string {

@@ -39,7 +39,7 @@ export interface VariantContext {
 
 export type VariantOptions = Pick<
   TenantOptions,
-  'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation' | 'clients'
+  'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation' | 'clients' | 'revocationAnnounced'
 >;
 
 export interface Variant {

@@ -26,6 +26,8 @@ export interface AppContext {
   login: LoginProfile;
   /** TenantOptions.refreshRotation: a refresh answer carries a new refresh token, the used one dies. */
   refreshRotation: boolean;
+  /** TenantOptions.revocationAnnounced: the revocation endpoint's path and the metadata that lists it. */
+  revocation: { path: string; announced: 'both' | 'rfc8414' };
 }
 
 /**

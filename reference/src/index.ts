@@ -34,6 +34,7 @@ import {
   defaultClients,
   defaultUsers,
   loginProfile,
+  revocationOf,
 } from './config.ts';
 
 export type * from './types.ts';
@@ -71,6 +72,7 @@ export { makeCheck } from './validation/engine.ts';
 
 export async function startTenant(options: TenantOptions = {}): Promise<RunningTenant> {
   const login = loginProfile(options.login); // a bad option fails before anything listens
+  const revocation = revocationOf(options.revocationAnnounced);
   const host = options.host ?? DEFAULT_HOST;
   const transport = createTransport();
   const [port, signingKey] = await Promise.all([transport.listen(host, options.port ?? 0), newSigningKey()]);
@@ -142,6 +144,7 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     dpopNonces: memoryNonceStore(() => resolved.limits.dpopNonceLifetimeSeconds),
     login,
     refreshRotation: options.refreshRotation ?? false,
+    revocation,
   });
   const app = strict ? strictProfile(clients)(plain) : plain;
   transport.setHandler(options.wrap ? options.wrap(app) : app, () => resolved.limits.maxBodyBytes);

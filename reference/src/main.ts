@@ -39,6 +39,7 @@ try {
     profile: cli.profile,
     login: cli.login,
     refreshRotation: cli.refreshRotation,
+    revocationAnnounced: cli.revocationAnnounced,
   });
   if (stopping) await tenant.close().then(() => process.exit(0));
   const ms = Math.round(performance.now() - t0);

@@ -298,6 +298,17 @@ export interface LoginTransaction {
   username?: string;
   /** The password was right and a later page (one-time code, consent) is shown: the user and that page. */
   authenticated?: { user: UserRecord; next: 'otp' | 'consent' };
+  /**
+   * `consent: 'remembered'`: the scopes the consent page asks for and remembers — those asked that
+   * the tenant lists in its metadata (`scopes_supported`), some of which it may then not grant.
+   */
+  consentScope?: string;
+}
+
+/** A browser's login with `loginFirst` (a session cookie): who logged in, until when. */
+export interface LoginSession {
+  user: UserRecord;
+  expiresAtMs: number;
 }
 
 /** A /v2/logout waiting for its confirmation (`login.logoutConfirm`). */
@@ -353,6 +364,12 @@ export interface AuthStore {
   saveLoginTransaction(id: string, tx: LoginTransaction): void;
   getLoginTransaction(id: string): LoginTransaction | undefined;
   deleteLoginTransaction(id: string): void;
+  /** `loginFirst`: the sessions the login page opened (one per browser, by its cookie). */
+  saveSession(id: string, session: LoginSession): void;
+  getSession(id: string): LoginSession | undefined;
+  /** `consent: 'remembered'`: the scopes a user granted a client, for the tenant's life. */
+  rememberConsent(userId: string, clientId: string, scopes: string[]): void;
+  consentedScopes(userId: string, clientId: string): string[];
   saveLogoutRequest(id: string, request: LogoutRequest): void;
   getLogoutRequest(id: string): LogoutRequest | undefined;
   deleteLogoutRequest(id: string): void;
@@ -581,6 +598,12 @@ export interface TenantOptions {
   /** The pages a login, a consent and a logout take (reference/README.md "Login profiles"); default: one login page. */
   login?: LoginOptions;
   /**
+   * Where the revocation endpoint is announced: `both` (default: `/oauth/revoke` in the OpenID
+   * discovery document and the RFC 8414 metadata), or `rfc8414`: at `/oauth2/revoke`, listed in
+   * the RFC 8414 metadata only, as a server whose OpenID discovery omits OAuth extensions.
+   */
+  revocationAnnounced?: 'both' | 'rfc8414';
+  /**
    * Every refresh answer carries a new refresh token and the one used is refused afterwards
    * (RFC 6749 §6 and RFC 9700 §4.14.2 leave the choice open); default false: a refresh token
    * stays valid until revoked.
@@ -598,8 +621,26 @@ export interface LoginOptions {
    * the password on the next; `challenge`: one page, then a one-time-code page no code passes.
    */
   flow?: 'one-page' | 'identifier-first' | 'challenge';
-  /** A consent page after the login: `always`, `offline` (when the scope has offline_access) or `never`. */
-  consent?: 'always' | 'offline' | 'never';
+  /**
+   * A consent page after the login: `always`, `offline` (when the scope has offline_access),
+   * `never`, or `remembered`: on a login asking a scope the user has not granted that client yet,
+   * whatever `prompt` says (OIDC Core §3.1.2.1's prompt=consent only SHOULD ask again), an
+   * acceptance remembered for the tenant's life.
+   */
+  consent?: 'always' | 'offline' | 'never' | 'remembered';
+  /**
+   * The consent page's two controls: `buttons` (default: "Decline", "Accept"), `inputs`
+   * (`<input type=submit>` "Cancel" and "Authorize"), or `nested` (buttons whose labels are in a
+   * `<span>`: "Deny Access", "Grant Access").
+   */
+  consentControls?: 'buttons' | 'inputs' | 'nested';
+  /**
+   * The tenant logs the user in before it reads the authorization request, as a web framework's
+   * login does: /authorize without its session cookie redirects to `/u/login?next=…` whatever its
+   * parameters; the login opens the session and sends the browser back, and only then is the
+   * request read (its errors, the consent page, the code). One-page login on the tenant's origin only.
+   */
+  loginFirst?: boolean;
   /** GET /v2/logout with an allowed returnTo shows "Do you want to sign out?"; its form redirects. */
   logoutConfirm?: boolean;
   /**
