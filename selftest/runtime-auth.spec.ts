@@ -145,6 +145,8 @@ test.describe('auth-error records (§7.3)', () => {
       members: ['error', 'error_description'],
       code: 'invalid_client',
       description: true,
+      // The answer's content type, where the rule is about JSON (none given here).
+      type: null,
     });
     expect(describeAuthError(ex(400, { code: 'x', message: 'y' }))).toMatchObject({ code: 'x', description: true });
   });

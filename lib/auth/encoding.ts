@@ -176,7 +176,12 @@ async function probe(cfg: Config, anon: ApiClient, login?: CodeLogin): Promise<A
     const code = login && { login, clientId: cc.client_id as string };
     // Each try its own request: a code of the exchange is good once.
     const answers = await tryGrant(cfg, anon, () => overGrant(cc, cfg, grant, code));
-    if (answers === null) continue;
+    // A login that gave no code (not driven, refused) leaves the code exchange the grant: every
+    // request over it then stops with that login's record, never a refusal of a grant not offered.
+    if (answers === null) {
+      if (grant === 'authorization_code' && clientCredentials === null) last = { grant, probe: null };
+      continue;
+    }
     const by = taken(answers);
     if (by) return found(grant, answers, by);
     if (clientCredentials === null) last = { grant, probe: answers };
