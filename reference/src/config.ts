@@ -2,7 +2,14 @@
 // their overrides from command-line flags and environment variables.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ClientConfig, LoginOptions, LoginProfile, RateLimitConfig, UserRecord } from './types.ts';
+import type {
+  ClientConfig,
+  ExperimentProfile,
+  LoginOptions,
+  LoginProfile,
+  RateLimitConfig,
+  UserRecord,
+} from './types.ts';
 import { PASSWORDLESS_OTP_GRANT } from './auth/one-time-code.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -183,14 +190,15 @@ export interface CliOptions {
   profile: 'default' | 'strict';
   login: LoginOptions;
   refreshRotation: boolean;
+  experiments: ExperimentProfile;
 }
 
 const USAGE = `usage: npm run reference -- [--host 127.0.0.1] [--port 4810] [--public-url http://127.0.0.1:4810] [--rate-limit 50/100] [--profile default|strict]
        [--login one-page|identifier-first|challenge] [--consent never|offline|always] [--logout-confirm] [--login-origin http://localhost:4810]
-       [--refresh-rotation]
+       [--refresh-rotation] [--experiments unique-names,delete]
 env: REFERENCE_HOST, REFERENCE_PORT, REFERENCE_PUBLIC_URL, REFERENCE_RATE_LIMIT, REFERENCE_PROFILE,
      REFERENCE_LOGIN, REFERENCE_CONSENT, REFERENCE_LOGOUT_CONFIRM (true|false), REFERENCE_LOGIN_ORIGIN,
-     REFERENCE_REFRESH_ROTATION (true|false),
+     REFERENCE_REFRESH_ROTATION (true|false), REFERENCE_EXPERIMENTS,
      REFERENCE_FULL_CLIENT_ID/_SECRET, REFERENCE_LIMITED_CLIENT_ID/_SECRET,
      REFERENCE_PKJWT_CLIENT_ID, REFERENCE_PKJWT_PUBLIC_KEY_FILE (flags win over env)`;
 
@@ -203,7 +211,9 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
       flags.set(arg.slice(2), 'true');
       continue;
     }
-    const m = /^--(host|port|public-url|rate-limit|profile|login|consent|login-origin)(?:=(.*))?$/.exec(arg);
+    const m = /^--(host|port|public-url|rate-limit|profile|login|consent|login-origin|experiments)(?:=(.*))?$/.exec(
+      arg,
+    );
     if (!m?.[1]) throw new Error(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new Error(`--${m[1]} needs a value\n${USAGE}`);
@@ -229,7 +239,18 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   const rotation = flags.get('refresh-rotation') ?? env.REFERENCE_REFRESH_ROTATION ?? 'false';
   const refreshRotation = oneOf(['true', 'false'], rotation, 'REFERENCE_REFRESH_ROTATION') === 'true';
   const rateLimit = rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT;
-  return { host, port, publicUrl, rateLimit, profile, login, refreshRotation };
+  const experiments = experimentProfile(flags.get('experiments') ?? env.REFERENCE_EXPERIMENTS ?? '');
+  return { host, port, publicUrl, rateLimit, profile, login, refreshRotation, experiments };
+}
+
+/** `unique-names`, `delete`, both (comma-separated) or none: the experiment profile (reference/README.md). */
+function experimentProfile(list: string): ExperimentProfile {
+  const named = list
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')
+    .map((x) => oneOf(['unique-names', 'delete'], x, 'experiments'));
+  return { uniqueNames: named.includes('unique-names'), deletable: named.includes('delete') };
 }
 
 function loginOptions(flags: Map<string, string>, env: Env): LoginOptions {

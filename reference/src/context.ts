@@ -1,6 +1,13 @@
 // What every route handler gets, and the step every route shares: the rate limit and its
 // headers (§7.1 429, §8: every response carries X-RateLimit-Limit/Remaining/Reset).
-import type { ClientConfig, LoginProfile, TenantParts, TenantResponse, UserRecord } from './types.ts';
+import type {
+  ClientConfig,
+  ExperimentProfile,
+  LoginProfile,
+  TenantParts,
+  TenantResponse,
+  UserRecord,
+} from './types.ts';
 import type { SigningKey } from './auth/access-token.ts';
 import { RATE_LIMIT_MESSAGE, apiError } from './errors.ts';
 import { rateLimitHeaders } from './ratelimit.ts';
@@ -15,6 +22,8 @@ export interface AppContext {
   login: LoginProfile;
   /** TenantOptions.refreshRotation: a refresh answer carries a new refresh token, the used one dies. */
   refreshRotation: boolean;
+  /** TenantOptions.experiments with its defaults: unique names, DELETE offered. */
+  experiments: Required<ExperimentProfile>;
 }
 
 /**

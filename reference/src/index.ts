@@ -129,6 +129,10 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     signingKey,
     login,
     refreshRotation: options.refreshRotation ?? false,
+    experiments: {
+      uniqueNames: options.experiments?.uniqueNames ?? false,
+      deletable: options.experiments?.deletable ?? false,
+    },
   });
   const app = strict ? strictProfile(clients)(plain) : plain;
   transport.setHandler(options.wrap ? options.wrap(app) : app, () => resolved.limits.maxBodyBytes);

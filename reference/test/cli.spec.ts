@@ -98,3 +98,16 @@ test('--refresh-rotation takes no value; REFERENCE_REFRESH_ROTATION true|false; 
     'REFERENCE_REFRESH_ROTATION must be true, false',
   );
 });
+
+test('--experiments unique-names,delete (or REFERENCE_EXPERIMENTS): the experiment profile; neither by default', () => {
+  expect(parseCli([], {})).toHaveProperty('experiments', { uniqueNames: false, deletable: false });
+  expect(parseCli(['--experiments', 'unique-names,delete'], {})).toHaveProperty('experiments', {
+    uniqueNames: true,
+    deletable: true,
+  });
+  expect(parseCli([], { REFERENCE_EXPERIMENTS: 'delete' })).toHaveProperty('experiments', {
+    uniqueNames: false,
+    deletable: true,
+  });
+  expect(() => parseCli(['--experiments', 'list'], {})).toThrow('experiments must be unique-names, delete');
+});
