@@ -62,7 +62,8 @@ import {
 import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import type { CredentialContext } from './credentials.ts';
 import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
-import { experimentPayload } from '../generators/index.ts';
+import { experimentPayload, SERIAL_WIDTH, type ExperimentBody, type ExperimentOptions } from '../generators/index.ts';
+import { recordCreated } from './experiment-journal.ts';
 import { checkInvariants } from './expectations.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
@@ -114,8 +115,11 @@ export interface ResourceServerUnderTest {
 }
 
 export interface ExperimentsHelper {
-  /** A realistic payload (generators/experiment.ts): control and treatment at 50/50, run tag in the name. */
-  realistic(): Record<string, unknown>;
+  /** The generator options of this run, with a serial per payload: each payload's name is its own. */
+  options: ExperimentOptions;
+  /** A realistic payload (generators/experiment.ts): control and treatment at 50/50, a name of its own. */
+  realistic(): ExperimentBody;
+  /** POST; a creation answered with an id is journaled at once, for the cleanup after the run (lib/experiment-journal.ts). */
   create(body: unknown, o?: { encoding?: Encoding; client?: ApiClient }): Promise<Exchange>;
 }
 
@@ -454,22 +458,27 @@ export const test = base.extend<
           runSkip({ setting: 'IDM_FEATURE_FLAG_ID' }, 'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS'),
         testInfo,
       );
+      const options: ExperimentOptions = {
+        featureFlagId: cfg.featureFlagId!,
+        variationIds: cfg.variationIds,
+        strategyField: cfg.strategyField,
+        runTag: state.runTag,
+        authenticationFlow: cfg.authenticationFlow,
+        assignmentSubject: cfg.assignmentSubject,
+        serial: () => nextSerial(testInfo.workerIndex),
+      };
       const helper: ExperimentsHelper = {
-        realistic() {
-          return experimentPayload({
-            featureFlagId: cfg.featureFlagId!,
-            variationIds: cfg.variationIds,
-            strategyField: cfg.strategyField,
-            runTag: state.runTag,
-            authenticationFlow: cfg.authenticationFlow,
-            assignmentSubject: cfg.assignmentSubject,
-          });
-        },
-        create(body, o = {}) {
-          return (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
+        options,
+        realistic: () => experimentPayload(options),
+        async create(body, o = {}) {
+          const ex = await (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
             data: body,
             ...(o.encoding ? { encoding: o.encoding } : {}),
           });
+          const created = isObject(ex.body) && ex.status >= 200 && ex.status < 300 ? ex.body : null;
+          if (created && typeof created.id === 'string')
+            recordCreated(cfg, { id: created.id, name: String(created.name ?? ''), runTag: state.runTag });
+          return ex;
         },
       };
       await use(helper);
@@ -479,6 +488,12 @@ export const test = base.extend<
 });
 
 // Helpers
+
+/** Payloads this worker process has named: with its worker index, a serial no other payload of the run carries. */
+let serials = 0;
+function nextSerial(workerIndex: number): string {
+  return `${workerIndex.toString(36).padStart(2, '0')}${(serials++).toString(36).padStart(SERIAL_WIDTH - 2, '0')}`;
+}
 
 /** A raw body's JSON value, null when it is not JSON (nothing it sends can be told apart). */
 function parsedOrNull(raw: string): unknown {

@@ -12,6 +12,7 @@ import {
   type BaselineEntry,
   type CatalogueEntry,
   type ConformanceReport,
+  type ExperimentCleanup,
   type SectionInfo,
   type StatusCounts,
   type TestOutcome,
@@ -38,6 +39,8 @@ export interface BuildInput {
   meta: RunMeta;
   /** Run facts for the reader (report.run.notes). */
   notes?: readonly string[];
+  /** The experiments the run created and what became of them (report.run.experiments). */
+  experiments?: ExperimentCleanup;
   /** IDM_FAIL_ON_INCOMPLETE. */
   failOnIncomplete?: boolean;
   /** The record of a run that judged the authentication API alone (IDM_APIS=authentication), else absent. */
@@ -115,6 +118,7 @@ export function buildReport(input: BuildInput): BuiltReport {
       },
       errors: [...input.globalErrors, ...problems, ...input.otherFailures],
       ...(input.notes && input.notes.length > 0 ? { notes: [...input.notes] } : {}),
+      ...(input.experiments ? { experiments: input.experiments } : {}),
     },
     totals: {
       clauses: sorted.length,

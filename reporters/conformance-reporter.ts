@@ -15,6 +15,7 @@ import type {
 import { loadConfig, managementSkip, secretValues } from '../lib/config.ts';
 import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
+import { cleanupLine, type Cleanup } from '../lib/experiment-cleanup.ts';
 import { runSettings } from '../lib/settings/run.ts';
 import { readSources } from '../lib/settings/sources.ts';
 import { decodeSkip, isSkipRecord, NO_ANSWER_ANNOTATION, type SkipRecord } from '../lib/skip-record.ts';
@@ -30,6 +31,7 @@ import type {
   CatalogueEntry,
   CheckRecord,
   ConformanceReport,
+  ExperimentCleanup,
   TestOutcome,
 } from './model.ts';
 import { parseAuthError } from './auth-errors.ts';
@@ -147,8 +149,11 @@ export default class ConformanceReporter implements Reporter {
               `restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`,
             ]
           : []),
+        ...(runtime?.recoveredExperiments ? [cleanupLine(runtime.recoveredExperiments, true)] : []),
+        ...(runtime?.experiments ? [cleanupLine(runtime.experiments, false)] : []),
         ...(notUnderTest ? [notUnderTest.text] : []),
       ],
+      ...(runtime?.experiments ? { experiments: cleanupReport(runtime.experiments) } : {}),
       managementNotUnderTest: notUnderTest,
       meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
       failOnIncomplete: failOnIncomplete(),
@@ -330,6 +335,16 @@ function parseCheck(description: string): CheckRecord | null {
 }
 
 // Helpers
+
+/** The report's account of a cleanup: no run tags or request counts, each experiment left with why. */
+function cleanupReport(c: Cleanup): ExperimentCleanup {
+  return {
+    listed: c.listed,
+    deleted: c.deleted,
+    left: c.left.map(({ id, name, why }) => ({ id, name, why })),
+    ...(c.notOffered !== undefined ? { notOffered: c.notOffered } : {}),
+  };
+}
 
 /** The runtime's redactor with this run's secrets: what the target did passes through it once more. */
 function runRedactor(): Redactor {
