@@ -64,6 +64,7 @@ import type { CredentialContext } from './credentials.ts';
 import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { experimentPayload, SERIAL_WIDTH, type ExperimentBody, type ExperimentOptions } from '../generators/index.ts';
 import { recordCreated } from './experiment-journal.ts';
+import { issued } from './credential-origin.ts';
 import { checkInvariants } from './expectations.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
@@ -288,6 +289,8 @@ export const test = base.extend<
           ),
         testInfo,
       );
+      // Its reproductions name their own variable: $IDM_ACCESS_TOKEN would send the full client's.
+      if (suite.state.tokens.limited) issued(suite.state.tokens.limited, 'IDM_LIMITED_ACCESS_TOKEN');
       await use(client('limited', suite.state.tokens.limited));
     },
     { box: 'self' },

@@ -22,6 +22,7 @@ import { decodeSkip, isSkipRecord, NO_ANSWER_ANNOTATION, type SkipRecord } from 
 import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
 import { BaselineError, loadBaseline } from './baseline.ts';
 import { buildReport } from './build-report.ts';
+import { judgedNothing } from './aggregate.ts';
 import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
 import { renderHtml } from './html.ts';
 import type {
@@ -316,6 +317,11 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   if (authErrors !== undefined) outcome.authErrors = authErrors;
   if (attacks !== undefined) outcome.attacks = attacks;
   if (clauseSkips !== undefined) outcome.clauseSkips = clauseSkips;
+  const none = judgedNothing(outcome);
+  if (none) {
+    outcome.status = 'skipped';
+    outcome.skip ??= none;
+  }
   if (noAnswer !== undefined) outcome.noAnswer = noAnswer;
   const err = result?.error ?? result?.errors?.[0];
   if ((status === 'failed' || status === 'timedOut') && err)
@@ -364,7 +370,16 @@ function runRedactor(): Redactor {
  */
 function redactRunData(report: ConformanceReport, r: Redactor): void {
   for (const c of report.clauses) {
-    c.failures = r.value(c.failures);
+    c.failures = c.failures.map((f) => {
+      const kept = f.evidence?.forged;
+      const out = r.value(f);
+      // A forged credential is the case, printed as sent (lib/credential-origin.ts); every other token is masked.
+      if (kept !== undefined && out.evidence && f.evidence?.curl !== undefined) {
+        out.evidence.curl = r.keeping(f.evidence.curl, kept);
+        out.evidence.forged = r.keeping(kept, kept);
+      }
+      return out;
+    });
     c.observations = r.value(c.observations);
     if (c.reason !== undefined) c.reason = r.text(c.reason);
     for (const s of c.skips ?? []) s.text = r.text(s.text);

@@ -2,7 +2,7 @@
 // matrix of spec sections × clauses coloured by status, failures expandable to their
 // evidence, observations apart from verdicts, every clause linked to its spec text.
 import { byRootCause, rootCauseNote } from './root-causes.ts';
-import { methodViews, standardDerived, type MethodView } from './auth-methods.ts';
+import { methodViews, methodWords, standardDerived, type MethodView } from './auth-methods.ts';
 import { attackCounts } from './attacks.ts';
 import {
   type AttackResult,
@@ -223,12 +223,12 @@ function countsLine(list: ClauseResult[]): string {
     .join(' · ');
 }
 
-/** §5.2: one row per way to authenticate, saying whether the run had it configured. */
+/** §5.2: one row per way to authenticate: judged, or why not (a setting unset, declared not offered, another cause). */
 function authMethodsSection(clauses: readonly ClauseResult[]): string {
   const views = methodViews(clauses);
   if (!views.some((v) => v.clauses.length > 0)) return '';
   const row = (v: MethodView) =>
-    `<tr><td>${esc(v.name)}</td><td>${v.configured ? 'configured' : `<span class="muted">not configured${v.reason ? `: ${esc(v.reason)}` : ''}</span>`}</td><td>${v.clauses.map((x) => `<a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a> ${esc(x.status)}`).join('<br>')}</td></tr>`;
+    `<tr><td>${esc(v.name)}</td><td>${v.state === 'judged' ? 'judged' : `<span class="muted">${esc(methodWords(v))}${v.state !== 'not-judged' && v.reason ? `: ${esc(v.reason)}` : ''}</span>`}</td><td>${v.clauses.map((x) => `<a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a> ${esc(x.status)}`).join('<br>')}</td></tr>`;
   return `<section class="card" id="auth-methods">
   <h2>Authentication methods (§5.2) <span class="hint">each way to authenticate, exercised when its client is configured</span></h2>
   <table class="list"><tr><th>Method</th><th>This run</th><th>Clauses</th></tr>${views.map(row).join('\n')}</table>

@@ -2,7 +2,7 @@
 // section, the failing clauses with their reproduction, the gate's verdict.
 import { attackCounts } from './attacks.ts';
 import { byRootCause, rootCauseNote } from './root-causes.ts';
-import { methodViews, standardDerived } from './auth-methods.ts';
+import { methodViews, methodWords, standardDerived } from './auth-methods.ts';
 import { CLAUSE_STATUSES, compareSections, type ClauseStatus, type ConformanceReport } from './model.ts';
 import { reasonsByCount } from './incomplete.ts';
 
@@ -87,8 +87,20 @@ function overview(r: ConformanceReport, { bold }: Style): string[] {
   }
   const methods = methodViews(r.clauses);
   if (methods.some((m) => m.clauses.length > 0)) {
+    // None judged for one cause (e.g. not run in this selection): said once.
+    const causes = new Set(methods.map((m) => (m.state === 'judged' ? null : methodWords(m))));
+    const one = causes.size === 1 ? [...causes][0] : undefined;
     out.push(
-      `Authentication methods (§5.2): ${methods.map((m) => `${m.name} ${m.configured ? (m.clauses.some((x) => x.status === 'failed') ? 'FAILED' : 'ok') : 'not configured'}`).join(' · ')}`,
+      `Authentication methods (§5.2): ${
+        one
+          ? `none ${one}`
+          : methods
+              .map(
+                (m) =>
+                  `${m.name} ${m.state === 'judged' ? (m.clauses.some((x) => x.status === 'failed') ? 'FAILED' : 'ok') : methodWords(m)}`,
+              )
+              .join(' · ')
+      }`,
     );
   }
   // A report written before the attack catalogue has none.

@@ -3,7 +3,7 @@
 // HTML header (the target named, and the authentication API when it has its own origin).
 import { expect, test } from '@playwright/test';
 import { runSkip } from '../lib/skip-record.ts';
-import { aggregate, NOT_RUN_REASON } from '../reporters/aggregate.ts';
+import { aggregate, judgedNothing, NOT_RUN_REASON } from '../reporters/aggregate.ts';
 import { applyBaseline, BaselineError, parseBaseline } from '../reporters/baseline.ts';
 import { buildReport, type BuildInput } from '../reporters/build-report.ts';
 import { decideGate, exitCodeOfError } from '../reporters/gate.ts';
@@ -41,6 +41,23 @@ test.describe('status derivation', () => {
     expect(r.failures[0]?.message).toBe('expected 400, got 201');
     expect(r.failures[0]?.evidence?.curl).toContain('curl');
     expect(r.tests.map((x) => x.title)).toEqual(['a', 'b']);
+  });
+
+  test('a test that went on but judged none of its clauses, each skipped with a record, is a skipped test', () => {
+    const unbreached = {
+      by: 'tenant' as const,
+      cause: { answer: 'accepted' as const },
+      text: 'no 429 after 50 updates',
+    };
+    const burst = t('burst', {
+      clauses: ['rs.update.name.max-length', 'rs.update.token-lifetime.range'],
+      clauseSkips: { 'rs.update.name.max-length': unbreached, 'rs.update.token-lifetime.range': unbreached },
+    });
+    expect(judgedNothing(burst)).toEqual(unbreached);
+    // One clause judged, or one not skipped: the test judged something, or left a clause unaccounted for.
+    expect(judgedNothing({ ...burst, checks: [ok('rs.update.name.max-length')] })).toBeNull();
+    expect(judgedNothing({ ...burst, clauseSkips: { 'rs.update.name.max-length': unbreached } })).toBeNull();
+    expect(judgedNothing({ ...burst, status: 'failed' })).toBeNull();
   });
 
   test('passed checks alone pass the clause', () => {
