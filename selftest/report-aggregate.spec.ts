@@ -397,6 +397,37 @@ test('a very long curl is clipped in the terminal but kept whole in the report',
   );
 });
 
+test('each failing exchange is shown once, listing the clauses it failed and the tests that met it', () => {
+  const exchange = {
+    request: { method: 'PATCH', url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance', headers: {} },
+    response: { status: 201, headers: {}, body: { token_lifetime: 'x' } },
+    curl: "curl -X PATCH 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance' --data-raw one-bad-value",
+  };
+  const failing = (clause: string): CheckRecord => ({
+    clause,
+    outcome: 'failed',
+    message: `${clause}: the same answer`,
+    evidence: exchange,
+  });
+  // One bad value: met by three tests, failing two clauses in each.
+  const tests = ['a', 'b', 'c'].map((title) =>
+    t(title, {
+      status: 'failed',
+      checks: [failing('rs.update.name.max-length'), failing('rs.update.token-lifetime.range')],
+    }),
+  );
+  const { report } = buildReport(input(tests));
+  const text = renderSummary(report, { color: false });
+  expect(text.split('one-bad-value').length - 1, text).toBe(1);
+  expect(text).toContain('this exchange also failed: rs.update.token-lifetime.range');
+  expect(text).toMatch(/the same exchange as under rs\.update\.name\.max-length/);
+  expect(text).toContain('(and 2 more tests)');
+  expect(renderHtml(report).split('one-bad-value').length - 1).toBe(1);
+  // The verdict still counts each clause, and conformance.json keeps every failure under it.
+  expect(report.totals.must.failed).toBe(2);
+  expect(report.clauses.find((c) => c.id === 'rs.update.name.max-length')?.failures).toHaveLength(3);
+});
+
 // Helpers
 
 function t(title: string, o: Partial<TestOutcome>): TestOutcome {
