@@ -30,6 +30,7 @@ import { SCHEMA_MUTANTS } from './mutants-schema.ts';
 import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
 import { SHAPE_BENIGN, SHAPE_MUTANTS } from './mutants-server-shapes.ts';
 import { TIMING_BENIGN } from './mutants-timing.ts';
+import { EXPERIMENT_PROFILE_BENIGN, EXPERIMENT_PROFILE_MUTANTS } from './mutants-experiments.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -934,6 +935,7 @@ export const MUTANTS: Variant[] = [
   ...SHAPE_MUTANTS,
   ...ATTACK_MUTANTS,
   ...JUDGING_MUTANTS,
+  ...EXPERIMENT_PROFILE_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -1088,6 +1090,7 @@ export const BENIGN: Variant[] = [
   ...ATTACK_BENIGN,
   ...JUDGING_BENIGN,
   ...TIMING_BENIGN,
+  ...EXPERIMENT_PROFILE_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

@@ -38,7 +38,7 @@ export interface VariantContext {
 
 export type VariantOptions = Pick<
   TenantOptions,
-  'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation' | 'clients'
+  'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation' | 'clients' | 'experiments'
 >;
 
 export interface Variant {
