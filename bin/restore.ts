@@ -15,7 +15,8 @@ try {
   lockRun(cfg);
   try {
     const j = readJournal(cfg);
-    const experiments = readCreated(cfg).length > 0;
+    const listed = readCreated(cfg);
+    const experiments = listed.created.length + listed.inFlight.length > 0;
     if ((j || experiments) && cfg.embedded) {
       // The embedded tenant lives only as long as its run: its state is gone, nothing to put back.
       removeJournal(cfg);

@@ -2,9 +2,11 @@
 // DELETE /experimentation/experiments/{id}: the spec does not show that endpoint, so it is tried,
 // and what came of it is told in the run facts, never judged. A tenant without it (404 or 405 where
 // nothing was deleted yet) is said once for all of them; an experiment whose DELETE failed
-// otherwise (a 5xx, no answer, a refused token) stays listed for the next run to try again.
+// otherwise (a 5xx, no answer, a refused token) stays listed for the next run to try again. A
+// creation a kill left unanswered has no id to delete by (the spec shows no way to look one up):
+// it is named, never guessed at.
 import type { Config } from './config.ts';
-import { keepCreated, readCreated, type Created } from './experiment-journal.ts';
+import { keepCreated, readCreated, type Created, type Named } from './experiment-journal.ts';
 import { EXPERIMENTS_PATH } from './http.ts';
 import { sleep } from './lock.ts';
 import { unpaced, type Pacing } from './preflight.ts';
@@ -13,10 +15,13 @@ import { describeNetworkError, readCappedText } from './tokens.ts';
 export interface Cleanup {
   /** The runs whose experiments these were (this run's, or an interrupted one's). */
   runTags: string[];
+  /** The experiments created, by id. */
   listed: number;
   deleted: number;
-  /** Still on the tenant, each with the DELETE's status (null: no answer) and why in words. */
-  left: Array<Created & { status: number | null; why: string }>;
+  /** Still on the tenant, each with why in words, and whether a later run may try again (a 5xx, no answer, a refused token). */
+  left: Array<Created & { retry: boolean; why: string }>;
+  /** Creations no answer came back to (a kill, or a tenant that did not answer): they may exist, with no id to delete them by. */
+  inFlight: Named[];
   /** The tenant offers no DELETE of experiments: what it answered, said once for all of them. */
   notOffered?: string;
   requests: number;
@@ -31,21 +36,21 @@ export async function deleteCreated(
   token: string,
   o: { pace?: Pacing; freshToken?: () => Promise<string> } = {},
 ): Promise<Cleanup | null> {
-  const listed = readCreated(cfg);
-  if (listed.length === 0) return null;
+  const { created: listed, inFlight } = readCreated(cfg);
+  if (listed.length === 0 && inFlight.length === 0) return null;
   const out: Cleanup = {
-    runTags: [...new Set(listed.map((c) => c.runTag))],
+    runTags: [...new Set([...listed, ...inFlight].map((c) => c.runTag))],
     listed: listed.length,
     deleted: 0,
     left: [],
+    inFlight,
     requests: 0,
   };
   // A 404 before anything was deleted may be an experiment gone or a route that does not exist: a second one says which.
   let unsure: Created | null = null;
-  let noRouteStatus = 0;
   for (const c of listed) {
     if (out.notOffered !== undefined) {
-      out.left.push({ ...c, status: noRouteStatus, why: out.notOffered });
+      out.left.push({ ...c, retry: false, why: out.notOffered });
       continue;
     }
     let r = await deleteOne(cfg, token, c.id, o.pace ?? unpaced);
@@ -70,20 +75,19 @@ export async function deleteCreated(
     }
     const noRoute = d.status === 405 || (d.status === 404 && out.deleted === 0 && unsure !== null);
     if (noRoute) {
-      noRouteStatus = d.status ?? 0;
       out.notOffered = `DELETE ${EXPERIMENTS_PATH}/{id} answered ${d.status}`;
-      if (unsure) out.left.push({ ...unsure, status: 404, why: out.notOffered });
-      out.left.push({ ...c, status: d.status, why: out.notOffered });
+      if (unsure) out.left.push({ ...unsure, retry: false, why: out.notOffered });
+      out.left.push({ ...c, retry: false, why: out.notOffered });
       unsure = null;
     } else if (d.status === 404 && out.deleted === 0) unsure = c;
-    else if (d.status !== 404) out.left.push({ ...c, status: d.status, why: d.why });
+    else if (d.status !== 404) out.left.push({ ...c, retry: true, why: d.why });
     // a 404 once something was deleted: that one is gone already
   }
-  if (unsure) out.left.push({ ...unsure, status: 404, why: 'DELETE answered 404: gone already, or not offered' });
-  // Not offered, or gone: nothing to try again. A failure that may pass next time stays listed.
+  if (unsure) out.left.push({ ...unsure, retry: false, why: 'DELETE answered 404: gone already, or not offered' });
+  // Not offered, gone, or never known by id: nothing to try again. A failure that may pass next time stays listed.
   keepCreated(
     cfg,
-    out.left.filter((c) => c.status !== 404 && c.status !== 405).map(({ id, name, runTag }) => ({ id, name, runTag })),
+    out.left.filter((c) => c.retry),
   );
   return out;
 }
@@ -94,15 +98,45 @@ export function cleanupLine(o: Cleanup, interrupted: boolean): string {
     ? `the interrupted run${o.runTags.length === 1 ? '' : 's'} ${o.runTags.join(', ')}`
     : 'this run';
   const n = `${o.listed} experiment${o.listed === 1 ? '' : 's'} ${whose} created`;
-  if (o.notOffered !== undefined && o.deleted === 0)
-    return `the ${n} remain: the tenant offers no way to delete one (${o.notOffered}; the spec shows none); their names start with ${o.runTags.join(', ')}`;
-  if (o.left.length === 0) return `deleted the ${n} (DELETE ${EXPERIMENTS_PATH}/{id}, which the spec does not show)`;
-  const shown = o.left.slice(0, 5).map((c) => `${c.id} "${c.name}": ${c.why}`);
-  const more = o.left.length > 5 ? `; ${o.left.length - 5} more in run-meta.json` : '';
-  return `${o.left.length} of the ${n} could not be deleted (${o.deleted} were): ${shown.join('; ')}${more}`;
+  const line =
+    o.notOffered !== undefined && o.deleted === 0
+      ? `the ${n} remain: the tenant offers no way to delete one (${o.notOffered}; the spec shows none); their names start with ${o.runTags.join(', ')}`
+      : o.left.length === 0
+        ? `deleted the ${n} (DELETE ${EXPERIMENTS_PATH}/{id}, which the spec does not show)`
+        : `${o.left.length} of the ${n} could not be deleted (${o.deleted} were): ${firstFive(o.left.map((c) => `${c.id} "${c.name}": ${c.why}`))}`;
+  if (o.inFlight.length === 0) return line;
+  const k = o.inFlight.length;
+  return `${line}; ${k} creation${k === 1 ? '' : 's'} no answer came back to (the run was killed, or the tenant did not answer) may exist, with no id to delete ${k === 1 ? 'it' : 'them'} by: ${firstFive(o.inFlight.map((c) => `"${c.name}"`))}`;
+}
+
+/** The report's account: every experiment left, with why; a creation no answer came back to has no id. */
+export function cleanupReport(c: Cleanup): {
+  listed: number;
+  deleted: number;
+  left: Array<{ id: string; name: string; why: string }>;
+  notOffered?: string;
+} {
+  return {
+    listed: c.listed + c.inFlight.length,
+    deleted: c.deleted,
+    left: [
+      ...c.left.map(({ id, name, why }) => ({ id, name, why })),
+      ...c.inFlight.map(({ name }) => ({
+        id: '',
+        name,
+        why: 'no answer came back to its creation: no id to delete it by',
+      })),
+    ],
+    ...(c.notOffered !== undefined ? { notOffered: c.notOffered } : {}),
+  };
 }
 
 // Helpers
+
+/** The first five, then how many more. */
+function firstFive(items: string[]): string {
+  return `${items.slice(0, 5).join('; ')}${items.length > 5 ? `; ${items.length - 5} more in run-meta.json` : ''}`;
+}
 
 async function deleteOne(
   cfg: Config,

@@ -63,7 +63,7 @@ import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import type { CredentialContext } from './credentials.ts';
 import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { experimentPayload, SERIAL_WIDTH, type ExperimentBody, type ExperimentOptions } from '../generators/index.ts';
-import { recordCreated } from './experiment-journal.ts';
+import { recordAnswered, recordSending } from './experiment-journal.ts';
 import { issued } from './credential-origin.ts';
 import { checkInvariants } from './expectations.ts';
 import { isObject, short } from './values.ts';
@@ -474,13 +474,15 @@ export const test = base.extend<
         options,
         realistic: () => experimentPayload(options),
         async create(body, o = {}) {
+          // Journaled before it goes and with what came back: a kill in between leaves its name.
+          const named = { name: isObject(body) ? String(body.name) : '', runTag: state.runTag };
+          recordSending(cfg, named);
           const ex = await (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
             data: body,
             ...(o.encoding ? { encoding: o.encoding } : {}),
           });
           const created = isObject(ex.body) && ex.status >= 200 && ex.status < 300 ? ex.body : null;
-          if (created && typeof created.id === 'string')
-            recordCreated(cfg, { id: created.id, name: String(created.name ?? ''), runTag: state.runTag });
+          recordAnswered(cfg, named, created && typeof created.id === 'string' ? created.id : null);
           return ex;
         },
       };

@@ -40,7 +40,7 @@ export default async function globalTeardown(): Promise<void> {
     let experiments = null;
     if (cfg.embedded) keepCreated(cfg, []);
     else experiments = await deleteCreated(cfg, state.tokens.full ?? '', { pace, freshToken });
-    if (experiments && experiments.left.length > 0)
+    if (experiments && experiments.left.length + experiments.inFlight.length > 0)
       process.stderr.write(`idm-conformance: ${cleanupLine(experiments, false)}\n`);
     const meta = readRunMeta();
     if (meta) {

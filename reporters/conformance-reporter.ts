@@ -15,7 +15,7 @@ import type {
 import { loadConfig, managementSkip, secretValues } from '../lib/config.ts';
 import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
-import { cleanupLine, type Cleanup } from '../lib/experiment-cleanup.ts';
+import { cleanupLine, cleanupReport } from '../lib/experiment-cleanup.ts';
 import { runSettings } from '../lib/settings/run.ts';
 import { readSources } from '../lib/settings/sources.ts';
 import { decodeSkip, isSkipRecord, NO_ANSWER_ANNOTATION, type SkipRecord } from '../lib/skip-record.ts';
@@ -32,7 +32,6 @@ import type {
   CatalogueEntry,
   CheckRecord,
   ConformanceReport,
-  ExperimentCleanup,
   TestOutcome,
 } from './model.ts';
 import { parseAuthError } from './auth-errors.ts';
@@ -341,16 +340,6 @@ function parseCheck(description: string): CheckRecord | null {
 }
 
 // Helpers
-
-/** The report's account of a cleanup: no run tags or request counts, each experiment left with why. */
-function cleanupReport(c: Cleanup): ExperimentCleanup {
-  return {
-    listed: c.listed,
-    deleted: c.deleted,
-    left: c.left.map(({ id, name, why }) => ({ id, name, why })),
-    ...(c.notOffered !== undefined ? { notOffered: c.notOffered } : {}),
-  };
-}
 
 /** The runtime's redactor with this run's secrets: what the target did passes through it once more. */
 function runRedactor(): Redactor {
