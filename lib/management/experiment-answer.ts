@@ -176,6 +176,21 @@ const statusValues = condition<Creation>({
   },
 });
 
+/** §4.1: the management API is served under /api/v2; judged on a creation (a refusal proves nothing of the path). */
+export const servedUnderApiV2 = condition<Exchange>({
+  clauses: ['version.mgmt.path-prefix'],
+  cite: '§4.1',
+  judge: (check, ex) => {
+    if (!passes(classify(ex), CREATED)) return null;
+    return check.that(
+      'version.mgmt.path-prefix',
+      new URL(ex.request.url).pathname.endsWith('/api/v2/experimentation/experiments'),
+      `the creation is served under /api/v2 (answered ${ex.status})`,
+      ex,
+    );
+  },
+});
+
 /** What an accepted creation's answer is judged by, after `created`. */
 const OF_THE_CREATED = [
   successStatus,

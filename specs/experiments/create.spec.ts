@@ -8,7 +8,7 @@
 // where the tenant lets it (lib/experiment-cleanup.ts).
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
-import { clausesOf, condition } from '../../lib/condition.ts';
+import { clausesOf } from '../../lib/condition.ts';
 import { forAll } from '../../lib/property.ts';
 import { classify, passes } from '../../lib/answer-class.ts';
 import {
@@ -17,10 +17,10 @@ import {
   CREATED_EXPERIMENT,
   created,
   judgeCreated,
+  servedUnderApiV2,
 } from '../../lib/management/experiment-answer.ts';
 import { refusedBesideTwin } from '../../lib/management/experiment-refusals.ts';
 import { recorded } from '../../lib/management/recorded.ts';
-import type { Exchange } from '../../lib/http.ts';
 import {
   experimentPayload,
   experimentPayloadArb,
@@ -39,22 +39,6 @@ const boundariesByClause = group(experimentBoundaryCases(PLACEHOLDER));
 /** The accepted length edges: sent two to a body (experimentEdgeBundles). */
 const EDGES = experimentEdgeBundles(PLACEHOLDER).flatMap((b) => b.cases);
 const EDGE_IDS = new Set(EDGES.map((c) => c.id));
-
-/** §4.1: the management API is served under /api/v2. */
-const servedUnderApiV2 = condition<Exchange>({
-  clauses: ['version.mgmt.path-prefix'],
-  cite: '§4.1',
-  judge: (check, ex) => {
-    const created = passes(classify(ex), CREATED);
-    if (!created) return null; // judged on a creation only: a refusal proves nothing of the path
-    return check.that(
-      'version.mgmt.path-prefix',
-      new URL(ex.request.url).pathname.endsWith('/api/v2/experimentation/experiments'),
-      `the creation is served under /api/v2 (answered ${ex.status})`,
-      ex,
-    );
-  },
-});
 
 test.describe('create an experiment', () => {
   validExperimentsCreated();

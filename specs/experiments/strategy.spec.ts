@@ -9,13 +9,18 @@
 import { test } from '../../lib/fixtures.ts';
 import type { ExperimentsHelper, RunInfo } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../lib/declare.ts';
-import { clausesOf, condition } from '../../lib/condition.ts';
+import { clausesOf } from '../../lib/condition.ts';
 import type { Exchange } from '../../lib/http.ts';
-import { isOutsider, notAssertedSkip, strategyConfirmation } from '../../lib/strategy.ts';
-import { acceptedUnder, created } from '../../lib/management/experiment-answer.ts';
+import { notAssertedSkip, strategyConfirmation } from '../../lib/strategy.ts';
+import { created } from '../../lib/management/experiment-answer.ts';
+import {
+  answeredInEnum,
+  enumValueAccepted,
+  nameConfirmed,
+  STRATEGY_ENUM,
+} from '../../lib/management/experiment-strategy.ts';
 import { refusedBesideTwin } from '../../lib/management/experiment-refusals.ts';
 import { MGMT_FAULT, type TwinGate } from '../../lib/twin-gate.ts';
-import { isObject, short } from '../../lib/values.ts';
 import {
   experimentPayload,
   segmentExperimentPayload,
@@ -26,37 +31,11 @@ import { clauseSkip, runSkip } from '../../lib/skip-record.ts';
 import { classify } from '../../lib/answer-class.ts';
 import { describeAnswer } from '../../lib/answer-words.ts';
 
-const ENUM = 'exp.create.strategy.enum';
+const ENUM = STRATEGY_ENUM;
 /** The cases' ids, from a placeholder payload at collection time; each is rebuilt on a payload of its own. */
 const OUTSIDE_THE_ENUM = strategyViolationCases(
   experimentPayload({ featureFlagId: 'flg_7Hq2kPzR', variationIds: ['a', 'b'], runTag: 'collect' }),
 ).map((c) => c.id);
-const enumValueAccepted = acceptedUnder(ENUM);
-
-/** §2.4: whether the answer to a valid creation confirms the configured name (recorded: the name is not shown). */
-const nameConfirmed = condition<{ ex: Exchange; field: string }>({
-  clauses: ['exp.create.strategy.name'],
-  cite: '§2.4 (field name not shown: recorded)',
-  judge: (check, { ex, field }) => {
-    check.observe('exp.create.strategy.name', strategyConfirmation(ex, field).message, ex);
-    return null;
-  },
-});
-
-/** §2.4: the attribute has the same enum on the response; an answer without it is recorded (its name is not shown). */
-const answeredInEnum = condition<{ ex: Exchange; field: string }>({
-  clauses: [ENUM, 'exp.create.strategy.name'],
-  cite: '§2.4',
-  judge: (check, { ex, field }) => {
-    const answered = isObject(ex.body) ? ex.body[field] : undefined;
-    if (answered === undefined) {
-      check.observe('exp.create.strategy.name', `the answer to "segment" does not carry ${field}`, ex);
-      return null;
-    }
-    return check.that(ENUM, !isOutsider(answered), `the answer to "segment" carries ${field} ${short(answered)}`, ex);
-  },
-});
-
 test.describe('allocation strategy', () => {
   test(
     'strategy values outside percentage | segment (another string, wrong case, empty, a number, null): refused with a 4xx beside the same payload made right, once the target confirms the field name (code recorded)',
