@@ -7,7 +7,8 @@
 //              runner of named conditions (lib/twin-gate.ts, lib/condition.ts)
 //   rs       – the configured resource server, locked for this test, restored afterwards; each
 //              answer held against a write lost later (lib/lost-writes.ts)
-//   experiments – creation helper; skips unless experiments may be created on the target
+//   experiments – creation helper: a name of its own per payload, each creation journaled for the
+//              cleanup after the run; skips unless experiments may be created on the target
 //   credentials – context for building refused credentials (lib/credentials.ts)
 //   run      – read-only facts: config, seed, run tag, snapshot, depth runs
 //   suite    – (worker) config, run state, redactor, pacer: for the burst test only
