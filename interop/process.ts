@@ -33,3 +33,27 @@ export function stopChild(child: ChildProcess, graceMs = 5000): Promise<void> {
     child.kill('SIGTERM');
   });
 }
+
+/** A server's stop(): stops `child` once (stopChild), however often it is called. */
+export function stopOnce(child: ChildProcess): () => Promise<void> {
+  let stopping: Promise<void> | null = null;
+  return () => (stopping ??= stopChild(child));
+}
+
+/**
+ * Waits for a server just started (`ready`); when it does not come up, stops it and throws
+ * "<what> did not start: <why>; see <logFile>".
+ */
+export async function readyOrStopped(
+  what: string,
+  logFile: string,
+  stop: () => Promise<void>,
+  ready: () => Promise<void>,
+): Promise<void> {
+  try {
+    await ready();
+  } catch (e) {
+    await stop();
+    throw new Error(`${what} did not start: ${(e as Error).message}; see ${logFile}`);
+  }
+}

@@ -21,7 +21,7 @@ const PORTS_PER_LEG = 10;
  * The legs (folders of interop/ with a leg.ts), in the matrix's order. Each keeps its ports
  * whichever legs a run picks: IDM_INTEROP_PORT_BASE + PORTS_PER_LEG × its place here.
  */
-const LEGS = ['keycloak', 'oidc-provider', 'hydra'];
+const LEGS = ['keycloak', 'oidc-provider', 'hydra', 'django-oauth-toolkit'];
 /**
  * Settings of the invoking environment a leg's run keeps: how this machine runs the suite (its
  * Chromium, state folder, depth, timeout). Every other IDM_* setting, and any .env, would point

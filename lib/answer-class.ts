@@ -167,12 +167,6 @@ export const PASSES = {
   accepted: { classes: ['accepted'] },
   /** A wrong request refused with a 4xx (§7.3): never a 5xx, never a redirect at a token endpoint. */
   refused4xx: { classes: ['refused'], except: ['error-to-client', 'error-redirect', 'own-error-page'] },
-  /**
-   * auth.api.get-query: a request the tenant cannot read (no client, no redirect URI) is refused —
-   * a 4xx, an error shown anywhere but at a client, or its own error page; never told to a client
-   * (RFC 6749 §4.1.2.1), and a login page is not a refusal.
-   */
-  unreadable: { classes: ['refused'], except: ['error-to-client'] },
   /** auth.api.saml-exception: the form was read — any answer but a refusal of its content type; a 5xx never counts. */
   formRead: { classes: ['accepted', 'refused'], except: ['unsupported-media-type'] },
 } as const satisfies Record<string, Passes>;

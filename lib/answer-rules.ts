@@ -7,6 +7,7 @@
 //   and a description).
 // - §8 (§7.1): a 429 reports the limit state, so its Remaining is below its Limit.
 // - RFC 6749 §4.1.2.1: an error reported to the client by redirect carries the state sent.
+// - RFC 6749 §5.1: expires_in is the access token's lifetime — its own exp − iat where it is a JWT.
 // - §7.1 (RFC 9110 §15.6): a management answer is a success or an error status §7.1 lists,
 //   never a 5xx; the condition that needed the answer skips its clause naming this one
 //   (lib/twin-gate.ts `faulted`), so a fault is one failure wherever it lands.
@@ -16,6 +17,9 @@ import type { Config } from './config.ts';
 import { carried, redirectTarget } from './answer-class.ts';
 import type { Exchange } from './http.ts';
 import { isObject } from './values.ts';
+import { peekClaims } from './auth/jwt-read.ts';
+import { skipClauses } from './declare.ts';
+import { tenantSkip } from './skip-record.ts';
 import { MGMT_FAULT } from './twin-gate.ts';
 import { recordAuthError } from './auth/error-records.ts';
 import { expectNotCacheable } from './auth/token-cache.ts';
@@ -29,6 +33,12 @@ export interface AnswerRule {
   judge(ex: Exchange, on: { check: Checks; info: TestInfo }): void;
 }
 
+const EXPIRES_IN = 'auth.token.expires-in';
+/** Seconds expires_in may differ from exp − iat: a server that counts from the moment it answers rounds to the second. */
+const EXPIRES_IN_SLACK_S = 2;
+/** Tests that already recorded a token answer whose expires_in agreed with its token. */
+const expiresInSaid = new WeakSet<TestInfo>();
+
 /** Tests that already recorded a management answer without a fault. */
 const faultFreeSaid = new WeakSet<TestInfo>();
 
@@ -38,6 +48,26 @@ export const ANSWER_RULES: readonly AnswerRule[] = [
     clause: 'auth.sec.token.no-store',
     applies: (ex, cfg) => isTokenEndpoint(ex, cfg) && carriesToken(ex),
     judge: (ex, { check }) => void expectNotCacheable(check, ex),
+  },
+  {
+    name: "a token answer's expires_in is its access token's lifetime, exp − iat (RFC 6749 §5.1)",
+    clause: EXPIRES_IN,
+    applies: (ex, cfg) => isTokenEndpoint(ex, cfg) && carriesToken(ex),
+    judge: (ex, { check, info }) => {
+      const lifetimes = statedLifetimes(ex);
+      if (lifetimes === null) return notReadable(info);
+      const { expiresIn, stated } = lifetimes;
+      const agree = Math.abs(expiresIn - stated) <= EXPIRES_IN_SLACK_S;
+      // A pass is said once a test; every disagreement is said with its answer.
+      if (agree && expiresInSaid.has(info)) return;
+      if (agree) expiresInSaid.add(info);
+      check.that(
+        EXPIRES_IN,
+        agree,
+        `${ex.request.method} ${new URL(ex.request.url).pathname}: expires_in ${expiresIn}, the access token's exp − iat ${stated}`,
+        ex,
+      );
+    },
   },
   {
     name: "a 429's X-RateLimit-Remaining is below its X-RateLimit-Limit (§8: the headers report the limit state)",
@@ -57,7 +87,7 @@ export const ANSWER_RULES: readonly AnswerRule[] = [
     name: 'an error redirect to the client carries the state the request sent (RFC 6749 §4.1.2.1)',
     clause: 'auth.sec.error-redirect.state',
     applies: (ex) => errorRedirect(ex) !== null,
-    judge: (ex, { check }) => void expectStateKept(check, ex),
+    judge: (ex, { check }) => void stateKept(check, errorRedirect(ex)!, ex),
   },
   {
     name: 'a management answer is never a 5xx (§7.1 lists its statuses; RFC 9110 §15.6: a fault of the service)',
@@ -98,11 +128,10 @@ export function judgeAnswer(ex: Exchange, cfg: Config, on: { check: Checks; info
 
 /**
  * RFC 6749 §4.1.2.1 (§4.2.2.1 in the fragment): an error redirect to the request's redirect_uri
- * carries the request's state, exactly. Null when `ex` is no such redirect.
+ * carries the request's state, exactly: on an answer (`ex`), or where a browser was sent after a
+ * login (lib/auth/probe.ts).
  */
-function expectStateKept(check: Checks, ex: Exchange): boolean | null {
-  const r = errorRedirect(ex);
-  if (r === null) return null;
+export function stateKept(check: Checks, r: ErrorRedirect, ex?: Exchange): boolean {
   const kept = r.state === r.sent;
   return check.that(
     'auth.sec.error-redirect.state',
@@ -114,8 +143,15 @@ function expectStateKept(check: Checks, ex: Exchange): boolean | null {
 
 // Helpers
 
+/** An error sent to the client by redirect: its code, the state it carries, the state the request sent. */
+export interface ErrorRedirect {
+  error: string;
+  state: string | null;
+  sent: string;
+}
+
 /** A 3xx to the request's own redirect_uri carrying `error`, from a request that sent a state. */
-export function errorRedirect(ex: Exchange): { error: string; state: string | null; sent: string } | null {
+export function errorRedirect(ex: Exchange): ErrorRedirect | null {
   if (ex.status < 300 || ex.status >= 400 || ex.request.method !== 'GET') return null;
   const asked = new URL(ex.request.url).searchParams;
   const sent = asked.get('state');
@@ -149,6 +185,36 @@ function isTokenEndpoint(ex: Exchange, cfg: Config): boolean {
     ex.request.method === 'POST' &&
     [cfg.auth.tokenUrl, cfg.tokenUrl].some((t) => new URL(t).origin === u.origin && path(t) === path(u.href))
   );
+}
+
+/**
+ * An access token the client cannot read (RFC 6749 §1.4: opaque) or an answer without expires_in
+ * leaves the rule nothing to compare: not applicable to this answer, the tenant's (a clause judged
+ * on another answer of the run still passes or fails there).
+ */
+function notReadable(info: TestInfo): void {
+  if (!info.annotations.some((a) => a.type === 'clause' && a.description === EXPIRES_IN))
+    info.annotations.push({ type: 'clause', description: EXPIRES_IN });
+  skipClauses(
+    info,
+    tenantSkip(
+      {},
+      'not applicable: the access token is not a JWT the suite can read, or the answer states no expires_in',
+    ),
+    EXPIRES_IN,
+  );
+}
+
+/** expires_in and the access token's own exp − iat, where the answer states one and the token is a readable JWT. */
+function statedLifetimes(ex: Exchange): { expiresIn: number; stated: number } | null {
+  const body = isObject(ex.body) ? ex.body : {};
+  const expiresIn = typeof body.expires_in === 'string' ? Number(body.expires_in) : body.expires_in;
+  if (typeof expiresIn !== 'number' || !Number.isFinite(expiresIn) || typeof body.access_token !== 'string')
+    return null;
+  const claims = peekClaims(body.access_token);
+  return typeof claims?.exp === 'number' && typeof claims.iat === 'number'
+    ? { expiresIn, stated: claims.exp - claims.iat }
+    : null;
 }
 
 function carriesToken(ex: Exchange): boolean {

@@ -152,6 +152,10 @@ export interface Config {
   audience: string;
   client: ClientCredentials;
   limited: ClientCredentials | null;
+  /** The client the settings-in-effect rows obtain the API's tokens with (IDM_API_CLIENT_*, else the management client). */
+  apiClient: ClientCredentials;
+  /** A client holding no grant for that API (IDM_UNGRANTED_CLIENT_*), or null. */
+  ungranted: ClientCredentials | null;
   resourceServerId: string;
   /** How the system resource server is addressed (its identifier by default). */
   systemResourceServerId: string;
@@ -223,7 +227,14 @@ export function fromSettings(s: Settings): Config {
     secret: managementSetting(s.text('IDM_CLIENT_SECRET')),
   };
   const limited = clientOf(s.text('IDM_LIMITED_CLIENT_ID'), s.text('IDM_LIMITED_CLIENT_SECRET'));
+  const apiClient = clientOf(s.text('IDM_API_CLIENT_ID'), s.text('IDM_API_CLIENT_SECRET'));
+  const ungranted = clientOf(s.text('IDM_UNGRANTED_CLIENT_ID'), s.text('IDM_UNGRANTED_CLIENT_SECRET'));
   differ(limited?.id, client.id, 'IDM_LIMITED_CLIENT_ID names the same client as IDM_CLIENT_ID');
+  differ(
+    ungranted?.id,
+    (apiClient ?? client).id,
+    'IDM_UNGRANTED_CLIENT_ID names the client that obtains the API’s tokens (IDM_API_CLIENT_ID, else IDM_CLIENT_ID)',
+  );
   const resourceServerId = managementSetting(s.text('IDM_RESOURCE_SERVER_ID'));
   const systemResourceServerId = s.text('IDM_SYSTEM_RESOURCE_SERVER_ID');
   differ(
@@ -246,6 +257,8 @@ export function fromSettings(s: Settings): Config {
     audience: s.text('IDM_AUDIENCE'),
     client,
     limited,
+    apiClient: apiClient ?? client,
+    ungranted,
     resourceServerId,
     systemResourceServerId,
     featureFlagId,

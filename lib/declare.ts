@@ -8,6 +8,7 @@ import { encodeSkip, type SkipRecord } from './skip-record.ts';
 
 export const OPERATIONS = {
   update: 'Update a resource server',
+  settings: 'Resource-server settings in effect',
   experiment: 'Create an experiment',
   token: 'Client-credentials token',
   rateLimit: 'Rate limiting',
@@ -21,6 +22,7 @@ export type Operation = (typeof OPERATIONS)[keyof typeof OPERATIONS];
 /** The operations of the Management API: their tests are skipped when only the authentication API is under test (IDM_APIS). */
 export const MANAGEMENT_OPERATIONS: ReadonlySet<string> = new Set<Operation>([
   OPERATIONS.update,
+  OPERATIONS.settings,
   OPERATIONS.experiment,
   OPERATIONS.token,
   OPERATIONS.rateLimit,

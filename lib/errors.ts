@@ -37,6 +37,24 @@ export const ErrorCodes = {
 
 export type ErrorCode = keyof typeof ErrorCodes;
 
+/** An error as data: its stable code (null when it has none, e.g. a crash) and its one line for people. */
+export interface ErrorRecord {
+  code: string | null;
+  line: string;
+}
+
+/**
+ * The exit code of an error, from its stable code (the reporter's own IDM_E_BASELINE_* and
+ * IDM_E_CONFIG_CATALOGUE are configuration errors); an error without one broke the run (1).
+ */
+export function exitCodeOf(code: string | null): 1 | 2 | 3 {
+  if (code === null) return 1;
+  const known = (ErrorCodes as Record<string, number>)[code];
+  if (known === 2 || known === 3) return known;
+  if (code.startsWith('IDM_E_CONFIG') || code.startsWith('IDM_E_BASELINE')) return 2;
+  return 1;
+}
+
 export class IdmError extends Error {
   readonly code: ErrorCode;
   readonly exitCode: number;
@@ -50,6 +68,9 @@ export class IdmError extends Error {
   /** The one line the suite prints for this error. */
   line(): string {
     return `idm-conformance: ${this.code}: ${this.message}`;
+  }
+  record(): ErrorRecord {
+    return { code: this.code, line: this.line() };
   }
 }
 

@@ -42,6 +42,7 @@ import { Pacer } from './pacer.ts';
 import {
   ApiClient,
   EXPERIMENTS_PATH,
+  RESENT_ANNOTATION,
   resourceServerPath,
   type Encoding,
   type Exchange,
@@ -66,7 +67,7 @@ import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { experimentPayload, SERIAL_WIDTH, type ExperimentBody, type ExperimentOptions } from '../generators/index.ts';
 import { recordAnswered, recordSending } from './experiment-journal.ts';
 import { issued } from './credential-origin.ts';
-import { checkInvariants } from './expectations.ts';
+import { INVARIANTS } from './management/update-answer.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
 import { encodeSkip, NO_ANSWER_ANNOTATION, noAnswerSkip, runSkip, type SkipRecord } from './skip-record.ts';
@@ -259,6 +260,7 @@ export const test = base.extend<
             },
             onNoAnswer: (n) =>
               info.annotations.push({ type: NO_ANSWER_ANNOTATION, description: encodeSkip(noAnswerSkip(n)) }),
+            onResent: (r) => info.annotations.push({ type: RESENT_ANNOTATION, description: JSON.stringify(r) }),
           }),
       );
     },
@@ -340,7 +342,7 @@ export const test = base.extend<
     { box: 'self' },
   ],
 
-  rs: async ({ suite, mgmt, check }, use, testInfo) => {
+  rs: async ({ suite, mgmt, check, gate }, use, testInfo) => {
     const { cfg, state } = suite;
     // One test at a time writes the shared resource server, whatever worker it runs in.
     const lock = join(state.runDir, 'locks', 'resource-server');
@@ -381,7 +383,7 @@ export const test = base.extend<
         if (ex.body.id === undefined || ex.body.id === cfg.resourceServerId)
           await watch.answered(ex, isObject(sent) ? sent : {}, by, request);
         known = watch.current();
-        if (!restoring) checkInvariants(check, ex, ex.body, state.snapshot);
+        if (!restoring) for (const c of INVARIANTS) await gate.call(c, ex, { ex, snapshot: state.snapshot });
       } else if (wrote) {
         known = null; // a refused write may still have written (that is a finding)
         watch.refusedWrite(sent);

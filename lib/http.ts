@@ -66,6 +66,21 @@ export interface ClientOptions {
   onExchange?: (ex: Exchange) => void;
   /** A request the target left unanswered, after the one retry an idempotent request gets. */
   onNoAnswer?: (n: NoAnswer) => void;
+  /** A 502, 503 or 504 sent again once (`resendable`): what it was, whatever the second answer. */
+  onResent?: (r: Resent) => void;
+}
+
+/** The annotation a test carries for each request it sent again (its value: a Resent as JSON). */
+export const RESENT_ANNOTATION = 'resent';
+
+/** A request answered 502, 503 or 504 and sent once more: the stumble a staging deploy makes. */
+export interface Resent {
+  method: string;
+  /** Origin and path only. */
+  target: string;
+  status: number;
+  /** How long the suite waited before sending it again (Retry-After, bounded). */
+  waitedMs: number;
 }
 
 /** A request the target did not answer: what was sent (no query, no body) and what happened. */
@@ -90,6 +105,13 @@ export const loadUndici = (): Promise<typeof import('undici')> => (undici ??= im
 
 /** RFC 9110 §9.2.2: a request of these methods may be sent again when its answer was lost. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE']);
+
+/** RFC 9110 §15.6.3–§15.6.5: a gateway or the service said it could not handle the request now. */
+const PASSING = new Set([502, 503, 504]);
+/** The longest Retry-After the suite waits out before sending once more (a deploy, not an outage). */
+const MAX_RETRY_AFTER_MS = 10_000;
+/** The pause before the one resend when the answer names none. */
+const DEFAULT_RETRY_PAUSE_MS = 1_000;
 
 const MAX_429_RETRIES = 3;
 /** Evidence kept of one response body; a tenant answering hundreds of MB is cut here. */
@@ -167,7 +189,9 @@ export class ApiClient {
       ...(o.data !== undefined ? { data: o.data } : {}),
     };
     const key = this.bucket(method, url, o);
+    const again = resendable(method, url, this.opts.apiBase);
     let retriedUnanswered = false;
+    let resent = false;
     for (let attempt = 0; ; attempt++) {
       this.opts.counter.waitedMs += await this.opts.pacer.acquire(key);
       this.opts.counter.sent += 1;
@@ -178,16 +202,15 @@ export class ApiClient {
         ex = { request, ...res, body: cut ? res.text : parseBody(res.text, res.headers['content-type']) };
       } catch (e) {
         await this.opts.pacer.release(key, null, null);
-        if (IDEMPOTENT.has(method.toUpperCase()) && !retriedUnanswered) {
+        if (again.unanswered && !retriedUnanswered) {
           // One lost answer is the network's; the same one twice is the target's.
           retriedUnanswered = true;
           continue;
         }
         const what = describeTransportError(e, this.opts.timeoutMs);
-        const u = new URL(url);
         this.opts.onNoAnswer?.({
           method,
-          target: `${u.origin}${u.pathname}`,
+          target: originAndPath(url),
           what,
           timeoutMs: this.opts.timeoutMs,
           retried: retriedUnanswered,
@@ -202,6 +225,14 @@ export class ApiClient {
         this.opts.counter.throttled += 1;
         const rl = parseRateLimit(ex.headers);
         await sleep(Math.min(10_000, Math.max(200, (rl.resetAt ?? Date.now() + 1000) - Date.now() + 150)));
+        continue;
+      }
+      if (!resent && again.passing(ex.status)) {
+        // A deploy or a failover answers a few requests so: once more, after the pause it asks for.
+        resent = true;
+        const waitedMs = retryPause(ex.headers['retry-after']);
+        this.opts.onResent?.({ method, target: originAndPath(url), status: ex.status, waitedMs });
+        await sleep(waitedMs);
         continue;
       }
       this.opts.onExchange?.(ex);
@@ -247,6 +278,38 @@ function formEncode(data: unknown): string {
 }
 
 // Helpers
+
+/**
+ * Whether a request may be sent again because sending it again cannot change the outcome: an
+ * idempotent method (RFC 9110 §9.2.2), or the management API's partial update, which sets the same
+ * values again. Such a request is resent when unanswered or answered 502, 503 or 504; a management
+ * creation only after a 503, which says the request was not handled (RFC 9110 §15.6.4).
+ */
+export function resendable(
+  method: string,
+  url: string,
+  apiBase: string,
+): { unanswered: boolean; passing: (status: number) => boolean } {
+  const m = method.toUpperCase();
+  const management = url.startsWith(apiBase);
+  const same = IDEMPOTENT.has(m) || (m === 'PATCH' && management);
+  return {
+    unanswered: same,
+    passing: (status) => PASSING.has(status) && (same || (management && m === 'POST' && status === 503)),
+  };
+}
+
+/** RFC 9110 §10.2.3: Retry-After in seconds or as a date, bounded; a pause of our own when absent. */
+export function retryPause(header: string | undefined, now = Date.now()): number {
+  if (header === undefined || header.trim() === '') return DEFAULT_RETRY_PAUSE_MS;
+  const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now;
+  return Number.isFinite(seconds) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, seconds)) : DEFAULT_RETRY_PAUSE_MS;
+}
+
+function originAndPath(url: string): string {
+  const u = new URL(url);
+  return `${u.origin}${u.pathname}`;
+}
 
 /** The pacing bucket of a request: client, method and route (resource-server ids folded). */
 export function bucketKey(client: string, method: string, url: string, apiBase: string): string {

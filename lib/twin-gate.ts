@@ -8,21 +8,15 @@ import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import { skipClauses } from './declare.ts';
 import type { Exchange } from './http.ts';
-import { isObject, short } from './values.ts';
-import {
-  answerEvidence,
-  classify,
-  describeClass,
-  passes,
-  PASSES,
-  type AnswerContext,
-  type Classified,
-} from './answer-class.ts';
+import { isObject } from './values.ts';
+import { describeBody } from './answer-words.ts';
+import { answerEvidence, classify, describeClass, passes, PASSES, type Classified } from './answer-class.ts';
 import { expectIssued, failureCause, issued, notExercised } from './auth/acceptance.ts';
 import type { AttackRow } from './auth/attacks/catalogue.ts';
 import type { FlowGave } from './auth/flow-products.ts';
 import { recordAttack, type AttackOutcome } from './auth/attacks/record.ts';
 import type { Condition } from './condition.ts';
+import type { SkipRecord } from './skip-record.ts';
 
 /** What the accepted case gave: made by the gate only. */
 export interface Twin {
@@ -37,6 +31,8 @@ declare const TWIN: unique symbol;
 const CLIENT_FAULT = 'auth.error.client-fault-4xx';
 /** §7.1 lists the management API's error statuses; a 5xx is none of them (RFC 9110 §15.6). */
 export const MGMT_FAULT = 'mgmt.error.server-fault';
+/** The clauses a service fault fails: never a counterexample of a property (lib/property.ts). */
+export const FAULT_CLAUSES: ReadonlySet<string> = new Set([CLIENT_FAULT, MGMT_FAULT]);
 /** The clause of the management token's twin: the genuine token's empty update, as the setup sent it. */
 const SETUP_READ = 'auth.mgmt.bearer-jwt';
 
@@ -99,6 +95,17 @@ export class TwinGate {
   async issued(clause: string, ex: Exchange, what: string, note = ''): Promise<Twin> {
     const ok = await expectIssued(this.check, clause, ex, what, note);
     return twin(clause, ok, ok ? '' : failureCause(ex));
+  }
+
+  /**
+   * The twin an accepted exchange makes, judged elsewhere: accepted when the tenant took it; when
+   * it was a fault, the fault clause is what the refusals beside it are skipped naming.
+   */
+  twinOf(clause: string, ex: Exchange): Twin {
+    const answer = classify(ex);
+    return answer.class === 'fault'
+      ? twin(this.faultClause(ex), false, `answered ${ex.status}`)
+      : twin(clause, answer.class === 'accepted', answer.class === 'accepted' ? '' : `answered ${ex.status}`);
   }
 
   /** An accepted case judged elsewhere (or not a verdict of its own): only what it gave. */
@@ -184,6 +191,21 @@ export class TwinGate {
     recordAttack(this.info, attack, null, 'not made', why);
   }
 
+  /**
+   * An attack sent but not judged, for `cause` (a carrier that took an altered signature checks
+   * none: its JWT attacks are that one cause, issue 40 item 8): listed with what the tenant
+   * answered, its clause skipped with the record.
+   */
+  notJudged(attack: AttackRow, ex: Exchange, cause: SkipRecord): void {
+    recordAttack(this.info, attack, ex, 'not judged', cause.text);
+    skipClauses(this.info, cause, attack.clause);
+  }
+
+  /** The tenant took the wrong credential: a token issued, or (elsewhere than a token endpoint) a 2xx. */
+  took(ex: Exchange, tokenEndpoint = false): boolean {
+    return taken(ex, tokenEndpoint);
+  }
+
   private judgeRefusal(t: Twin, clause: string, ex: Exchange, what: string, o: RefusalOptions): boolean {
     if (!t.ok && !issued(ex)) return this.skip(t, clause, ...companions(o));
     const { check } = this;
@@ -208,7 +230,8 @@ export class TwinGate {
       check.that(
         'auth.error.object',
         obj,
-        `${what}: ${ex.status} ${obj ? 'with an error object' : `without a JSON error object: ${short(ex.text)}`}`,
+        // Why no object was read (issue 40, item 9): the content type it came as, beside its start.
+        `${what}: ${ex.status} ${obj ? 'with an error object' : `without a JSON error object,${describeBody(ex)}`}`,
         ex,
       );
       // No object at all is auth.error.object's failure alone: the member is judged inside one.
@@ -231,7 +254,7 @@ export class TwinGate {
         'auth.error.fields',
         isObject(ex.body)
           ? `error object members: ${Object.keys(ex.body).sort().join(', ')}`
-          : `no JSON object: ${short(ex.text)}`,
+          : `no JSON object,${describeBody(ex)}`,
         ex,
       );
     return refused && !(o.tokenEndpoint && isObject(ex.body) && typeof ex.body.access_token === 'string');
@@ -245,26 +268,6 @@ export class TwinGate {
   holds(t: Twin, clause: string, ok: boolean, message: string, ex?: Exchange, decisive = false): boolean {
     if (!t.ok && !(decisive && !ok)) return this.skip(t, clause);
     return this.check.that(clause, ok, message, ex);
-  }
-
-  /**
-   * A request the server cannot read is refused (auth.api.get-query's rule, PASSES.unreadable): a
-   * 4xx, an error shown anywhere but at a client, or the tenant's own error page (RFC 6749
-   * §4.1.2.1). A login page is not a refusal; a 5xx fails auth.error.client-fault-4xx alone.
-   */
-  notRead(t: Twin, clause: string, ex: Exchange, what: string, ctx: AnswerContext): boolean {
-    if (!t.ok) return this.skip(t, clause);
-    const answer = classify(ex, ctx);
-    const location =
-      ex.status >= 300 && ex.status < 400 ? ` to ${(ex.headers.location ?? '(no Location)').split(/[?#]/)[0]}` : '';
-    if (answer.class === 'fault') return this.faulted([clause], ex, what);
-    return this.check.that(
-      clause,
-      passes(answer, PASSES.unreadable),
-      `${what}: ${ex.status}${location}: ${describeClass(answer)}`,
-      ex,
-      answerEvidence(answer),
-    );
   }
 
   /**
@@ -291,9 +294,23 @@ export class TwinGate {
         cause: { clause: fault, answer: answer.class },
         text: `not judged: ${what} answered ${ex.status}, a service fault (${fault})`,
       },
-      ...(typeof clauses === 'string' ? [clauses] : clauses).filter((c) => c !== fault),
+      ...new Set((typeof clauses === 'string' ? [clauses] : clauses).filter((c) => c !== fault)),
     );
     return false;
+  }
+
+  /**
+   * Whether `ex` is a fault; when it is, every clause of `conditions` is skipped naming the fault
+   * clause (the one cause), so the caller judges nothing more on it.
+   */
+  faultedFor(ex: Exchange, conditions: readonly Condition<never>[], what: string): boolean {
+    if (classify(ex).class !== 'fault') return false;
+    this.faulted(
+      conditions.flatMap((c) => c.clauses),
+      ex,
+      what,
+    );
+    return true;
   }
 
   /** The fault clause of the API an exchange went to. */
@@ -313,10 +330,14 @@ export class TwinGate {
 /** What an attack came to, decided once: refused as the carrier must, let in, a fault, or not judged. */
 function outcomeOf(t: Twin, ex: Exchange, refused: boolean, tokenEndpoint: boolean): AttackOutcome {
   if (refused) return 'refused';
-  const answer = classify(ex);
-  if (issued(ex) || (!tokenEndpoint && answer.class === 'accepted' && ex.status < 300)) return 'accepted';
-  if (answer.class === 'fault') return 'fault';
+  if (taken(ex, tokenEndpoint)) return 'accepted';
+  if (classify(ex).class === 'fault') return 'fault';
   return t.ok ? 'wrong refusal' : 'not judged';
+}
+
+/** A wrong credential taken: a token issued, or (elsewhere than a token endpoint) an accepted 2xx. */
+function taken(ex: Exchange, tokenEndpoint: boolean): boolean {
+  return issued(ex) || (!tokenEndpoint && classify(ex).class === 'accepted' && ex.status < 300);
 }
 
 function describeRequest(ex: Exchange): string {

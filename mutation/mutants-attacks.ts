@@ -92,6 +92,22 @@ export const ATTACK_MUTANTS: Variant[] = [
     },
   },
   {
+    id: 'attack-userinfo-signature-unchecked',
+    kind: 'mutant',
+    clause: 'auth.method.bearer',
+    fault: 'auth-bypass',
+    // Issue 40, item 8: the one cause of every JWT attack user info takes. They are sent and
+    // listed, and skipped naming auth.method.bearer (--exhaustive shows no second failure).
+    description:
+      'user info reads a token without checking its signature (its issuer and expiry only): one character changed, a foreign key, alg none are all taken',
+    options: viaParts((d, ctx) => accepting(d, 'verifyUserToken', ctx, async () => true)),
+    probe: async (c) => {
+      const t = String((await passwordTokens(c, 'openid')).body?.access_token);
+      const altered = `${t.slice(0, -10)}${t.at(-10) === 'A' ? 'B' : 'A'}${t.slice(-9)}`;
+      return (await c.request('GET', '/userinfo', { headers: { authorization: `Bearer ${altered}` } })).status;
+    },
+  },
+  {
     id: 'attack-assertion-hmac-client-key',
     kind: 'mutant',
     clause: 'auth.sec.jwt.alg-confusion',

@@ -174,6 +174,28 @@ export const SECURITY_MUTANTS: Variant[] = [
     probe: async (c) => (await postExchange(c, { code_verifier: VERIFIER })).status,
   },
   {
+    id: 'sec-code-downgrade-and-no-redirect-uri',
+    kind: 'mutant',
+    clause: 'auth.sec.pkce.no-downgrade',
+    fault: 'auth-bypass',
+    // Issue 40, item 4: the downgrade spends the code, so the exchange without redirect_uri met a
+    // dead code and was credited as refused; each is judged on a live code now, and both fail.
+    description:
+      "as a Python framework's server: a code issued without code_challenge is redeemed with a code_verifier, and a code is redeemed without the redirect_uri its request carried (auth.sec.code.redirect-uri-required too)",
+    options: viaParts((d) => ({
+      verifyPkce: (stored, verifier) => (stored === undefined ? { ok: true } : d.verifyPkce(stored, verifier)),
+      securityRules: {
+        ...d.securityRules,
+        codeBindingFault: (grant, clientId, redirectUri) =>
+          d.securityRules.codeBindingFault(grant, clientId, redirectUri ?? grant.redirectUri),
+      },
+    })),
+    probe: async (c) => [
+      (await postExchange(c, { code_verifier: VERIFIER })).status,
+      (await postExchange(c, { redirect_uri: undefined })).status,
+    ],
+  },
+  {
     id: 'sec-code-any-client',
     kind: 'mutant',
     clause: 'auth.sec.code.bound-client',
@@ -195,10 +217,13 @@ export const SECURITY_MUTANTS: Variant[] = [
     fault: 'missing-validation',
     description:
       'an authorization code is redeemed with a redirect_uri other than the one of its authorization request',
+    // Another redirect_uri only: one left out is still refused (that is attack-code-without-redirect-uri's
+    // fault), which the suite sees now that each wrong exchange meets a live code (issue 40, item 4).
     options: viaParts((d) => ({
       securityRules: {
         ...d.securityRules,
-        codeBindingFault: (grant, clientId) => d.securityRules.codeBindingFault(grant, clientId, grant.redirectUri),
+        codeBindingFault: (grant, clientId, redirectUri) =>
+          d.securityRules.codeBindingFault(grant, clientId, redirectUri === undefined ? undefined : grant.redirectUri),
       },
     })),
     probe: async (c) => (await postExchange(c, { redirect_uri: `${A.IDM_REDIRECT_URI}/other` })).status,

@@ -2,7 +2,10 @@
 // (issue 31): what one server does for every client, another does for some clients only. Benign:
 // where the standard leaves the choice to the server. Faulty: the same rule kept for one kind of
 // client and broken for the other, so that a suite judging one client only lets it through.
-// Built from HTTP wraps; reference/ is never edited.
+// Built from HTTP wraps; reference/ is never edited. Issue 40's shapes are the tenant's own login
+// profiles and metadata options (reference/README.md): a server that logs the user in before it
+// reads the request, consent controls the old selectors could not see, a consent remembered, a
+// revocation endpoint announced in RFC 8414 metadata only.
 import { isObject } from '../lib/values.ts';
 import { isTokenRequest, jsonRes, toTenantWrap, type Req, type Res, type Wrap } from './exchange.ts';
 import { compose, mapResponse } from './faults.ts';
@@ -167,6 +170,17 @@ const authorizeJson401: Wrap = (next) => async (req) => {
   return jsonRes(401, { error: 'unauthorized', error_description: 'Full authentication is required' });
 };
 
+/** The clause a consent page makes judgeable: the reference tenant's default shows none. */
+const CONSENT_SHOWN = {
+  apis: 'authentication',
+  except: {
+    'auth.sec.consent.denied': {
+      status: 'passed',
+      why: 'the reference tenant shows no consent page, so its decline is judged here only',
+    },
+  },
+} as const;
+
 /** A server shape held to the authentication half's default verdict, clause by clause: benign, fast, spec-silent. */
 function shape(v: Pick<Variant, 'id' | 'description' | 'options'> & Partial<Variant>): Variant {
   return {
@@ -194,15 +208,7 @@ export const SHAPE_BENIGN: Variant[] = [
   }),
   shape({
     id: 'shapes-consent-scope-checkboxes',
-    asDefault: {
-      apis: 'authentication',
-      except: {
-        'auth.sec.consent.denied': {
-          status: 'passed',
-          why: 'the reference tenant shows no consent page, so its decline is judged here only',
-        },
-      },
-    },
+    asDefault: CONSENT_SHOWN,
     description:
       'the consent page has one checkbox per scope and "Submit Consent" / "Cancel" on indented lines; only ticked scopes are granted, none ticked is access_denied',
     options: () => ({ ...viaWrap(checkboxConsent)(), login: { consent: 'always' } }),
@@ -232,5 +238,38 @@ export const SHAPE_BENIGN: Variant[] = [
         },
       ),
     ),
+  }),
+  shape({
+    id: 'shapes-login-first',
+    description:
+      'the login comes before the authorization request is read (a session cookie): /authorize without it redirects to /u/login?next=… whatever it carries, and its errors, consent and code come after the login',
+    options: () => ({ login: { loginFirst: true } }),
+  }),
+  shape({
+    id: 'shapes-consent-input-submit',
+    asDefault: CONSENT_SHOWN,
+    description:
+      'the consent page on every login has <input type=submit> controls, "Cancel" and "Authorize" (their labels are their values)',
+    options: () => ({ login: { consent: 'always', consentControls: 'inputs' } }),
+  }),
+  shape({
+    id: 'shapes-consent-nested-labels',
+    asDefault: CONSENT_SHOWN,
+    description:
+      'the consent page on every login has buttons whose labels sit in a <span>: "Deny Access" and "Grant Access"',
+    options: () => ({ login: { consent: 'always', consentControls: 'nested' } }),
+  }),
+  shape({
+    id: 'shapes-consent-remembered',
+    asDefault: CONSENT_SHOWN,
+    description:
+      'a consent is asked on a login asking a scope the user has not granted the client yet, remembered once accepted, and prompt=consent ignored (OIDC Core §3.1.2.1: SHOULD)',
+    options: () => ({ login: { consent: 'remembered' } }),
+  }),
+  shape({
+    id: 'shapes-revocation-rfc8414-only',
+    description:
+      'the revocation endpoint is at /oauth2/revoke and announced in the RFC 8414 metadata only, not in the OpenID discovery document',
+    options: () => ({ revocationAnnounced: 'rfc8414' }),
   }),
 ];

@@ -31,6 +31,7 @@ import { LOGIN_BENIGN, LOGIN_MUTANTS } from './mutants-login.ts';
 import { SHAPE_BENIGN, SHAPE_MUTANTS } from './mutants-server-shapes.ts';
 import { TIMING_BENIGN } from './mutants-timing.ts';
 import { EXPERIMENT_PROFILE_BENIGN, EXPERIMENT_PROFILE_MUTANTS } from './mutants-experiments.ts';
+import { SETTINGS_BENIGN, SETTINGS_MUTANTS } from './mutants-settings.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -928,6 +929,7 @@ export const MUTANTS: Variant[] = [
     })),
   },
   ...STRATEGY_MUTANTS,
+  ...SETTINGS_MUTANTS,
   ...FLOW_MUTANTS,
   ...AUTH_MUTANTS,
   ...SECURITY_MUTANTS,
@@ -1082,6 +1084,7 @@ export const BENIGN: Variant[] = [
     options: () => ({ rateLimit: { capacity: 2, refillPerSecond: 2 } }),
   },
   ...STRATEGY_BENIGN,
+  ...SETTINGS_BENIGN,
   ...FLOW_BENIGN,
   ...AUTH_BENIGN,
   ...SECURITY_BENIGN,

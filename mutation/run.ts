@@ -332,7 +332,7 @@ async function attempt(
         error: res.timedOut ? 'suite timed out' : `no conformance.json (${res.reportError ?? ''})`,
       };
     }
-    const stoppedEarly = stopEarly && res.report.gate.reasons.some((r) => /stopped early/i.test(r));
+    const stoppedEarly = stopEarly && res.report.run.stoppedEarly === true;
     const doubles = doubleCounted(res.report);
     reports.set(v.id, res.report);
     return {

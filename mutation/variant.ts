@@ -29,6 +29,7 @@ export type FaultKind =
   | 'auth-bypass'
   | 'scope-message'
   | 'rate-limit'
+  | 'setting-ignored'
   | 'spec-silent';
 
 export interface VariantContext {
@@ -38,7 +39,7 @@ export interface VariantContext {
 
 export type VariantOptions = Pick<
   TenantOptions,
-  'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation' | 'clients' | 'experiments'
+  'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation' | 'clients' | 'revocationAnnounced' | 'experiments'
 >;
 
 export interface Variant {

@@ -1,9 +1,11 @@
 // §7.3 "most of these [error objects] carry an error code and an error description", judged
 // once over every authentication-API error the run met (the tests record each as an
-// `auth-error` annotation, lib/auth-errors.ts). The verdict is one check on
-// auth.error.code-and-description, carried by a run-level outcome: a majority must carry
-// both; the members of each are listed. The same records show "an error object on every
-// 4xx" over the whole run (auth.error.object). Pure: no Playwright, no file system.
+// `auth-error` annotation, lib/auth/error-records.ts). The verdict is one check on
+// auth.error.code-and-description, carried by a run-level outcome: most kinds of error must carry
+// both, a kind being an endpoint and an error code (issue 40, item 5) — counted by answers, one
+// error met twelve times (a lockout) outvoted the rest, and the verdict moved with how often a
+// configuration met it. The same records show "an error object on every 4xx" over the whole run
+// (auth.error.object). Pure: no Playwright, no file system.
 import type { AuthErrorRecord, CatalogueEntry, CheckRecord, TestOutcome } from './model.ts';
 import { clauseSkip, type SkipRecord } from '../lib/skip-record.ts';
 
@@ -22,6 +24,7 @@ export function parseAuthError(description: string): AuthErrorRecord | null {
       members: r.members.map(String),
       code: typeof r.code === 'string' ? r.code : null,
       description: r.description === true,
+      type: typeof r.type === 'string' ? r.type : null,
     };
   } catch {
     return null;
@@ -50,7 +53,7 @@ export function judgeAuthErrors(
       message:
         bare.length === 0
           ? `all ${clientFaults.length} authentication-API 4xx answers of the run carried an error object`
-          : `${bare.length} of ${clientFaults.length} authentication-API 4xx answers carried no error object: ${[...new Set(bare.map((e) => `${e.status} ${e.at}`))].slice(0, 5).join('; ')}`,
+          : `${bare.length} of ${clientFaults.length} authentication-API 4xx answers carried no error object: ${[...new Set(bare.map((e) => `${e.status} ${e.at} (${e.type ?? 'no Content-Type'})`))].slice(0, 5).join('; ')}`,
     });
   }
   if (!must(CODE_AND_DESCRIPTION)) return runLevel(checks);
@@ -66,17 +69,19 @@ export function judgeAuthErrors(
       ),
     });
   const judged = objects.length > 0 ? objects : seen;
-  const both = judged.filter((e) => e.code !== null && e.description).length;
-  const ok = both * 2 > judged.length;
-  const kinds = new Map<string, number>();
+  // A kind carries both when every answer of it does.
+  const kinds = new Map<string, { answers: number; both: boolean }>();
   for (const e of judged) {
-    const key = `${e.status} ${e.object ? `{${e.members.join(',')}}` : 'no object'}`;
-    kinds.set(key, (kinds.get(key) ?? 0) + 1);
+    const key = `${e.at} ${e.code ?? '(no error code)'}`;
+    const k = kinds.get(key) ?? { answers: 0, both: true };
+    kinds.set(key, { answers: k.answers + 1, both: k.both && e.code !== null && e.description });
   }
+  const both = [...kinds.values()].filter((k) => k.both).length;
+  const ok = both * 2 > kinds.size;
   const detail = [...kinds]
-    .sort((a, b) => b[1] - a[1])
+    .sort((a, b) => b[1].answers - a[1].answers)
     .slice(0, 8)
-    .map(([k, n]) => `${n}× ${k}`)
+    .map(([key, k]) => `${key} ${k.both ? 'with' : 'without'} both (${k.answers}×)`)
     .join('; ');
   const apart =
     judged.length < seen.length
@@ -85,7 +90,7 @@ export function judgeAuthErrors(
   checks.push({
     clause: CODE_AND_DESCRIPTION,
     outcome: ok ? 'passed' : 'failed',
-    message: `${both} of ${judged.length} authentication-API error objects carry an error code and an error description (${ok ? 'a majority' : 'not a majority'})${apart}: ${detail}`,
+    message: `${both} of ${kinds.size} kinds of authentication-API error (endpoint × error code, over ${judged.length} error objects) carry an error code and an error description (${ok ? 'a majority' : 'not a majority'})${apart}: ${detail}`,
   });
   return runLevel(checks);
 }

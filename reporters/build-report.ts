@@ -6,6 +6,7 @@ import { decideGate } from './gate.ts';
 import { causesThatHeld, unexercisedByRun } from './incomplete.ts';
 import { attacksOf } from './attacks.ts';
 import type { SkipRecord } from '../lib/skip-record.ts';
+import type { ErrorRecord } from '../lib/errors.ts';
 import {
   compareSections,
   emptyCounts,
@@ -15,6 +16,7 @@ import {
   type ExperimentCleanup,
   type SectionInfo,
   type StatusCounts,
+  type ResentRecord,
   type TestOutcome,
 } from './model.ts';
 
@@ -32,9 +34,13 @@ export interface RunMeta {
 export interface BuildInput {
   catalogue: readonly CatalogueEntry[];
   tests: readonly TestOutcome[];
-  baseline: { path: string | null; entries: readonly BaselineEntry[]; error?: string | null };
+  baseline: { path: string | null; entries: readonly BaselineEntry[]; error?: ErrorRecord | null };
   playwrightStatus: string;
-  globalErrors: readonly string[];
+  globalErrors: readonly ErrorRecord[];
+  /** The run stopped before every selected test ran (--max-failures reached). */
+  stoppedEarly?: boolean;
+  /** Requests answered 502, 503 or 504 and sent again once (lib/http.ts). */
+  resent?: readonly ResentRecord[];
   otherFailures: readonly string[];
   meta: RunMeta;
   /** Run facts for the reader (report.run.notes). */
@@ -116,7 +122,9 @@ export function buildReport(input: BuildInput): BuiltReport {
         skipped: tests.filter((t) => t.status === 'skipped' || t.status === 'interrupted').length,
         flaky: tests.filter((t) => t.flaky).length,
       },
-      errors: [...input.globalErrors, ...problems, ...input.otherFailures],
+      errors: [...input.globalErrors, ...[...problems, ...input.otherFailures].map((line) => ({ code: null, line }))],
+      stoppedEarly: input.stoppedEarly ?? false,
+      ...(input.resent && input.resent.length > 0 ? { resent: [...input.resent] } : {}),
       ...(input.notes && input.notes.length > 0 ? { notes: [...input.notes] } : {}),
       ...(input.experiments ? { experiments: input.experiments } : {}),
     },

@@ -20,7 +20,10 @@ import { runSettings } from '../lib/settings/run.ts';
 import { readSources } from '../lib/settings/sources.ts';
 import { decodeSkip, isSkipRecord, NO_ANSWER_ANNOTATION, type SkipRecord } from '../lib/skip-record.ts';
 import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
-import { BaselineError, loadBaseline } from './baseline.ts';
+import { BASELINE_ERROR, BaselineError, loadBaseline } from './baseline.ts';
+import type { ErrorRecord } from '../lib/errors.ts';
+import { RESENT_ANNOTATION, type Resent } from '../lib/http.ts';
+import { runErrors } from '../lib/run-errors.ts';
 import { buildReport } from './build-report.ts';
 import { judgedNothing } from './aggregate.ts';
 import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
@@ -60,7 +63,7 @@ export default class ConformanceReporter implements Reporter {
   private startedAt = new Date();
   /** Before the global setup runs: a run-meta.json older than this is another run's. */
   private readonly createdAt = Date.now();
-  private readonly globalErrors: string[] = [];
+  private readonly globalErrors: ErrorRecord[] = [];
 
   constructor(options: ConformanceReporterOptions = {}) {
     this.opts = {
@@ -84,7 +87,8 @@ export default class ConformanceReporter implements Reporter {
   }
 
   onError(error: TestError): void {
-    this.globalErrors.push(oneLine(error.message ?? error.value ?? 'unknown error'));
+    // An error Playwright met outside tests carries no code of ours (the runtime records its own: lib/run-errors.ts).
+    this.globalErrors.push({ code: null, line: oneLine(error.message ?? error.value ?? 'unknown error') });
   }
 
   async onEnd(result: FullResult): Promise<{ status?: FullResult['status'] } | undefined> {
@@ -117,16 +121,19 @@ export default class ConformanceReporter implements Reporter {
     try {
       catalogue = this.opts.catalogue ? loadCatalogueFile(this.opts.catalogue) : await loadContractCatalogue();
     } catch (err) {
-      this.globalErrors.push(
-        err instanceof CatalogueError ? err.line() : `idm-conformance: IDM_E_CONFIG_CATALOGUE: ${oneLine(String(err))}`,
-      );
+      const line =
+        err instanceof CatalogueError ? err.line() : `idm-conformance: IDM_E_CONFIG_CATALOGUE: ${oneLine(String(err))}`;
+      this.globalErrors.push({ code: 'IDM_E_CONFIG_CATALOGUE', line });
     }
     let baselineEntries: BaselineEntry[] = [];
-    let baselineError: string | null = null;
+    let baselineError: ErrorRecord | null = null;
     try {
       baselineEntries = loadBaseline(this.opts.baseline);
     } catch (err) {
-      baselineError = err instanceof BaselineError ? err.line() : oneLine(String(err));
+      baselineError =
+        err instanceof BaselineError
+          ? { code: err.code, line: err.line() }
+          : { code: BASELINE_ERROR, line: oneLine(String(err)) };
     }
 
     const runtime = this.runtimeMeta(hints);
@@ -141,7 +148,9 @@ export default class ConformanceReporter implements Reporter {
       tests,
       baseline: { path: this.opts.baseline, entries: baselineEntries, error: baselineError },
       playwrightStatus: result.status,
-      globalErrors: [...this.globalErrors, ...problems],
+      globalErrors: [...this.globalErrors, ...runErrors(), ...problems.map((line) => ({ code: null, line }))],
+      stoppedEarly: stoppedEarly(this.config, root),
+      resent: tests.flatMap((t) => (t.resent ?? []).map((r) => ({ ...r, test: `${t.file} › ${t.title}` }))),
       otherFailures,
       notes: [
         ...(runtime?.recovered
@@ -273,6 +282,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   let attacks: AttackResult[] | undefined;
   let clauseSkips: Record<string, SkipRecord> | undefined;
   let noAnswer: SkipRecord | undefined;
+  let resent: Resent[] | undefined;
   const title = test.titlePath().slice(3).join(' › ');
   const file = relative(process.cwd(), test.location.file);
   for (const a of annotations) {
@@ -289,7 +299,10 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
       else problems.push(`test "${file} › ${title}" recorded a malformed clause-skip annotation: ${d.slice(0, 120)}`);
     } else if (a.type === NO_ANSWER_ANNOTATION && d) noAnswer ??= decodeSkip(d);
     else if (a.type === 'requests' && /^\d+$/.test(d)) requests = (requests ?? 0) + Number(d);
-    else if (a.type === 'auth-error' && d) {
+    else if (a.type === RESENT_ANNOTATION && d) {
+      const rec = parseResent(d);
+      if (rec) (resent ??= []).push(rec);
+    } else if (a.type === 'auth-error' && d) {
       const rec = parseAuthError(d);
       if (rec) (authErrors ??= []).push(rec);
     } else if (a.type === 'attack' && d) {
@@ -322,10 +335,27 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
     outcome.skip ??= none;
   }
   if (noAnswer !== undefined) outcome.noAnswer = noAnswer;
+  if (resent !== undefined) outcome.resent = resent;
   const err = result?.error ?? result?.errors?.[0];
   if ((status === 'failed' || status === 'timedOut') && err)
     outcome.error = oneLine(err.message ?? err.value ?? status);
   return outcome;
+}
+
+function parseResent(d: string): Resent | null {
+  try {
+    const v = JSON.parse(d) as Partial<Resent>;
+    return typeof v.method === 'string' && typeof v.target === 'string' && typeof v.status === 'number'
+      ? { method: v.method, target: v.target, status: v.status, waitedMs: Number(v.waitedMs ?? 0) }
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** --max-failures was reached: some selected test of the project never ran. */
+function stoppedEarly(config: FullConfig | undefined, root: Suite): boolean {
+  return (config?.maxFailures ?? 0) > 0 && root.allTests().some((t) => t.results.length === 0);
 }
 
 function parseCheck(description: string): CheckRecord | null {

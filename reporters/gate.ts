@@ -3,7 +3,7 @@
 // the run broke · 2 configuration error (incl. an invalid or stale baseline) · 3 target
 // unreachable or credentials rejected · 4 incomplete, when IDM_FAIL_ON_INCOMPLETE is on: must
 // clauses not exercised for a reason of the run (reporters/incomplete.ts). Observations never move it.
-import { ErrorCodes } from '../lib/errors.ts';
+import { exitCodeOf, type ErrorRecord } from '../lib/errors.ts';
 import { BASELINE_STALE } from './baseline.ts';
 import type { ClauseResult, Gate } from './model.ts';
 import { byRootCause, rootCauseNote } from './root-causes.ts';
@@ -13,12 +13,12 @@ export interface GateInput {
   clauses: readonly ClauseResult[];
   /** Playwright's own status for the whole run. */
   playwrightStatus: string;
-  /** Errors outside tests (global setup, web server, reporter), one line each. */
-  globalErrors: readonly string[];
+  /** Errors outside tests (global setup, web server, reporter), each with its stable code when it has one. */
+  globalErrors: readonly ErrorRecord[];
   /** Problems found while aggregating (unknown clause ids, unexplained test failures). */
   problems: readonly string[];
-  /** Baseline load error (one line), if any. */
-  baselineError?: string | null;
+  /** Baseline load error, if any. */
+  baselineError?: ErrorRecord | null;
   staleBaseline: readonly string[];
   /** Failed tests outside the conformance project (e.g. a setup project), one line each. */
   otherFailures: readonly string[];
@@ -26,28 +26,16 @@ export interface GateInput {
   failOnIncomplete?: boolean;
 }
 
-/**
- * The exit code of an error line, from the suite's stable code in it (lib/errors.ts; the
- * reporter's own IDM_E_BASELINE_* and IDM_E_CONFIG_CATALOGUE are configuration errors).
- */
-export function exitCodeOfError(line: string): 1 | 2 | 3 {
-  const code = /\b(IDM_E_[A-Z_]+)\b/.exec(line)?.[1];
-  if (!code) return 1;
-  const known = (ErrorCodes as Record<string, number>)[code];
-  if (known === 2 || known === 3) return known;
-  if (code.startsWith('IDM_E_CONFIG') || code.startsWith('IDM_E_BASELINE')) return 2;
-  return 1;
-}
-
 export function decideGate(input: GateInput): Gate {
   const configReasons: string[] = [];
   const unreachableReasons: string[] = [];
   const brokenReasons: string[] = [];
+  // The exit code comes from each error's code, never from its words.
   for (const e of input.globalErrors) {
-    const code = exitCodeOfError(e);
-    (code === 3 ? unreachableReasons : code === 2 ? configReasons : brokenReasons).push(e);
+    const code = exitCodeOf(e.code);
+    (code === 3 ? unreachableReasons : code === 2 ? configReasons : brokenReasons).push(e.line);
   }
-  if (input.baselineError) configReasons.push(input.baselineError);
+  if (input.baselineError) configReasons.push(input.baselineError.line);
   for (const s of input.staleBaseline)
     configReasons.push(`idm-conformance: ${BASELINE_STALE}: stale baseline entry: ${s}`);
 

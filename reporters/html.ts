@@ -5,6 +5,7 @@ import { byRootCause, rootCauseNote } from './root-causes.ts';
 import { methodViews, methodWords, standardDerived, type MethodView } from './auth-methods.ts';
 import { failuresShown, testsWord, type ShownFailure } from './failing-exchanges.ts';
 import { attackCounts } from './attacks.ts';
+import { resentLine } from './summary.ts';
 import {
   type AttackResult,
   CLAUSE_STATUSES,
@@ -123,8 +124,14 @@ ${standardsSection(r.clauses)}
   ${sections.map(([sec, list]) => sectionBlock(sec, list, r.sections[sec])).join('\n')}
 </section>
 
-${(r.run.notes ?? []).length > 0 ? `<section class="card"><h2>Run facts</h2><ul>${(r.run.notes ?? []).map((n) => `<li>${esc(n)}</li>`).join('')}</ul></section>` : ''}
-${r.run.errors.length > 0 ? `<section class="card"><h2>Run problems</h2><ul>${r.run.errors.map((e) => `<li>${esc(e)}</li>`).join('')}</ul></section>` : ''}
+${
+  runFacts(r).length > 0
+    ? `<section class="card"><h2>Run facts</h2><ul>${runFacts(r)
+        .map((n) => `<li>${esc(n)}</li>`)
+        .join('')}</ul></section>`
+    : ''
+}
+${r.run.errors.length > 0 ? `<section class="card"><h2>Run problems</h2><ul>${r.run.errors.map((e) => `<li>${esc(e.line)}</li>`).join('')}</ul></section>` : ''}
 
 <section class="card small muted">
   Baseline: ${esc(r.baseline.path ?? 'none')} · ${r.baseline.entries} entr${r.baseline.entries === 1 ? 'y' : 'ies'}, ${r.baseline.applied.length} applied${r.baseline.stale.length ? `, <b>${r.baseline.stale.length} stale</b>` : ''} ·
@@ -495,3 +502,9 @@ const SCRIPT = `
   openTarget();
 })();
 `;
+
+/** What the reader should know about the run besides the verdict: the stumbles absorbed, then the notes. */
+function runFacts(r: ConformanceReport): string[] {
+  const resent = resentLine(r);
+  return [...(resent ? [resent] : []), ...(r.run.notes ?? [])];
+}

@@ -39,6 +39,8 @@ import type { AuthErrorSeen } from '../lib/auth/error-records.ts';
 import type { AttackSeen } from '../lib/auth/attacks/record.ts';
 import type { CheckRecord, Evidence as CheckEvidence } from '../lib/check-record.ts';
 import type { SkipRecord } from '../lib/skip-record.ts';
+import type { ErrorRecord } from '../lib/errors.ts';
+import type { Resent } from '../lib/http.ts';
 export type { CheckRecord, CheckEvidence, SkipRecord };
 
 /** What the reporter keeps of one conformance test (its final attempt). */
@@ -66,7 +68,12 @@ export interface TestOutcome {
   authErrors?: AuthErrorRecord[];
   /** Attacks of the catalogue the test sent (lib/auth/attacks/record.ts), for the report's attack section. */
   attacks?: AttackResult[];
+  /** Requests of the test answered 502, 503 or 504 and sent again once (lib/http.ts). */
+  resent?: Resent[];
 }
+
+/** One request sent again after a 502, 503 or 504, with the test that sent it (file › title). */
+export type ResentRecord = Resent & { test: string };
 
 /** One attack as sent and answered (lib/auth/attacks/record.ts), with the test that sent it (file › title). */
 export type AttackResult = AttackSeen & { test?: string };
@@ -173,7 +180,12 @@ export interface ConformanceReport {
   run: {
     playwrightStatus: string;
     tests: { total: number; passed: number; failed: number; skipped: number; flaky: number };
-    errors: string[];
+    /** Errors outside tests and problems of the run, each with its stable code when it has one (lib/errors.ts). */
+    errors: ErrorRecord[];
+    /** The run stopped before every selected test ran (--max-failures reached): what was not reached was never judged. */
+    stoppedEarly: boolean;
+    /** Requests the target answered 502, 503 or 504 and the suite sent again once (lib/http.ts), with what the test was. */
+    resent?: ResentRecord[];
     /** Facts about the run a reader should know that are not errors (e.g. an interrupted run's changes restored first). */
     notes?: string[];
     /** The experiments this run created, deleted after it where the tenant lets them be (lib/experiment-cleanup.ts). */

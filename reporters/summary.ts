@@ -118,8 +118,20 @@ function overview(r: ConformanceReport, { bold }: Style): string[] {
   }
   const secs = (r.durationMs / 1000).toFixed(1);
   out.push(`${r.run.tests.total} tests in ${secs} s` + (r.requests === null ? '' : ` · ${r.requests} requests`));
+  const resent = resentLine(r);
+  if (resent) out.push(resent);
   for (const note of r.run.notes ?? []) out.push(`Note: ${note}`);
   return out;
+}
+
+/** The target's stumbles the run absorbed: requests answered 502, 503 or 504 and sent again once. */
+export function resentLine(r: ConformanceReport): string | null {
+  const resent = r.run.resent ?? [];
+  if (resent.length === 0) return null;
+  const byStatus = new Map<number, number>();
+  for (const x of resent) byStatus.set(x.status, (byStatus.get(x.status) ?? 0) + 1);
+  const counts = [...byStatus].map(([status, n]) => `${n}× ${status}`).join(', ');
+  return `Sent again: ${resent.length} request(s) the target answered ${counts} were sent once more (lib/http.ts); only an answer that stayed a 5xx is a fault`;
 }
 
 /** Counts by status, then a compact per-section table with the same columns. */

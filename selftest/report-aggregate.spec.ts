@@ -6,7 +6,8 @@ import { runSkip } from '../lib/skip-record.ts';
 import { aggregate, judgedNothing, NOT_RUN_REASON } from '../reporters/aggregate.ts';
 import { applyBaseline, BaselineError, parseBaseline } from '../reporters/baseline.ts';
 import { buildReport, type BuildInput } from '../reporters/build-report.ts';
-import { decideGate, exitCodeOfError } from '../reporters/gate.ts';
+import { decideGate } from '../reporters/gate.ts';
+import { exitCodeOf } from '../lib/errors.ts';
 import { renderHtml } from '../reporters/html.ts';
 import type { CatalogueEntry, CheckRecord, ClauseResult, ConformanceReport, TestOutcome } from '../reporters/model.ts';
 import { renderSummary } from '../reporters/summary.ts';
@@ -292,18 +293,21 @@ test.describe('gate', () => {
       baseline: {
         path: 'b.json',
         entries: [],
-        error: 'idm-conformance: IDM_E_BASELINE_INVALID: b.json: not valid JSON',
+        error: {
+          code: 'IDM_E_BASELINE_INVALID',
+          line: 'idm-conformance: IDM_E_BASELINE_INVALID: b.json: not valid JSON',
+        },
       },
     });
     expect(invalid.report.gate.exitCode).toBe(2);
   });
 
   test('the suite error codes map to the documented exit codes', () => {
-    expect(exitCodeOfError('idm-conformance: IDM_E_TARGET_UNREACHABLE: nothing answers at http://127.0.0.1:1')).toBe(3);
-    expect(exitCodeOfError('idm-conformance: IDM_E_CREDENTIALS_REJECTED: token endpoint said 401')).toBe(3);
-    expect(exitCodeOfError('idm-conformance: IDM_E_CONFIG_MISSING: IDM_CLIENT_SECRET is not set')).toBe(2);
-    expect(exitCodeOfError('idm-conformance: IDM_E_BASELINE_STALE: x')).toBe(2);
-    expect(exitCodeOfError('Error: worker crashed')).toBe(1);
+    expect(exitCodeOf('IDM_E_TARGET_UNREACHABLE')).toBe(3);
+    expect(exitCodeOf('IDM_E_CREDENTIALS_REJECTED')).toBe(3);
+    expect(exitCodeOf('IDM_E_CONFIG_MISSING')).toBe(2);
+    expect(exitCodeOf('IDM_E_BASELINE_STALE')).toBe(2);
+    expect(exitCodeOf(null)).toBe(1);
   });
 
   test('global errors decide the code before clause verdicts do', () => {
@@ -314,9 +318,14 @@ test.describe('gate', () => {
       staleBaseline: [],
       otherFailures: [],
     };
-    expect(decideGate({ ...base, globalErrors: ['idm-conformance: IDM_E_TARGET_UNREACHABLE: x'] }).exitCode).toBe(3);
-    expect(decideGate({ ...base, globalErrors: ['idm-conformance: IDM_E_CONFIG_MISSING: x'] }).exitCode).toBe(2);
-    expect(decideGate({ ...base, globalErrors: ['Error: in global setup'] })).toMatchObject({
+    const err = (code: string | null, line: string) => [{ code, line }];
+    expect(decideGate({ ...base, globalErrors: err('IDM_E_TARGET_UNREACHABLE', 'x') }).exitCode).toBe(3);
+    expect(decideGate({ ...base, globalErrors: err('IDM_E_CONFIG_MISSING', 'x') }).exitCode).toBe(2);
+    // The code decides, never the words: a line that reads like a code but carries none broke the run.
+    expect(decideGate({ ...base, globalErrors: err(null, 'idm-conformance: IDM_E_CONFIG_MISSING: x') }).exitCode).toBe(
+      1,
+    );
+    expect(decideGate({ ...base, globalErrors: err(null, 'Error: in global setup') })).toMatchObject({
       exitCode: 1,
       verdict: 'run-broken',
     });

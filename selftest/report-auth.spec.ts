@@ -26,13 +26,14 @@ const catalogue: CatalogueEntry[] = [
   },
 ];
 
-const err = (code: string | null, description: boolean): AuthErrorRecord => ({
-  at: 'POST /oauth/token',
+const err = (code: string | null, description: boolean, at = 'POST /oauth/token'): AuthErrorRecord => ({
+  at,
   status: 401,
   object: true,
   members: [...(code ? ['error'] : []), ...(description ? ['error_description'] : [])],
   code,
   description,
+  type: 'application/json',
 });
 const outcome = (title: string, errs: AuthErrorRecord[], extra: Partial<TestOutcome> = {}): TestOutcome => ({
   title,
@@ -46,22 +47,34 @@ const outcome = (title: string, errs: AuthErrorRecord[], extra: Partial<TestOutc
 const statusOf = (tests: TestOutcome[], id: string) => aggregate(catalogue, tests).clauses.find((c) => c.id === id)!;
 
 test.describe('§7.3 "most carry an error code and a description", judged over the run', () => {
-  test('a majority across tests passes, counting every test', () => {
+  test('most kinds (endpoint × error code) across tests pass, each kind counted once', () => {
     const r = statusOf(
-      [outcome('a', [err('invalid_client', true), err('invalid_client', true)]), outcome('b', [err(null, false)])],
+      [
+        outcome('a', [err('invalid_client', true), err('invalid_client', true)]),
+        outcome('b', [err('invalid_grant', true), err(null, false)]),
+      ],
       CODE_AND_DESCRIPTION,
     );
     expect(r.status).toBe('passed');
     expect(r.checks.passed).toBe(1);
   });
-  test('a minority (or exactly half) fails, listing the members seen', () => {
+  test('a minority (or exactly half) of the kinds fails, listing the kinds seen', () => {
     const r = statusOf(
-      [outcome('a', [err('invalid_client', true)]), outcome('b', [err('invalid_client', false)])],
+      [outcome('a', [err('invalid_client', true)]), outcome('b', [err('invalid_grant', false)])],
       CODE_AND_DESCRIPTION,
     );
     expect(r.status).toBe('failed');
-    expect(r.failures[0]?.message).toContain('1 of 2');
-    expect(r.failures[0]?.message).toContain('{error}');
+    expect(r.failures[0]?.message).toContain('1 of 2 kinds');
+    expect(r.failures[0]?.message).toContain('POST /oauth/token invalid_grant without both');
+  });
+  test('one kind met many times outvotes no other (a lockout answered twelve times)', () => {
+    const lockout = Array.from({ length: 12 }, () => err('too_many_attempts', true));
+    const r = statusOf(
+      [outcome('a', [...lockout, err('invalid_request', false, 'GET /authorize'), err('invalid_grant', false)])],
+      CODE_AND_DESCRIPTION,
+    );
+    expect(r.status, 'by answers 12 of 14; by kinds 1 of 3').toBe('failed');
+    expect(r.failures[0]?.message).toContain('1 of 3 kinds');
   });
   test('none carry both: failed', () => {
     expect(statusOf([outcome('a', [err(null, true), err(null, true)])], CODE_AND_DESCRIPTION).status).toBe('failed');
@@ -78,12 +91,13 @@ test.describe('§7.3 "most carry an error code and a description", judged over t
       members: [],
       code: null,
       description: false,
+      type: 'text/html',
     };
     const failed = aggregate(cat, [
       outcome('a', [err('invalid_client', true), err('invalid_client', true), noObject]),
     ]).clauses.find((c) => c.id === 'auth.error.object')!;
     expect(failed.status).toBe('failed');
-    expect(failed.failures[0]?.message).toContain('401 GET /userinfo');
+    expect(failed.failures[0]?.message).toContain('401 GET /userinfo (text/html)');
     const passed = aggregate(cat, [
       outcome('a', [err('invalid_client', true), { ...noObject, status: 500 }]),
     ]).clauses.find((c) => c.id === 'auth.error.object')!;

@@ -1,7 +1,8 @@
 // What holds of every report the self-tests make (issue 30): the must clauses' counts add up and
 // none is only "observed"; no skip blames a clause that held; and the verdict, the exit code,
-// INCOMPLETE and the root causes stay the same when every skip's text is rewritten at random —
-// the text is for people, the records decide (lib/skip-record.ts).
+// INCOMPLETE and the root causes stay the same when every text for people is rewritten at random —
+// each skip's, each failure's and observation's message, each error's line (issue 39) — the records
+// and the codes decide (lib/skip-record.ts, lib/errors.ts).
 import { decideGate } from '../reporters/gate.ts';
 import { causesThatHeld, unexercisedByRun } from '../reporters/incomplete.ts';
 import type { ClauseResult, ConformanceReport } from '../reporters/model.ts';
@@ -50,17 +51,28 @@ export function textScrambler(seed: number, ids: readonly string[]): () => strin
     ])();
 }
 
-/** Every skip text (and the reason joined from them) rewritten from `seed`. */
+/** Every text for people rewritten from `seed`: skips (and the reason joined from them), failures, observations. */
 function scrambled(clauses: readonly ClauseResult[], seed: number): ClauseResult[] {
   const words = textScrambler(
     seed,
     clauses.map((c) => c.id),
   );
   return clauses.map((c) => {
-    if (c.skips === undefined) return c;
+    const failures = c.failures.map((f) => ({ ...f, message: words() }));
+    const observations = c.observations.map((o) => ({ ...o, observation: words(), message: words() }));
+    if (c.skips === undefined) return { ...c, failures, observations };
     const skips = c.skips.map((s) => ({ ...s, text: words() }));
-    return { ...c, skips, reason: skips.map((s) => s.text).join(' | ') };
+    return { ...c, failures, observations, skips, reason: skips.map((s) => s.text).join(' | ') };
   });
+}
+
+/** The run's error lines rewritten from `seed`, their codes kept. */
+function scrambledErrors(
+  r: Pick<ConformanceReport, 'run' | 'gate'>,
+  seed: number,
+): Pick<ConformanceReport, 'run' | 'gate'> {
+  const words = textScrambler(seed, []);
+  return { ...r, run: { ...r.run, errors: r.run.errors.map((e) => ({ ...e, line: words() })) } };
 }
 
 /** The invariants a report breaks, one line each (empty when it keeps them all). */
@@ -87,10 +99,10 @@ export function reportInvariants(r: ConformanceReport, seeds: readonly number[] 
   if (JSON.stringify(base.incomplete) !== JSON.stringify(reported))
     out.push(`INCOMPLETE recomputed ${base.incomplete.join(', ')} ≠ reported ${reported.join(', ')}`);
   for (const seed of seeds) {
-    const again = judgement(scrambled(r.clauses, seed), r);
+    const again = judgement(scrambled(r.clauses, seed), scrambledErrors(r, seed));
     if (JSON.stringify(again) !== JSON.stringify(base))
       out.push(
-        `skip texts rewritten (seed ${seed}) changed the judgement: ${JSON.stringify(base)} → ${JSON.stringify(again)}`,
+        `texts for people rewritten (seed ${seed}) changed the judgement: ${JSON.stringify(base)} → ${JSON.stringify(again)}`,
       );
   }
   return out;

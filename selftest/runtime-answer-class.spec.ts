@@ -63,14 +63,14 @@ test('every rule carries a citation, and each is reachable', () => {
   expect(new Set(RULES.map((r) => r.id)).size).toBe(RULES.length);
 });
 
-test('a login page is no refusal of an unreadable request; a 5xx is never read, accepted or refused', () => {
-  const unreadable = (a: Exchange) => passes(classify(a, CTX), PASSES.unreadable);
-  expect(unreadable(answer(400))).toBe(true);
-  expect(unreadable(answer(302, '/error?error=invalid_request'))).toBe(true);
-  expect(unreadable(answer(302, '/u/error'))).toBe(true);
-  expect(unreadable(answer(302, '/u/login'))).toBe(false);
-  expect(unreadable(answer(302, `${CLIENT}?error=invalid_request`)), 'never told to an unchecked client').toBe(false);
-  expect(unreadable(answer(200))).toBe(false);
+test('a login page is no refusal; an error told to a client is; a 5xx is never read, accepted or refused', () => {
+  const refused = (a: Exchange) => classify(a, CTX).class === 'refused';
+  expect(refused(answer(400))).toBe(true);
+  expect(refused(answer(302, '/error?error=invalid_request'))).toBe(true);
+  expect(refused(answer(302, '/u/error'))).toBe(true);
+  expect(refused(answer(302, '/u/login'))).toBe(false);
+  expect(classify(answer(302, `${CLIENT}?error=invalid_request`), CTX).rule).toBe('error-to-client');
+  expect(refused(answer(200))).toBe(false);
   for (const p of Object.values(PASSES)) expect(passes(classify(answer(500), CTX), p)).toBe(false);
   const formRead = (status: number) => passes(classify(answer(status)), PASSES.formRead);
   expect([200, 302, 400, 415, 500].map(formRead)).toEqual([true, true, true, false, false]);

@@ -18,8 +18,9 @@ import { Checks } from '../lib/checks.ts';
 import { createRedactor } from '../lib/redact.ts';
 import { decodeSkip } from '../lib/skip-record.ts';
 import { absorbSoftFailures } from './runtime-annotations.ts';
-import { describeEndpoint, endpoint } from '../lib/auth/endpoints.ts';
+import { describeEndpoint, endpoint, metadataUrl } from '../lib/auth/endpoints.ts';
 import { walkLogin } from '../lib/auth/login-walk.ts';
+import { describeStep, describeSteps } from '../lib/auth/walk-steps.ts';
 import { parseConfig } from '../lib/config.ts';
 import type { ApiClient, Exchange } from '../lib/http.ts';
 
@@ -167,6 +168,42 @@ test('endpoints: a setting wins, then the discovery document, then the default p
   );
 });
 
+test('endpoints: RFC 8414 metadata lists what the discovery document does not; its place follows the issuer’s path', async () => {
+  // Another origin than the test above: a worker reads each document once (endpoints.ts memoises it).
+  const base = 'http://127.0.0.1:10';
+  const docs: Record<string, unknown> = {
+    [`${base}/t1/.well-known/openid-configuration`]: { userinfo_endpoint: `${base}/me` },
+    [`${base}/.well-known/oauth-authorization-server/t1`]: { revocation_endpoint: `${base}/oauth2/revoke` },
+  };
+  const asked: string[] = [];
+  const client = {
+    send: async (method: string, url: string): Promise<Exchange> => {
+      asked.push(url);
+      const doc = docs[url];
+      return {
+        request: { method, url, headers: {} },
+        status: doc ? 200 : 404,
+        headers: { 'content-type': 'application/json' },
+        text: JSON.stringify(doc ?? {}),
+        body: doc ?? {},
+      };
+    },
+  } as unknown as ApiClient;
+  const cfg = parseConfig({
+    IDM_BASE_URL: `${base}/t1`,
+    IDM_CLIENT_ID: 'c',
+    IDM_CLIENT_SECRET: 's',
+    IDM_RESOURCE_SERVER_ID: 'rs',
+  });
+  expect(metadataUrl(cfg, 'oauth')).toBe(`${base}/.well-known/oauth-authorization-server/t1`);
+  const userinfo = await endpoint(cfg, client, 'userinfo');
+  expect(asked, 'the second document only for what the first does not list').toHaveLength(1);
+  const revoke = await endpoint(cfg, client, 'revoke');
+  expect(revoke).toMatchObject({ url: `${base}/oauth2/revoke`, source: 'discovery', document: 'oauth' });
+  expect(describeEndpoint(revoke)).toBe('/oauth2/revoke (from the authorization server metadata, RFC 8414)');
+  expect(userinfo.document).toBe('openid');
+});
+
 test('an endpoint not found fails its flow’s own clause once, where it is judged; elsewhere it is named as the cause', () => {
   const revoke = {
     which: 'revoke',
@@ -254,11 +291,21 @@ test.describe('the login walk in Chromium', () => {
         params: { code: 'c0de', state: 's1' },
         carriedIn: { query: ['code', 'state'], fragment: [] },
       });
-      expect(code.pages).toEqual([
-        expect.stringMatching(
-          /^200 http:\/\/127\.0\.0\.1:\d+\/authorize "Log in": filled username, password; clicked "Go"$/,
-        ),
+      // What the walk did is data; its one line is for people.
+      expect(code.steps).toEqual([
+        {
+          status: 200,
+          at: `${origin}/authorize`,
+          title: 'Log in',
+          filled: ['username', 'password'],
+          ticked: [],
+          acted: { control: 'submit', label: '"Go"' },
+          end: null,
+        },
       ]);
+      expect(describeStep(code.steps[0]!)).toBe(
+        `200 ${origin}/authorize "Log in": filled username, password; clicked "Go"`,
+      );
       const implicit = await run('/authorize?mode=implicit');
       expect(implicit).toMatchObject({
         params: { access_token: 't0k', state: 's1' },
@@ -267,30 +314,49 @@ test.describe('the login walk in Chromium', () => {
 
       const twoPages = await run('/authorize?mode=identifier-first');
       expect(twoPages.params.code).toBe('c0de');
-      expect(twoPages.pages).toEqual([
-        expect.stringMatching(/\/authorize "Welcome": filled username; clicked "Continue"$/),
-        expect.stringMatching(/\/password "Enter your password": filled password; clicked "Log in"$/),
+      expect(twoPages.steps.map((p) => [p.title, p.filled, p.acted])).toEqual([
+        ['Welcome', ['username'], { control: 'submit', label: '"Continue"' }],
+        ['Enter your password', ['password'], { control: 'submit', label: '"Log in"' }],
       ]);
       const scripted = await run('/authorize?mode=spa');
-      expect(scripted.params.code, scripted.pages.join(' | ')).toBe('c0de');
+      expect(scripted.params.code, describeSteps(scripted.steps)).toBe('c0de');
       const elsewhere = await run('/authorize?mode=elsewhere');
-      expect(elsewhere.params.code, elsewhere.pages.join(' | ')).toBe('c0de');
-      expect(elsewhere.pages[0]).toContain('http://localhost:');
+      expect(elsewhere.params.code, describeSteps(elsewhere.steps)).toBe('c0de');
+      expect(elsewhere.steps[0]?.at).toContain('http://localhost:');
 
       const consent = await run('/authorize?mode=consent');
       expect(consent).toMatchObject({ consent: 'accepted', params: { code: 'c0de' } });
-      expect(consent.pages[2]).toMatch(/"Authorize app": clicked "Accept"$/);
+      expect(consent.steps[2]).toMatchObject({
+        title: 'Authorize app',
+        acted: { control: 'accept', label: '"Accept"' },
+      });
       const declined = await run('/authorize?mode=consent', { consent: 'decline' });
       expect(declined).toMatchObject({ consent: 'declined', params: { error: 'access_denied', state: 's1' } });
       const byLink = await run('/authorize?mode=consent-link', { consent: 'decline' });
-      expect(byLink, byLink.pages.join(' | ')).toMatchObject({
+      expect(byLink, describeSteps(byLink.steps)).toMatchObject({
         consent: 'declined',
         params: { error: 'access_denied' },
       });
+      // Controls found by role and accessible name (issue 40): <input type=submit> and a label nested in the button.
+      for (const mode of ['consent-inputs', 'consent-nested']) {
+        const accepted = await run(`/authorize?mode=${mode}`);
+        expect(accepted, `${mode}: ${describeSteps(accepted.steps)}`).toMatchObject({
+          consent: 'accepted',
+          params: { code: 'c0de' },
+        });
+        const refused = await run(`/authorize?mode=${mode}`, { consent: 'decline' });
+        expect(refused, `${mode}: ${describeSteps(refused.steps)}`).toMatchObject({
+          consent: 'declined',
+          params: { error: 'access_denied' },
+        });
+      }
 
       const logout = await run('/logout', { logout: true });
       expect(logout.callback?.href).toBe(RETURN);
-      expect(logout.pages[0]).toMatch(/"Sign out": clicked "Yes, sign me out"$/);
+      expect(logout.steps[0]).toMatchObject({
+        title: 'Sign out',
+        acted: { control: 'logout', label: '"Yes, sign me out"' },
+      });
 
       const error = await run('/nowhere');
       expect(error).toMatchObject({ callback: null, notDriven: null, refused: false });
@@ -339,7 +405,7 @@ function loginPages(other: () => string): RequestListener {
     };
     switch (url.pathname) {
       case '/authorize':
-        if (mode === 'identifier-first' || mode === 'consent' || mode === 'consent-link' || mode === 'otp')
+        if (mode === 'identifier-first' || mode.startsWith('consent') || mode === 'otp')
           return html(
             200,
             'Welcome',
@@ -390,6 +456,25 @@ function loginPages(other: () => string): RequestListener {
               'Authorize app',
               `${form('/consent', '<button name="d" value="accept">Continue</button>')}<a href="/consent/cancel">[ Cancel ]</a>`,
             );
+          // An approval page of <input type=submit> controls, and one whose labels are nested in the buttons.
+          if (mode === 'consent-inputs')
+            return html(
+              200,
+              'Authorize app',
+              form(
+                '/consent',
+                '<input type="submit" name="d" value="Cancel"><input type="submit" name="d" value="Authorize">',
+              ),
+            );
+          if (mode === 'consent-nested')
+            return html(
+              200,
+              'Authorize app',
+              form(
+                '/consent',
+                '<button type="submit" name="d" value="accept"><span>Grant Access</span></button><button type="submit" name="d" value="deny"><span class="x">Deny Access</span></button>',
+              ),
+            );
           if (mode === 'consent')
             return html(
               200,
@@ -416,7 +501,9 @@ function loginPages(other: () => string): RequestListener {
         return read((p) => {
           res.writeHead(302, {
             location:
-              p.get('d') === 'accept' ? `${REDIRECT}?code=c0de&state=s1` : `${REDIRECT}?error=access_denied&state=s1`,
+              p.get('d') === 'accept' || p.get('d') === 'Authorize'
+                ? `${REDIRECT}?code=c0de&state=s1`
+                : `${REDIRECT}?error=access_denied&state=s1`,
           });
           res.end();
         });

@@ -4,39 +4,27 @@
 // sent again here.
 import { test } from '../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../lib/declare.ts';
+import { clausesOf } from '../lib/condition.ts';
 import { fullClientGrant } from '../lib/auth/target.ts';
 import { clauseSkip } from '../lib/skip-record.ts';
+import { bearerAccepted, issuedForManagement, schemeRecorded, tokenOf } from '../lib/management/token.ts';
 
 test.describe('smoke', () => {
   test(
     'a client-credentials token for the management audience is issued and accepted by the update',
-    clauses(OPERATIONS.token, 'auth.token.audience', 'auth.mgmt.bearer-jwt', 'mgmt.transport.https'),
-    async ({ run, anon, client, check }) => {
+    clauses(OPERATIONS.token, ...clausesOf(issuedForManagement, bearerAccepted, schemeRecorded)),
+    async ({ run, anon, client, gate }) => {
       const { cfg } = run;
-      check.observe(
-        'mgmt.transport.https',
-        `the target is served over ${new URL(cfg.baseUrl).protocol.replace(':', '')}`,
-      );
-      const res = await anon.send('POST', cfg.tokenUrl, {
-        data: fullClientGrant(cfg),
-        encoding: 'form',
-      });
-      const token =
-        typeof (res.body as { access_token?: unknown })?.access_token === 'string'
-          ? (res.body as { access_token: string }).access_token
-          : null;
-      check.that(
-        'auth.token.audience',
-        res.status >= 200 && res.status < 300 && token !== null,
-        `token request for audience ${cfg.audience}: expected a 2xx with access_token, got ${res.status}${token ? '' : ' without access_token'}`,
-        res,
-      );
+      await gate.call(schemeRecorded, null, cfg.baseUrl);
+      const res = await anon.send('POST', cfg.tokenUrl, { data: fullClientGrant(cfg), encoding: 'form' });
+      await gate.call(issuedForManagement, null, res);
+      const token = tokenOf(res);
       skipTest(token === null && clauseSkip('auth.token.audience', 'no token to try (auth.token.audience says why)'));
       // The management client's own token: its update spends that client's bucket, as the tenant counts it.
       const ex = await client('full', token).patch(`/resource-servers/${encodeURIComponent(cfg.resourceServerId)}`, {
         data: {},
       });
-      check.expectStatus('auth.mgmt.bearer-jwt', ex, 201, 'PATCH {} with the freshly issued bearer token');
+      await gate.call(bearerAccepted, ex, ex);
     },
   );
 });

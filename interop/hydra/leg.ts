@@ -4,7 +4,7 @@
 // browser to. Ports: portBase Hydra's public API (the issuer), +1 its admin API, +2 the login app.
 import { mkdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { InteropLeg, RunningServer } from '../leg.ts';
+import { type InteropLeg, type RunningServer, suiteEnv } from '../leg.ts';
 import { adminOf } from './admin.ts';
 import { CACHE_DIR, HYDRA_VERSION, prepareHydra } from './build.ts';
 import { createClients } from './clients.ts';
@@ -57,23 +57,18 @@ const leg: InteropLeg = {
       log(`hydra: clients created; login and consent app on ${app.url}`);
       const [user, lockout] = users;
       return {
-        env: {
-          IDM_AUTH_URL: hydra.url,
-          IDM_POST_CLIENT_ID: clients.post.id,
-          IDM_POST_CLIENT_SECRET: clients.post.secret,
-          IDM_BASIC_CLIENT_ID: clients.basic.id,
-          IDM_BASIC_CLIENT_SECRET: clients.basic.secret,
-          IDM_PKJWT_CLIENT_ID: clients.pkjwtClientId,
-          IDM_PKJWT_KEY_FILE: plan.keyFile,
-          IDM_PUBLIC_CLIENT_ID: clients.publicClientId,
-          IDM_TEST_USERNAME: user.username,
-          IDM_TEST_PASSWORD: user.password,
-          IDM_LOCKOUT_USERNAME: lockout.username,
-          IDM_LOCKOUT_PASSWORD: lockout.password,
-          IDM_REDIRECT_URI: plan.redirectUri,
-          IDM_LOGOUT_RETURN_TO: plan.logoutReturnTo,
-          IDM_NOT_OFFERED: NOT_OFFERED.join(','),
-        },
+        env: suiteEnv({
+          authUrl: hydra.url,
+          post: clients.post,
+          basic: clients.basic,
+          pkjwt: { id: clients.pkjwtClientId, keyFile: plan.keyFile },
+          publicClientId: clients.publicClientId,
+          user,
+          lockout,
+          redirectUri: plan.redirectUri,
+          logoutReturnTo: plan.logoutReturnTo,
+          notOffered: NOT_OFFERED,
+        }),
         stop,
       };
     } catch (e) {

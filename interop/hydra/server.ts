@@ -4,12 +4,12 @@
 // up per start, the login, consent, logout and error pages of our login app, its output to an
 // owner-only log file in the cache (never printed). Configured in its environment, as Hydra's
 // configuration keys map to variables (urls.self.issuer → URLS_SELF_ISSUER).
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { stopChild, waitForUrl } from '../process.ts';
+import { readyOrStopped, stopOnce, waitForUrl } from '../process.ts';
 import { CACHE_DIR, HYDRA_BIN } from './build.ts';
 
 /** Hydra is ready within seconds of its start (the database is migrated before); a busy machine is given a minute. */
@@ -50,7 +50,7 @@ export async function startHydra(ports: HydraPorts, appUrl: string): Promise<Hyd
     timeout: 120_000,
   });
   const out = openSync(logFile, 'w', 0o600);
-  let child: ChildProcess | null = spawn(HYDRA_BIN, ['serve', 'all', '--dev', '--sqa-opt-out'], {
+  const child = spawn(HYDRA_BIN, ['serve', 'all', '--dev', '--sqa-opt-out'], {
     stdio: ['ignore', out, out],
     env: {
       PATH: process.env.PATH ?? '',
@@ -73,20 +73,11 @@ export async function startHydra(ports: HydraPorts, appUrl: string): Promise<Hyd
     },
   });
   closeSync(out);
-  let stopping: Promise<void> | null = null;
-  const stop = () =>
-    (stopping ??= (async () => {
-      const c = child;
-      child = null;
-      if (c) await stopChild(c);
-    })());
-  try {
-    await waitForUrl(`${adminUrl}/health/ready`, READY_TIMEOUT_MS, () => child?.exitCode ?? null);
+  const stop = stopOnce(child);
+  await readyOrStopped('hydra', logFile, stop, async () => {
+    await waitForUrl(`${adminUrl}/health/ready`, READY_TIMEOUT_MS, () => child.exitCode);
     await makeKeys(url);
-  } catch (e) {
-    await stop();
-    throw new Error(`hydra did not start: ${(e as Error).message}; see ${logFile}`);
-  }
+  });
   return { url, adminUrl, logFile, stop };
 }
 

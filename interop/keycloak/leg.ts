@@ -2,7 +2,7 @@
 // in dev mode on loopback with a realm set up as a tenant admin would, and the settings that
 // point the suite's authentication half at that realm (every endpoint from its discovery document).
 import { join } from 'node:path';
-import type { InteropLeg, RunningServer } from '../leg.ts';
+import { type InteropLeg, type RunningServer, suiteEnv } from '../leg.ts';
 import { adminOf } from './admin.ts';
 import { CACHE_DIR, KEYCLOAK_VERSION, prepareDistribution } from './distribution.ts';
 import { configureRealm, REALM, warmUp } from './realm.ts';
@@ -34,23 +34,18 @@ const leg: InteropLeg = {
       await warmUp(realmUrl, plan, realm);
       log(`keycloak: realm ${REALM} configured (clients, users, brute-force detection), its login page rendered once`);
       return {
-        env: {
-          IDM_AUTH_URL: realmUrl,
-          IDM_POST_CLIENT_ID: realm.post.id,
-          IDM_POST_CLIENT_SECRET: realm.post.secret,
-          IDM_BASIC_CLIENT_ID: realm.basic.id,
-          IDM_BASIC_CLIENT_SECRET: realm.basic.secret,
-          IDM_PKJWT_CLIENT_ID: realm.pkjwtClientId,
-          IDM_PKJWT_KEY_FILE: plan.keyFile,
-          IDM_PUBLIC_CLIENT_ID: realm.publicClientId,
-          IDM_TEST_USERNAME: realm.user.id,
-          IDM_TEST_PASSWORD: realm.user.secret,
-          IDM_LOCKOUT_USERNAME: realm.lockout.id,
-          IDM_LOCKOUT_PASSWORD: realm.lockout.secret,
-          IDM_REDIRECT_URI: plan.redirectUri,
-          IDM_LOGOUT_RETURN_TO: plan.logoutReturnTo,
-          IDM_NOT_OFFERED: NOT_OFFERED.join(','),
-        },
+        env: suiteEnv({
+          authUrl: realmUrl,
+          post: realm.post,
+          basic: realm.basic,
+          pkjwt: { id: realm.pkjwtClientId, keyFile: plan.keyFile },
+          publicClientId: realm.publicClientId,
+          user: { username: realm.user.id, password: realm.user.secret },
+          lockout: { username: realm.lockout.id, password: realm.lockout.secret },
+          redirectUri: plan.redirectUri,
+          logoutReturnTo: plan.logoutReturnTo,
+          notOffered: NOT_OFFERED,
+        }),
         stop: kc.stop,
       };
     } catch (e) {

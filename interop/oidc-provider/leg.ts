@@ -10,7 +10,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import type { InteropLeg, RunningServer } from '../leg.ts';
+import { type InteropLeg, type RunningServer, suiteEnv } from '../leg.ts';
 import { stopChild, waitForUrl } from '../process.ts';
 
 /** The version the matrix was last judged on (docs/interop.md); a new one is a deliberate change. */
@@ -80,23 +80,18 @@ const leg: InteropLeg = {
     child.stdout?.on('data', keep);
     child.stderr?.on('data', keep);
     const server: RunningServer = {
-      env: {
-        IDM_AUTH_URL: issuer,
-        IDM_POST_CLIENT_ID: settings.post.id,
-        IDM_POST_CLIENT_SECRET: settings.post.secret,
-        IDM_BASIC_CLIENT_ID: settings.basic.id,
-        IDM_BASIC_CLIENT_SECRET: settings.basic.secret,
-        IDM_PKJWT_CLIENT_ID: settings.pkjwt.id,
-        IDM_PKJWT_KEY_FILE: keyFile,
-        IDM_PUBLIC_CLIENT_ID: settings.publicClientId,
-        IDM_TEST_USERNAME: user.username,
-        IDM_TEST_PASSWORD: user.password,
-        IDM_LOCKOUT_USERNAME: lockout.username,
-        IDM_LOCKOUT_PASSWORD: lockout.password,
-        IDM_REDIRECT_URI: settings.redirectUri,
-        IDM_LOGOUT_RETURN_TO: settings.logoutReturnTo,
-        IDM_NOT_OFFERED: 'password,implicit,passwordless,saml,wsfed,delegation,mtls',
-      },
+      env: suiteEnv({
+        authUrl: issuer,
+        post: settings.post,
+        basic: settings.basic,
+        pkjwt: { id: settings.pkjwt.id, keyFile },
+        publicClientId: settings.publicClientId,
+        user,
+        lockout,
+        redirectUri: settings.redirectUri,
+        logoutReturnTo: settings.logoutReturnTo,
+        notOffered: ['password', 'implicit', 'passwordless', 'saml', 'wsfed', 'delegation', 'mtls'],
+      }),
       async stop() {
         const c = child;
         child = null;

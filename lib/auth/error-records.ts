@@ -27,6 +27,8 @@ export interface AuthErrorSeen {
   /** The error code when a code member holds a non-empty string. */
   code: string | null;
   description: boolean;
+  /** The answer's media type (Content-Type without parameters), null without one: why no object was read. */
+  type: string | null;
 }
 
 export function describeAuthError(ex: Exchange): AuthErrorSeen {
@@ -48,6 +50,7 @@ export function describeAuthError(ex: Exchange): AuthErrorSeen {
     members: obj ? Object.keys(body).sort() : [],
     code,
     description: DESCRIPTION_MEMBERS.some((k) => str(obj ? body : null, k) !== null || str(nested, k) !== null),
+    type: ex.headers['content-type']?.split(';')[0]?.trim().toLowerCase() || null,
   };
 }
 

@@ -12,10 +12,11 @@ import { runSkip, type SkipRecord } from '../skip-record.ts';
 import { NO_REDIRECT_URI } from './needs.ts';
 import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-walk.ts';
 import { oneLoginAtATime } from './one-login.ts';
-import { newState, pkcePair, type PkcePair } from './pkce.ts';
+import { codeRequest, newState, type PkcePair } from './pkce.ts';
 import { str, type FlowContext } from './flow-context.ts';
-import type { Flows, UserTokens } from './flow-types.ts';
+import type { Flows, LoginEnd, UserTokens } from './flow-types.ts';
 import type { CodeLogin } from './encoding.ts';
+import { describeSteps, drove, type WalkStep } from './walk-steps.ts';
 
 type Logins = Pick<Flows, 'walk' | 'authorize' | 'logout'>;
 
@@ -64,7 +65,7 @@ export function flowLogins(x: FlowContext, r: Pick<Flows, 'stopIfAbsent'>): Logi
         }),
       );
       for (const k of ['code', 'access_token', 'id_token', 'refresh_token']) secret(outcome.params[k]);
-      recordPages(check, outcome.pages);
+      recordPages(check, outcome.steps);
       return outcome;
     },
     async authorize(e, params, redirectUris, as, o) {
@@ -78,15 +79,15 @@ export function flowLogins(x: FlowContext, r: Pick<Flows, 'stopIfAbsent'>): Logi
       const location = ex.status >= 300 && ex.status < 400 ? (ex.headers.location ?? null) : null;
       const page = ex.status === 200 && /html/i.test(ex.headers['content-type'] ?? '');
       if (!page || !loginBrowser.lookup.path)
-        return { ex, redirectedTo: location === null ? null : new URL(location, url).href, pages: [], notDriven: null };
+        return { ex, redirectedTo: location === null ? null : new URL(location, url).href, steps: [], notDriven: null };
       const walked = await walkLogin(await loginBrowser.get(), {
         url,
         redirectUris: returnUris,
         logout: true,
         ...walks(false),
       });
-      recordPages(check, walked.pages);
-      return { ex, redirectedTo: walked.callback?.href ?? null, pages: walked.pages, notDriven: walked.notDriven };
+      recordPages(check, walked.steps);
+      return { ex, redirectedTo: walked.callback?.href ?? null, steps: walked.steps, notDriven: walked.notDriven };
     },
   };
   return l;
@@ -168,24 +169,11 @@ async function codeLogin(
   redirectUri: string,
   scope: string,
   nonce?: string,
-): Promise<{ out: AuthorizeOutcome; code: string | null; pair: PkcePair }> {
-  const pair = pkcePair();
-  const state = newState();
-  const out = await f.walk(
-    await f.endpoint('authorize'),
-    {
-      response_type: 'code',
-      client_id: clientId,
-      redirect_uri: redirectUri,
-      scope,
-      state,
-      ...(nonce === undefined ? {} : { nonce }),
-      code_challenge: pair.challenge,
-      code_challenge_method: pair.method,
-    },
-    [redirectUri],
-  );
-  return { out, code: out.params.state === state ? (out.params.code ?? null) : null, pair };
+): Promise<{ out: AuthorizeOutcome; code: string | null; pair: PkcePair; login: LoginEnd }> {
+  const { params, state, pair } = codeRequest(clientId, redirectUri, scope, nonce === undefined ? {} : { nonce });
+  const out = await f.walk(await f.endpoint('authorize'), params, [redirectUri]);
+  const login = loginEnd(out, state);
+  return { out, code: login === 'came-back' ? (out.params.code ?? null) : null, pair, login };
 }
 
 /** One code-flow login and the code's exchange: the user's tokens, or why there are none. */
@@ -199,9 +187,16 @@ async function loginFor(
   const source = `the code flow with PKCE (client ${client.id})`;
   const none = { accessToken: null, refreshToken: null, idToken: null, clientId: client.id, source };
   const nonce = newState();
-  const { out, code, pair } = await codeLogin(f, client.id, redirectUri, scope, nonce);
+  const { out, code, pair, login } = await codeLogin(f, client.id, redirectUri, scope, nonce);
   if (code === null)
-    return { ...none, nonce, exchange: null, consent: out.consent, problem: loginProblem(out, client.id, scope) };
+    return {
+      ...none,
+      nonce,
+      exchange: null,
+      consent: out.consent,
+      login,
+      problem: loginProblem(out, client.id, scope),
+    };
   const t = await f.token({
     grant_type: 'authorization_code',
     client_id: client.id,
@@ -220,6 +215,7 @@ async function loginFor(
     nonce,
     exchange: t.ex,
     consent: out.consent,
+    login,
     problem: productsSkip(tokenGave(accept, t.ex)),
   };
 }
@@ -247,14 +243,21 @@ function browserPacing(x: FlowContext, provokesBlock: boolean): BrowserPacing {
 const recordedWalks = new Set<string>();
 
 /** auth.flow.login-pages: each shape of hosted login once per worker (the spec shows no login page). */
-function recordPages(check: Checks, pages: string[]): void {
+function recordPages(check: Checks, steps: readonly WalkStep[]): void {
   // A page the tenant answered with an error and nothing to do is the test's evidence, not a shape of login.
-  if (!pages.some((p) => / (filled|clicked) /.test(p))) return;
+  if (!steps.some(drove)) return;
   // A path segment that is a per-login id (/interaction/<uid>) is the same page every time.
-  const shape = pages.join(' → ').replace(/\/[A-Za-z0-9_-]{16,}(?=[/ ":]|$)/g, '/<id>');
+  const shape = describeSteps(steps).replace(/\/[A-Za-z0-9_-]{16,}(?=[/ ":]|$)/g, '/<id>');
   if (recordedWalks.has(shape)) return;
   recordedWalks.add(shape);
   check.observe('auth.flow.login-pages', shape);
+}
+
+/** Where a login that sent `state` ended, from the walk's outcome (never its words). */
+function loginEnd(out: AuthorizeOutcome, state: string): LoginEnd {
+  if (out.callback !== null) return out.params.state === state ? 'came-back' : 'another-state';
+  if (out.notDriven !== null) return 'not-driven';
+  return out.refused ? 'refused' : 'stopped';
 }
 
 /** The record of a page the login walk could not drive (the run's: a selector setting moves it), or null. */

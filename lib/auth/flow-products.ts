@@ -6,6 +6,7 @@
 import type { Exchange } from '../http.ts';
 import type { SkipRecord } from '../skip-record.ts';
 import { isObject } from '../values.ts';
+import { describeBody } from '../answer-words.ts';
 import type { AuthorizeOutcome } from './login-walk.ts';
 import { failureCause, issued, notExercised } from './acceptance.ts';
 
@@ -53,7 +54,7 @@ export function userInfoGave(ex: Exchange): FlowGave {
     ? typeof sub === 'string'
       ? ' with sub'
       : ' without a sub string'
-    : ' without a JSON object';
+    : ` without a JSON object,${describeBody(ex)}`;
   return { clause: 'auth.flow.userinfo', ok, seen: `answered ${ex.status}${body}` };
 }
 

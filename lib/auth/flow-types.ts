@@ -4,7 +4,7 @@ import type { AuthPath } from '../config.ts';
 import type { Exchange } from '../http.ts';
 import type { AuthEncoding } from './encoding.ts';
 import type { Endpoint } from './endpoints.ts';
-import type { AuthorizeOutcome } from './login-walk.ts';
+import type { AuthorizeOutcome, WalkStep } from './login-walk.ts';
 import type { SkipRecord } from '../skip-record.ts';
 
 export interface TokenAnswer {
@@ -30,7 +30,17 @@ export interface UserTokens {
   problem: SkipRecord | null;
   /** What the login met on a consent page (null: none was shown). */
   consent: AuthorizeOutcome['consent'];
+  /** Where the login's authorization request ended (loginEnd in flow-logins.ts). */
+  login: LoginEnd;
 }
+
+/**
+ * Where a code-flow login ended: `came-back` to its redirect_uri with the state it sent (RFC 6749
+ * §4.1.2, §4.1.2.1: the tenant read client_id, redirect_uri and state from the query, §4.3), at
+ * the redirect_uri with `another-state` (or none), `refused` by the tenant (the password), `not-driven`
+ * (a page the walk could not drive: the suite's gap), or `stopped` at the tenant without a redirect.
+ */
+export type LoginEnd = 'came-back' | 'another-state' | 'refused' | 'not-driven' | 'stopped';
 
 export interface WalkOptions {
   /** What to do on a consent page (default accept). */
@@ -46,7 +56,7 @@ export interface LogoutAnswer {
   /** Where the tenant sent the browser (a 3xx's Location, or where the confirmation walk ended); null: nowhere. */
   redirectedTo: string | null;
   /** The confirmation pages walked, when the answer was a page. */
-  pages: string[];
+  steps: WalkStep[];
   /** The walk could not confirm the page (the suite's gap), or null. */
   notDriven: string | null;
 }

@@ -1,9 +1,10 @@
-// Which pages are the tenant's login page, for the classification's rule that a redirect to it
-// is not a refusal (lib/answer-class.ts, rule login-page): where a readable authorization
-// request was sent, and any page a redirect leads to that asks for a password. Read from the
-// markup (an input of type password), never from the page's words.
+// Which pages are the tenant's login page: for the classification's rule that a redirect to it is
+// not a refusal (lib/answer-class.ts, rule login-page), where a readable authorization request was
+// sent; and for the probes that go on through it (lib/auth/probe.ts), an answer that is, or leads
+// to, a page asking the person to log in. Read from the markup (a password, e-mail or username
+// input), never from the page's words.
 import type { ApiClient, Exchange } from '../http.ts';
-import { classify, redirectTarget, type AnswerContext } from '../answer-class.ts';
+import { carried, redirectTarget, type AnswerContext } from '../answer-class.ts';
 
 /**
  * What a browser's navigation accepts: authorization requests are sent as a person's browser sends
@@ -21,22 +22,20 @@ export function authorizeContext(readable: Exchange, clientRedirects: readonly s
 }
 
 /**
- * `ctx` with the page `other` redirects to added as a login page, when `other` would otherwise
- * pass for a redirect to the tenant's own page or onward and that page asks for a password (only
- * then is it fetched).
+ * Whether an answer is the tenant's login page, or a redirect to one (fetched, only then): an HTML
+ * page asking for a password or a username, never an error told to the client.
  */
-export async function withLoginPageOf(client: ApiClient, other: Exchange, ctx: AnswerContext): Promise<AnswerContext> {
-  const to = redirectTarget(other);
-  const rule = classify(other, ctx).rule;
-  if (to && (rule === 'own-error-page' || rule === 'redirect-onward') && (await asksForPassword(client, to)))
-    return { ...ctx, loginPages: [...(ctx.loginPages ?? []), to.href] };
-  return ctx;
+export async function isLoginPage(client: ApiClient, ex: Exchange): Promise<boolean> {
+  if (ex.status === 200) return asksToLogIn(ex);
+  const to = redirectTarget(ex);
+  if (to === null || carried(to).has('error') || (to.protocol !== 'http:' && to.protocol !== 'https:')) return false;
+  return asksToLogIn(await client.send('GET', to.href, { headers: { accept: BROWSER_ACCEPT } }));
 }
 
 // Helpers
 
-async function asksForPassword(client: ApiClient, to: URL): Promise<boolean> {
-  if (to.protocol !== 'http:' && to.protocol !== 'https:') return false;
-  const page = await client.send('GET', to.href, { headers: { accept: 'text/html' } });
-  return page.status === 200 && /<input\b[^>]*\btype\s*=\s*["']?password\b/i.test(page.text);
+/** An HTML page with a password, e-mail or username input (an identifier-first page asks the name first). */
+function asksToLogIn(page: Exchange): boolean {
+  if (page.status !== 200 || !/html/i.test(page.headers['content-type'] ?? '')) return false;
+  return /<input\b[^>]*\b(type\s*=\s*["']?(password|email)\b|autocomplete\s*=\s*["']?username\b)/i.test(page.text);
 }

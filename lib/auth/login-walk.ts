@@ -12,9 +12,20 @@
 import type { Browser, BrowserContext, Page, Request, Route } from '@playwright/test';
 import { parseRateLimit } from '../pacer.ts';
 import { sleep } from '../lock.ts';
-import { anyControl, labelOf, pathOf, submitOf, viewOf, type LoginControls, type PageView } from './page-view.ts';
+import {
+  anyControl,
+  controlCounts,
+  labelOf,
+  pathOf,
+  submitOf,
+  viewOf,
+  type LoginControls,
+  type PageView,
+} from './page-view.ts';
+import { describeSteps, what, where, type StepEnd, type WalkStep } from './walk-steps.ts';
 
 export type { LoginControls } from './page-view.ts';
+export type { WalkStep } from './walk-steps.ts';
 
 /** Pages a walk may pass before it gives up (a login, an identifier page, consent and a few interstitials). */
 const MAX_PAGES = 8;
@@ -77,8 +88,8 @@ export interface AuthorizeOutcome {
   alert: string | null;
   /** The page the browser ended on, when it was not a redirect URI. */
   stoppedAt: string | null;
-  /** Every page walked: status, where, title, and what the suite filled or clicked there. */
-  pages: string[];
+  /** Every page walked: status, where, title, and what the suite filled, ticked or clicked there (walk-steps.ts). */
+  steps: WalkStep[];
   /** What happened on a consent page, when one was shown. */
   consent: 'accepted' | 'declined' | 'no decline control' | null;
   /** The tenant's answers the browser saw, in order: status, path and where a redirect pointed (no query). */
@@ -213,20 +224,17 @@ async function walkPages(
     await settle(page, w.controls, s.status, toRedirect);
     if (done()) break;
     const v = await viewOf(page, w.controls);
-    const step = `${s.status ?? '-'} ${v.at}${v.title ? ` "${v.title}"` : ''}`;
+    const shown = { status: s.status, at: v.at, title: v.title };
     if (n >= MAX_PAGES) {
-      s.notDriven = `login not driven: no redirect after ${MAX_PAGES} pages (${[...s.pages, step].join(' → ')})`;
+      s.notDriven = `login not driven: no redirect after ${MAX_PAGES} pages (${describeSteps(s.steps)} → ${where(shown)})`;
       return;
     }
-    const before = await signature(page, w.controls);
-    const action = await act(page, v, w, s);
-    if (typeof action !== 'string') {
-      s.pages.push(`${step}: ${action.end}`);
-      return;
-    }
-    s.pages.push(`${step}: ${action}`);
+    const before = await controlCounts(page, w.controls);
+    const step: WalkStep = { ...shown, ...(await act(page, v, w, s)) };
+    s.steps.push(step);
+    if (step.end !== null) return;
     if (!(await changed(page, w, s, done, toRedirect, before))) {
-      s.notDriven = `login not driven: after ${action} on ${v.at}${v.title ? ` ("${v.title}")` : ''} nothing happened within ${w.timeoutMs} ms (IDM_LOGIN_SUBMIT_SELECTOR names the submit control)`;
+      s.notDriven = `login not driven: after ${what(step)} on ${v.at}${v.title ? ` ("${v.title}")` : ''} nothing happened within ${w.timeoutMs} ms (IDM_LOGIN_SUBMIT_SELECTOR names the submit control)`;
       return;
     }
   }
@@ -248,7 +256,7 @@ async function changed(
       await Promise.race([page.waitForLoadState('domcontentloaded').catch(() => null), toRedirect]);
       return true;
     }
-    if ((await signature(page, w.controls).catch(() => before)) !== before) return true;
+    if ((await controlCounts(page, w.controls).catch(() => before)) !== before) return true;
     await Promise.race([sleep(100), toRedirect]);
   }
   return false;
@@ -261,7 +269,7 @@ interface WalkState {
   finalUrl: string | null;
   status: number | null;
   chain: string[];
-  pages: string[];
+  steps: WalkStep[];
   throttled: AuthorizeOutcome['throttled'];
   loginStatus: number | null;
   awaitingLogin: boolean;
@@ -283,7 +291,7 @@ function newState(): WalkState {
     finalUrl: null,
     status: null,
     chain: [],
-    pages: [],
+    steps: [],
     throttled: null,
     loginStatus: null,
     awaitingLogin: false,
@@ -299,24 +307,30 @@ function newState(): WalkState {
   };
 }
 
+/** What the walk did on a page: the step without the page itself. */
+type Done = Omit<WalkStep, 'status' | 'at' | 'title'>;
+
+const nothing: Done = { filled: [], ticked: [], acted: null, end: null };
+const ended = (end: StepEnd): Done => ({ ...nothing, end });
+
 /**
  * What to do on the page in view: fill and submit, click a consent or logout control, or end
  * the walk (the tenant's answer, or a page the suite cannot drive). Returns what was done.
  */
-async function act(page: Page, v: PageView, w: WalkRequest, s: WalkState): Promise<string | { end: string }> {
+async function act(page: Page, v: PageView, w: WalkRequest, s: WalkState): Promise<Done> {
   const where = `${v.at}${v.title ? ` ("${v.title}")` : ''}`;
   s.alert = v.alert;
-  const refuse = (why: string): { end: string } => {
+  const refuse = (why: string): Done => {
     s.refused = true;
     s.problem = `the login was refused: ${why} at ${where}${v.alert ? `: "${v.alert}"` : ''}`;
-    return { end: `refused (${why})` };
+    return ended({ kind: 'refused', why });
   };
   if (w.login && s.loginStatus !== null && s.loginStatus >= 400 && (v.password || v.username || v.alert))
     return refuse(`the password was answered ${s.loginStatus}`);
   if (w.login && v.password) {
     // The password asked again after it was sent: the tenant refused it (whatever the status).
     if (s.passwordSent) return refuse('the password was asked again');
-    const filled: string[] = [];
+    const filled: Done['filled'] = [];
     if (v.username) {
       await v.username.fill(w.login.username);
       filled.push('username');
@@ -325,57 +339,57 @@ async function act(page: Page, v: PageView, w: WalkRequest, s: WalkState): Promi
     filled.push('password');
     s.passwordSent = true;
     s.awaitingLogin = true;
-    return `filled ${filled.join(', ')}; ${await submit(page, v.password, w, s)}`;
+    return { ...nothing, filled, acted: await submit(page, v.password, w, s) };
   }
   if (w.login && v.username) {
     if (s.identifierSent) return refuse('the username was asked again');
     await v.username.fill(w.login.username);
     s.identifierSent = true;
-    return `filled username; ${await submit(page, v.username, w, s)}`;
+    return { ...nothing, filled: ['username'], acted: await submit(page, v.username, w, s) };
   }
   const unknown = v.unknownFields.length > 0;
-  if (w.logout && v.logoutConfirm && !unknown) return click(v.logoutConfirm, s);
+  if (w.logout && v.logoutConfirm && !unknown) return { ...nothing, acted: await click(v.logoutConfirm, 'logout', s) };
   if (!w.logout && (v.accept || v.decline) && !unknown) {
     if (w.consent === 'decline') {
       if (!v.decline) {
         s.consent = 'no decline control';
-        return { end: `a consent page without a decline control (IDM_LOGIN_DECLINE_SELECTOR)` };
+        return ended({ kind: 'no-decline' });
       }
       s.consent = 'declined';
-      return click(v.decline, s);
+      return { ...nothing, acted: await click(v.decline, 'decline', s) };
     }
     if (v.accept) {
       s.consent = 'accepted';
       // A consent page may grant only what is ticked (one checkbox per scope): tick what was asked.
       const ticked = await tickAsked(v.accept, askedScopes(w.url));
-      return `${ticked.length > 0 ? `ticked ${ticked.join(', ')}; ` : ''}${await click(v.accept, s)}`;
+      return { ...nothing, ticked, acted: await click(v.accept, 'accept', s) };
     }
   }
   // A logout page with nothing to fill or press is where the logout ended: the tenant's own page,
   // no redirect (a confirmation the walk cannot find has a control it could name).
-  if (w.logout && !unknown && v.buttons.length === 0 && (s.status ?? 200) < 400)
-    return { end: "the tenant's own page" };
+  if (w.logout && !unknown && v.buttons.length === 0 && (s.status ?? 200) < 400) return ended({ kind: 'own-page' });
   // Nothing the walk knows: the tenant's error page, a refusal after the password, or the suite's gap.
   if ((s.status ?? 200) >= 400) {
     s.problem = `the tenant answered ${s.status} at ${where} (${answers(s.chain)})`;
     if (s.passwordSent) s.refused = true;
-    return { end: `the tenant's answer ${s.status}` };
+    return ended({ kind: 'answered' });
   }
   if (s.passwordSent && v.alert && !unknown) return refuse('an alert after the password');
   s.notDriven = `login not driven: ${describe(v, where, s.status)}; ${settingFor(v, w)}`;
-  return { end: 'not driven' };
+  return ended({ kind: 'not-driven' });
 }
 
-async function submit(page: Page, field: NonNullable<PageView['password']>, w: WalkRequest, s: WalkState) {
+async function submit(
+  page: Page,
+  field: NonNullable<PageView['password']>,
+  w: WalkRequest,
+  s: WalkState,
+): Promise<Done['acted']> {
   const control = await submitOf(page, field, w.controls);
+  if (control) return click(control, 'submit', s);
   s.navsBeforeAction = s.navigations;
-  if (control) {
-    const label = await labelOf(control);
-    await control.click({ noWaitAfter: true });
-    return `clicked ${label}`;
-  }
   await field.press('Enter', { noWaitAfter: true });
-  return 'pressed Enter';
+  return 'enter';
 }
 
 /** The scopes the authorization request asked (RFC 6749 §3.3: space-separated). */
@@ -439,11 +453,15 @@ async function tickAsked(control: NonNullable<PageView['accept']>, asked: string
     .catch(() => [] as string[]);
 }
 
-async function click(control: NonNullable<PageView['accept']>, s: WalkState): Promise<string> {
+async function click(
+  control: NonNullable<PageView['accept']>,
+  as: 'submit' | 'accept' | 'decline' | 'logout',
+  s: WalkState,
+): Promise<Done['acted']> {
   const label = await labelOf(control);
   s.navsBeforeAction = s.navigations;
   await control.click({ noWaitAfter: true });
-  return `clicked ${label}`;
+  return { control: as, label };
 }
 
 /** Not fill(): Playwright titles that step `Fill "<value>"` in every report; the prototype's setter reaches script-driven pages too. */
@@ -474,24 +492,12 @@ async function settle(page: Page, c: LoginControls, status: number | null, stop:
   await Promise.race([loaded, stop]);
   if ((status ?? 200) >= 400) return;
   await Promise.race([
-    page
-      .locator(anyControl(c))
+    anyControl(page, c)
       .first()
       .waitFor({ state: 'visible', timeout: RENDER_MS })
       .catch(() => null),
     stop,
   ]);
-}
-
-/** What a page shows, as a string that changes when a script shows or hides a control. */
-async function signature(page: Page, c: LoginControls): Promise<string> {
-  const count = (sel: string) =>
-    page
-      .locator(sel)
-      .filter({ visible: true })
-      .count()
-      .catch(() => -1);
-  return (await Promise.all([c.username, c.password, c.consentAccept, c.consentDecline].map(count))).join(',');
 }
 
 function describe(v: PageView, where: string, status: number | null): string {
@@ -510,7 +516,7 @@ function settingFor(v: PageView, w: WalkRequest): string {
 function outcome(s: WalkState, endedAt: string): AuthorizeOutcome {
   const base = {
     loggedIn: s.passwordSent,
-    pages: s.pages,
+    steps: s.steps,
     consent: s.consent,
     chain: s.chain,
     loginStatus: s.loginStatus,

@@ -1,18 +1,44 @@
 // What the login walk sees on a page of the hosted login (lib/auth/login-walk.ts): the
-// controls it knows how to drive (a username or e-mail field, a password field, a consent or
-// logout-confirmation button, found by the configured selectors), the fields and buttons it
-// does not know (named when the walk cannot go on), the page's title and any alert it shows.
-// Only what a person could use counts: visible and enabled, and for fields, editable.
+// controls it knows how to drive (a username or e-mail field, a password field, found by the
+// configured selectors; a consent or logout-confirmation button, found by its role and accessible
+// name unless a selector setting names it), the fields and buttons it does not know (named when
+// the walk cannot go on), the page's title and any alert it shows. Only what a person could use
+// counts: visible and enabled, and for fields, editable.
 import type { Locator, Page } from '@playwright/test';
+import { CONTROL_NAMES } from './control-words.ts';
 
-/** The selectors of the controls the walk drives (IDM_LOGIN_*_SELECTOR, IDM_LOGOUT_CONFIRM_SELECTOR). */
+/**
+ * The controls the walk drives: the fields' selectors (IDM_LOGIN_USERNAME_SELECTOR,
+ * IDM_LOGIN_PASSWORD_SELECTOR), and the buttons' selector settings, null where unset: then found
+ * by role and accessible name (lib/auth/control-words.ts).
+ */
 export interface LoginControls {
   username: string;
   password: string;
-  submit: string;
-  consentAccept: string;
-  consentDecline: string;
-  logoutConfirm: string;
+  submit: string | null;
+  consentAccept: string | null;
+  consentDecline: string | null;
+  logoutConfirm: string | null;
+}
+
+type Button = 'submit' | 'consentAccept' | 'consentDecline' | 'logoutConfirm';
+
+/** A button of the walk: the selector setting where it is set, else by role and accessible name. */
+function button(scope: Page | Locator, c: LoginControls, which: Button): Locator {
+  const selector = c[which];
+  if (selector !== null) return scope.locator(selector);
+  switch (which) {
+    case 'submit':
+      return scope.getByRole('button', { name: CONTROL_NAMES.submit });
+    case 'consentAccept':
+      return scope.getByRole('button', { name: CONTROL_NAMES.accept });
+    case 'consentDecline':
+      return scope
+        .getByRole('button', { name: CONTROL_NAMES.decline })
+        .or(scope.getByRole('link', { name: CONTROL_NAMES.declineLink }));
+    case 'logoutConfirm':
+      return scope.getByRole('button', { name: CONTROL_NAMES.logoutConfirm });
+  }
 }
 
 export interface PageView {
@@ -37,11 +63,11 @@ const ALERTS = '[role=alert], [aria-live=assertive], .error, .alert, .alert-dang
 export async function viewOf(page: Page, c: LoginControls): Promise<PageView> {
   // One round trip each, all at once: a login is a few pages, and each page is read once.
   const [username, password, accept, decline, logoutConfirm, fields, buttons, alerts, title] = await Promise.all([
-    firstUsable(page, c.username, true),
-    firstUsable(page, c.password, true),
-    firstUsable(page, c.consentAccept, false),
-    firstUsable(page, c.consentDecline, false),
-    firstUsable(page, c.logoutConfirm, false),
+    firstUsable(page.locator(c.username), true),
+    firstUsable(page.locator(c.password), true),
+    firstUsable(button(page, c, 'consentAccept'), false),
+    firstUsable(button(page, c, 'consentDecline'), false),
+    firstUsable(button(page, c, 'logoutConfirm'), false),
     page
       .locator('input, textarea, select')
       .evaluateAll(typedFields)
@@ -72,22 +98,47 @@ export async function viewOf(page: Page, c: LoginControls): Promise<PageView> {
   };
 }
 
-/** Whether any control the walk drives is visible yet (a page rendered by script shows them late). */
-export function anyControl(c: LoginControls): string {
-  return [c.username, c.password, c.consentAccept, c.consentDecline, c.logoutConfirm].join(', ');
+/** Any control the walk drives, to wait for its showing (a page rendered by script shows them late). */
+export function anyControl(page: Page, c: LoginControls): Locator {
+  return page
+    .locator(c.username)
+    .or(page.locator(c.password))
+    .or(button(page, c, 'consentAccept'))
+    .or(button(page, c, 'consentDecline'))
+    .or(button(page, c, 'logoutConfirm'));
+}
+
+/** How many of the walk's fields and consent buttons show: a count that changes when a script shows or hides one. */
+export async function controlCounts(page: Page, c: LoginControls): Promise<string> {
+  const shown = [
+    page.locator(c.username),
+    page.locator(c.password),
+    button(page, c, 'consentAccept'),
+    button(page, c, 'consentDecline'),
+  ];
+  return (
+    await Promise.all(
+      shown.map((l) =>
+        l
+          .filter({ visible: true })
+          .count()
+          .catch(() => -1),
+      ),
+    )
+  ).join(',');
 }
 
 /** The submit control of the form `field` is in (else of the page), or null: the walk then presses Enter. */
 export async function submitOf(page: Page, field: Locator, c: LoginControls): Promise<Locator | null> {
   const form = field.locator('xpath=ancestor::form[1]');
   if ((await form.count()) > 0) {
-    const own = await firstUsable(form, c.submit, false);
+    const own = await firstUsable(button(form, c, 'submit'), false);
     if (own) return own;
   }
-  return firstUsable(page, c.submit, false);
+  return firstUsable(button(page, c, 'submit'), false);
 }
 
-/** "button "Continue"", "input[name=otp]": how a control is named in the walk's evidence. */
+/** `"Continue"`, `otp`: how a control is named in the walk's evidence (its text or value quoted, else its name). */
 export async function labelOf(l: Locator): Promise<string> {
   const text = oneLine(((await l.textContent().catch(() => '')) ?? '') || ((await l.getAttribute('value')) ?? ''));
   return text === '' ? ((await l.getAttribute('name')) ?? 'a button') : `"${text}"`;
@@ -104,10 +155,10 @@ export function pathOf(url: string): string {
 
 // Helpers
 
-async function firstUsable(scope: Page | Locator, selector: string, typed: boolean): Promise<Locator | null> {
+async function firstUsable(found: Locator, typed: boolean): Promise<Locator | null> {
   let all: Locator[];
   try {
-    all = await scope.locator(selector).filter({ visible: true }).all();
+    all = await found.filter({ visible: true }).all();
   } catch {
     return null; // a selector the engine cannot parse matches nothing (npm run config names the setting)
   }

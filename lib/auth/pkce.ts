@@ -22,3 +22,28 @@ export function s256(verifier: string): string {
 export function newState(): string {
   return randomBytes(12).toString('base64url');
 }
+
+/**
+ * An authorization code request with PKCE (RFC 6749 §4.1.1, RFC 7636 §4.3) for `clientId`: its
+ * parameters, the fresh state they carry and the pair whose challenge they send.
+ */
+export function codeRequest(
+  clientId: string,
+  redirectUri: string,
+  scope: string,
+  extra: Record<string, string> = {},
+): { params: Record<string, string>; state: string; pair: PkcePair } {
+  const pair = pkcePair();
+  const state = newState();
+  const params = {
+    response_type: 'code',
+    client_id: clientId,
+    redirect_uri: redirectUri,
+    scope,
+    state,
+    ...extra,
+    code_challenge: pair.challenge,
+    code_challenge_method: pair.method,
+  };
+  return { params, state, pair };
+}

@@ -11,7 +11,7 @@ import { describeAnswer } from '../answer-words.ts';
 import { skipClauses } from '../declare.ts';
 import type { Exchange } from '../http.ts';
 import { runSkip } from '../skip-record.ts';
-import { MGMT_FAULT, type Twin, type TwinGate } from '../twin-gate.ts';
+import type { Twin, TwinGate } from '../twin-gate.ts';
 import { created } from './experiment-answer.ts';
 import { recorded } from './recorded.ts';
 
@@ -59,6 +59,6 @@ async function twinOf(gate: TwinGate, c: WrongCreation): Promise<Twin> {
   const ex = await c.right();
   const what = `its twin (the same creation made right, named "${c.name}")`;
   const ok = (await gate.call(created, ex, { what, ex })) === true;
-  const clause = classify(ex).class === 'fault' ? MGMT_FAULT : created.clauses[0];
+  const clause = classify(ex).class === 'fault' ? gate.faultClause(ex) : created.clauses[0];
   return gate.given(clause, ok, ok ? '' : `${what} answered ${describeAnswer(ex)}`);
 }

@@ -42,3 +42,21 @@ export const errorBodyRecorded = condition<Answered>({
     return null;
   },
 });
+
+/**
+ * A case this target does not get, recorded under its clause: the value would change a field the
+ * suite could not put back (lib/staging.ts). A must clause recorded only so is not judged: the run's.
+ */
+export function notSentHere(clause: string): Condition<string> {
+  return condition<string>({
+    clauses: [clause],
+    cite: 'staging safety (lib/staging.ts)',
+    judge: (check, description) => {
+      check.observe(
+        clause,
+        `not sent to this target: ${description} would change a field that cannot be restored (IDM_ALLOW=lifetime,irreversible to send it)`,
+      );
+      return null;
+    },
+  });
+}

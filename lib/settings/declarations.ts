@@ -133,7 +133,7 @@ const pathSetting = <P extends AuthPath>(path: P) =>
     group: 'authentication',
     kind: pathKind,
     defaultDoc: `discovery, else \`${AUTH_PATHS[path].fallback}\``,
-    doc: 'authentication-API path: this setting wins, else the discovery document where it lists the endpoint, else the default',
+    doc: 'authentication-API path: this setting wins, else the server’s metadata where it lists the endpoint (the OpenID discovery document, then the RFC 8414 authorization server metadata), else the default',
   }) as const;
 
 // `as const`: each entry keeps its literal name, kind and default, from which the names and the
@@ -186,6 +186,40 @@ const DECLARED = [
     kind: text,
     embedded: EMBEDDED.limited.secret,
     together: 'limited',
+    secret: true,
+    doc: 'its secret',
+  },
+  {
+    name: 'IDM_API_CLIENT_ID',
+    group: 'target',
+    kind: text,
+    together: 'api-client',
+    unset: 'the management client obtains the tokens for the resource server’s API (the settings-in-effect rows)',
+    doc: 'a client allowed to obtain tokens for the API of `IDM_RESOURCE_SERVER_ID` (a client grant for its identifier), when the management client holds none',
+  },
+  {
+    name: 'IDM_API_CLIENT_SECRET',
+    group: 'target',
+    kind: text,
+    together: 'api-client',
+    secret: true,
+    doc: 'its secret',
+  },
+  {
+    name: 'IDM_UNGRANTED_CLIENT_ID',
+    group: 'target',
+    kind: text,
+    embedded: EMBEDDED.limited.id,
+    together: 'ungranted',
+    unset: 'the refusal under `require_client_grant` skipped',
+    doc: 'a client that may use client credentials (its secret in the body) and holds no client grant for that API; its credentials are shown live by a token for the management API (`IDM_AUDIENCE`) unless it is the limited client',
+  },
+  {
+    name: 'IDM_UNGRANTED_CLIENT_SECRET',
+    group: 'target',
+    kind: text,
+    embedded: EMBEDDED.limited.secret,
+    together: 'ungranted',
     secret: true,
     doc: 'its secret',
   },
@@ -295,7 +329,7 @@ const DECLARED = [
     group: 'authentication',
     kind: pathKind,
     defaultDoc: 'discovery, else `IDM_TOKEN_PATH`',
-    doc: "the authentication API's token endpoint path: this setting wins (`<auth url><path>`), else the discovery document's `token_endpoint`, else `<auth url><IDM_TOKEN_PATH>`",
+    doc: "the authentication API's token endpoint path: this setting wins (`<auth url><path>`), else the `token_endpoint` of the discovery document (or of the RFC 8414 metadata), else `<auth url><IDM_TOKEN_PATH>`",
   },
   {
     name: 'IDM_ASSERTION_AUDIENCE',
@@ -515,10 +549,10 @@ const DECLARED = [
     doc: 'the SAML connection for the IdP-initiated callback',
   },
   ...AUTH_PATH_NAMES.map(pathSetting),
-  // The login walk (lib/auth/login-walk.ts): Playwright selectors (CSS, lists with commas,
-  // `:text-matches()`), whose defaults fit common hosted login pages. `:text-matches()` tests a
-  // label's raw text, and templated pages put it on its own indented line, so the defaults skip
-  // leading whitespace with `\\s` (the selector's string takes one backslash away).
+  // The login walk (lib/auth/login-walk.ts): Playwright selectors (CSS, lists with commas). The
+  // fields have CSS defaults; the buttons none: unset, each is found by its role and accessible
+  // name, from the vocabulary of lib/auth/control-words.ts (Playwright's getByRole, which reads a
+  // label wherever the markup nests it), and a setting replaces that vocabulary.
   {
     name: 'IDM_LOGIN_USERNAME_SELECTOR',
     group: 'authentication',
@@ -538,31 +572,31 @@ const DECLARED = [
     name: 'IDM_LOGIN_SUBMIT_SELECTOR',
     group: 'authentication',
     kind: text,
-    default: 'button[type=submit], input[type=submit], button:not([type])',
+    defaultDoc:
+      'a button (`<button>`, `<input type=submit>`, `role=button`) named Continue, Next, Log in, Sign in, Submit, Verify, Go, OK, Proceed or Enter',
     doc: 'login-walk selector of the control that submits a filled field (the one in the field’s form first; else Enter)',
   },
   {
     name: 'IDM_LOGIN_CONSENT_SELECTOR',
     group: 'authentication',
     kind: text,
-    default:
-      'button:text-matches("^\\\\s*(accept|allow|authori[sz]e|approve|submit consent|continue|yes|agree|grant|confirm)([^a-z]|$)", "i"), input[type=submit][value*=accept i], input[type=submit][value*=allow i], input[type=submit][value*=approve i], input[type=submit][value*=continue i]',
+    defaultDoc:
+      'a button named Accept, Allow, Authorize, Approve, Submit consent, Continue, Yes, Agree, Grant or Confirm (and no decline word)',
     doc: 'login-walk selector of the control that accepts a consent page (or passes an interstitial page without fields)',
   },
   {
     name: 'IDM_LOGIN_DECLINE_SELECTOR',
     group: 'authentication',
     kind: text,
-    default:
-      'button:text-matches("^[\\\\s[(]*(deny|decline|cancel|reject|refuse|no)([^a-z]|$)", "i"), a:text-matches("^[\\\\s[(]*(deny|decline|cancel|reject|refuse)([^a-z]|$)", "i"), input[type=submit][value*=deny i], input[type=submit][value*=decline i]',
+    defaultDoc:
+      'a button or a link named Deny, Decline, Cancel, Reject, Refuse, Not now or Don’t allow (a button also No)',
     doc: 'login-walk selector of the control that declines a consent page, a button or a link (the consent-refused case, RFC 6749 §4.1.2.1)',
   },
   {
     name: 'IDM_LOGOUT_CONFIRM_SELECTOR',
     group: 'authentication',
     kind: text,
-    default:
-      'button:text-matches("(sign|log) ?(me )?out|^\\\\s*(yes|confirm|continue)([^a-z]|$)", "i"), input[type=submit][value*=out i]',
+    defaultDoc: 'a button named Yes, Confirm or Continue, or whose name says sign out or log out',
     doc: 'login-walk selector of the control that confirms a logout-confirmation page',
   },
   {

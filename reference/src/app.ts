@@ -5,11 +5,11 @@ import { HttpFailure, apiError } from './errors.ts';
 import { rateLimit, withHeaders, type AppContext } from './context.ts';
 import { management, type ManagementRoute } from './routes/management.ts';
 import { tokenEndpoint } from './routes/token.ts';
-import { jwks, openidConfiguration } from './routes/well-known.ts';
+import { authorizationServerMetadata, jwks, openidConfiguration } from './routes/well-known.ts';
 import { userinfo } from './routes/userinfo.ts';
 import { revoke } from './routes/revoke.ts';
 import { authorize } from './routes/authorize.ts';
-import { identifier, login, otpChallenge, password } from './routes/login.ts';
+import { identifier, login, loginFirst, otpChallenge, password } from './routes/login.ts';
 import { consent } from './routes/consent.ts';
 import { outbox, passwordlessStart } from './routes/passwordless.ts';
 import { confirmLogout, logout } from './routes/logout.ts';
@@ -24,6 +24,7 @@ type AuthRoute =
   | 'revoke'
   | 'authorize'
   | 'login'
+  | 'login.first'
   | 'login.identifier'
   | 'login.password'
   | 'login.otp'
@@ -35,10 +36,15 @@ type AuthRoute =
   | 'saml'
   | 'wsfed'
   | 'delegation';
-type Route = ManagementRoute | { id: AuthRoute } | { id: 'jwks' } | { id: 'openid-configuration' };
+type Route =
+  | ManagementRoute
+  | { id: AuthRoute }
+  | { id: 'jwks' }
+  | { id: 'openid-configuration' }
+  | { id: 'oauth-authorization-server' };
 
 export function createApp(ctx: AppContext): Handler {
-  const authRoutes = authRoutesOf(ctx.login);
+  const authRoutes = authRoutesOf(ctx.login, ctx.revocation.path);
   const deletable = ctx.experiments.deletable;
   const handle: Handler = async (req) => {
     try {
@@ -100,6 +106,8 @@ async function dispatch(
       return authorize(req, ctx);
     case 'login':
       return login(req, ctx);
+    case 'login.first':
+      return loginFirst(req, ctx);
     case 'login.identifier':
       return identifier(req, ctx);
     case 'login.password':
@@ -123,10 +131,13 @@ async function dispatch(
     case 'delegation':
       return disabledEndpoint(req, ctx, 'Legacy delegation');
     case 'jwks':
-    case 'openid-configuration': {
+    case 'openid-configuration':
+    case 'oauth-authorization-server': {
       const limited = rateLimit(ctx, `${route.id}|ip:${req.remoteAddress ?? '-'}`);
       if (limited.response) return limited.response;
-      return withHeaders(route.id === 'jwks' ? jwks(ctx) : openidConfiguration(ctx), limited.headers);
+      if (route.id === 'jwks') return withHeaders(await jwks(ctx), limited.headers);
+      const doc = route.id === 'openid-configuration' ? openidConfiguration : authorizationServerMetadata;
+      return withHeaders(doc(ctx), limited.headers);
     }
   }
 }
@@ -173,6 +184,11 @@ function matchRoute(
   if (path === '/.well-known/openid-configuration') {
     return method === 'GET' ? { route: { id: 'openid-configuration' } } : { status: 405, allow: allowed(['GET']) };
   }
+  if (path === '/.well-known/oauth-authorization-server') {
+    return method === 'GET'
+      ? { route: { id: 'oauth-authorization-server' } }
+      : { status: 405, allow: allowed(['GET']) };
+  }
   return { status: 404 };
 }
 
@@ -185,7 +201,6 @@ type AuthRoutes = Record<string, { id: AuthRoute; methods: string[] }>;
 
 const AUTH_ROUTES: AuthRoutes = {
   '/userinfo': { id: 'userinfo', methods: ['GET', 'POST'] }, // OIDC Core §5.3.1: GET and POST
-  '/oauth/revoke': { id: 'revoke', methods: ['POST'] },
   '/authorize': { id: 'authorize', methods: ['GET'] },
   '/u/login': { id: 'login', methods: ['POST'] },
   '/passwordless/start': { id: 'passwordless', methods: ['POST'] },
@@ -199,10 +214,12 @@ const AUTH_ROUTES: AuthRoutes = {
 /**
  * The routes of the login profile's pages; a page the profile does not show has no route
  * (404, as without profiles), and /u/login serves GET only when /authorize redirects to it.
+ * The revocation endpoint is at `revocationPath` (TenantOptions.revocationAnnounced).
  */
-function authRoutesOf(login: LoginProfile): AuthRoutes {
-  const routes: AuthRoutes = { ...AUTH_ROUTES };
-  if (login.flow === 'identifier-first') {
+function authRoutesOf(login: LoginProfile, revocationPath: string): AuthRoutes {
+  const routes: AuthRoutes = { ...AUTH_ROUTES, [revocationPath]: { id: 'revoke', methods: ['POST'] } };
+  if (login.loginFirst) routes['/u/login'] = { id: 'login.first', methods: ['GET', 'POST'] };
+  else if (login.flow === 'identifier-first') {
     routes['/u/login/identifier'] = { id: 'login.identifier', methods: ['GET', 'POST'] };
     routes['/u/login/password'] = { id: 'login.password', methods: ['GET', 'POST'] };
   } else if (login.origin !== undefined) routes['/u/login'] = { id: 'login', methods: ['GET', 'POST'] };

@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type {
   ClientConfig,
+  ClientGrant,
   ExperimentProfile,
   LoginOptions,
   LoginProfile,
@@ -122,6 +123,26 @@ export function defaultClients(env: Env = process.env): ClientConfig[] {
   ];
 }
 
+/** The seeded custom API the suite may modify (`rs_conformance` in store.ts). */
+const CONFORMANCE_API = 'https://api.conformance.test/';
+
+/**
+ * Client grants (`subject_type_authorization` … `require_client_grant`): the management clients,
+ * `conformance-post` and the self-signed mTLS client (whose tokens the API may bind to its
+ * certificate) may obtain tokens for the seeded conformance API; the other clients that can use
+ * client credentials (`conformance-limited`, `conformance-basic`, the CA-verified mTLS client)
+ * hold none, so a refusal can be shown beside an acceptance.
+ */
+export function defaultClientGrants(env: Env = process.env): ClientGrant[] {
+  const grant = (clientId: string): ClientGrant => ({ clientId, audience: CONFORMANCE_API, scopes: ['read:things'] });
+  return [
+    grant(env.REFERENCE_FULL_CLIENT_ID ?? 'conformance-full'),
+    grant(env.REFERENCE_PKJWT_CLIENT_ID ?? 'conformance-pkjwt'),
+    grant('conformance-post'),
+    grant('conformance-mtls'),
+  ];
+}
+
 /**
  * The dev users of the database connection: the test user (the passwordless connections sign
  * it in by its email address or its phone number) and the one the §8 lockout test may block.
@@ -159,14 +180,31 @@ function parseRateLimit(text: string): RateLimitConfig {
 }
 
 const LOGIN_FLOWS = ['one-page', 'identifier-first', 'challenge'] as const;
-const CONSENT_MODES = ['always', 'offline', 'never'] as const;
+const CONSENT_MODES = ['always', 'offline', 'never', 'remembered'] as const;
+const CONSENT_CONTROLS = ['buttons', 'inputs', 'nested'] as const;
+const REVOCATION_ANNOUNCED = ['both', 'rfc8414'] as const;
+
+/** Where the revocation endpoint is and which metadata document lists it (`TenantOptions.revocationAnnounced`). */
+export function revocationOf(announced: string | undefined): { path: string; announced: 'both' | 'rfc8414' } {
+  const a = oneOf(REVOCATION_ANNOUNCED, announced ?? 'both', 'revocation announced');
+  return { path: a === 'rfc8414' ? '/oauth2/revoke' : '/oauth/revoke', announced: a };
+}
 
 /** The login options with their defaults; throws on a value the tenant does not know. */
 export function loginProfile(o: LoginOptions = {}): LoginProfile {
   // Checked again at run time: options may come from JavaScript or JSON.
   const flow = oneOf(LOGIN_FLOWS, o.flow ?? 'one-page', 'login');
   const consent = oneOf(CONSENT_MODES, o.consent ?? 'never', 'consent');
-  const profile: LoginProfile = { flow, consent, logoutConfirm: o.logoutConfirm ?? false };
+  const profile: LoginProfile = {
+    flow,
+    consent,
+    logoutConfirm: o.logoutConfirm ?? false,
+    consentControls: oneOf(CONSENT_CONTROLS, o.consentControls ?? 'buttons', 'consent controls'),
+    loginFirst: o.loginFirst ?? false,
+  };
+  // The session cookie is the tenant origin's, and the login before the request is its one page.
+  if (profile.loginFirst && (flow !== 'one-page' || o.origin !== undefined))
+    throw new Error("loginFirst takes the one-page login on the tenant's own origin (no login origin)");
   if (o.origin === undefined) return profile;
   let url: URL;
   try {
@@ -190,15 +228,18 @@ export interface CliOptions {
   profile: 'default' | 'strict';
   login: LoginOptions;
   refreshRotation: boolean;
+  revocationAnnounced: 'both' | 'rfc8414';
   experiments: ExperimentProfile;
 }
 
 const USAGE = `usage: npm run reference -- [--host 127.0.0.1] [--port 4810] [--public-url http://127.0.0.1:4810] [--rate-limit 50/100] [--profile default|strict]
-       [--login one-page|identifier-first|challenge] [--consent never|offline|always] [--logout-confirm] [--login-origin http://localhost:4810]
-       [--refresh-rotation] [--experiments unique-names,delete]
+       [--login one-page|identifier-first|challenge] [--consent never|offline|always|remembered]
+       [--consent-controls buttons|inputs|nested] [--login-first] [--logout-confirm] [--login-origin http://localhost:4810]
+       [--refresh-rotation] [--revocation-announced both|rfc8414] [--experiments unique-names,delete]
 env: REFERENCE_HOST, REFERENCE_PORT, REFERENCE_PUBLIC_URL, REFERENCE_RATE_LIMIT, REFERENCE_PROFILE,
-     REFERENCE_LOGIN, REFERENCE_CONSENT, REFERENCE_LOGOUT_CONFIRM (true|false), REFERENCE_LOGIN_ORIGIN,
-     REFERENCE_REFRESH_ROTATION (true|false), REFERENCE_EXPERIMENTS,
+     REFERENCE_LOGIN, REFERENCE_CONSENT, REFERENCE_CONSENT_CONTROLS, REFERENCE_LOGIN_FIRST (true|false),
+     REFERENCE_LOGOUT_CONFIRM (true|false), REFERENCE_LOGIN_ORIGIN, REFERENCE_REFRESH_ROTATION (true|false),
+     REFERENCE_REVOCATION_ANNOUNCED, REFERENCE_EXPERIMENTS,
      REFERENCE_FULL_CLIENT_ID/_SECRET, REFERENCE_LIMITED_CLIENT_ID/_SECRET,
      REFERENCE_PKJWT_CLIENT_ID, REFERENCE_PKJWT_PUBLIC_KEY_FILE (flags win over env)`;
 
@@ -207,13 +248,14 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return { help: USAGE };
-    if (arg === '--logout-confirm' || arg === '--refresh-rotation') {
+    if (arg === '--logout-confirm' || arg === '--refresh-rotation' || arg === '--login-first') {
       flags.set(arg.slice(2), 'true');
       continue;
     }
-    const m = /^--(host|port|public-url|rate-limit|profile|login|consent|login-origin|experiments)(?:=(.*))?$/.exec(
-      arg,
-    );
+    const m =
+      /^--(host|port|public-url|rate-limit|profile|login|consent|consent-controls|login-origin|revocation-announced|experiments)(?:=(.*))?$/.exec(
+        arg,
+      );
     if (!m?.[1]) throw new Error(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new Error(`--${m[1]} needs a value\n${USAGE}`);
@@ -239,8 +281,11 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   const rotation = flags.get('refresh-rotation') ?? env.REFERENCE_REFRESH_ROTATION ?? 'false';
   const refreshRotation = oneOf(['true', 'false'], rotation, 'REFERENCE_REFRESH_ROTATION') === 'true';
   const rateLimit = rl ? parseRateLimit(rl) : DEFAULT_RATE_LIMIT;
+  const revocationAnnounced = revocationOf(
+    flags.get('revocation-announced') ?? env.REFERENCE_REVOCATION_ANNOUNCED,
+  ).announced;
   const experiments = experimentProfile(flags.get('experiments') ?? env.REFERENCE_EXPERIMENTS ?? '');
-  return { host, port, publicUrl, rateLimit, profile, login, refreshRotation, experiments };
+  return { host, port, publicUrl, rateLimit, profile, login, refreshRotation, revocationAnnounced, experiments };
 }
 
 /** `unique-names`, `delete`, both (comma-separated) or none: the experiment profile (reference/README.md). */
@@ -259,11 +304,15 @@ function loginOptions(flags: Map<string, string>, env: Env): LoginOptions {
   if (flow !== undefined) o.flow = oneOf(LOGIN_FLOWS, flow, 'login');
   const consent = flags.get('consent') ?? env.REFERENCE_CONSENT;
   if (consent !== undefined) o.consent = oneOf(CONSENT_MODES, consent, 'consent');
+  const controls = flags.get('consent-controls') ?? env.REFERENCE_CONSENT_CONTROLS;
+  if (controls !== undefined) o.consentControls = oneOf(CONSENT_CONTROLS, controls, 'consent-controls');
+  const first = flags.get('login-first') ?? env.REFERENCE_LOGIN_FIRST;
+  if (first !== undefined) o.loginFirst = oneOf(['true', 'false'], first, 'REFERENCE_LOGIN_FIRST') === 'true';
   const confirm = flags.get('logout-confirm') ?? env.REFERENCE_LOGOUT_CONFIRM;
   if (confirm !== undefined) o.logoutConfirm = oneOf(['true', 'false'], confirm, 'REFERENCE_LOGOUT_CONFIRM') === 'true';
   const origin = flags.get('login-origin') ?? env.REFERENCE_LOGIN_ORIGIN;
   if (origin !== undefined) o.origin = origin;
-  loginProfile(o); // checks the origin
+  loginProfile(o); // checks the origin and the combination
   return o;
 }
 

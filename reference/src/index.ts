@@ -23,13 +23,18 @@ import { strictLimiter, strictProfile } from './profiles/strict.ts';
 import { securityRules } from './auth/security-rules.ts';
 import { idTokenClaims } from './auth/id-token-claims.ts';
 import { oneTimeCodeVerifier } from './auth/one-time-code.ts';
+import { defaultResourceTokenChoices, resourceTokenSettings } from './auth/resource-settings.ts';
+import { keyRing } from './auth/signing-keys.ts';
+import { memoryNonceStore } from './auth/dpop.ts';
 import {
   DEFAULT_HOST,
   DEFAULT_RATE_LIMIT,
   DEV_EDGE_API_KEY,
+  defaultClientGrants,
   defaultClients,
   defaultUsers,
   loginProfile,
+  revocationOf,
 } from './config.ts';
 
 export type * from './types.ts';
@@ -48,7 +53,9 @@ export { memoryLoginLimiter, loginKey } from './auth/login-limit.ts';
 export { memoryAuthStore } from './auth/auth-store.ts';
 export { oneTimeCodeVerifier, PASSWORDLESS_OTP_GRANT } from './auth/one-time-code.ts';
 export { oauthError } from './errors.ts';
+export { resourceTokenSettings, defaultResourceTokenChoices } from './auth/resource-settings.ts';
 export {
+  defaultClientGrants,
   defaultClients,
   defaultUsers,
   DEFAULT_RATE_LIMIT,
@@ -65,6 +72,7 @@ export { makeCheck } from './validation/engine.ts';
 
 export async function startTenant(options: TenantOptions = {}): Promise<RunningTenant> {
   const login = loginProfile(options.login); // a bad option fails before anything listens
+  const revocation = revocationOf(options.revocationAnnounced);
   const host = options.host ?? DEFAULT_HOST;
   const transport = createTransport();
   const [port, signingKey] = await Promise.all([transport.listen(host, options.port ?? 0), newSigningKey()]);
@@ -80,6 +88,7 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
   const clients = options.clients ?? defaultClients();
   const users = options.users ?? defaultUsers();
   const strict = options.profile === 'strict';
+  const edgeApiKey = options.edgeApiKey ?? DEV_EDGE_API_KEY;
   const defaults: TenantParts = {
     limits: defaultLimits(),
     validators: { ...resourceServerValidators(limits), ...experimentValidators(limits) },
@@ -99,7 +108,7 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
       parts: final,
       clients,
       assertionAudiences: [`${publicUrl}/`, `${publicUrl}/oauth/token`, `${publicUrl}/oauth/token/`],
-      edgeApiKey: options.edgeApiKey ?? DEV_EDGE_API_KEY,
+      edgeApiKey,
     }),
     verifyClientAssertion: assertionVerifier(limits),
     checkMtlsEdge: mtlsEdgeCheck,
@@ -116,6 +125,8 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     securityRules,
     idTokenClaims,
     verifyOneTimeCode: oneTimeCodeVerifier(final),
+    resourceTokenSettings,
+    resourceTokenChoices: defaultResourceTokenChoices(),
   };
   const overrides = typeof options.parts === 'function' ? options.parts(defaults) : (options.parts ?? {});
   parts = { ...defaults, ...overrides };
@@ -127,12 +138,17 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     clients,
     users,
     signingKey,
+    keys: keyRing(signingKey),
+    clientGrants: options.clientGrants ?? defaultClientGrants(),
+    edgeApiKey,
+    dpopNonces: memoryNonceStore(() => resolved.limits.dpopNonceLifetimeSeconds),
     login,
     refreshRotation: options.refreshRotation ?? false,
     experiments: {
       uniqueNames: options.experiments?.uniqueNames ?? false,
       deletable: options.experiments?.deletable ?? false,
     },
+    revocation,
   });
   const app = strict ? strictProfile(clients)(plain) : plain;
   transport.setHandler(options.wrap ? options.wrap(app) : app, () => resolved.limits.maxBodyBytes);

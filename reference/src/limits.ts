@@ -47,5 +47,9 @@ export function defaultLimits(): Limits {
     userAccessTokenLifetimeSeconds: 7200,
     oneTimeCodeLifetimeSeconds: 300,
     oneTimeCodeAttemptsMax: 3,
+    // RFC 9449 §11.1: proofs are accepted only briefly after their creation.
+    dpopProofMaxAgeSeconds: 300,
+    dpopProofFutureSkewSeconds: 60,
+    dpopNonceLifetimeSeconds: 300,
   };
 }

@@ -40,6 +40,7 @@ try {
     login: cli.login,
     refreshRotation: cli.refreshRotation,
     experiments: cli.experiments,
+    revocationAnnounced: cli.revocationAnnounced,
   });
   if (stopping) await tenant.close().then(() => process.exit(0));
   const ms = Math.round(performance.now() - t0);

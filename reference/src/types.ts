@@ -69,6 +69,9 @@ export interface Limits {
   userAccessTokenLifetimeSeconds: number;
   oneTimeCodeLifetimeSeconds: number; // a passwordless code sent by POST /passwordless/start
   oneTimeCodeAttemptsMax: number; // wrong codes for one recipient before its sent code dies
+  dpopProofMaxAgeSeconds: number; // RFC 9449 §4.3 check 11: a proof's iat at most this old
+  dpopProofFutureSkewSeconds: number; // … and at most this far ahead (clocks differ)
+  dpopNonceLifetimeSeconds: number; // RFC 9449 §8: a server nonce stays usable this long
 }
 
 /** Resource server as stored; presented as the §2.1 object. */
@@ -279,6 +282,8 @@ export interface RefreshGrant {
   userId: string;
   scope: string;
   audience?: string;
+  /** RFC 9449 §5: a public client's refresh token is bound to its DPoP key (the key's thumbprint). */
+  jkt?: string;
 }
 
 /** /authorize parameters kept while the login page is shown. */
@@ -297,6 +302,17 @@ export interface LoginTransaction {
   username?: string;
   /** The password was right and a later page (one-time code, consent) is shown: the user and that page. */
   authenticated?: { user: UserRecord; next: 'otp' | 'consent' };
+  /**
+   * `consent: 'remembered'`: the scopes the consent page asks for and remembers — those asked that
+   * the tenant lists in its metadata (`scopes_supported`), some of which it may then not grant.
+   */
+  consentScope?: string;
+}
+
+/** A browser's login with `loginFirst` (a session cookie): who logged in, until when. */
+export interface LoginSession {
+  user: UserRecord;
+  expiresAtMs: number;
 }
 
 /** A /v2/logout waiting for its confirmation (`login.logoutConfirm`). */
@@ -352,6 +368,12 @@ export interface AuthStore {
   saveLoginTransaction(id: string, tx: LoginTransaction): void;
   getLoginTransaction(id: string): LoginTransaction | undefined;
   deleteLoginTransaction(id: string): void;
+  /** `loginFirst`: the sessions the login page opened (one per browser, by its cookie). */
+  saveSession(id: string, session: LoginSession): void;
+  getSession(id: string): LoginSession | undefined;
+  /** `consent: 'remembered'`: the scopes a user granted a client, for the tenant's life. */
+  rememberConsent(userId: string, clientId: string, scopes: string[]): void;
+  consentedScopes(userId: string, clientId: string): string[];
   saveLogoutRequest(id: string, request: LogoutRequest): void;
   getLogoutRequest(id: string): LogoutRequest | undefined;
   deleteLogoutRequest(id: string): void;
@@ -446,6 +468,69 @@ export interface Rules {
   hasScope(claims: AccessTokenClaims, scope: string): boolean;
 }
 
+/** A client grant: `clientId` may obtain tokens for the API `audience` (its identifier), with these scopes. */
+export interface ClientGrant {
+  clientId: string;
+  audience: string;
+  scopes: string[];
+}
+
+export type SigningAlg = 'HS256' | 'RS256' | 'RS512' | 'PS256';
+export type TokenDialect = 'access_token' | 'access_token_authz' | 'rfc9068_profile' | 'rfc9068_profile_authz';
+/** `allow_all` stands for an absent client policy too (tokens allowed, as before policies were read). */
+export type SubjectPolicy = 'allow_all' | 'deny_all' | 'require_client_grant';
+
+/**
+ * A custom resource server's settings as they act on the tokens for its API, read from the
+ * stored record at the moment of issue (`resourceTokenSettings`). Each field is one setting,
+ * so a variant may replace one and keep the others.
+ */
+export interface ResourceTokenSettings {
+  /** identifier: the token's audience. */
+  audience: string;
+  /** token_lifetime: expires_in and exp − iat of tokens from the token endpoint. */
+  lifetimeSeconds: number;
+  /** token_lifetime_for_web, never above token_lifetime (§2.1): tokens of the implicit flow. */
+  webLifetimeSeconds: number;
+  /** signing_alg: the JWS alg (RFC 7515). */
+  signingAlg: SigningAlg;
+  /** signing_secret: the HS256 key, as its UTF-8 bytes. */
+  signingSecret: string;
+  /** token_dialect: header typ and claim set. */
+  dialect: TokenDialect;
+  /** enforce_policies: with an `_authz` dialect, the token carries `permissions`. */
+  enforcePolicies: boolean;
+  /** token_encryption: a nested JWE to this key (RFC 7516, RFC 7519 §5.2), or none. */
+  encryption: { alg: string; kid?: string; pem: string } | null;
+  /**
+   * proof_of_possession: the binding mechanism and who must present a proof (`null`: nobody,
+   * the token is bound only when a proof or certificate comes anyway), or none at all.
+   */
+  proofOfPossession: { mechanism: 'dpop' | 'mtls'; requiredFor: 'all_clients' | 'public_clients' | null } | null;
+  /** subject_type_authorization.client.policy: client credentials. */
+  clientPolicy: SubjectPolicy;
+  /** subject_type_authorization.user.policy: the user flows. */
+  userPolicy: SubjectPolicy;
+  /** allow_offline_access: a refresh token may be issued for this API. */
+  offlineAccess: boolean;
+  /** scopes[].value: what a token's scope may carry besides the OpenID scopes; `null`: anything asked. */
+  scopes: string[] | null;
+  /** skip_consent_for_verifiable_first_party_clients (every client of this tenant is first party). */
+  skipConsent: boolean;
+}
+
+/** Where the spec leaves the answer open, the tenant's choice for tokens of a custom API (all off by default). */
+export interface ResourceTokenChoices {
+  /** RFC 9449 §8: every DPoP proof must carry a nonce the tenant gave (`use_dpop_nonce` + `DPoP-Nonce`). */
+  dpopNonce: boolean;
+  /** RFC 6749 §3.3: a scope value the API does not define is dropped, or the request refused `invalid_scope`. */
+  undefinedScope: 'drop' | 'refuse';
+  /** offline_access asked for an API with allow_offline_access false: dropped, or refused `invalid_scope`. */
+  offlineAccessDenied: 'drop' | 'refuse';
+  /** Claims added to every access token of a custom API (never replacing one the tenant sets). */
+  extraClaims: Record<string, unknown>;
+}
+
 /** The named parts of the tenant; each can be replaced via `TenantOptions.parts`. */
 export type { CodeBinding, RefreshScope, SecurityRules } from './auth/security-rules.ts';
 import type { SecurityRules } from './auth/security-rules.ts';
@@ -482,6 +567,10 @@ export interface TenantParts {
   idTokenClaims: IdTokenClaimsBuilder;
   /** The passwordless OTP grant: the code was sent, to that recipient, for that client, is live, unused. */
   verifyOneTimeCode: OneTimeCodeCheck;
+  /** A custom resource server's settings in force when a token for its API is issued. */
+  resourceTokenSettings: (rs: ResourceServerRecord) => ResourceTokenSettings;
+  /** The tenant's choices for those tokens where the spec is silent (DPoP nonce, invalid_scope, extra claims). */
+  resourceTokenChoices: ResourceTokenChoices;
 }
 
 export interface TenantOptions {
@@ -494,6 +583,8 @@ export interface TenantOptions {
   clients?: ClientConfig[];
   /** Users of the database connection; defaults: the dev users. */
   users?: UserRecord[];
+  /** Which clients may obtain tokens for which custom API (`require_client_grant`); defaults: `defaultClientGrants()`. */
+  clientGrants?: ClientGrant[];
   /** The custom-domain API key the mTLS edge sends in `cname-api-key`. */
   edgeApiKey?: string;
   /**
@@ -510,6 +601,12 @@ export interface TenantOptions {
   profile?: 'default' | 'strict';
   /** The pages a login, a consent and a logout take (reference/README.md "Login profiles"); default: one login page. */
   login?: LoginOptions;
+  /**
+   * Where the revocation endpoint is announced: `both` (default: `/oauth/revoke` in the OpenID
+   * discovery document and the RFC 8414 metadata), or `rfc8414`: at `/oauth2/revoke`, listed in
+   * the RFC 8414 metadata only, as a server whose OpenID discovery omits OAuth extensions.
+   */
+  revocationAnnounced?: 'both' | 'rfc8414';
   /**
    * Every refresh answer carries a new refresh token and the one used is refused afterwards
    * (RFC 6749 §6 and RFC 9700 §4.14.2 leave the choice open); default false: a refresh token
@@ -541,8 +638,26 @@ export interface LoginOptions {
    * the password on the next; `challenge`: one page, then a one-time-code page no code passes.
    */
   flow?: 'one-page' | 'identifier-first' | 'challenge';
-  /** A consent page after the login: `always`, `offline` (when the scope has offline_access) or `never`. */
-  consent?: 'always' | 'offline' | 'never';
+  /**
+   * A consent page after the login: `always`, `offline` (when the scope has offline_access),
+   * `never`, or `remembered`: on a login asking a scope the user has not granted that client yet,
+   * whatever `prompt` says (OIDC Core §3.1.2.1's prompt=consent only SHOULD ask again), an
+   * acceptance remembered for the tenant's life.
+   */
+  consent?: 'always' | 'offline' | 'never' | 'remembered';
+  /**
+   * The consent page's two controls: `buttons` (default: "Decline", "Accept"), `inputs`
+   * (`<input type=submit>` "Cancel" and "Authorize"), or `nested` (buttons whose labels are in a
+   * `<span>`: "Deny Access", "Grant Access").
+   */
+  consentControls?: 'buttons' | 'inputs' | 'nested';
+  /**
+   * The tenant logs the user in before it reads the authorization request, as a web framework's
+   * login does: /authorize without its session cookie redirects to `/u/login?next=…` whatever its
+   * parameters; the login opens the session and sends the browser back, and only then is the
+   * request read (its errors, the consent page, the code). One-page login on the tenant's origin only.
+   */
+  loginFirst?: boolean;
   /** GET /v2/logout with an allowed returnTo shows "Do you want to sign out?"; its form redirects. */
   logoutConfirm?: boolean;
   /**

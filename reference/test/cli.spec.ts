@@ -79,7 +79,7 @@ test('login profile flags and env: flags win, --logout-confirm takes no value, b
   expect(env).toHaveProperty('login', { flow: 'challenge', consent: 'always', logoutConfirm: false });
   expect(parseCli([], {})).toHaveProperty('login', {});
   expect(() => parseCli(['--login', 'two-page'], {})).toThrow('login must be one-page, identifier-first, challenge');
-  expect(() => parseCli(['--consent', 'sometimes'], {})).toThrow('consent must be always, offline, never');
+  expect(() => parseCli(['--consent', 'sometimes'], {})).toThrow('consent must be always, offline, never, remembered');
   expect(() => parseCli([], { REFERENCE_LOGOUT_CONFIRM: 'yes' })).toThrow(
     'REFERENCE_LOGOUT_CONFIRM must be true, false',
   );
@@ -110,4 +110,30 @@ test('--experiments unique-names,delete (or REFERENCE_EXPERIMENTS): the experime
     deletable: true,
   });
   expect(() => parseCli(['--experiments', 'list'], {})).toThrow('experiments must be unique-names, delete');
+});
+
+test('issue 40’s profile flags and env: --login-first takes no value, consent remembered and its controls, revocation in RFC 8414 metadata', () => {
+  const cli = parseCli(
+    ['--login-first', '--consent', 'remembered', '--consent-controls', 'inputs', '--revocation-announced', 'rfc8414'],
+    {},
+  );
+  expect(cli).toMatchObject({
+    login: { loginFirst: true, consent: 'remembered', consentControls: 'inputs' },
+    revocationAnnounced: 'rfc8414',
+  });
+  expect(
+    parseCli([], {
+      REFERENCE_LOGIN_FIRST: 'true',
+      REFERENCE_CONSENT_CONTROLS: 'nested',
+      REFERENCE_REVOCATION_ANNOUNCED: 'both',
+    }),
+  ).toMatchObject({ login: { loginFirst: true, consentControls: 'nested' }, revocationAnnounced: 'both' });
+  expect(parseCli([], {})).toHaveProperty('revocationAnnounced', 'both');
+  expect(() => parseCli(['--consent-controls', 'links'], {})).toThrow(
+    'consent-controls must be buttons, inputs, nested',
+  );
+  expect(() => parseCli(['--revocation-announced', 'nowhere'], {})).toThrow(
+    'revocation announced must be both, rfc8414',
+  );
+  expect(() => parseCli(['--login-first', '--login', 'identifier-first'], {})).toThrow(/loginFirst/);
 });

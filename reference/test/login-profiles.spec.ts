@@ -317,6 +317,124 @@ test.describe('pages on a login origin', () => {
 
 // Helpers
 
+test.describe('consent controls: <input type=submit>, and labels nested in the buttons', () => {
+  const inputs = withTenant({ consent: 'always', consentControls: 'inputs' });
+  const nested = withTenant({ consent: 'always', consentControls: 'nested' });
+
+  test('inputs: "Cancel" and "Authorize" post their labels; Authorize → the code, Cancel → access_denied', async () => {
+    const page = await send(inputs.t, 'GET', (await loginOnePage(inputs.t)).location);
+    expect(page.text).toContain('<input type="submit" name="decision" value="Cancel">');
+    expect(page.text).toContain('<input type="submit" name="decision" value="Authorize">');
+    expect(page.text).not.toContain('<button');
+    const state = hidden(page.text, 'state');
+    const done = await send(inputs.t, 'POST', action(page.text), { state, decision: 'Authorize' });
+    expect(new URL(done.location).searchParams.get('code')).toBeTruthy();
+    const again = await send(inputs.t, 'GET', (await loginOnePage(inputs.t)).location);
+    const declined = await send(inputs.t, 'POST', action(again.text), {
+      state: hidden(again.text, 'state'),
+      decision: 'Cancel',
+    });
+    expect(new URL(declined.location).searchParams.get('error')).toBe('access_denied');
+  });
+
+  test('nested: "Grant Access" and "Deny Access" in a <span> inside each button', async () => {
+    const page = await send(nested.t, 'GET', (await loginOnePage(nested.t)).location);
+    expect(page.text).toContain(
+      '<button type="submit" name="decision" value="accept"><span class="label">Grant Access</span></button>',
+    );
+    expect(page.text).toContain(
+      '<button type="submit" name="decision" value="deny"><span class="label">Deny Access</span></button>',
+    );
+  });
+});
+
+test.describe('consent remembered, prompt=consent ignored', () => {
+  const s = withTenant({ consent: 'remembered' });
+
+  test('the first login asks; an accepted consent is kept for the scopes asked; a scope not granted yet asks again', async () => {
+    const first = await loginOnePage(s.t, { scope: 'openid profile', prompt: 'consent' });
+    expect(first.location).toMatch(/^\/u\/consent\?state=/);
+    const page = await send(s.t, 'GET', first.location);
+    await send(s.t, 'POST', action(page.text), { state: hidden(page.text, 'state'), decision: 'accept' });
+    const within = await loginOnePage(s.t, { scope: 'openid', prompt: 'consent' });
+    expect(new URL(within.location).searchParams.get('code'), 'prompt=consent ignored').toBeTruthy();
+    const wider = await loginOnePage(s.t, { scope: 'openid address' });
+    expect(wider.location).toMatch(/^\/u\/consent\?state=/);
+    const asked = await send(s.t, 'GET', wider.location);
+    expect(asked.text).toContain('<li>address</li>');
+    const listed = await send(s.t, 'GET', '/.well-known/openid-configuration');
+    expect(JSON.parse(listed.text).scopes_supported).toEqual(expect.arrayContaining(['address', 'phone']));
+  });
+});
+
+test.describe('login first: nothing is read before the login', () => {
+  const s = withTenant({ loginFirst: true, consent: 'offline' });
+
+  test('any /authorize without the session → the login page with next; the login → back there with the session', async () => {
+    for (const target of [authorizeQuery(), '/authorize', '/authorize?client_id=nobody']) {
+      const r = await send(s.t, 'GET', target);
+      expect([r.status, r.location]).toEqual([302, `/u/login?next=${encodeURIComponent(target)}`]);
+    }
+    const page = await send(s.t, 'GET', `/u/login?next=${encodeURIComponent(authorizeQuery())}`);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<input type="submit" value="Log in">');
+    expect(page.text, 'no client named: the request is not read yet').not.toContain('to continue to');
+    const wrong = await send(s.t, 'POST', '/u/login', {
+      next: authorizeQuery(),
+      username: USER.username,
+      password: 'x',
+    });
+    expect(wrong.status).toBe(401);
+    expect(wrong.text).toContain('role="alert"');
+    const done = await send(s.t, 'POST', '/u/login', {
+      next: authorizeQuery(),
+      username: USER.username,
+      password: USER.password,
+    });
+    expect([done.status, done.location]).toEqual([302, authorizeQuery()]);
+    const cookie = (done.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+    expect(cookie).toMatch(/^reference_session=[\w-]+$/);
+    const read = await fetch(`${s.t.url}${authorizeQuery()}`, { redirect: 'manual', headers: { cookie } });
+    const back = new URL(read.headers.get('location') ?? '');
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+    expect(back.searchParams.get('state')).toBe('st<1>');
+    // Read after the login: its errors as without the profile.
+    const bare = await fetch(`${s.t.url}/authorize`, { redirect: 'manual', headers: { cookie } });
+    expect(bare.status).toBe(400);
+    const unsupported = await fetch(`${s.t.url}${authorizeQuery({ response_type: 'nope' })}`, {
+      redirect: 'manual',
+      headers: { cookie },
+    });
+    expect(new URL(unsupported.headers.get('location') ?? '').searchParams.get('error')).toBe(
+      'unsupported_response_type',
+    );
+  });
+
+  test("next names this tenant's /authorize only; loginFirst takes the one-page login on the tenant's origin", async () => {
+    const away = await send(s.t, 'GET', `/u/login?next=${encodeURIComponent('https://attacker.test/')}`);
+    expect(away.status).toBe(400);
+    await expect(tenant({ login: { loginFirst: true, flow: 'identifier-first' } })).rejects.toThrow(/loginFirst/);
+  });
+});
+
+test.describe('revocation announced in RFC 8414 metadata only', () => {
+  let t: RunningTenant;
+  test.beforeAll(async () => {
+    t = (await tenant({ revocationAnnounced: 'rfc8414' })).t;
+  });
+  test.afterAll(async () => t.close());
+
+  test('/oauth2/revoke, listed at /.well-known/oauth-authorization-server, not in the discovery document', async () => {
+    const oidc = JSON.parse((await send(t, 'GET', '/.well-known/openid-configuration')).text);
+    const oauth = JSON.parse((await send(t, 'GET', '/.well-known/oauth-authorization-server')).text);
+    expect(oidc.revocation_endpoint).toBeUndefined();
+    expect(oauth.revocation_endpoint).toBe(`${t.publicUrl}/oauth2/revoke`);
+    expect(oauth.issuer).toBe(oidc.issuer);
+    expect((await send(t, 'POST', '/oauth/revoke', { token: 'x' })).status).toBe(404);
+    expect((await send(t, 'POST', '/oauth2/revoke', { token: 'x' })).status).toBe(401);
+  });
+});
+
 /** A tenant with `login` for the describe block around the call. */
 function withTenant(login: LoginOptions): { t: RunningTenant; c: Client } {
   const s = {} as { t: RunningTenant; c: Client };

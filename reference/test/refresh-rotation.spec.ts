@@ -28,6 +28,10 @@ const refresh = (c: Client, refreshToken: string, extra: Record<string, string> 
 test('rotation on: a new refresh token each time, for the same grant; the used one → 400 invalid_grant', async () => {
   const { t, c } = await tenant({ refreshRotation: true });
   try {
+    // The seeded API gives no refresh tokens (allow_offline_access false) until told to.
+    expect((await c.patchJson('rs_conformance', { allow_offline_access: true }, await c.accessToken())).status).toBe(
+      201,
+    );
     const first = await password(c, 'openid offline_access read:things', { audience: RS_CONFORMANCE_IDENTIFIER });
     expect(first.status, first.text).toBe(200);
     const rt1 = first.body.refresh_token as string;

@@ -9,3 +9,8 @@ import '../resource-server/accepts-valid-updates.ts';
 import '../resource-server/encodings.ts';
 import '../resource-server/limits.ts';
 import '../resource-server/path.ts';
+// The settings written above are stored; these rows hold the tokens for the API to them (issue 38).
+import '../settings/signing-and-shape.ts';
+import '../settings/proof-of-possession.ts';
+import '../settings/subject-types.ts';
+import '../settings/user-tokens.ts';

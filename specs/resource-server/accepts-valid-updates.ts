@@ -3,15 +3,26 @@
 // keep their values, and an empty update reads the same state back.
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
+import { clausesOf } from '../../lib/condition.ts';
 import { forAll } from '../../lib/property.ts';
 import type { ResourceServerUnderTest } from '../../lib/fixtures.ts';
-import type { Checks } from '../../lib/checks.ts';
-import type { Exchange } from '../../lib/http.ts';
-import { checkUpdateAnswer, unsentChanges, UPDATE_ANSWER_CLAUSES } from '../../lib/expectations.ts';
-import { deepEqual, isObject, short } from '../../lib/values.ts';
+import { resourceServerPath, type Exchange } from '../../lib/http.ts';
+import type { TwinGate } from '../../lib/twin-gate.ts';
+import {
+  judgeUpdateAnswer,
+  servedUnderPrefix,
+  unsentChanges,
+  UPDATE_ANSWER,
+} from '../../lib/management/update-answer.ts';
+import { emptyUpdateAccepted, readsBack, sameStateTwice } from '../../lib/management/read-back.ts';
+import { recorded } from '../../lib/management/recorded.ts';
+import { deepEqual, isObject } from '../../lib/values.ts';
 import type { ResourceServer } from '../../lib/staging.ts';
 import { updateBody } from '../../generators/index.ts';
 import type { SkipRecord } from '../../lib/skip-record.ts';
+
+const PS256 = recorded('rs.update.signing_alg.ps256-add-on');
+const EARLY_ACCESS = recorded('version.authorization_policy.early-access');
 
 test.describe('update a resource server: valid bodies', () => {
   test(
@@ -19,8 +30,8 @@ test.describe('update a resource server: valid bodies', () => {
     // rs.update.persisted is judged here only on those read-backs, so it is declared by the tests
     // that always judge it (the invalid bodies' settled write, the empty body): an error after a
     // run without read-backs (a refused restore) is not this clause's.
-    clauses(OPERATIONS.update, ...UPDATE_ANSWER_CLAUSES, 'version.mgmt.path-prefix'),
-    async ({ run, rs, check }) => {
+    clauses(OPERATIONS.update, ...clausesOf(UPDATE_ANSWER, servedUnderPrefix)),
+    async ({ run, rs, gate, check }) => {
       // PS256 (an add-on) and, when disabled, authorization_policy (Early Access) are observed elsewhere.
       const arb = updateBody({ addOns: false, earlyAccess: run.cfg.earlyAccess }).map((b) => rs.safe(b));
       // The state the next update starts from. Each answer carries every field, so the next
@@ -40,23 +51,17 @@ test.describe('update a resource server: valid bodies', () => {
           let lost = rs.lostWrite(ex);
           let stored: ResourceServer | null = null;
           if (!lost && answered && before && isObject(ex.body) && unsentChanges(body, before, ex.body).length > 0) {
-            ({ stored, lost } = await readBack(check, rs, ex));
+            ({ stored, lost } = await readBack(gate, rs, ex));
             if (!deepEqual(stored, ex.body)) before = null; // not stored: the changed fields say nothing of partial
           }
           if (lost) {
             skipClauses(test.info(), lost, 'rs.update.partial');
             before = null;
           }
-          const after = await checkUpdateAnswer(check, ex, { sent: body, before, snapshot: run.snapshot });
+          const after = await judgeUpdateAnswer(gate, { ex, sent: body, before });
           before = lost ? rs.current() : (stored ?? after);
           answered = after && !stored && !lost ? ex : null;
-          if (!after) return;
-          check.that(
-            'version.mgmt.path-prefix',
-            new URL(ex.request.url).pathname.includes('/api/v2/resource-servers/'),
-            'the update is served under /api/v2',
-            ex,
-          );
+          if (after) await gate.call(servedUnderPrefix, ex, { ex, path: resourceServerPath(rs.id) });
         },
         { name: 'rs.update.valid-bodies', runSeed: run.seed, numRuns: run.runs.update, maxShrinkCalls: 150 },
       );
@@ -65,37 +70,26 @@ test.describe('update a resource server: valid bodies', () => {
 
   test(
     'an empty body {} is a valid update and changes nothing',
-    clauses(OPERATIONS.update, 'rs.update.optional', 'rs.update.persisted'),
-    async ({ rs, check }) => {
+    clauses(OPERATIONS.update, ...clausesOf(emptyUpdateAccepted, sameStateTwice)),
+    async ({ rs, gate }) => {
       const first = await rs.read();
-      check.expectStatus('rs.update.optional', first, 201, 'PATCH {}');
+      await gate.call(emptyUpdateAccepted, first, first);
       const second = await rs.read();
       if (rs.lostWrite(first, second)) return; // said once under rs.update.persisted by the fixture
-      const same = isObject(first.body) && isObject(second.body) && deepEqual(first.body, second.body);
-      check.that(
-        'rs.update.persisted',
-        same,
-        same
-          ? 'a second PATCH {} answers the same state'
-          : `a second PATCH {} answered ${short(second.body)} after ${short(first.body)}`,
-        second,
-      );
+      if (gate.faultedFor(first, [sameStateTwice], 'the first PATCH {}')) return;
+      await gate.call(sameStateTwice, second, { first, second });
     },
   );
 
   test(
     'PS256 (an add-on) and authorization_policy (Early Access) are each accepted or refused: recorded',
-    clauses(OPERATIONS.update, 'rs.update.signing_alg.ps256-add-on', 'version.authorization_policy.early-access'),
-    async ({ rs, check }) => {
+    clauses(OPERATIONS.update, ...clausesOf(PS256, EARLY_ACCESS)),
+    async ({ rs, gate }) => {
       // One after the other in one test: the resource server is restored once for both.
       const ps256 = await rs.update({ signing_alg: 'PS256' });
-      check.observe('rs.update.signing_alg.ps256-add-on', `signing_alg PS256 answered ${ps256.status}`, ps256);
+      await gate.call(PS256, ps256, { what: 'signing_alg PS256', ex: ps256 });
       const policy = await rs.update({ authorization_policy: { policy_id: 'pol_idm_conformance' } });
-      check.observe(
-        'version.authorization_policy.early-access',
-        `authorization_policy {policy_id} answered ${policy.status}`,
-        policy,
-      );
+      await gate.call(EARLY_ACCESS, policy, { what: 'authorization_policy {policy_id}', ex: policy });
     },
   );
 });
@@ -107,22 +101,13 @@ test.describe('update a resource server: valid bodies', () => {
  * (rs.update.persisted), unless a write lost later disturbed the read (said by the fixture).
  */
 async function readBack(
-  check: Checks,
+  gate: TwinGate,
   rs: ResourceServerUnderTest,
   ex: Exchange,
 ): Promise<{ stored: ResourceServer | null; lost: SkipRecord | null }> {
   const again = await rs.read();
   const lost = rs.lostWrite(again);
   if (lost) return { stored: rs.current(), lost };
-  const same = isObject(again.body) && deepEqual(again.body, ex.body);
-  const read = 'PATCH {}';
-  check.that(
-    'rs.update.persisted',
-    same,
-    same
-      ? `${read} answers the state the update returned`
-      : `${read} answered ${again.status} ${short(again.body)} instead of the updated state ${short(ex.body)}`,
-    again,
-  );
+  await gate.call(readsBack, again, { again, updated: ex });
   return { stored: isObject(again.body) ? again.body : null, lost: null };
 }

@@ -5,9 +5,13 @@
 // still names its clause. One past each limit is a violation case (rejects-invalid-updates).
 import { test } from '../../lib/fixtures.ts';
 import type { ResourceServerUnderTest } from '../../lib/fixtures.ts';
-import type { Checks } from '../../lib/checks.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
-import { deepEqual, isObject, short } from '../../lib/values.ts';
+import { clausesOf } from '../../lib/condition.ts';
+import type { TwinGate } from '../../lib/twin-gate.ts';
+import type { Exchange } from '../../lib/http.ts';
+import { createdUnder, sentValuesBack, updateCreated } from '../../lib/management/update-answer.ts';
+import { notSentHere, recorded } from '../../lib/management/recorded.ts';
+import { deepEqual, isObject } from '../../lib/values.ts';
 import { validBundles, type BoundaryCase } from '../../generators/index.ts';
 import { loadUpdateCases } from '../../generators/cases.ts';
 import { runSkip } from '../../lib/skip-record.ts';
@@ -15,12 +19,16 @@ import { runSkip } from '../../lib/skip-record.ts';
 const CASES = loadUpdateCases().boundaries;
 const EARLY_ACCESS = (c: BoundaryCase): boolean => JSON.stringify(c.body).includes('authorization_policy');
 const ACCEPTED = CASES.filter((c) => c.expect === 'accept');
+const OPEN = CASES.filter((x) => x.expect === 'observe');
 
 test.describe('update a resource server: limits, valid side', () => {
   test(
     'the valid edge of every limit, null where allowed and open members: accepted with 201, values sent together where independent',
-    clauses(OPERATIONS.update, ...ACCEPTED.map((c) => c.clause), 'rs.update.applied', 'rs.update.success.status'),
-    async ({ run, rs, check }) => {
+    clauses(
+      OPERATIONS.update,
+      ...clausesOf(...ACCEPTED.map((c) => createdUnder(c.clause)), sentValuesBack, updateCreated),
+    ),
+    async ({ run, rs, gate }) => {
       let cases = ACCEPTED;
       if (!run.cfg.earlyAccess) {
         cases = ACCEPTED.filter((c) => !EARLY_ACCESS(c));
@@ -32,45 +40,45 @@ test.describe('update a resource server: limits, valid side', () => {
           ...new Set(unsent),
         );
       }
-      const sendable = cases.filter((c) => sendableOrSaid(c, rs, check));
+      const sendable: BoundaryCase[] = [];
+      for (const c of cases) if (await sendableOrSaid(c, rs, gate)) sendable.push(c);
       for (const bundle of validBundles(sendable)) {
         // Staging safety holds per value; should two values together not be safe, they go one by one.
         const together = deepEqual(rs.safe(bundle.body), bundle.body);
         const ex = together ? await rs.update(bundle.body) : null;
+        const what = bundle.cases.map((c) => c.description).join(', ');
         if (ex && (ex.status === 201 || bundle.cases.length === 1)) {
-          for (const c of bundle.cases) check.expectStatus(c.clause, ex, 201, c.description);
-          if (ex.status === 201)
-            checkApplied(check, bundle.body, ex.body, bundle.cases.map((c) => c.description).join(', '), ex);
+          if (gate.faultedFor(ex, [...bundle.cases.map((c) => createdUnder(c.clause)), sentValuesBack], what)) continue;
+          for (const c of bundle.cases) await gate.call(createdUnder(c.clause), ex, { ex, what: c.description });
+          if (ex.status === 201) await applied(gate, bundle.body, ex);
           continue;
         }
         // Refused together: each value alone names the clause it breaks.
         let refusedAlone = 0;
         for (const c of bundle.cases) {
           const one = await rs.update(c.body);
-          if (check.expectStatus(c.clause, one, 201, c.description))
-            checkApplied(check, c.body, one.body, c.description, one);
+          if (await gate.call(createdUnder(c.clause), one, { ex: one, what: c.description }))
+            await applied(gate, c.body, one);
           else refusedAlone++;
         }
         if (ex && refusedAlone === 0)
-          check.expectStatus(
-            'rs.update.success.status',
+          await gate.call(updateCreated, ex, {
             ex,
-            201,
-            `valid values each accepted alone, sent together (${bundle.cases.map((c) => c.id).join(', ')})`,
-          );
+            what: `valid values each accepted alone, sent together (${bundle.cases.map((c) => c.id).join(', ')})`,
+          });
       }
     },
   );
 
-  const OPEN = CASES.filter((x) => x.expect === 'observe');
   test(
     `${OPEN.map((c) => c.description).join('; ')}: each answer recorded`,
-    clauses(OPERATIONS.update, ...OPEN.map((c) => c.clause)),
-    async ({ rs, check }) => {
+    clauses(OPERATIONS.update, ...clausesOf(...OPEN.map((c) => recorded(c.clause)))),
+    async ({ rs, gate }) => {
       // One after the other in one test: the resource server is restored once for them all.
-      for (const c of OPEN.filter((x) => sendableOrSaid(x, rs, check))) {
+      for (const c of OPEN) {
+        if (!(await sendableOrSaid(c, rs, gate))) continue;
         const ex = await rs.update(c.body);
-        check.observe(c.clause, `${c.description}: answered ${ex.status}`, ex);
+        await gate.call(recorded(c.clause), ex, { what: c.description, ex });
       }
     },
   );
@@ -78,33 +86,19 @@ test.describe('update a resource server: limits, valid side', () => {
 
 // Helpers
 
-/** Whether the case may be sent to this target; if not, says so (lib/staging.ts) and sends nothing. */
-function sendableOrSaid(c: BoundaryCase, rs: ResourceServerUnderTest, check: Checks): boolean {
+/**
+ * Whether the case may be sent to this target; if not, the run says so (lib/staging.ts) and sends
+ * nothing: the value would change a field the suite could not put back.
+ */
+async function sendableOrSaid(c: BoundaryCase, rs: ResourceServerUnderTest, gate: TwinGate): Promise<boolean> {
   const body = isObject(c.body) ? c.body : {};
   if (deepEqual(rs.safe(body), body)) return true;
-  check.observe(
-    c.clause,
-    `not sent to this target: ${c.description} would change a field that cannot be restored (IDM_ALLOW=lifetime,irreversible to send it)`,
-  );
+  await gate.call(notSentHere(c.clause), null, c.description);
   return false;
 }
 
 /** Each sent field the answer carries has the value sent (rs.update.applied). */
-function checkApplied(
-  check: Checks,
-  sent: unknown,
-  answer: unknown,
-  what: string,
-  ex: Parameters<Checks['that']>[3],
-): void {
-  if (!isObject(sent) || !isObject(answer) || Object.keys(sent).length === 0) return;
-  const differing = Object.entries(sent).filter(([f, v]) => f in answer && !deepEqual(answer[f], v));
-  check.that(
-    'rs.update.applied',
-    differing.length === 0,
-    differing.length === 0
-      ? `${what}: sent values come back`
-      : `${what}: ${differing.map(([f, v]) => `${f} sent ${short(v)}, got ${short(answer[f])}`).join('; ')}`,
-    ex,
-  );
+async function applied(gate: TwinGate, sent: unknown, ex: Exchange): Promise<void> {
+  if (!isObject(sent) || Object.keys(sent).length === 0 || !isObject(ex.body)) return;
+  await gate.call(sentValuesBack, ex, { ex, sent, before: null });
 }

@@ -2,73 +2,63 @@
 // identifier (audience) percent-encoded; an unknown id; the system resource server.
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../lib/declare.ts';
+import { clausesOf } from '../../lib/condition.ts';
 import { resourceServerPath } from '../../lib/http.ts';
 import { isObject, short } from '../../lib/values.ts';
-import { clauseSkip, runSkip } from '../../lib/skip-record.ts';
+import { runSkip } from '../../lib/skip-record.ts';
+import { BY_IDENTIFIER, updatedById, updatedByIdentifier } from '../../lib/management/path.ts';
+import { servedUnderPrefix } from '../../lib/management/update-answer.ts';
+import { PERSISTED } from '../../lib/management/read-back.ts';
+import { recorded } from '../../lib/management/recorded.ts';
+
+const UNKNOWN_STATUS = recorded('rs.update.path.unknown-id.status');
 
 test.describe('update a resource server: the path parameter', () => {
   test(
     'the resource server is updated when named by its id',
-    clauses(OPERATIONS.update, 'rs.update.path.by-id', 'version.mgmt.path-prefix'),
-    async ({ run, rs, check }) => {
+    clauses(OPERATIONS.update, ...clausesOf(updatedById, servedUnderPrefix)),
+    async ({ run, rs, gate }) => {
       const name = `${run.runTag} by id`;
       const ex = await rs.update({ name });
-      const body = isObject(ex.body) ? ex.body : {};
-      check.that(
-        'rs.update.path.by-id',
-        ex.status === 201 && body.id === rs.id && body.name === name,
-        `PATCH /resource-servers/${rs.id} {name}: answered ${ex.status} with id ${short(body.id)}, name ${short(body.name)}`,
-        ex,
-      );
-      check.that(
-        'version.mgmt.path-prefix',
-        ex.status === 201 &&
-          new URL(ex.request.url).pathname.endsWith(`/api/v2/resource-servers/${encodeURIComponent(rs.id)}`),
-        `the update is served under /api/v2 (answered ${ex.status})`,
-        ex,
-      );
+      await gate.call(updatedById, ex, { ex, id: rs.id, name });
+      await gate.call(servedUnderPrefix, ex, { ex, path: resourceServerPath(rs.id) });
     },
   );
 
   test(
     'the resource server is updated when named by its identifier, percent-encoded',
-    clauses(OPERATIONS.update, 'rs.update.path.by-identifier'),
-    async ({ run, rs, check }) => {
+    clauses(OPERATIONS.update, ...clausesOf(updatedByIdentifier)),
+    async ({ run, rs, gate }, info) => {
       skipTest(rs.identifier === null && runSkip({}, 'the configured resource server shows no identifier'));
+      const identifier = rs.identifier!;
       const name = `${run.runTag} by identifier`;
-      const ex = await rs.update({ name }, { via: rs.identifier! });
-      const body = isObject(ex.body) ? ex.body : {};
+      const ex = await rs.update({ name }, { via: identifier });
       // Same object: the name written through the identifier reads back through the id.
       const back = await rs.read();
+      const found = isObject(ex.body) && ex.status === 201 && ex.body.id === rs.id;
       // A write lost before the read-back shows another name there (said under rs.update.persisted).
       const lost = rs.lostWrite(back);
-      if (lost && ex.status === 201 && body.id === rs.id)
-        return skipClauses(test.info(), lost, 'rs.update.path.by-identifier');
+      if (lost && found) return skipClauses(info, lost, BY_IDENTIFIER);
+      if (!(await gate.call(updatedByIdentifier, ex, { ex, id: rs.id, identifier }))) return;
+      if (gate.faultedFor(back, [updatedByIdentifier], 'PATCH {} after the write through the identifier')) return;
       const backName = isObject(back.body) ? back.body.name : undefined;
-      // A name that does not read back counts against the identifier only beside its twin: the
-      // same write through the id that does. A tenant that keeps no write is rs.update.persisted's.
-      if (!lost && ex.status === 201 && body.id === rs.id && backName !== name) {
-        const twin = `${run.runTag} by id`;
-        await rs.update({ name: twin });
+      // The read-back counts against the identifier only beside its twin: the same write through
+      // the id, read back too (a tenant that keeps no write is rs.update.persisted's).
+      let twin = gate.given(PERSISTED, true, '');
+      if (!lost && backName !== name) {
+        const byId = `${run.runTag} by id`;
+        await rs.update({ name: byId });
         const twinBack = await rs.read();
-        if (!rs.lostWrite(twinBack) && isObject(twinBack.body) && twinBack.body.name !== twin)
-          return skipClauses(
-            test.info(),
-            clauseSkip(
-              'rs.update.persisted',
-              `not judged: a name written through the id does not read back either (${short(twinBack.body.name)}), so the identifier's read-back says nothing of the path`,
-            ),
-            'rs.update.path.by-identifier',
-          );
+        const kept = rs.lostWrite(twinBack) !== null || (isObject(twinBack.body) && twinBack.body.name === byId);
+        twin = gate.given(
+          PERSISTED,
+          kept,
+          `a name written through the id does not read back either (${short(isObject(twinBack.body) ? twinBack.body.name : twinBack.status)})`,
+        );
       }
-      check.that(
-        'rs.update.path.by-identifier',
-        ex.status === 201 && body.id === rs.id,
-        `PATCH /resource-servers/${encodeURIComponent(rs.identifier!)} {name}: answered ${ex.status} with id ${short(body.id)}`,
-        ex,
-      );
-      check.that(
-        'rs.update.path.by-identifier',
+      gate.holds(
+        twin,
+        BY_IDENTIFIER,
         backName === name,
         `read back by id: name ${short(backName)} (written ${short(name)} through the identifier)`,
         back,
@@ -78,43 +68,30 @@ test.describe('update a resource server: the path parameter', () => {
 
   test(
     'an update naming no existing resource server is refused with a 4xx (code recorded)',
-    clauses(OPERATIONS.update, 'rs.update.path.unknown-id', 'rs.update.path.unknown-id.status'),
-    async ({ run, mgmt, check }) => {
+    clauses(OPERATIONS.update, ...clausesOf('rs.update.path.unknown-id', UNKNOWN_STATUS)),
+    async ({ run, mgmt, gate }) => {
       const ex = await mgmt.patch(resourceServerPath(`rs_${run.runTag.replace(/-/g, '_')}_missing`), { data: {} });
-      check.expectRejected('rs.update.path.unknown-id', ex, 'PATCH an unknown id');
-      check.observe('rs.update.path.unknown-id.status', `unknown id answered ${ex.status}`, ex);
+      gate.refusedWith(gate.setupRead(), 'rs.update.path.unknown-id', ex, '4xx', 'PATCH an unknown id');
+      await gate.call(UNKNOWN_STATUS, ex, { what: 'PATCH {} of an unknown id', ex });
     },
   );
 
   test(
     'an update of the system resource server is refused with 400',
     clauses(OPERATIONS.update, 'rs.update.error.400.system'),
-    async ({ run, mgmt, check }) => {
+    async ({ run, mgmt, gate }) => {
+      const system = run.cfg.systemResourceServerId;
       // On a shared tenant the body stays empty: were the update wrongly accepted, nothing changes.
       const body = run.cfg.embedded ? { name: `${run.runTag} system` } : {};
-      const ex = await mgmt.patch(resourceServerPath(run.cfg.systemResourceServerId), { data: body });
+      const ex = await mgmt.patch(resourceServerPath(system), { data: body });
       // Named by its identifier (IDM_SYSTEM_RESOURCE_SERVER_ID, by default `<base>/api/v2/`; ids
-      // carry no `/` or `:`), an answer other than 400 counts only beside the twin: the configured
-      // resource server found by its identifier.
+      // carry no `/` or `:`), a refusal counts beside the twin that names a resource server the
+      // same way: the configured one found by its identifier. Sent only when the answer is not 400.
       const identifier = typeof run.snapshot.identifier === 'string' ? run.snapshot.identifier : null;
-      if (ex.status !== 400 && identifier && /[/:]/.test(run.cfg.systemResourceServerId)) {
-        const twin = await mgmt.patch(resourceServerPath(identifier), { data: {} });
-        if (twin.status < 200 || twin.status >= 300)
-          return skipClauses(
-            test.info(),
-            clauseSkip(
-              'rs.update.path.by-identifier',
-              `not judged: the configured resource server is not found by its identifier either (PATCH {} answered ${twin.status}), so the system resource server cannot be named`,
-            ),
-            'rs.update.error.400.system',
-          );
-      }
-      check.expectStatus(
-        'rs.update.error.400.system',
-        ex,
-        400,
-        `PATCH the system resource server (${run.cfg.systemResourceServerId})`,
-      );
+      let twin = gate.setupRead();
+      if (ex.status !== 400 && identifier && /[/:]/.test(system))
+        twin = gate.twinOf(BY_IDENTIFIER, await mgmt.patch(resourceServerPath(identifier), { data: {} }));
+      gate.refusedWith(twin, 'rs.update.error.400.system', ex, 400, `PATCH the system resource server (${system})`);
     },
   );
 });

@@ -6,17 +6,23 @@
 // read after the whole batch tells whether, and which, a refused write leaked; only an
 // unattributable leak is bisected. A valid write goes first and that read comes at least
 // SETTLE_MS after it, so the same read also tells whether a write answered as stored was
-// still there "a moment" later (rs.update.persisted): the batch fills the pause.
+// still there "a moment" later (rs.update.persisted): the batch fills the pause. That valid
+// write is also the refusals' accepted twin (lib/twin-gate.ts); each body is judged on its own,
+// so an answer that is a fault, or none at all, leaves only its own clause unjudged.
 import { test } from '../../lib/fixtures.ts';
 import type { ResourceServerUnderTest } from '../../lib/fixtures.ts';
-import type { Checks } from '../../lib/checks.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
+import { clausesOf } from '../../lib/condition.ts';
+import type { TwinGate } from '../../lib/twin-gate.ts';
+import { errorBodyRecorded } from '../../lib/management/recorded.ts';
+import { NO_WRITE, nothingWritten, settledWriteKept } from '../../lib/management/no-write.ts';
+import { runSkip } from '../../lib/skip-record.ts';
 import { allowed, type Config } from '../../lib/config.ts';
 import { deepEqual, isObject, short } from '../../lib/values.ts';
 import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from '../../lib/staging.ts';
 import { distinctiveUpdateValues, findLeak, withProbe, type ViolationCase } from '../../generators/index.ts';
 import { loadUpdateCases } from '../../generators/cases.ts';
-import type { Exchange } from '../../lib/http.ts';
+import { TargetTransportError, type Exchange } from '../../lib/http.ts';
 import { sleep } from '../../lib/lock.ts';
 import { SETTLE_MS } from '../../lib/lost-writes.ts';
 
@@ -43,41 +49,59 @@ test.describe('update a resource server: invalid bodies', () => {
     `bodies breaking one rule of §2.2 or §2.3 each (${ALL.length} bodies) and one that is not JSON: each refused with 400, nothing written`,
     clauses(
       OPERATIONS.update,
-      ...new Set(ALL.map((c) => c.clause)),
-      'rs.update.error.400.malformed-body',
-      'rs.update.error.body',
-      'rs.update.error.400.no-write',
-      'rs.update.persisted',
+      ...clausesOf(...ALL.map((c) => c.clause), 'rs.update.error.400.malformed-body', errorBodyRecorded),
+      ...clausesOf(nothingWritten, settledWriteKept),
     ),
-    async ({ run, rs, check }) => {
+    async ({ run, rs, gate }, info) => {
       const settled = await settledWrite(rs, run.runTag);
-      let expected: ResourceServer = settled?.state ?? rs.start;
+      const twin = gate.twinOf('rs.update.success.status', settled.ex);
+      let expected: ResourceServer = settled.kept?.state ?? rs.start;
       const refused: ViolationCase[] = [];
       // One step per type; one read after them all judges no-write for every refused body.
       for (const [type, group] of byType) {
         await test.step(`${TITLES[type] ?? `${type} breaking one rule each`} (${group.length} bodies)`, async () => {
           for (const c of group.map((c) => safeProbe(withProbe(c, run.runTag), run.cfg, run.snapshot))) {
-            const ex = await rs.update(c.body);
-            check.expectStatus(c.clause, ex, 400, c.description);
-            if (ex.status === 400) refused.push(c);
+            const ex = await sentAlone(info, c.clause, c.description, () => rs.update(c.body));
+            if (!ex) continue;
+            if (gate.refusedWith(twin, c.clause, ex, 400, c.description)) refused.push(c);
             else if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) expected = ex.body; // accepted: a failure above, and the new state
           }
         });
       }
       // In the batch, so that its read covers this body too (one request fewer than a test of its own).
       await test.step('a body that is not valid JSON (1 body)', async () => {
-        const ex = await rs.update(null, {
-          raw: '{"name": "unterminated',
-          headers: { 'content-type': 'application/json' },
-        });
-        check.expectStatus('rs.update.error.400.malformed-body', ex, 400, 'PATCH with a truncated JSON body');
-        check.observe('rs.update.error.body', `error body: ${short(ex.body)}`, ex);
+        const what = 'PATCH with a truncated JSON body';
+        const ex = await sentAlone(info, 'rs.update.error.400.malformed-body', what, () =>
+          rs.update(null, { raw: '{"name": "unterminated', headers: { 'content-type': 'application/json' } }),
+        );
+        if (!ex) return;
+        gate.refusedWith(twin, 'rs.update.error.400.malformed-body', ex, 400, what);
+        await gate.call(errorBodyRecorded, ex, { what, ex });
       });
-      if (settled) await sleep(settled.at + SETTLE_MS - Date.now());
-      await checkNothingWritten(check, rs, expected, refused, rs.start, settled);
+      if (settled.kept) await sleep(settled.kept.at + SETTLE_MS - Date.now());
+      await checkNothingWritten(gate, rs, expected, refused, rs.start, settled.kept);
     },
   );
 });
+
+/**
+ * One body of the batch: its answer, or null when the target left it unanswered (sent twice where
+ * that is safe, lib/http.ts): then only its own clause is unjudged, and the batch goes on.
+ */
+async function sentAlone(
+  info: Parameters<typeof skipClauses>[0],
+  clause: string,
+  what: string,
+  send: () => Promise<Exchange>,
+): Promise<Exchange | null> {
+  try {
+    return await send();
+  } catch (e) {
+    if (!(e instanceof TargetTransportError)) throw e;
+    skipClauses(info, runSkip({ answer: 'no-answer' }, `${what}: the target did not answer (${e.message})`), clause);
+    return null;
+  }
+}
 
 /** A valid write answered as stored, before the batch: what the read after it must still show. */
 interface SettledWrite {
@@ -87,17 +111,23 @@ interface SettledWrite {
   at: number;
 }
 
-/** The write the read after the batch holds to rs.update.persisted; null when it was not answered as stored. */
-async function settledWrite(rs: ResourceServerUnderTest, runTag: string): Promise<SettledWrite | null> {
+/**
+ * The valid write before the batch: the refusals' accepted twin, and — when it was answered as
+ * stored — what the read after the batch holds to rs.update.persisted (`kept`).
+ */
+async function settledWrite(
+  rs: ResourceServerUnderTest,
+  runTag: string,
+): Promise<{ ex: Exchange; kept: SettledWrite | null }> {
   const sent = rs.safe({ name: distinctiveUpdateValues(`${runTag}:settled`).name });
   const ex = await rs.update(sent);
-  if (ex.status < 200 || ex.status >= 300 || !isObject(ex.body) || rs.lostWrite(ex)) return null;
-  return { sent, state: ex.body, at: Date.now() };
+  if (ex.status < 200 || ex.status >= 300 || !isObject(ex.body) || rs.lostWrite(ex)) return { ex, kept: null };
+  return { ex, kept: { sent, state: ex.body, at: Date.now() } };
 }
 
 /** Reads the state once; on a difference names the leaking case by its probe, else bisects. */
 async function checkNothingWritten(
-  check: Checks,
+  gate: TwinGate,
   rs: ResourceServerUnderTest,
   expected: ResourceServer,
   refused: ViolationCase[],
@@ -108,43 +138,30 @@ async function checkNothingWritten(
   const read = await rs.read();
   // A write lost later changes the state between the reads, whatever the refused bodies did.
   const lost = rs.lostWrite(read);
-  if (lost) return skipClauses(test.info(), lost, 'rs.update.error.400.no-write');
-  if (!isObject(read.body)) {
-    check.that(
-      'rs.update.error.400.no-write',
-      false,
-      `could not read the state back: PATCH {} answered ${read.status}`,
+  if (lost) return skipClauses(test.info(), lost, NO_WRITE);
+  if (gate.faultedFor(read, [nothingWritten, settledWriteKept], 'PATCH {} after the refused bodies')) return;
+  if (!isObject(read.body))
+    return void (await gate.call(nothingWritten, read, {
       read,
-    );
-    return;
-  }
+      refused: refused.length,
+      changed: [`the state could not be read back: PATCH {} answered ${read.status}`],
+      culprits: 'the batch',
+    }));
   const changed = diff(
-    settled ? judgeSettled(check, settled, read, read.body, refused, expected) : expected,
+    settled ? await judgeSettled(gate, settled, read, read.body, refused, expected) : expected,
     read.body,
   );
-  if (changed.length === 0) {
-    check.that(
-      'rs.update.error.400.no-write',
-      true,
-      `${refused.length} refused update(s) left the state unchanged`,
-      read,
-    );
-    return;
+  let culprits: ViolationCase[] = [];
+  if (changed.length > 0) {
+    culprits = findLeak(read.body, refused);
+    if (culprits.length === 0 && refused.length === 1) culprits = refused;
+    if (culprits.length === 0) culprits = await bisect(rs, refused, snapshot);
   }
-  let culprits = findLeak(read.body, refused);
-  if (culprits.length === 0 && refused.length === 1) culprits = refused;
-  if (culprits.length === 0) culprits = await bisect(rs, refused, snapshot);
   const names =
     culprits.length > 0
       ? culprits.map((c) => `${c.id} (${c.description})`).join(', ')
       : 'a refused update (not attributable)';
-  check.that(
-    'rs.update.error.400.no-write',
-    false,
-    `${names} was refused with 400 but changed ${changed.join('; ')}`,
-    read,
-    culprits[0] ? { counterexample: culprits[0].body } : undefined,
-  );
+  await gate.call(nothingWritten, read, { read, refused: refused.length, changed, culprits: names });
 }
 
 /**
@@ -154,30 +171,26 @@ async function checkNothingWritten(
  * older value is this clause's failure, and no-write then compares the other fields only: one
  * cause, one failure.
  */
-function judgeSettled(
-  check: Checks,
+async function judgeSettled(
+  gate: TwinGate,
   settled: SettledWrite,
   read: Exchange,
   now: ResourceServer,
   refused: ViolationCase[],
   expected: ResourceServer,
-): ResourceServer {
+): Promise<ResourceServer> {
   const fields = Object.keys(settled.sent);
   const leaked = (f: string) => refused.some((c) => isObject(c.body) && f in c.body && deepEqual(c.body[f], now[f]));
   const superseded = (f: string) => !deepEqual(expected[f], settled.state[f]);
   if (fields.some(superseded) || fields.some(leaked)) return expected;
   const kept = fields.every((f) => deepEqual(now[f], settled.state[f]));
-  const after = `${Date.now() - settled.at} ms`;
-  check.that(
-    'rs.update.persisted',
-    kept,
-    kept
-      ? `the write before the refused bodies (${fields.join(', ')}) reads back ${after} after its answer`
-      : `the write answered as stored before the refused bodies was not there ${after} later: ${fields
-          .map((f) => `${f} ${short(now[f])} instead of ${short(settled.state[f])}`)
-          .join('; ')}`,
+  await gate.call(settledWriteKept, read, {
     read,
-  );
+    fields,
+    kept,
+    after: `${Date.now() - settled.at} ms`,
+    seen: fields.map((f) => `${f} ${short(now[f])} instead of ${short(settled.state[f])}`).join('; '),
+  });
   if (kept) return expected;
   const rest = { ...expected };
   for (const f of fields) rest[f] = now[f];

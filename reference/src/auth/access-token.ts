@@ -13,10 +13,11 @@ export interface SigningKey {
   publicJwk: JWK;
 }
 
-export async function newSigningKey(): Promise<SigningKey> {
-  const { privateKey, publicKey } = await generateKeyPair('RS256', { extractable: true });
+/** A fresh RSA key pair for one JWS alg (RFC 7518 §3.3, §3.5), published with that alg and its own kid. */
+export async function newSigningKey(alg: 'RS256' | 'RS512' | 'PS256' = 'RS256'): Promise<SigningKey> {
+  const { privateKey, publicKey } = await generateKeyPair(alg, { extractable: true });
   const kid = randomUUID();
-  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+  const publicJwk = { ...(await exportJWK(publicKey)), kid, alg, use: 'sig' };
   return { kid, privateKey, publicKey, publicJwk };
 }
 

@@ -1,6 +1,7 @@
 // In-memory authentication state: authorization codes, refresh tokens, login transactions
-// (the /authorize parameters while the login pages are shown), logouts waiting for their
-// confirmation, the dev outbox and the passwordless one-time codes still redeemable.
+// (the /authorize parameters while the login pages are shown), the sessions and remembered
+// consents of the profiles that keep them, logouts waiting for their confirmation, the dev
+// outbox and the passwordless one-time codes still redeemable.
 import type { AuthStore, OutboxMessage, RecipientCodes } from '../types.ts';
 
 const OUTBOX_MAX = 200;
@@ -10,6 +11,9 @@ export function memoryAuthStore(now: () => number): AuthStore {
   const refresh = new Map<string, Parameters<AuthStore['saveRefreshToken']>[1]>();
   const transactions = new Map<string, Parameters<AuthStore['saveLoginTransaction']>[1]>();
   const logouts = new Map<string, Parameters<AuthStore['saveLogoutRequest']>[1]>();
+  const sessions = new Map<string, Parameters<AuthStore['saveSession']>[1]>();
+  const consents = new Map<string, Set<string>>();
+  const consentKey = (userId: string, clientId: string) => `${userId}|${clientId}`;
   const outbox: OutboxMessage[] = [];
   const sent = new Map<string, RecipientCodes>();
   const recipientKey = (connection: string, recipient: string) => `${connection}|${recipient.toLowerCase()}`;
@@ -51,6 +55,16 @@ export function memoryAuthStore(now: () => number): AuthStore {
     },
     getLoginTransaction: (id) => live(transactions.get(id)),
     deleteLoginTransaction: (id) => void transactions.delete(id),
+    saveSession(id, session) {
+      prune(sessions);
+      sessions.set(id, { ...session });
+    },
+    getSession: (id) => live(sessions.get(id)),
+    rememberConsent(userId, clientId, scopes) {
+      const key = consentKey(userId, clientId);
+      consents.set(key, new Set([...(consents.get(key) ?? []), ...scopes]));
+    },
+    consentedScopes: (userId, clientId) => [...(consents.get(consentKey(userId, clientId)) ?? [])],
     saveLogoutRequest(id, request) {
       prune(logouts);
       logouts.set(id, { ...request });

@@ -2,12 +2,13 @@
 // first and which after the password, where pages are served (the tenant, or a login origin),
 // and the redirect that ends the login — the code in the query (RFC 6749 §4.1.2), tokens in
 // the fragment (§4.2.2), errors either way (§4.1.2.1, §4.2.2.1). The transaction is the one
-// /authorize saved; pages add to it but never extend its expiry.
+// /authorize saved; pages add to it but never extend its expiry. With `loginFirst` the login
+// comes before any transaction: it opens a session (a cookie) that /authorize then reads.
 import { randomBytes } from 'node:crypto';
 import type { LoginTransaction, TenantRequest, TenantResponse, UserRecord } from '../types.ts';
 import type { AppContext } from '../context.ts';
 import { begin, readBody, readQuery, type Params, type Reply } from './request.ts';
-import { issueUserTokens } from './user-tokens.ts';
+import { admitUser, issueUserTokens } from './user-tokens.ts';
 import { htmlHeaders, loginPage } from './login-pages.ts';
 
 const UNKNOWN_TRANSACTION = 'Unknown or expired login transaction: start again at /authorize';
@@ -96,19 +97,65 @@ export async function afterPassword(
   tx: LoginTransaction,
   user: UserRecord,
 ): Promise<TenantResponse> {
-  const { flow, consent } = ctx.login;
-  const next =
-    flow === 'challenge'
-      ? 'otp'
-      : consent === 'always' || (consent === 'offline' && tx.scope.split(' ').includes('offline_access'))
-        ? 'consent'
-        : undefined;
+  const next = ctx.login.flow === 'challenge' ? 'otp' : asksConsent(ctx, tx, user) ? 'consent' : undefined;
   if (next === undefined) {
     ctx.parts.authStore.deleteLoginTransaction(id);
     return completeLogin(ctx, reply, tx, user);
   }
   ctx.parts.authStore.saveLoginTransaction(id, { ...tx, authenticated: { user, next } });
   return reply.raw(302, { location: pageUrl(ctx, next === 'otp' ? '/u/mfa/otp' : '/u/consent', id) });
+}
+
+/**
+ * Whether the login shows the consent page: always, for offline access or an API that asks its
+ * users' consent, or (`remembered`) when it asks a scope the user has not granted the client yet,
+ * whatever `prompt` says.
+ */
+function asksConsent(ctx: AppContext, tx: LoginTransaction, user: UserRecord): boolean {
+  switch (ctx.login.consent) {
+    case 'always':
+      return true;
+    case 'offline':
+      return tx.scope.split(' ').includes('offline_access') || apiAsksConsent(ctx, tx);
+    case 'remembered': {
+      const granted = ctx.parts.authStore.consentedScopes(user.userId, tx.clientId);
+      return consentScopes(tx).some((s) => !granted.includes(s));
+    }
+    case 'never':
+      return false;
+  }
+}
+
+/**
+ * skip_consent_for_verifiable_first_party_clients false: the API asks its users' consent even
+ * for a first-party client (every client here is). Only a profile with a consent page shows it.
+ */
+function apiAsksConsent(ctx: AppContext, tx: LoginTransaction): boolean {
+  const rs = tx.audience ? ctx.parts.store.getResourceServerByIdentifier(tx.audience) : undefined;
+  return rs !== undefined && !rs.is_system && !ctx.parts.resourceTokenSettings(rs).skipConsent;
+}
+
+/** The scopes the consent page asks for (and, remembered, records when accepted). */
+export function consentScopes(tx: LoginTransaction): string[] {
+  return (tx.consentScope ?? tx.scope).split(' ').filter((s) => s !== '');
+}
+
+/** The session cookie of `loginFirst` (a browser's; never sent to another site's request). */
+const SESSION_COOKIE = 'reference_session';
+
+/** The user of the request's session, when it carries a live one. */
+export function sessionUser(req: TenantRequest, ctx: AppContext): UserRecord | undefined {
+  const cookies = (req.headers.cookie ?? '').split(';').map((c) => c.trim().split('='));
+  const id = cookies.find(([name]) => name === SESSION_COOKIE)?.[1];
+  return id === undefined ? undefined : ctx.parts.authStore.getSession(id)?.user;
+}
+
+/** Opens a session for `user`: the Set-Cookie header that carries it (as long as a login transaction lives). */
+export function openSession(ctx: AppContext, user: UserRecord): Record<string, string> {
+  const id = randomBytes(18).toString('base64url');
+  const lifetime = ctx.parts.limits.loginTransactionLifetimeSeconds;
+  ctx.parts.authStore.saveSession(id, { user, expiresAtMs: ctx.parts.now() + lifetime * 1000 });
+  return { 'set-cookie': `${SESSION_COOKIE}=${id}; Path=/; HttpOnly; SameSite=Lax; Max-Age=${lifetime}` };
 }
 
 /** The end of a login (its transaction already deleted): the code, or the tokens, to the redirect URI. */
@@ -136,11 +183,26 @@ export async function completeLogin(
     return redirectTo(reply, tx.redirectUri, false, { code, state: tx.state });
   }
   const types = tx.responseType.split(' ');
+  // The implicit token is issued now: the API's settings of this moment (token_lifetime_for_web).
+  const admitted = await admitUser(ctx, {
+    client,
+    audience: tx.audience,
+    requested: tx.scope,
+    asking: false,
+    at: 'implicit',
+  });
+  if (!admitted.ok)
+    return redirectTo(reply, tx.redirectUri, true, {
+      error: admitted.error,
+      error_description: admitted.description,
+      state: tx.state,
+    });
   const tokens = await issueUserTokens(ctx, {
     client,
     user,
-    scope: tx.scope,
+    scope: admitted.scope,
     ...(tx.audience ? { audience: tx.audience } : {}),
+    ...(admitted.resource ? { resource: admitted.resource } : {}),
     ...(tx.nonce !== undefined ? { nonce: tx.nonce } : {}),
     refreshable: false,
     want: { accessToken: types.includes('token'), idToken: types.includes('id_token') },

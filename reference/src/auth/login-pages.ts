@@ -1,5 +1,5 @@
-// The HTML of the hosted pages: login (one page, or identifier-first's two), the one-time
-// code challenge, consent and the logout confirmation. Plain forms that work without script,
+// The HTML of the hosted pages: login (one page, identifier-first's two, or the page before any
+// request is read), the one-time code challenge, consent and the logout confirmation. Plain forms that work without script,
 // with the markup hosted login pages have (labels, autocomplete, one `state` per transaction),
 // so that a browser walk meets the shapes it meets on real tenants. Every value is escaped.
 
@@ -19,6 +19,25 @@ export function loginPage(action: string, txId: string, clientId: string, messag
     <label for="password">Password</label>
     <input id="password" name="password" type="password" autocomplete="current-password" required>
     <button type="submit">Continue</button>
+  </form>`,
+  );
+}
+
+/**
+ * `loginFirst`: the login before any authorization request is read, as a web framework's login
+ * page: no client named, and where to go afterwards in a hidden `next`.
+ */
+export function sessionLoginPage(action: string, next: string, message: string): string {
+  return page(
+    'Log in',
+    `  <h1>Log in</h1>${alert(message)}
+  <form method="post" action="${esc(action)}">
+    <input type="hidden" name="next" value="${esc(next)}">
+    <label for="username">Email address</label>
+    <input id="username" name="username" type="text" autocomplete="username" required autofocus>
+    <label for="password">Password</label>
+    <input id="password" name="password" type="password" autocomplete="current-password" required>
+    <input type="submit" value="Log in">
   </form>`,
   );
 }
@@ -84,6 +103,18 @@ export function otpPage(action: string, txId: string, message: string): string {
   );
 }
 
+/** The consent page's two controls, decline first, as each `consentControls` shape has them. */
+const CONSENT_CONTROLS = {
+  buttons: `<button type="submit" name="decision" value="deny">Decline</button>
+    <button type="submit" name="decision" value="accept">Accept</button>`,
+  // As a Python framework's approval page: the label is the posted value.
+  inputs: `<input type="submit" name="decision" value="Cancel">
+    <input type="submit" name="decision" value="Authorize">`,
+  // As a Java framework's: the label in an element of its own inside the button.
+  nested: `<button type="submit" name="decision" value="deny"><span class="label">Deny Access</span></button>
+    <button type="submit" name="decision" value="accept"><span class="label">Grant Access</span></button>`,
+} as const;
+
 /** Consent: the scopes the client asked for, Decline first (what Enter submits is the safe answer). */
 export function consentPage(
   action: string,
@@ -92,6 +123,7 @@ export function consentPage(
   username: string,
   scopes: string[],
   message: string,
+  controls: keyof typeof CONSENT_CONTROLS = 'buttons',
 ): string {
   const items = scopes.map((s) => `\n    <li>${esc(s)}</li>`).join('');
   return page(
@@ -102,8 +134,7 @@ export function consentPage(
   </ul>
   <form method="post" action="${esc(action)}">
     <input type="hidden" name="state" value="${esc(txId)}">
-    <button type="submit" name="decision" value="deny">Decline</button>
-    <button type="submit" name="decision" value="accept">Accept</button>
+    ${CONSENT_CONTROLS[controls]}
   </form>`,
   );
 }

@@ -33,8 +33,31 @@ export const mtlsEdgeCheck: MtlsEdgeCheck = (headers, client, apiKey) => {
   } else if (!presented.raw.equals(registered.raw)) {
     return fault('certificate-mismatch', 'Certificate is not the registered one');
   }
-  return { ok: true, x5tS256: createHash('sha256').update(presented.raw).digest('base64url') };
+  return { ok: true, x5tS256: thumbprint(presented) };
 };
+
+/**
+ * RFC 8705 §3, §4: the certificate the edge forwarded for any client (a public one too), to
+ * bind a token to; undefined when none was forwarded. Trusted only with the edge's API key.
+ */
+export function forwardedCertificate(
+  headers: Record<string, string>,
+  apiKey: string,
+): { ok: true; x5tS256: string } | { ok: false; description: string } | undefined {
+  const raw = headers['client-certificate'];
+  if (raw === undefined || raw === '') return undefined;
+  const key = headers['cname-api-key'];
+  if (key === undefined || !sameText(key, apiKey))
+    return { ok: false, description: 'cname-api-key is missing or wrong: the forwarded certificate is not trusted' };
+  const cert = parseCertificate(raw);
+  if (cert === undefined) return { ok: false, description: 'client-certificate is not a URL-encoded PEM certificate' };
+  return { ok: true, x5tS256: thumbprint(cert) };
+}
+
+/** RFC 8705 §3.1: x5t#S256, the base64url SHA-256 of the certificate's DER. */
+function thumbprint(cert: X509Certificate): string {
+  return createHash('sha256').update(cert.raw).digest('base64url');
+}
 
 function parseCertificate(text: string): X509Certificate | undefined {
   let pem = text;

@@ -1,42 +1,72 @@
 // Tokens issued for a user (password, authorization code, implicit, refresh, passwordless): an
-// RS256 access token (audience the API asked for and/or `<public URL>/userinfo`), an
-// OpenID Connect ID token when `openid` is in scope, a refresh token when `offline_access`
-// is and the client may use the refresh_token grant.
+// access token (audience the API asked for and/or `<public URL>/userinfo`), an OpenID Connect
+// ID token when `openid` is in scope, a refresh token when `offline_access` is and the client
+// may use the refresh_token grant. Without an audience the access token is the tenant's own
+// RS256 token for /userinfo; for a custom API it follows that API's settings (resource-tokens.ts).
 import { SignJWT } from 'jose';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { ClientConfig, RefreshGrant, UserRecord } from '../types.ts';
 import type { AppContext } from '../context.ts';
+import {
+  OIDC_SCOPES,
+  admitResourceToken,
+  admitScope,
+  mintResourceToken,
+  type AdmitRequest,
+  type Refusal,
+  type ResourceIssue,
+} from './resource-tokens.ts';
 
 /** Ten hours: an ID token is read once, at login. */
 const ID_TOKEN_LIFETIME_S = 36000;
 
-const OIDC_SCOPES = ['openid', 'profile', 'email', 'offline_access'];
-
 const userinfoAudience = (ctx: AppContext) => `${ctx.publicUrl}/userinfo`;
 
+export type UserAdmission = { ok: true; scope: string; resource?: ResourceIssue } | Refusal;
+
 /**
- * The scope a user token gets: the OIDC scopes asked for, plus the API's scopes asked for
- * when an audience is named. Undefined audience (or none asked) → no API scopes.
- * Returns undefined for an unknown audience or a system API (users get no management scopes).
+ * What a user flow may have, decided where its scope is asked (`authorize`: subject policy and
+ * scope only, the rest at the code exchange) or at issue: without an audience the OIDC scopes
+ * asked for (default `openid`); for a custom API what its settings admit; the management API
+ * or an unknown audience → 403 access_denied (users get no management scopes).
  */
-export function userScope(
+export async function admitUser(
   ctx: AppContext,
-  requested: string | undefined,
-  audience: string | undefined,
-): string | undefined {
-  const asked = (requested ?? 'openid').split(' ').filter((s) => s !== '');
-  let apiScopes: string[] = [];
-  if (audience !== undefined && audience !== '') {
-    const rs = ctx.parts.store.getResourceServerByIdentifier(audience);
-    if (rs === undefined || rs.is_system) return undefined;
-    apiScopes = rs.scopes.map((s) => s.value);
+  a: {
+    client: ClientConfig;
+    audience: string | undefined;
+    requested: string | undefined;
+    asking: boolean;
+    at: 'authorize' | AdmitRequest['at'];
+    http?: AdmitRequest['http'];
+    x5tS256?: string;
+    refresh?: AdmitRequest['refresh'];
+  },
+): Promise<UserAdmission> {
+  const asked = (a.requested ?? 'openid').split(' ').filter((s) => s !== '');
+  if (a.audience === undefined || a.audience === '')
+    return { ok: true, scope: asked.filter((s, i) => OIDC_SCOPES.includes(s) && asked.indexOf(s) === i).join(' ') };
+  const rs = ctx.parts.store.getResourceServerByIdentifier(a.audience);
+  if (rs === undefined || rs.is_system)
+    return { ok: false, status: 403, error: 'access_denied', description: `Service not found: ${a.audience}` };
+  const base = { rs, subject: 'user' as const, client: a.client, asked, asking: a.asking };
+  if (a.at === 'authorize') {
+    const scoped = admitScope(ctx, base);
+    return scoped.ok ? { ok: true, scope: scoped.scope.join(' ') } : scoped;
   }
-  return asked.filter((s, i) => (OIDC_SCOPES.includes(s) || apiScopes.includes(s)) && asked.indexOf(s) === i).join(' ');
+  const admitted = await admitResourceToken(ctx, {
+    ...base,
+    at: a.at,
+    ...(a.http ? { http: a.http } : {}),
+    ...(a.x5tS256 ? { x5tS256: a.x5tS256 } : {}),
+    ...(a.refresh ? { refresh: a.refresh } : {}),
+  });
+  return admitted.ok ? { ok: true, scope: admitted.issue.scope.join(' '), resource: admitted.issue } : admitted;
 }
 
 export interface IssuedTokens {
   access_token: string;
-  token_type: 'Bearer';
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   scope: string;
   id_token?: string;
@@ -50,6 +80,8 @@ export async function issueUserTokens(
     user: UserRecord;
     scope: string;
     audience?: string;
+    /** A custom API's admitted token (admitUser); without it the tenant's own token for /userinfo. */
+    resource?: ResourceIssue;
     nonce?: string;
     /** A refresh token only where the grant may give one (not implicit). */
     refreshable: boolean;
@@ -59,26 +91,39 @@ export async function issueUserTokens(
   },
 ): Promise<IssuedTokens> {
   const nowS = Math.floor(ctx.parts.now() / 1000);
-  const lifetime = ctx.parts.limits.userAccessTokenLifetimeSeconds;
   const scopes = grant.scope.split(' ').filter((s) => s !== '');
   const openid = scopes.includes('openid');
-  const aud = [
-    ...(grant.audience ? [grant.audience] : []),
-    ...(openid || !grant.audience ? [userinfoAudience(ctx)] : []),
-  ];
   const header = { alg: 'RS256', typ: 'JWT', kid: ctx.signingKey.kid };
-  const accessToken = await new SignJWT({ scope: grant.scope, azp: grant.client.clientId, gty: grant.gty })
-    .setProtectedHeader(header)
-    .setIssuer(`${ctx.publicUrl}/`)
-    .setSubject(grant.user.userId)
-    .setAudience(aud.length === 1 ? (aud[0] as string) : aud)
-    .setIssuedAt(nowS)
-    .setExpirationTime(nowS + lifetime)
-    .setJti(randomUUID())
-    .sign(ctx.signingKey.privateKey);
+  const resource = grant.resource;
+  let accessToken: string;
+  let lifetime: number;
+  if (resource !== undefined) {
+    // /userinfo reads only the tenant's RS256 JWS: its audience joins a token it can read.
+    const readable = resource.settings.signingAlg === 'RS256' && resource.encryptTo === undefined;
+    const aud = [resource.settings.audience, ...(openid && readable ? [userinfoAudience(ctx)] : [])];
+    lifetime = resource.lifetimeSeconds;
+    accessToken = await mintResourceToken(ctx, resource, {
+      subject: grant.user.userId,
+      clientId: grant.client.clientId,
+      gty: grant.gty,
+      audience: aud.length === 1 ? (aud[0] as string) : aud,
+      nowS,
+    });
+  } else {
+    lifetime = ctx.parts.limits.userAccessTokenLifetimeSeconds;
+    accessToken = await new SignJWT({ scope: grant.scope, azp: grant.client.clientId, gty: grant.gty })
+      .setProtectedHeader(header)
+      .setIssuer(`${ctx.publicUrl}/`)
+      .setSubject(grant.user.userId)
+      .setAudience(userinfoAudience(ctx))
+      .setIssuedAt(nowS)
+      .setExpirationTime(nowS + lifetime)
+      .setJti(randomUUID())
+      .sign(ctx.signingKey.privateKey);
+  }
   const out: IssuedTokens = {
     access_token: accessToken,
-    token_type: 'Bearer',
+    token_type: resource?.tokenType ?? 'Bearer',
     expires_in: lifetime,
     scope: grant.scope,
   };
@@ -101,11 +146,15 @@ export async function issueUserTokens(
     scopes.includes('offline_access') &&
     (grant.client.grantTypes ?? []).includes('refresh_token')
   ) {
+    // RFC 9449 §5: a public client's refresh token is bound to the DPoP key of its access token.
+    const cnf = grant.client.tokenEndpointAuthMethod === 'none' ? resource?.cnf : undefined;
+    const jkt = cnf && 'jkt' in cnf ? cnf.jkt : undefined;
     out.refresh_token = newRefreshToken(ctx, {
       clientId: grant.client.clientId,
       userId: grant.user.userId,
       scope: grant.scope,
       ...(grant.audience ? { audience: grant.audience } : {}),
+      ...(jkt ? { jkt } : {}),
     });
   }
   return out;

@@ -2,7 +2,9 @@
 // small login page; its form posts to POST /u/login, which answers 302 to the redirect URI
 // with the code (query) or the tokens (fragment). No single sign-on session is kept: every
 // /authorize shows the login page. The login profile (`TenantOptions.login`) may instead
-// redirect to its first page; the pages are in routes/login.ts and routes/consent.ts.
+// redirect to its first page; the pages are in routes/login.ts and routes/consent.ts. With
+// `loginFirst` nothing is read before the login: a request without its session goes to the login
+// page whatever it carries, and one with it is read, then ends the login (consent, code).
 //
 // Errors: an unknown client or a redirect URI that is not registered → 400 JSON (never a
 // redirect to an unchecked URI, RFC 6749 §4.1.2.1); any other fault → 302 to the redirect
@@ -11,10 +13,11 @@ import { randomBytes } from 'node:crypto';
 import type { LoginTransaction, TenantRequest, TenantResponse } from '../types.ts';
 import type { AppContext } from '../context.ts';
 import { begin, readQuery } from '../auth/request.ts';
-import { userScope } from '../auth/user-tokens.ts';
+import { admitUser } from '../auth/user-tokens.ts';
 import { PKCE_VALUE } from '../auth/pkce.ts';
-import { firstPage, redirectTo } from '../auth/login-flow.ts';
+import { afterPassword, firstPage, redirectTo, sessionUser } from '../auth/login-flow.ts';
 import { DATABASE_CONNECTION } from '../config.ts';
+import { scopesSupported } from './well-known.ts';
 
 const IMPLICIT = ['token', 'id_token', 'id_token token'];
 
@@ -32,6 +35,11 @@ export async function authorize(req: TenantRequest, ctx: AppContext): Promise<Te
   const started = begin(ctx, 'auth.authorize', `ip:${req.remoteAddress ?? '-'}`);
   if ('limited' in started) return started.limited;
   const { reply } = started;
+  const user = ctx.login.loginFirst ? sessionUser(req, ctx) : undefined;
+  if (ctx.login.loginFirst && user === undefined) {
+    const asked = req.url.replace(/^https?:\/\/[^/]+/i, '');
+    return reply.raw(302, { location: `/u/login?next=${encodeURIComponent(asked)}` });
+  }
   const q = readQuery(req.url);
   if (!q.ok) return reply.error(400, 'invalid_request', q.description);
   const p = q.params;
@@ -58,10 +66,20 @@ export async function authorize(req: TenantRequest, ctx: AppContext): Promise<Te
     return fail('invalid_request', `The login page supports the ${DATABASE_CONNECTION} connection only`);
   if (responseType?.includes('id_token') && !p.nonce)
     return fail('invalid_request', 'nonce is required when an ID token is asked for');
-  const scope = userScope(ctx, p.scope, p.audience);
-  if (scope === undefined) return fail('access_denied', `Service not found: ${p.audience}`);
-  // OIDC Core §3.1.2.6: without a session (none is kept) a silent request needs a login.
-  if (p.prompt === 'none') return fail('login_required', 'prompt=none: no session, the user must log in');
+  // The API's settings decide now what they can (an implicit token's proof of possession and
+  // keys too), so a refusal comes before the login; the issue checks them again.
+  const admitted = await admitUser(ctx, {
+    client,
+    audience: p.audience,
+    requested: p.scope,
+    asking: true,
+    at: implicit ? 'implicit' : 'authorize',
+  });
+  if (!admitted.ok) return fail(admitted.error, admitted.description);
+  const scope = admitted.scope;
+  // OIDC Core §3.1.2.6: without a session (none is kept but loginFirst's) a silent request needs a login.
+  if (p.prompt === 'none' && user === undefined)
+    return fail('login_required', 'prompt=none: no session, the user must log in');
 
   let pkce: LoginTransaction['pkce'];
   if (!implicit) {
@@ -91,7 +109,16 @@ export async function authorize(req: TenantRequest, ctx: AppContext): Promise<Te
     ...(p.audience ? { audience: p.audience } : {}),
     ...(p.nonce !== undefined ? { nonce: p.nonce } : {}),
     ...(pkce ? { pkce } : {}),
+    ...(ctx.login.consent === 'remembered' ? { consentScope: consentScope(ctx, p.scope) } : {}),
     expiresAtMs: ctx.parts.now() + ctx.parts.limits.loginTransactionLifetimeSeconds * 1000,
   });
+  const tx = ctx.parts.authStore.getLoginTransaction(id);
+  if (user !== undefined && tx !== undefined) return afterPassword(ctx, reply, id, tx, user);
   return firstPage(ctx, reply, id, client.clientId);
+}
+
+/** The scopes a remembered consent is asked for: those asked that the tenant lists (scopes_supported). */
+function consentScope(ctx: AppContext, asked: string | undefined): string {
+  const supported = scopesSupported(ctx);
+  return [...new Set((asked ?? 'openid').split(' '))].filter((s) => supported.includes(s)).join(' ');
 }

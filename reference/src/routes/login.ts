@@ -2,14 +2,25 @@
 //   /u/login             the one page: email address and password (GET only with a login origin);
 //   /u/login/identifier  identifier-first, page 1: the email address;
 //   /u/login/password    identifier-first, page 2: the password;
-//   /u/mfa/otp           the challenge profile's one-time code, which no code passes.
+//   /u/mfa/otp           the challenge profile's one-time code, which no code passes;
+//   /u/login?next=…      with `loginFirst`, the login before any request is read: it opens a
+//                        session and sends the browser back to the /authorize it came from.
 // Every password goes through checkLogin, so the §8 repeat-login limit and its 429 are the
 // same on every page. A form post that is refused gets its page again with a role=alert
 // message; a JSON post (§4.3) the error object.
 import type { TenantRequest, TenantResponse } from '../types.ts';
 import type { AppContext } from '../context.ts';
-import { afterPassword, openStep, pageUrl, refuse, type Step } from '../auth/login-flow.ts';
-import { htmlHeaders, identifierPage, loginPage, otpPage, passwordPage } from '../auth/login-pages.ts';
+import { afterPassword, openSession, openStep, pageUrl, refuse, type Step } from '../auth/login-flow.ts';
+import {
+  htmlHeaders,
+  identifierPage,
+  loginPage,
+  otpPage,
+  passwordPage,
+  sessionLoginPage,
+} from '../auth/login-pages.ts';
+import { begin, readBody, readQuery } from '../auth/request.ts';
+import { DATABASE_CONNECTION } from '../config.ts';
 import { LOGIN_BLOCKED, checkLogin } from './token.ts';
 
 export async function login(req: TenantRequest, ctx: AppContext): Promise<TenantResponse> {
@@ -69,6 +80,34 @@ export async function otpChallenge(req: TenantRequest, ctx: AppContext): Promise
   if (req.method !== 'POST') return s.reply.raw(200, htmlHeaders, form(''));
   if (!s.params.otp) return refuse(s, 400, 'invalid_request', 'Enter the code.', form);
   return refuse(s, 401, 'invalid_grant', 'Wrong or expired code.', form);
+}
+
+/**
+ * `loginFirst`: GET shows the login page for `next` (an /authorize URL of this tenant, nothing
+ * else: no open redirect); POST checks the password as every login does (§8's limit included),
+ * opens the session and sends the browser back to `next`, where the request is read.
+ */
+export async function loginFirst(req: TenantRequest, ctx: AppContext): Promise<TenantResponse> {
+  const started = begin(ctx, 'auth.login', `ip:${req.remoteAddress ?? '-'}`);
+  if ('limited' in started) return started.limited;
+  const { reply } = started;
+  const q = readQuery(req.url);
+  const read = req.method === 'POST' ? readBody(req, ctx.parts.limits) : null;
+  if (read && !read.ok) return reply.error(read.status, 'invalid_request', read.description);
+  if (!q.ok) return reply.error(400, 'invalid_request', q.description);
+  const params = read?.ok ? read.params : q.params;
+  const next = params.next ?? q.params.next ?? '';
+  if (!/^\/authorize(\?|$)/.test(next))
+    return reply.error(400, 'invalid_request', 'next must be an authorization request of this tenant');
+  const page = (status: number, message: string, headers: Record<string, string> = {}) =>
+    reply.raw(status, { ...htmlHeaders, ...headers }, sessionLoginPage('/u/login', next, message));
+  if (req.method !== 'POST') return page(200, '');
+  const { username, password } = params;
+  if (!username || !password) return page(400, 'Enter your email address and password.');
+  const result = checkLogin(ctx, DATABASE_CONNECTION, username, password, req.remoteAddress);
+  if (!result.ok)
+    return result.blocked ? page(429, LOGIN_BLOCKED, result.headers) : page(401, 'Wrong email or password.');
+  return reply.raw(302, { location: next, ...openSession(ctx, result.user) });
 }
 
 // Helpers

@@ -6,7 +6,8 @@ import type { ClientConfig, TenantRequest, TenantResponse, UserRecord } from '..
 import type { AppContext } from '../context.ts';
 import { issueAccessToken } from '../auth/access-token.ts';
 import { begin, callerOf, readBody, type Params, type Reply } from '../auth/request.ts';
-import { issueUserTokens, newRefreshToken, userScope } from '../auth/user-tokens.ts';
+import { admitUser, issueUserTokens, newRefreshToken, type UserAdmission } from '../auth/user-tokens.ts';
+import { admitResourceToken, mintResourceToken } from '../auth/resource-tokens.ts';
 import { loginKey } from '../auth/login-limit.ts';
 import { rateLimitHeaders } from '../ratelimit.ts';
 import { DATABASE_CONNECTION } from '../config.ts';
@@ -24,7 +25,12 @@ export const GRANT_TYPES = [
 export const LOGIN_BLOCKED =
   'Too many failed login attempts for this user from this IP address. Check the X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset headers.';
 
-type Authenticated = { client: ClientConfig; x5tS256?: string };
+/** The authenticated client, and the request a DPoP proof or the edge's certificate is read from. */
+type Authenticated = {
+  client: ClientConfig;
+  x5tS256?: string;
+  http: { method: string; uri: string; headers: Record<string, string> };
+};
 
 export async function tokenEndpoint(req: TenantRequest, ctx: AppContext): Promise<TenantResponse> {
   const read = readBody(req, ctx.parts.limits);
@@ -52,7 +58,13 @@ export async function tokenEndpoint(req: TenantRequest, ctx: AppContext): Promis
   if (!(auth.client.grantTypes ?? ['client_credentials']).includes(grantType)) {
     return reply.error(403, 'unauthorized_client', `Client ${auth.client.clientId} may not use the ${grantType} grant`);
   }
-  const who: Authenticated = { client: auth.client, ...(auth.x5tS256 ? { x5tS256: auth.x5tS256 } : {}) };
+  // RFC 9449 §4.3 check 9: a proof names the request URI without query and fragment.
+  const path = (req.url.split('?')[0] ?? '').replace(/^https?:\/\/[^/]+/i, '');
+  const who: Authenticated = {
+    client: auth.client,
+    ...(auth.x5tS256 ? { x5tS256: auth.x5tS256 } : {}),
+    http: { method: req.method.toUpperCase(), uri: `${ctx.publicUrl}${path}`, headers: req.headers },
+  };
   switch (grantType) {
     case 'client_credentials':
       return clientCredentials(params, who, ctx, reply);
@@ -76,16 +88,18 @@ async function clientCredentials(
   reply: Reply,
 ): Promise<TenantResponse> {
   const limits = ctx.parts.limits;
-  if (params.audience === undefined || params.audience === '') {
+  const audience = params.audience;
+  if (audience === undefined || audience === '') {
     return reply.error(400, 'invalid_request', 'Missing required parameter: audience');
   }
-  const granted = grantedScopes(params.audience, who.client, ctx);
-  if (granted === undefined) return reply.error(403, 'access_denied', `Service not found: ${params.audience}`);
   const requested = params.scope?.split(' ').filter((s) => s !== '');
-  const scope = (requested ? granted.scopes.filter((s) => requested.includes(s)) : granted.scopes).join(' ');
+  const management = `${ctx.publicUrl}/api/v2/`;
+  if (audience !== management && audience !== '/api/v2/') return customApiToken(audience, requested, who, ctx, reply);
+  // The management API (§5.1): the client's own scopes, the tenant's RS256 key, a fixed lifetime.
+  const scope = (requested ? who.client.scopes.filter((s) => requested.includes(s)) : who.client.scopes).join(' ');
   const accessToken = await issueAccessToken(ctx.signingKey, {
     issuer: `${ctx.publicUrl}/`,
-    audience: granted.audience,
+    audience: management,
     clientId: who.client.clientId,
     scope,
     lifetimeSeconds: limits.accessTokenLifetimeSeconds,
@@ -100,17 +114,61 @@ async function clientCredentials(
   });
 }
 
-/** The management API (audience `<public URL>/api/v2/`, or `/api/v2/` as §5.1 writes it) or a custom resource server. */
-function grantedScopes(
+/** Client credentials for a custom API: what its settings admit, as they stand now (resource-tokens.ts). */
+async function customApiToken(
   audience: string,
-  client: ClientConfig,
+  requested: string[] | undefined,
+  who: Authenticated,
   ctx: AppContext,
-): { audience: string; scopes: string[] } | undefined {
-  const management = `${ctx.publicUrl}/api/v2/`;
-  if (audience === management || audience === '/api/v2/') return { audience: management, scopes: client.scopes };
+  reply: Reply,
+): Promise<TenantResponse> {
   const rs = ctx.parts.store.getResourceServerByIdentifier(audience);
-  if (rs === undefined || rs.is_system) return undefined;
-  return { audience: rs.identifier, scopes: rs.scopes.map((s) => s.value) };
+  if (rs === undefined || rs.is_system) return reply.error(403, 'access_denied', `Service not found: ${audience}`);
+  const admitted = await admitResourceToken(ctx, {
+    rs,
+    subject: 'client',
+    client: who.client,
+    asked: requested,
+    asking: true,
+    at: 'token',
+    http: who.http,
+    ...(who.x5tS256 ? { x5tS256: who.x5tS256 } : {}),
+  });
+  if (!admitted.ok) return refused(reply, admitted);
+  const { issue } = admitted;
+  const accessToken = await mintResourceToken(ctx, issue, {
+    subject: `${who.client.clientId}@clients`,
+    clientId: who.client.clientId,
+    gty: 'client-credentials',
+    audience: rs.identifier,
+    nowS: Math.floor(ctx.parts.now() / 1000),
+  });
+  return tokenAnswer(reply, {
+    access_token: accessToken,
+    token_type: issue.tokenType,
+    expires_in: issue.lifetimeSeconds,
+    scope: issue.scope.join(' '),
+  });
+}
+
+/** A refusal of the admission (or of the user flow's admission) as the error answer. */
+function refused(reply: Reply, r: Exclude<UserAdmission, { ok: true }>): TenantResponse {
+  return reply.error(r.status, r.error, r.description, r.headers);
+}
+
+/** The admission of a user flow at the token endpoint: the request's proof and certificate, the settings now. */
+function admitAtToken(
+  ctx: AppContext,
+  who: Authenticated,
+  a: { audience: string | undefined; requested: string | undefined; asking: boolean; refresh?: { jkt?: string } },
+): Promise<UserAdmission> {
+  return admitUser(ctx, {
+    client: who.client,
+    ...a,
+    at: 'token',
+    http: who.http,
+    ...(who.x5tS256 ? { x5tS256: who.x5tS256 } : {}),
+  });
 }
 
 /** Resource owner password (RFC 6749 §4.3), `realm` naming the database connection. */
@@ -128,8 +186,8 @@ async function password(
   const connection = params.realm ?? DATABASE_CONNECTION;
   if (connection !== DATABASE_CONNECTION)
     return reply.error(400, 'invalid_request', `Unknown realm (database connection): ${connection}`);
-  const scope = userScope(ctx, params.scope, params.audience);
-  if (scope === undefined) return reply.error(403, 'access_denied', `Service not found: ${params.audience}`);
+  const admitted = await admitAtToken(ctx, who, { audience: params.audience, requested: params.scope, asking: true });
+  if (!admitted.ok) return refused(reply, admitted);
 
   const login = checkLogin(ctx, connection, username, pw, ip);
   if (!login.ok)
@@ -139,8 +197,9 @@ async function password(
   const tokens = await issueUserTokens(ctx, {
     client: who.client,
     user: login.user,
-    scope,
+    scope: admitted.scope,
     ...(params.audience ? { audience: params.audience } : {}),
+    ...(admitted.resource ? { resource: admitted.resource } : {}),
     refreshable: true,
     gty: 'password',
   });
@@ -193,12 +252,19 @@ async function authorizationCode(
   if (!pkce.ok) return reply.error(400, 'invalid_grant', pkce.description);
   const user = ctx.users.find((u) => u.userId === grant.userId);
   if (user === undefined) return reply.error(400, 'invalid_grant', 'The user of this code no longer exists');
+  // The API's settings at the exchange: the scope granted at /authorize is kept where it still holds.
+  const admitted = await admitAtToken(ctx, who, { audience: grant.audience, requested: grant.scope, asking: false });
+  if (!admitted.ok) return refused(reply, admitted);
+  // Consumed only after the awaits, and only if no other request consumed it meanwhile (single use).
+  if (ctx.parts.authStore.getCode(code) === undefined)
+    return reply.error(400, 'invalid_grant', 'Invalid or expired authorization code');
   ctx.parts.authStore.deleteCode(code);
   const tokens = await issueUserTokens(ctx, {
     client: who.client,
     user,
-    scope: grant.scope,
+    scope: admitted.scope,
     ...(grant.audience ? { audience: grant.audience } : {}),
+    ...(admitted.resource ? { resource: admitted.resource } : {}),
     ...(grant.nonce !== undefined ? { nonce: grant.nonce } : {}),
     refreshable: true,
     gty: 'authorization_code',
@@ -224,8 +290,8 @@ async function passwordlessOtp(
   if (otp === undefined || otp === '') return reply.error(400, 'invalid_request', 'Missing required parameter: otp');
   if (realm !== 'email' && realm !== 'sms')
     return reply.error(400, 'invalid_request', 'realm must be the passwordless connection: "email" or "sms"');
-  const scope = userScope(ctx, params.scope, params.audience);
-  if (scope === undefined) return reply.error(403, 'access_denied', `Service not found: ${params.audience}`);
+  const admitted = await admitAtToken(ctx, who, { audience: params.audience, requested: params.scope, asking: true });
+  if (!admitted.ok) return refused(reply, admitted);
   const verdict = ctx.parts.verifyOneTimeCode({
     connection: realm,
     recipient: username,
@@ -243,8 +309,9 @@ async function passwordlessOtp(
   const tokens = await issueUserTokens(ctx, {
     client: who.client,
     user,
-    scope,
+    scope: admitted.scope,
     ...(params.audience ? { audience: params.audience } : {}),
+    ...(admitted.resource ? { resource: admitted.resource } : {}),
     refreshable: true,
     gty: 'passwordless',
   });
@@ -279,14 +346,26 @@ async function refreshToken(
   if (user === undefined) return reply.error(400, 'invalid_grant', 'The user of this refresh token no longer exists');
   const scoped = ctx.parts.securityRules.refreshScope(grant.scope, params.scope);
   if (!scoped.ok) return reply.error(400, 'invalid_scope', scoped.description);
-  const scope = scoped.scope;
-  // Consumed before anything awaits, so two requests with one token cannot both be answered.
-  if (ctx.refreshRotation) ctx.parts.authStore.revokeRefreshToken(token);
+  // The API's settings at the refresh (its proof of possession, policies, scopes, lifetime…).
+  const admitted = await admitAtToken(ctx, who, {
+    audience: grant.audience,
+    requested: scoped.scope,
+    asking: false,
+    refresh: grant.jkt ? { jkt: grant.jkt } : {},
+  });
+  if (!admitted.ok) return refused(reply, admitted);
+  if (ctx.refreshRotation) {
+    // Consumed only if no other request with this token consumed it during the awaits.
+    if (ctx.parts.authStore.getRefreshToken(token) === undefined)
+      return reply.error(400, 'invalid_grant', 'Unknown or revoked refresh token');
+    ctx.parts.authStore.revokeRefreshToken(token);
+  }
   const tokens = await issueUserTokens(ctx, {
     client: who.client,
     user,
-    scope,
+    scope: admitted.scope,
     ...(grant.audience ? { audience: grant.audience } : {}),
+    ...(admitted.resource ? { resource: admitted.resource } : {}),
     refreshable: false,
     gty: 'refresh_token',
   });

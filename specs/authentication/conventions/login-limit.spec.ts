@@ -18,6 +18,7 @@ import { parseRateLimit } from '../../../lib/pacer.ts';
 import { oneLoginAtATime } from '../../../lib/auth/one-login.ts';
 import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
 import { notDrivenSkip } from '../../../lib/auth/flow-logins.ts';
+import { describeSteps } from '../../../lib/auth/walk-steps.ts';
 
 /**
  * The three kinds of attempt share the endpoint's own rate limit, which refills within
@@ -179,7 +180,7 @@ async function throughLoginPage(flows: Flows, gate: TwinGate, cfg: Config, why: 
       (notDrivenSkip(last) ??
         tenantSkip(
           last.stoppedAt === null ? {} : { page: last.stoppedAt },
-          `the login page took no password: ${last.problem ?? last.pages.join(' → ')}`,
+          `the login page took no password: ${last.problem ?? describeSteps(last.steps)}`,
         )),
   );
   // Stop as soon as the answer changes (blocked): its status, or the message the page shows.

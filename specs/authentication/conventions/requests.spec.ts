@@ -2,7 +2,7 @@
 // endpoint that takes only forms does not conform), GET parameters in the query string, and
 // the one exception — SAML IdP-initiated SSO, a query parameter with a form-encoded value.
 import { answerOf } from '../../../lib/auth/conditions.ts';
-import { test } from '../../../lib/auth/flow-fixtures.ts';
+import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
@@ -12,7 +12,7 @@ import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 import { judgeAbsent } from '../../../lib/auth/absent.ts';
 import { classify, describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
-import { authorizeContext, BROWSER_ACCEPT, withLoginPageOf } from '../../../lib/auth/login-page.ts';
+import { describeProbe, probeAuthorize } from '../../../lib/auth/probe.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
   test(
@@ -51,51 +51,56 @@ test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'GET: authorization parameters are read from the query string',
     clauses(OPERATIONS.authApi, 'auth.api.get-query', 'auth.error.client-fault-4xx'),
-    async ({ run, anon, check, gate }) => {
+    async ({ run, anon, check, gate, flows }) => {
       const { cfg } = run;
-      const clientId = cfg.auth.publicClientId ?? cfg.auth.post?.id;
+      const { publicClientId, post, redirectUri } = cfg.auth;
       skipTest(
-        (!clientId || !cfg.auth.redirectUri) &&
+        (!(publicClientId ?? post) || !redirectUri) &&
           runSkip(
             { setting: 'IDM_PUBLIC_CLIENT_ID' },
             'needs a client and its redirect URI: set IDM_PUBLIC_CLIENT_ID (or IDM_POST_CLIENT_ID) and IDM_REDIRECT_URI',
           ),
       );
-      const authorize = await endpoint(cfg, anon, 'authorize');
-      const params = new URLSearchParams({
-        response_type: 'code',
-        client_id: clientId!,
-        redirect_uri: cfg.auth.redirectUri!,
-        scope: 'openid',
-        state: 'idm-conformance-state',
-        code_challenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
-        code_challenge_method: 'S256',
-      });
-      const served = await anon.send('GET', `${authorize.url}?${params.toString()}`, {
-        headers: { accept: BROWSER_ACCEPT },
-      });
-      const ctx = authorizeContext(served, [cfg.auth.redirectUri!]);
-      const answer = classify(served, ctx);
+      // Positive evidence (issue 40, item 2): the code flow's login sent client_id and redirect_uri
+      // (and state) in the query and came back to that redirect_uri (RFC 6749 §4.1.2, §4.1.2.1 for an
+      // error): the tenant read them there, whenever it read them (a server may log the user in
+      // first). The state it brought back is the code flow's own rule (auth.flow.code.*), said here
+      // only. The shared login of the client (flows.userTokens) is that flow.
+      const user = publicClientId
+        ? await flows.userTokens(USER_SCOPE)
+        : await flows.userTokens('openid offline_access', { confidential: true });
+      skipTest((user.login === 'not-driven' || user.login === 'refused') && user.problem);
+      const client = user.clientId ?? '';
+      const back = user.login === 'came-back' || user.login === 'another-state';
+      const sent = `the authorization request of client ${client} with client_id, redirect_uri and state in its query`;
       const twin = gate.accepted(
         'auth.api.get-query',
-        passes(answer, PASSES.accepted),
-        `GET ${new URL(authorize.url).pathname} with its parameters in the query answered ${served.status}: ${describeClass(answer)}`,
-        `answered ${served.status}`,
-        served,
-        answer,
+        back,
+        back
+          ? `${sent} came back to that redirect_uri${user.login === 'came-back' ? ' with that state' : ' without the state it sent'}`
+          : `${sent} never came back to that redirect_uri: ${user.problem?.text ?? user.login}`,
+        `${user.login}: ${user.problem?.text ?? ''}`,
       );
-      if (!twin.ok) return; // the refusal below counts only beside this acceptance
-      // The same parameters anywhere but the query (here: none at all) cannot be read: a 4xx, an
-      // error shown to the person, or the tenant's own error page (RFC 6749 §4.1.2.1); the login
-      // page the readable request led to is no refusal.
-      const bare = await anon.send('GET', authorize.url, { headers: { accept: 'application/json' } });
-      gate.notRead(
-        twin,
-        'auth.api.get-query',
-        bare,
-        `GET ${new URL(authorize.url).pathname} without query parameters`,
-        await withLoginPageOf(anon, bare, ctx),
-      );
+      // The same request without its parameters is recorded, anonymously and, where the tenant shows
+      // its login page, after the login (RFC 6749 §4.1.2.1 says the server SHOULD inform the person,
+      // not when). One rule is stated: it is never sent to a client (§4.1.2.1: no client, no redirect URI).
+      const e = await flows.endpoint('authorize');
+      const bare = await probeAuthorize(flows, anon, e, {}, [redirectUri!]);
+      const what = `GET ${new URL(e.url).pathname} without query parameters`;
+      if (classify(bare.anonymous).class === 'fault') return void gate.faulted([], bare.anonymous, what);
+      check.observe('auth.api.get-query', `${what}: ${describeProbe(bare)}`, bare.anonymous);
+      const atOnce = classify(bare.anonymous, { clientRedirects: [redirectUri!] });
+      const sentToClient =
+        atOnce.rule === 'to-client' || atOnce.rule === 'error-to-client' || bare.afterLogin?.callback;
+      if (sentToClient)
+        gate.holds(
+          twin,
+          'auth.api.get-query',
+          false,
+          `${what}: ${describeProbe(bare)}: a request that names no client was answered at a client's redirect URI`,
+          bare.anonymous,
+          true,
+        );
     },
   );
 

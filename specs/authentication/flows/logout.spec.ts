@@ -6,6 +6,7 @@ import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { answerOf, endpointOf } from '../../../lib/auth/conditions.ts';
 import type { LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { logoutClient, logoutUrl, registeredLogout } from './flow-checks.ts';
+import { describeSteps } from '../../../lib/auth/walk-steps.ts';
 
 for (const federated of [false, true]) {
   const clause = federated ? 'auth.flow.logout.federated' : 'auth.flow.logout';
@@ -26,7 +27,7 @@ for (const federated of [false, true]) {
 }
 
 function whereTo(a: LogoutAnswer, returnTo: string): string {
-  const through = a.pages.length > 0 ? ` (through ${a.pages.join(' → ')})` : '';
+  const through = a.steps.length > 0 ? ` (through ${describeSteps(a.steps)})` : '';
   if (a.notDriven) return `, a page the suite could not confirm: ${a.notDriven}`;
   if (!a.redirectedTo) return `, no redirect${through}`;
   return a.redirectedTo.startsWith(returnTo)

@@ -74,7 +74,8 @@ test(
       const wrong = await refresh(token);
       gate.refused(worked, row.clause, wrong.ex, `a refresh token ${row.what}`, { ...FLOW_GRANT, attack: row });
     }
-    // Another client presents it, with credentials shown to work in the same request shape.
+    // Another client presents it, with credentials shown to work in the same request shape. The token
+    // is live when it meets it (issue 40, item 4): the refresh that worked was its last presentation.
     const other = run.cfg.auth.basic;
     const bound = GRANT_ATTACKS.refreshOtherClient;
     if (!other)

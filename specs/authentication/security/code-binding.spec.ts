@@ -2,23 +2,27 @@
 // binding: a code is bound to the client and redirect URI of its authorization request (RFC
 // 6749 §4.1.3), a code issued without a code_challenge cannot be redeemed with a code_verifier
 // (RFC 9700 §2.1.1: a PKCE downgrade), and a code gives a token once (§4.1.2). One login gives
-// the code; the refusals come first (among them the exchange without the redirect_uri the request
-// carried, RFC 6749 §4.1.3), then the right exchange shows whether the code survived
-// them (else a fresh login's right exchange is the accepted twin), then the same exchange again
-// is refused. A public client asking without PKCE is recorded (RFC 9700 §2.1.1).
-import { BROWSER_ACCEPT } from '../../../lib/auth/login-page.ts';
+// the code; the wrong exchanges come first (among them the one without the redirect_uri the
+// request carried, RFC 6749 §4.1.3), then the right exchange shows the code survived them, so each
+// met a live code; where one spent or killed it, the ones after it are sent again on a fresh
+// login's code (lib/auth/live-credential.ts). Then the twin's code exchanged again is refused. A
+// public client asking without PKCE is recorded as the tenant answers once it reads the request.
 import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
-import { answerOf } from '../../../lib/auth/conditions.ts';
+import { describeProbe, probeAuthorize } from '../../../lib/auth/probe.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
-import { issued } from '../../../lib/auth/acceptance.ts';
+import { onLiveCredentials } from '../../../lib/auth/live-credential.ts';
 import { codeFor } from '../flows/flow-checks.ts';
-import { attackRow, GRANT_ATTACKS } from '../../../lib/auth/attacks/catalogue.ts';
+import { attackRow, GRANT_ATTACKS, type AttackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_REDIRECT_URI, NO_PUBLIC_CLIENT } from '../../../lib/auth/needs.ts';
 
 const CONFIDENTIAL = 'auth.flow.code.confidential';
+const DOWNGRADE = 'downgrade';
+const ELSEWHERE = 'another redirect_uri';
+const NO_URI = 'no redirect_uri';
+const OTHER_CLIENT = 'another client';
 
 test.describe('authorization code binding', () => {
   test(
@@ -55,61 +59,81 @@ test.describe('authorization code binding', () => {
         gate.skip(gate.accepted(CONFIDENTIAL, false, got.problem, got.problem), ...refusals);
         return;
       }
-      const exchange = {
+      const exchange = (code: string) => ({
         grant_type: 'authorization_code',
         client_id: post!.id,
         client_secret: post!.secret,
-        code: got.code,
+        code,
         redirect_uri: redirectUri!,
-      };
-      // The refusals are sent first (the code is single-use) and judged only once the same code,
-      // exchanged right, is accepted; a tenant may let a misused code die (RFC 6749 §4.1.2), so
-      // then a fresh login's right exchange is the accepted twin.
-      const downgrade = await flows.token({ ...exchange, code_verifier: pkcePair().verifier });
-      const elsewhere = await flows.token({ ...exchange, redirect_uri: otherUri(redirectUri!) });
+      });
       // RFC 6749 §4.1.3: the request carried a redirect_uri, so the exchange must name it.
-      const { redirect_uri: _sent, ...withoutUri } = exchange;
-      const noUri = await flows.token(withoutUri);
-      // Another client: the public one, which authenticates by its client id alone (§5.2).
-      const other = publicClientId
-        ? await flows.token({
-            grant_type: 'authorization_code',
-            client_id: publicClientId,
-            code: got.code,
-            redirect_uri: redirectUri!,
-          })
-        : null;
-      const right = await flows.token(exchange);
+      const withoutUri = (code: string) => {
+        const { redirect_uri: _sent, ...rest } = exchange(code);
+        return rest;
+      };
+      // Each wrong exchange counts only on a live code (issue 40, item 4): the right exchange after
+      // them shows the code survived them; where one spent or killed it (RFC 6749 §4.1.2 lets a
+      // tenant), the later ones are sent again on a fresh login's code.
+      const live = await onLiveCredentials({
+        first: got.code,
+        fresh: async () => (await codeFor(flows, check, post!.id, redirectUri!, null)).code,
+        genuine: (code) => flows.token(exchange(code)),
+        attempts: [
+          { id: DOWNGRADE, send: (code) => flows.token({ ...exchange(code), code_verifier: pkcePair().verifier }) },
+          { id: ELSEWHERE, send: (code) => flows.token({ ...exchange(code), redirect_uri: otherUri(redirectUri!) }) },
+          { id: NO_URI, send: (code) => flows.token(withoutUri(code)) },
+          // Another client: the public one, which authenticates by its client id alone (§5.2).
+          ...(publicClientId
+            ? [
+                {
+                  id: OTHER_CLIENT,
+                  send: (code: string) =>
+                    flows.token({
+                      grant_type: 'authorization_code',
+                      client_id: publicClientId,
+                      code,
+                      redirect_uri: redirectUri!,
+                    }),
+                },
+              ]
+            : []),
+        ],
+      });
       check.observe(
         'auth.flow.refusals',
-        `the right exchange after those refusals answered ${right.ex.status}${right.accessToken ? ' with a token (the code survived them)' : ' (the tenant let the refusals consume the code)'}`,
-        right.ex,
+        live.credentials === 1
+          ? 'the code survived the wrong exchanges: its right exchange after them was accepted'
+          : `the wrong exchanges took ${live.credentials} codes: a refusal or an acceptance let the code die (RFC 6749 §4.1.2), and the ones after it were sent again on a fresh code`,
       );
-      let twin = right;
-      let twinCode = got.code;
-      if (!issued(right.ex)) {
-        const again = await codeFor(flows, check, post!.id, redirectUri!, null);
-        if (again.code !== null) {
-          twinCode = again.code;
-          twin = await flows.token({ ...exchange, code: again.code });
-        }
-      }
+      const twin = live.twin ?? (await flows.token(exchange(got.code)));
       const { note } = await flows.encoding();
       const accepted = await gate.issued(CONFIDENTIAL, twin.ex, 'code exchange with the client secret (no PKCE)', note);
-      gate.refused(
-        accepted,
+      // An attempt no fresh code was had for is not judged: the login that would have given one failed.
+      const judge = (id: string, clause: string, what: string, row: AttackRow) => {
+        const answer = live.answers.get(id);
+        if (answer === undefined)
+          return skipClauses(
+            test.info(),
+            runSkip({ answer: 'refused' }, `not judged: no live code to present ${what} on (a fresh login gave none)`),
+            clause,
+          );
+        gate.refused(accepted, clause, answer.ex, what, { ...FLOW_GRANT, attack: row });
+      };
+      judge(
+        DOWNGRADE,
         'auth.sec.pkce.no-downgrade',
-        downgrade.ex,
         'a code issued without code_challenge, with a code_verifier',
-        { ...FLOW_GRANT, attack: attackRow('authorization-code', 'verifier-without-challenge') },
+        attackRow('authorization-code', 'verifier-without-challenge'),
       );
-      gate.refused(accepted, 'auth.sec.code.bound-redirect-uri', elsewhere.ex, 'the code with another redirect_uri', {
-        ...FLOW_GRANT,
-        attack: attackRow('authorization-code', 'other-redirect-uri'),
-      });
+      judge(
+        ELSEWHERE,
+        'auth.sec.code.bound-redirect-uri',
+        'the code with another redirect_uri',
+        attackRow('authorization-code', 'other-redirect-uri'),
+      );
       const missing = GRANT_ATTACKS.codeWithoutRedirectUri;
-      gate.refused(accepted, missing.clause, noUri.ex, `the code ${missing.what}`, { ...FLOW_GRANT, attack: missing });
-      if (other === null)
+      judge(NO_URI, missing.clause, `the code ${missing.what}`, missing);
+      if (!publicClientId)
         skipClauses(
           test.info(),
           runSkip(
@@ -119,14 +143,16 @@ test.describe('authorization code binding', () => {
           'auth.sec.code.bound-client',
         );
       else
-        gate.refused(accepted, 'auth.sec.code.bound-client', other.ex, 'the code exchanged by the public client', {
-          ...FLOW_GRANT,
-          attack: attackRow('authorization-code', 'other-client'),
-        });
+        judge(
+          OTHER_CLIENT,
+          'auth.sec.code.bound-client',
+          'the code exchanged by the public client',
+          attackRow('authorization-code', 'other-client'),
+        );
       // Single use: the code that gave the twin's token, exchanged the same way again.
-      if (!accepted.ok) gate.skip(accepted, 'auth.flow.code.single-use');
+      if (!accepted.ok || live.twinCredential === null) gate.skip(accepted, 'auth.flow.code.single-use');
       else {
-        const again = await flows.token({ ...exchange, code: twinCode });
+        const again = await flows.token(exchange(live.twinCredential));
         gate.refused(accepted, 'auth.flow.code.single-use', again.ex, 'the same code exchanged a second time', {
           ...FLOW_GRANT,
           attack: attackRow('authorization-code', 'reused'),
@@ -144,26 +170,25 @@ test.describe('authorization code binding', () => {
       const { publicClientId, redirectUri } = run.cfg.auth;
       skipTest(!publicClientId && NO_PUBLIC_CLIENT);
       skipTest(!redirectUri && NO_REDIRECT_URI);
-      const e = await flows.endpoint('authorize');
-      const u = new URL(e.url);
-      for (const [k, v] of Object.entries({
-        response_type: 'code',
-        client_id: publicClientId!,
-        redirect_uri: redirectUri!,
-        scope: 'openid',
-        state: newState(),
-      }))
-        u.searchParams.set(k, v);
-      const ex = await anon.send('GET', u.toString(), { headers: { accept: BROWSER_ACCEPT } });
-      flows.stopIfAbsent(e, ex);
-      const location = ex.headers.location;
-      const error = location ? new URL(location, u).searchParams.get('error') : null;
-      answerOf(
-        check,
+      // Recorded as the tenant answers once it reads the request: through its login where it shows
+      // that first (issue 40, item 3), else at once.
+      const p = await probeAuthorize(
+        flows,
+        anon,
+        await flows.endpoint('authorize'),
+        {
+          response_type: 'code',
+          client_id: publicClientId!,
+          redirect_uri: redirectUri!,
+          scope: 'openid',
+          state: newState(),
+        },
+        [redirectUri!],
+      );
+      check.observe(
         'auth.sec.pkce.public-without',
-        'an authorization request without code_challenge',
-        ex,
-        location ? (error ? ` (error ${error})` : ' (no error)') : '',
+        `an authorization request without code_challenge: ${describeProbe(p)}`,
+        p.anonymous,
       );
     },
   );

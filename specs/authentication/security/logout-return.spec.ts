@@ -12,6 +12,7 @@ import type { Endpoint } from '../../../lib/auth/endpoints.ts';
 import { logoutClient, logoutHint, logoutUrl, registeredLogout } from '../flows/flow-checks.ts';
 import { tenantSkip } from '../../../lib/skip-record.ts';
 import { notDrivenSkip } from '../../../lib/auth/flow-logins.ts';
+import { describeSteps } from '../../../lib/auth/walk-steps.ts';
 
 const NEAR_MISSES: { what: string; uri(registered: URL): string }[] = [
   { what: 'another host', uri: (r) => `${r.protocol}//attacker.test${r.pathname}` },
@@ -42,7 +43,7 @@ test.describe('logout return URL', () => {
         }
         const { near, twin, there, accepted } = tried;
         const how = hinted ? ' (with id_token_hint)' : '';
-        const answered = `answered ${near.ex.status}${near.redirectedTo ? ` to ${near.redirectedTo.split(/[?#]/)[0]}` : ''}${near.pages.length > 0 ? ` (through ${near.pages.join(' → ')})` : ''}${how}`;
+        const answered = `answered ${near.ex.status}${near.redirectedTo ? ` to ${near.redirectedTo.split(/[?#]/)[0]}` : ''}${near.steps.length > 0 ? ` (through ${describeSteps(near.steps)})` : ''}${how}`;
         // The accepted twin: the registered return URL, redirected to. Where it is not (the spec leaves
         // logout's answer open), a near miss not redirected to proves nothing: not applicable.
         if (!there && !accepted) {

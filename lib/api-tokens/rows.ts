@@ -1,0 +1,99 @@
+// The mechanics every row of the settings room shares: writing a setting on the configured
+// resource server (through the `rs` fixture: locked, journalled, restored after the test, also
+// when the run is killed), and what a row is judged beside — the API's token obtained before
+// anything is written, or under the row's setting.
+import type { TestInfo } from '@playwright/test';
+import { describeAnswer } from '../answer-words.ts';
+import { classify } from '../answer-class.ts';
+import { skipClauses } from '../declare.ts';
+import type { ResourceServerUnderTest } from '../fixtures.ts';
+import { optInSkip, type Config } from '../config.ts';
+import { runSkip, tenantSkip } from '../skip-record.ts';
+import type { Twin, TwinGate } from '../twin-gate.ts';
+import { deepEqual, short } from '../values.ts';
+import { apiTokenIssued } from './conditions.ts';
+import type { ApiToken } from './requests.ts';
+
+const ISSUED = 'rs.settings.token.issued';
+
+export interface Row {
+  cfg: Config;
+  rs: ResourceServerUnderTest;
+  gate: TwinGate;
+  info: TestInfo;
+}
+
+/**
+ * Writes a setting; the body written (after staging safety), or null when the row cannot go on:
+ * a body the target may not get (a field the snapshot does not show, IDM_ALLOW=irreversible), a
+ * PATCH the tenant refuses (an add-on, the edge: the tenant's, citing the answer) or a fault.
+ */
+export async function writeSetting(
+  x: Row,
+  body: Record<string, unknown>,
+  clauses: readonly string[],
+): Promise<Record<string, unknown> | null> {
+  const safe = x.rs.safe(body);
+  if (!deepEqual(Object.keys(safe).sort(), Object.keys(body).sort())) {
+    const left = Object.keys(body).filter((k) => !(k in safe));
+    skipClauses(
+      x.info,
+      optInSkip(x.cfg, 'irreversible') ||
+        runSkip({ setting: 'IDM_ALLOW' }, `${left.join(', ')} could not be restored on this target`),
+      ...clauses,
+    );
+    return null;
+  }
+  const ex = await x.rs.update(safe);
+  const what = `PATCH ${short(safe)}`;
+  if (classify(ex).class === 'fault') {
+    x.gate.faulted(clauses, ex, what);
+    return null;
+  }
+  if (classify(ex).class !== 'accepted') {
+    skipClauses(
+      x.info,
+      tenantSkip(
+        { answer: classify(ex).class },
+        `not applicable: the tenant did not take ${what}: ${describeAnswer(ex)}`,
+      ),
+      ...clauses,
+    );
+    return null;
+  }
+  return safe;
+}
+
+/**
+ * The API's token issued (rs.settings.token.issued) as the twin of what depends on it; where it
+ * was not issued, `clauses` are skipped naming that clause. Before anything is written with the
+ * management client standing in for IDM_API_CLIENT_ID on a target that is not the embedded
+ * tenant, a refusal says nothing of the tenant (the client may hold no grant): the run's.
+ */
+export async function issuedTwin(x: Row, t: ApiToken, clauses: readonly string[], baseline = false): Promise<Twin> {
+  if (baseline && t.access === null && !x.cfg.embedded && x.cfg.apiClient.id === x.cfg.client.id) {
+    skipClauses(
+      x.info,
+      runSkip(
+        { setting: 'IDM_API_CLIENT_ID' },
+        `the management client obtained no token for ${short(t.what)} (${describeAnswer(t.ex)}): set IDM_API_CLIENT_ID and IDM_API_CLIENT_SECRET to a client holding a grant for the API`,
+      ),
+      ISSUED,
+      ...clauses,
+    );
+    return x.gate.given(ISSUED, false, describeAnswer(t.ex));
+  }
+  const ok = await x.gate.call(apiTokenIssued, t.ex, t);
+  if (ok === false && classify(t.ex).class !== 'fault')
+    x.gate.skip(x.gate.given(ISSUED, false, describeAnswer(t.ex)), ...clauses);
+  return x.gate.given(ISSUED, ok === true, describeAnswer(t.ex));
+}
+
+/**
+ * A token_lifetime of the run's own, above the token_lifetime_for_web the test starts from: a
+ * lower one would clamp that field (§2.1), which no update can write back (§2.2).
+ */
+export function lifetimeAbove(rs: ResourceServerUnderTest, by: number): number {
+  const web = typeof rs.start.token_lifetime_for_web === 'number' ? rs.start.token_lifetime_for_web : 0;
+  return Math.min(2592000, Math.max(web, 3600) + by);
+}

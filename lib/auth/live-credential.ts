@@ -1,0 +1,75 @@
+// Every refusal on a live credential (issue 40, item 4). A wrong presentation of a single-use
+// credential (an authorization code) is refused by a tenant that checks the rule, and just as
+// well by one that meets a code already spent: so a refusal counts only where the credential was
+// live when it met it — its first presentation (a fresh credential), or one whose genuine use
+// succeeded after it. A server may let a misused code die (RFC 6749 §4.1.2), and an accepted wrong
+// presentation spends it: the attempts after it are sent again on a fresh credential, each round
+// settling at least its first attempt. An accepted wrong presentation is decisive on any code.
+import { issued } from './acceptance.ts';
+import type { TokenAnswer } from './flow-types.ts';
+
+export interface LiveAttempt<C> {
+  id: string;
+  /** The wrong presentation of credential `c`. */
+  send(c: C): Promise<TokenAnswer>;
+}
+
+export interface LiveRun<C> {
+  /** Each attempt's answer, met on a live credential; absent: no fresh credential was had for it. */
+  answers: ReadonlyMap<string, TokenAnswer>;
+  /** The last genuine use: the accepted twin when `twinCredential` is set. */
+  twin: TokenAnswer | null;
+  /** The credential the accepted twin spent (a single-use credential is then presented again), or null. */
+  twinCredential: C | null;
+  /** Fresh credentials taken, the first included. */
+  credentials: number;
+}
+
+/**
+ * Sends `attempts` in order on fresh credentials, each round followed by the genuine use
+ * (`genuine`): `first` alone where every refusal leaves it live, more where one did not. `fresh`
+ * gives a new credential (a login's code), or null when none came.
+ */
+export async function onLiveCredentials<C>(o: {
+  first: C;
+  fresh(): Promise<C | null>;
+  genuine(c: C): Promise<TokenAnswer>;
+  attempts: readonly LiveAttempt<C>[];
+}): Promise<LiveRun<C>> {
+  const answers = new Map<string, TokenAnswer>();
+  let pending = [...o.attempts];
+  let twin: TokenAnswer | null = null;
+  let twinCredential: C | null = null;
+  let credentials = 0;
+  // Each round settles its first attempt at least (met on a fresh credential), so rounds are bounded.
+  let next: C | null = o.first;
+  while (pending.length > 0) {
+    const c = next ?? (await o.fresh());
+    next = null;
+    if (c === null) break;
+    credentials++;
+    const ran: Array<[LiveAttempt<C>, TokenAnswer]> = [];
+    for (const a of pending) {
+      const r = await a.send(c);
+      ran.push([a, r]);
+      if (issued(r.ex)) break; // spent: the rest wait for a fresh credential
+    }
+    const g = await o.genuine(c);
+    twin = g;
+    if (issued(g.ex)) {
+      twinCredential = c;
+      for (const [a, r] of ran) answers.set(a.id, r);
+    } else for (const [i, [a, r]] of ran.entries()) if (i === 0 || issued(r.ex)) answers.set(a.id, r);
+    pending = pending.filter((a) => !answers.has(a.id));
+  }
+  // No genuine use accepted yet: a fresh credential's own is the twin.
+  if (twinCredential === null) {
+    const c = await o.fresh();
+    if (c !== null) {
+      credentials++;
+      twin = await o.genuine(c);
+      if (issued(twin.ex)) twinCredential = c;
+    }
+  }
+  return { answers, twin, twinCredential, credentials };
+}

@@ -1,0 +1,164 @@
+// The settings that govern a user's tokens for the API (§2.1, §2.3): token_lifetime_for_web on the
+// implicit flow's token, allow_offline_access on the refresh token a user's grant may carry,
+// token_lifetime at the moment of a refresh, and the user policy of subject_type_authorization.
+// The user's grant is the password grant of the confidential client (IDM_POST_CLIENT_*, the test
+// user), each refusal beside the same grant accepted for the same API before. Where the
+// authentication API is another server than the tenant holding the resource server, no user flow
+// reaches that API: these rows are not applicable.
+import { test, type Flows } from '../../lib/auth/flow-fixtures.ts';
+import { clauses, OPERATIONS, skipClauses, skipTest } from '../../lib/declare.ts';
+import { clausesOf } from '../../lib/condition.ts';
+import { notOfferedSkip, separateAuthUrl } from '../../lib/config.ts';
+import { runSkip, tenantSkip } from '../../lib/skip-record.ts';
+import { newState } from '../../lib/auth/pkce.ts';
+import { ApiTokens } from '../../lib/api-tokens/requests.ts';
+import { issuedTwin, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
+import {
+  apiTokenIssued,
+  lifetimeOf,
+  offlineAccessAs,
+  tokenLifetime,
+  webLifetime,
+} from '../../lib/api-tokens/conditions.ts';
+import { recorded } from '../../lib/management/recorded.ts';
+
+const REFUSAL_STATUS = recorded('rs.settings.refusal.status');
+const OFFLINE = 'rs.settings.allow_offline_access';
+const USER_DENY = 'rs.settings.subject_type.user.deny_all';
+const WEB = 'rs.settings.token_lifetime_for_web';
+
+test.describe('resource-server settings in effect: user tokens', () => {
+  test(
+    "a user's tokens for the API follow its token_lifetime_for_web (implicit), allow_offline_access, token_lifetime at a refresh and user policy",
+    clauses(
+      OPERATIONS.settings,
+      ...clausesOf(webLifetime, apiTokenIssued, offlineAccessAs, tokenLifetime, USER_DENY, REFUSAL_STATUS),
+    ),
+    async ({ run, rs, gate, anon, suite, flows }, info) => {
+      const { cfg } = run;
+      skipTest(
+        rs.identifier === null && runSkip({}, 'the configured resource server shows no identifier (its audience)'),
+      );
+      skipTest(
+        separateAuthUrl(cfg) !== null &&
+          tenantSkip(
+            {},
+            `not applicable: the authentication API (${cfg.auth.url}) is another server than the tenant holding the resource server`,
+          ),
+      );
+      const x: Row = { cfg, rs, gate, info };
+      const tokens = new ApiTokens(cfg, anon, rs.identifier!, (v) => v && suite.redactor.add(v));
+
+      await implicitLifetime(x, flows, tokens);
+
+      const post = cfg.auth.post;
+      const off = notOfferedSkip(cfg, 'password');
+      const missing = !post
+        ? runSkip(
+            { setting: 'IDM_POST_CLIENT_ID' },
+            'needs a confidential client allowed the password grant: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+          )
+        : !cfg.auth.user
+          ? runSkip({ setting: 'IDM_TEST_USERNAME' }, 'needs a test user: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD')
+          : null;
+      if (off || missing) return skipClauses(info, (off ?? missing)!, OFFLINE, USER_DENY, 'rs.settings.token_lifetime');
+      const grant = () => tokens.password(flows, post!, 'openid offline_access');
+
+      // The user's grant for the API, with refresh tokens allowed and a lifetime of the run's.
+      const first = await writeSetting(x, { allow_offline_access: true, token_lifetime: 3600 + 29 }, [
+        OFFLINE,
+        USER_DENY,
+      ]);
+      if (!first) return;
+      const granted = await grant();
+      const twin = await issuedTwin(x, granted, [OFFLINE, USER_DENY]);
+      if (!twin.ok) return;
+      await gate.call(offlineAccessAs, null, { t: granted, allowed: true });
+      await gate.call(tokenLifetime, null, lifetimeOf(granted, first.token_lifetime as number));
+
+      // A refresh issues its access token under the settings of its own moment.
+      const later = granted.refresh ? await writeSetting(x, { token_lifetime: lifetimeAbove(rs, 31) }, []) : null;
+      if (later && granted.refresh) {
+        const refreshed = await tokens.refresh(flows, post!, granted.refresh);
+        if ((await issuedTwin(x, refreshed, [])).ok)
+          await gate.call(tokenLifetime, null, lifetimeOf(refreshed, later.token_lifetime as number));
+      }
+
+      // No refresh token for the API once allow_offline_access is false: dropped, or the grant refused.
+      if (await writeSetting(x, { allow_offline_access: false }, [OFFLINE])) {
+        const t = await grant();
+        if (t.access) await gate.call(offlineAccessAs, null, { t, allowed: false });
+        else {
+          gate.refusedWith(twin, OFFLINE, t.ex, '4xx', `${t.what} with allow_offline_access false`);
+          await gate.call(REFUSAL_STATUS, null, { what: `${OFFLINE}: ${t.what}`, ex: t.ex });
+        }
+      }
+
+      if (await writeSetting(x, { subject_type_authorization: { user: { policy: 'deny_all' } } }, [USER_DENY])) {
+        const t = await grant();
+        gate.refusedWith(twin, USER_DENY, t.ex, '4xx', `${t.what} under user deny_all`);
+        await gate.call(REFUSAL_STATUS, null, { what: `${USER_DENY}: ${t.what}`, ex: t.ex });
+      }
+    },
+  );
+});
+
+// Helpers
+
+/**
+ * §2.1: a token for the API through the implicit flow (the public client, the hosted login) lives
+ * token_lifetime_for_web, as the state this test starts from holds it (§2.2 gives no way to write it).
+ */
+async function implicitLifetime(x: Row, flows: Flows, tokens: ApiTokens): Promise<void> {
+  const { cfg, rs, gate, info } = x;
+  const off = notOfferedSkip(cfg, 'implicit');
+  // The state of the moment: a lower token_lifetime written earlier may have clamped it (§2.1).
+  const now = off ? null : await rs.read();
+  const web = (now?.body as { token_lifetime_for_web?: unknown } | undefined)?.token_lifetime_for_web;
+  const missing = !cfg.auth.publicClientId || !cfg.auth.redirectUri;
+  if (off || missing || typeof web !== 'number')
+    return skipClauses(
+      info,
+      off ??
+        (missing
+          ? runSkip(
+              { setting: 'IDM_PUBLIC_CLIENT_ID' },
+              'needs a public client and its redirect URI: set IDM_PUBLIC_CLIENT_ID and IDM_REDIRECT_URI',
+            )
+          : tenantSkip({}, 'not applicable: the resource server shows no token_lifetime_for_web')),
+      WEB,
+    );
+  const out = await flows.walk(
+    await flows.endpoint('authorize'),
+    {
+      response_type: 'token',
+      client_id: cfg.auth.publicClientId!,
+      redirect_uri: cfg.auth.redirectUri!,
+      scope: 'openid',
+      state: newState(),
+      audience: tokens.audience,
+    },
+    [cfg.auth.redirectUri!],
+  );
+  const access = out.params.access_token;
+  if (!access) {
+    const why =
+      out.notDriven ??
+      out.problem ??
+      `the browser came back without an access token (${out.stoppedAt ?? 'no redirect'})`;
+    return skipClauses(
+      info,
+      out.notDriven
+        ? runSkip({ page: out.stoppedAt ?? undefined }, `login not driven: ${why}`)
+        : tenantSkip({ answer: 'refused' }, `not judged: the implicit flow for the API gave no token: ${why}`),
+      WEB,
+    );
+  }
+  const read = await tokens.readAccess(access);
+  await gate.call(webLifetime, null, {
+    what: `the implicit flow of ${cfg.auth.publicClientId} for ${tokens.audience}`,
+    read,
+    expiresIn: out.params.expires_in,
+    seconds: web,
+  });
+}
