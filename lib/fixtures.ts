@@ -122,7 +122,7 @@ export interface ExperimentsHelper {
   options: ExperimentOptions;
   /** A realistic payload (generators/experiment.ts): control and treatment at 50/50, a name of its own. */
   realistic(): ExperimentBody;
-  /** POST; a creation answered with an id is journaled at once, for the cleanup after the run (lib/experiment-journal.ts). */
+  /** POST, journaled before it is sent and with the id it was answered with, for the cleanup after the run (lib/experiment-journal.ts). */
   create(body: unknown, o?: { encoding?: Encoding; client?: ApiClient }): Promise<Exchange>;
 }
 
