@@ -427,6 +427,8 @@ export const MUTANTS: Variant[] = [
     kind: 'mutant',
     // A 5xx is the fault clause's alone (issue 39): the name's own clause is then skipped naming it.
     clause: 'mgmt.error.server-fault',
+    // Judged on every management answer, declared by none: the tests that send such a name.
+    grep: ['exp.create.name.length'],
     fault: 'wrong-status',
     description: 'an experiment name outside 3..255 is answered 500 instead of a 4xx',
     probe: (c) => statusOf(c.create(experimentWith({ name: 'ab' }))),
