@@ -7,29 +7,39 @@ import { clientSetting, loadConfig } from '../lib/config.ts';
 import { exitWith, IdmError, isIdmError } from '../lib/errors.ts';
 import { honourJournal, lockRun, readJournal, recoveredLine, removeJournal, unlockRun } from '../lib/journal.ts';
 import { obtainToken } from '../lib/tokens.ts';
+import { cleanupLine, deleteCreated } from '../lib/experiment-cleanup.ts';
+import { keepCreated, readCreated } from '../lib/experiment-journal.ts';
 
 try {
   const cfg = loadConfig();
   lockRun(cfg);
   try {
     const j = readJournal(cfg);
-    if (j && cfg.embedded) {
+    const listed = readCreated(cfg);
+    const experiments = listed.created.length + listed.inFlight.length > 0;
+    if ((j || experiments) && cfg.embedded) {
       // The embedded tenant lives only as long as its run: its state is gone, nothing to put back.
       removeJournal(cfg);
+      keepCreated(cfg, []);
       process.stderr.write(
-        `idm-conformance: nothing to restore: the embedded tenant of run ${j.runTag} ended with it (its journal is removed)\n`,
+        `idm-conformance: nothing to restore: the embedded tenant of run ${j?.runTag ?? '(unknown)'} ended with it (its journal is removed)\n`,
       );
-    } else if (!j) {
+    } else if (!j && !experiments) {
       process.stderr.write(
         `idm-conformance: nothing to restore for ${cfg.resourceServerId} at ${cfg.baseUrl} (no journal of an interrupted run)\n`,
       );
     } else {
       const token = await obtainToken(cfg, cfg.client, clientSetting(cfg));
-      const done = await honourJournal(cfg, token);
-      if (!done) throw new IdmError('IDM_E_JOURNAL', 'the journal disappeared during the restore');
-      process.stderr.write(
-        `idm-conformance: ${recoveredLine(done)} (${cfg.resourceServerId} at ${cfg.baseUrl}, read back and verified)\n`,
-      );
+      // The experiments first: a restore that cannot be verified ends this command.
+      const cleanup = await deleteCreated(cfg, token);
+      if (cleanup) process.stderr.write(`idm-conformance: ${cleanupLine(cleanup, true)}\n`);
+      if (j) {
+        const done = await honourJournal(cfg, token);
+        if (!done) throw new IdmError('IDM_E_JOURNAL', 'the journal disappeared during the restore');
+        process.stderr.write(
+          `idm-conformance: ${recoveredLine(done)} (${cfg.resourceServerId} at ${cfg.baseUrl}, read back and verified)\n`,
+        );
+      }
     }
   } finally {
     unlockRun(cfg);

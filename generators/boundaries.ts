@@ -142,7 +142,8 @@ export function experimentEdgeBundles(opts: ExperimentOptions): ValidBundle[] {
   const tag = opts.runTag;
   return Array.from({ length: Math.max(names.length, descriptions.length) }, (_, i) => {
     const cases = [names[i], descriptions[i]].filter((c): c is BoundaryCase => c !== undefined);
-    const body: UpdateBody = { ...experimentPayload(opts) };
+    // The edges' own payloads, not a fresh one: their names are their own (a serial each).
+    const body: UpdateBody = { ...((cases[0]?.body as UpdateBody | undefined) ?? experimentPayload(opts)) };
     for (const c of cases) body[c.at!.path[0]!] = c.at!.value;
     if (!`${body.name} ${body.description}`.includes(tag))
       throw new Error(`experimentEdgeBundles: ${cases.map((c) => c.id).join(' + ')} leaves no room for the run tag`);

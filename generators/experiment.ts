@@ -2,7 +2,10 @@
 // and a treatment on configured variation ids, weights summing to 100, every
 // request field present (which are required is not shown), the strategy
 // attribute under a configurable name (its name is not shown), and the run tag
-// in the name so a staging tenant's experiments can be traced to the run.
+// in the name so a staging tenant's experiments can be traced to the run. With a
+// serial, each payload's name is its own (the run tag and a serial): a tenant may
+// keep names unique (the spec does not say), and two creations must not collide.
+import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { text, exactText } from './text.ts';
 import type { UpdateBody } from './resource-server.ts';
@@ -17,6 +20,12 @@ export interface ExperimentOptions {
   strategyField?: string;
   /** Marks every experiment this run creates; put into the name (and description). */
   runTag: string;
+  /**
+   * A serial of SERIAL_WIDTH characters [0-9a-z] no other payload of the run carries, called once
+   * per payload (lib/fixtures.ts: the worker and a counter): the name starts with `<run tag>.<serial>`.
+   * Without it every payload is named by the run tag alone.
+   */
+  serial?: () => string;
   /** Allowed values are not shown; default `login`. */
   authenticationFlow?: string;
   /** Allowed values beyond a device-type sample are not shown; default `device`. */
@@ -24,13 +33,20 @@ export interface ExperimentOptions {
 }
 
 export const DEFAULT_STRATEGY_FIELD = 'allocation_strategy';
+/** Characters of a serial: two for the worker, four for its counter, in base 36. */
+export const SERIAL_WIDTH = 6;
 
-/** A deterministic valid payload: control 50 / treatment 50. */
+/** A deterministic valid payload: control 50 / treatment 50, named `<stamp> experiment`. */
 export function experimentPayload(opts: ExperimentOptions, control = 50): ExperimentBody {
+  return named(opts, `${stampOf(opts)} experiment`, control);
+}
+
+/** The valid payload with `name`: the one place its fields are written. */
+function named(opts: ExperimentOptions, name: string, control = 50): ExperimentBody {
   const [controlId, treatmentId] = variationPair(opts);
   const tag = checkedTag(opts.runTag);
   return {
-    name: `${tag} experiment`,
+    name,
     feature_flag_id: opts.featureFlagId,
     authentication_flow: opts.authenticationFlow ?? 'login',
     assignment_config: { subject: opts.assignmentSubject ?? 'device' },
@@ -49,25 +65,25 @@ export function experimentPayload(opts: ExperimentOptions, control = 50): Experi
  * control/treatment split (weights still summing to 100).
  */
 export function experimentPayloadArb(opts: ExperimentOptions): fc.Arbitrary<ExperimentBody> {
-  const tag = checkedTag(opts.runTag);
-  const tagLen = [...tag].length + 1;
+  const stampLen = stampLength(opts) + 1;
   return fc
     .record({
-      suffix: text({ min: 1, max: 255 - tagLen, trimmed: true }),
+      suffix: text({ min: 1, max: 255 - stampLen, trimmed: true }),
       description: text({ min: 3, max: 1024, trimmed: true }),
       control: fc.integer({ min: 1, max: 99 }),
     })
     .map(({ suffix, description, control }) => ({
-      ...experimentPayload(opts, control),
-      name: `${tag} ${suffix}`,
+      // The serial is drawn here, once per value: a shrunk or replayed case gets a name of its own too.
+      ...named(opts, `${stampOf(opts)} ${suffix}`, control),
       description,
     }));
 }
 
 /**
  * A payload whose name or description has exactly `length` code points (valid edges and
- * beyond), carrying the run tag where it fits; a name too short for it moves the tag to the
- * description, so every experiment stays traceable.
+ * beyond), carrying the stamp where it fits; a name too short for it moves the stamp to the
+ * description, so every experiment stays traceable, and is made from the stamp's digest, so
+ * it is still one of its own as far as its length allows.
  */
 function experimentWithLength(
   opts: ExperimentOptions,
@@ -75,12 +91,15 @@ function experimentWithLength(
   length: number,
   salt: number,
 ): ExperimentBody {
-  const out = experimentPayload(opts);
-  const tag = checkedTag(opts.runTag);
-  const tagLen = [...tag].length + 1;
-  const fits = length >= tagLen + 1;
-  out[field] = fits ? `${tag} ${exactText(length - tagLen, salt)}` : exactText(length, salt);
-  if (field === 'name' && !fits) out.description = `${exactText(3, salt)} ${tag}`;
+  const stamp = stampOf(opts);
+  const out = named(opts, `${stamp} experiment`);
+  const stampLen = [...stamp].length + 1;
+  const fits = length >= stampLen + 1;
+  if (fits) out[field] = `${stamp} ${exactText(length - stampLen, salt)}`;
+  else if (field === 'name') {
+    out.name = shortName(stamp, length);
+    out.description = `${exactText(3, salt)} ${stamp}`;
+  } else out.description = exactText(length, salt);
   return out;
 }
 
@@ -123,8 +142,38 @@ function variationPair(opts: ExperimentOptions): [string, string] {
 
 /** The tag must itself fit the name pattern's edges; reject it early rather than send a bad name. */
 function checkedTag(tag: string): string {
-  if (!/^\S(.*\S)?$/u.test(tag) || tag.includes('\u0000') || [...tag].length > 64) {
-    throw new Error(`experimentPayload: runTag "${tag}" must be 1-64 characters without surrounding whitespace`);
+  if (!/^\S(.*\S)?$/u.test(tag) || tag.includes('\u0000') || [...tag].length > 64 - SERIAL_WIDTH - 1) {
+    throw new Error(
+      `experimentPayload: runTag "${tag}" must be 1-${64 - SERIAL_WIDTH - 1} characters without surrounding whitespace`,
+    );
   }
   return tag;
 }
+
+/** `<run tag>.<serial>`, a fresh serial each call; the run tag alone without a serial. */
+function stampOf(opts: ExperimentOptions): string {
+  const tag = checkedTag(opts.runTag);
+  if (!opts.serial) return tag;
+  const serial = opts.serial();
+  if (!new RegExp(`^[0-9a-z]{${SERIAL_WIDTH}}$`).test(serial))
+    throw new Error(`experimentPayload: serial "${serial}" must be ${SERIAL_WIDTH} characters of [0-9a-z]`);
+  return `${tag}.${serial}`;
+}
+
+/** Code points of every stamp of `opts` (a serial has a fixed width). */
+function stampLength(opts: ExperimentOptions): number {
+  return [...checkedTag(opts.runTag)].length + (opts.serial ? SERIAL_WIDTH + 1 : 0);
+}
+
+/**
+ * A name of `length` code points too short for the stamp: characters of the stamp's digest, every
+ * second one multi-byte (so lengths are counted in code points), never a space at either end.
+ */
+function shortName(stamp: string, length: number): string {
+  const digest = BigInt(`0x${createHash('sha256').update(stamp).digest('hex')}`).toString(36);
+  return Array.from({ length }, (_, i) => (i % 2 === 1 ? (MULTI_BYTE[i % MULTI_BYTE.length] ?? 'é') : digest[i])).join(
+    '',
+  );
+}
+
+const MULTI_BYTE = ['é', '漢', 'ж', '한'];

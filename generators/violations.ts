@@ -651,12 +651,14 @@ const EXPERIMENT_MUTATIONS: readonly Mutation[] = [
     ...b,
     allocations: [...(Array.isArray(b['allocations']) ? b['allocations'] : []), 'var_control'],
   })),
-  e(
-    'allocation.weight.fraction',
-    'exp.create.allocation.types',
-    'allocation weight 50.5',
-    alloc((a) => (a['weight'] = 50.5)),
-  ),
+  // The second weight moves the other way: the sum stays what it was, so only the type is wrong.
+  e('allocation.weight.fraction', 'exp.create.allocation.types', 'allocation weights 50.5 and 49.5', (b) => {
+    const list = Array.isArray(b['allocations']) ? clone(b['allocations']) : [];
+    const [first, second] = list.filter(isObj);
+    if (first) first['weight'] = typeof first['weight'] === 'number' ? first['weight'] + 0.5 : 50.5;
+    if (second && typeof second['weight'] === 'number') second['weight'] -= 0.5;
+    return { ...b, allocations: list.length > 0 ? list : [{ weight: 50.5 }] };
+  }),
   e(
     'allocation.weight.string',
     'exp.create.allocation.types',

@@ -114,9 +114,11 @@ export const ANSWER_RULES: readonly AnswerRule[] = [
   },
 ];
 
-/** One rule on an answer that came outside the suite's clients (a burst's own connections). */
-export function judgeByRule(clause: string, ex: Exchange, cfg: Config, on: { check: Checks; info: TestInfo }): void {
-  for (const rule of ANSWER_RULES) if (rule.clause === clause && rule.applies(ex, cfg)) rule.judge(ex, on);
+/** One rule on an answer that came outside the suite's clients (a burst's own connections); false when it does not speak of it. */
+export function judgeByRule(clause: string, ex: Exchange, cfg: Config, on: { check: Checks; info: TestInfo }): boolean {
+  const rules = ANSWER_RULES.filter((rule) => rule.clause === clause && rule.applies(ex, cfg));
+  for (const rule of rules) rule.judge(ex, on);
+  return rules.length > 0;
 }
 
 /** Every rule that speaks of `ex`, judged in the test that received it. */

@@ -78,92 +78,19 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
     max: o.max,
     inFlight: concurrency,
   };
-  // The bucket drains while Remaining keeps reaching new lows; when it has not for a window of
-  // answers, the refill keeps pace with this rate, and more go in flight (below).
-  let low = Number.POSITIVE_INFINITY;
-  let lowAt = 0;
-  let bucket = 0;
-  const budgetMs = o.budgetMs ?? BURST_BUDGET_MS;
-  const inTime = () => Date.now() - started < budgetMs;
+  const drain: Drain = { low: Number.POSITIVE_INFINITY, lowAt: 0, bucket: 0 };
   const one = async (): Promise<void> => {
     o.onSent?.();
     result.sent++;
-    let res: Awaited<ReturnType<typeof pool.request>>;
-    let text: string;
-    try {
-      res = await pool.request({
-        path: url.pathname + url.search,
-        method: o.method as 'PATCH',
-        headers: o.headers,
-        ...(o.body !== undefined ? { body: o.body } : {}),
-        headersTimeout: o.timeoutMs,
-        bodyTimeout: o.timeoutMs,
-      });
-      text = await res.body.text();
-    } catch (e) {
-      // No answer is the run's one cause (burstUnbreached), never an error of the test.
-      result.unanswered ??= describeTransportError(e, o.timeoutMs);
-      return;
-    }
-    const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(res.headers))
-      if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
-    let body: unknown = text === '' ? undefined : text;
-    try {
-      body = text === '' ? undefined : JSON.parse(text);
-    } catch {
-      /* not JSON */
-    }
-    const ex: Exchange = {
-      request: { method: o.method, url: o.url, headers: o.headers, ...(o.body !== undefined ? { body: o.body } : {}) },
-      status: res.statusCode,
-      headers,
-      text,
-      body,
-    };
-    result.statuses.push(ex.status);
-    const rem = headers['x-ratelimit-remaining'];
-    const remaining = rem !== undefined && /^\d+$/.test(rem.trim()) ? Number(rem) : null;
-    result.remaining.push(remaining);
-    if (!result.first) {
-      result.first = ex;
-      const limit = Number(headers['x-ratelimit-limit']);
-      if (Number.isFinite(limit) && limit > 0) bucket = limit;
-      if (o.boundByLimit && bucket > 0) result.max = Math.min(result.max, 3 * bucket + 50);
-    }
-    if (remaining !== null && remaining < low) {
-      low = remaining;
-      lowAt = result.statuses.length;
-    }
-    if (ex.status === 429) result.first429 ??= ex;
-    else {
-      result.lastBefore429 = result.first429 ? result.lastBefore429 : ex;
-      if (remaining === 0) result.zeroRemainingAnswers++;
-    }
+    const answer = await send(pool, url, o);
+    // No answer is the run's one cause (burstUnbreached), never an error of the test.
+    if ('unanswered' in answer) result.unanswered ??= answer.unanswered;
+    else recordAnswer(result, answer, drain, o);
   };
   try {
     // The first answer comes alone: its Limit bounds the rest.
     await one();
-    const lanes: Array<Promise<void>> = [];
-    const lane = async (): Promise<void> => {
-      while (!result.first429 && !result.unanswered && result.sent < result.max && inTime()) {
-        await one();
-        // Only a bucket that reports its Remaining shows it refills: without one, no more in flight.
-        const window = Math.max(8, 2 * result.inFlight);
-        const refilling = Number.isFinite(low) && result.statuses.length - lowAt >= window;
-        if (refilling && result.inFlight < MAX_IN_FLIGHT && !result.first429) {
-          // Not draining at this rate: twice as many in flight, and a bucket's worth more to spend.
-          lowAt = result.statuses.length;
-          const more = Math.min(result.inFlight, MAX_IN_FLIGHT - result.inFlight);
-          result.inFlight += more;
-          if (o.boundByLimit && bucket > 0) result.max = Math.min(o.max, result.max + bucket);
-          for (let i = 0; i < more; i++) lanes.push(lane());
-        }
-      }
-    };
-    for (let i = 0; i < concurrency; i++) lanes.push(lane());
-    // Lanes added while waiting are awaited too.
-    for (let i = 0; i < lanes.length; i++) await lanes[i];
+    await inLanes(result, drain, o, one, () => Date.now() - started < (o.budgetMs ?? BURST_BUDGET_MS));
     result.endedBy = result.first429
       ? '429'
       : result.unanswered
@@ -176,6 +103,110 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
     await pool.close();
   }
   return result;
+}
+
+/**
+ * Whether the bucket drains: it does while Remaining keeps reaching new lows; when it has not for a
+ * window of answers, the refill keeps pace with the rate in flight.
+ */
+interface Drain {
+  low: number;
+  /** Answers counted when the last new low came. */
+  lowAt: number;
+  /** The first answer's X-RateLimit-Limit (0: none). */
+  bucket: number;
+}
+
+/** The lanes of requests in flight, twice as many each time the bucket does not drain at the rate they send. */
+async function inLanes(
+  result: BurstResult,
+  drain: Drain,
+  o: BurstOptions,
+  one: () => Promise<void>,
+  inTime: () => boolean,
+): Promise<void> {
+  const lanes: Array<Promise<void>> = [];
+  const lane = async (): Promise<void> => {
+    while (!result.first429 && !result.unanswered && result.sent < result.max && inTime()) {
+      await one();
+      // Only a bucket that reports its Remaining shows it refills: without one, no more in flight.
+      const window = Math.max(8, 2 * result.inFlight);
+      const refilling = Number.isFinite(drain.low) && result.statuses.length - drain.lowAt >= window;
+      if (refilling && result.inFlight < MAX_IN_FLIGHT && !result.first429) {
+        // Not draining at this rate: twice as many in flight, and a bucket's worth more to spend.
+        drain.lowAt = result.statuses.length;
+        const more = Math.min(result.inFlight, MAX_IN_FLIGHT - result.inFlight);
+        result.inFlight += more;
+        if (o.boundByLimit && drain.bucket > 0) result.max = Math.min(o.max, result.max + drain.bucket);
+        for (let i = 0; i < more; i++) lanes.push(lane());
+      }
+    }
+  };
+  for (let i = 0; i < result.inFlight; i++) lanes.push(lane());
+  // Lanes added while waiting are awaited too.
+  for (let i = 0; i < lanes.length; i++) await lanes[i];
+}
+
+/** One request of the burst on its own connection: the exchange, or why it got no answer. */
+async function send(
+  pool: InstanceType<Awaited<ReturnType<typeof loadUndici>>['Pool']>,
+  url: URL,
+  o: BurstOptions,
+): Promise<Exchange | { unanswered: string }> {
+  let res: Awaited<ReturnType<typeof pool.request>>;
+  let text: string;
+  try {
+    res = await pool.request({
+      path: url.pathname + url.search,
+      method: o.method as 'PATCH',
+      headers: o.headers,
+      ...(o.body !== undefined ? { body: o.body } : {}),
+      headersTimeout: o.timeoutMs,
+      bodyTimeout: o.timeoutMs,
+    });
+    text = await res.body.text();
+  } catch (e) {
+    return { unanswered: describeTransportError(e, o.timeoutMs) };
+  }
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(res.headers))
+    if (v !== undefined) headers[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  let body: unknown = text === '' ? undefined : text;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return {
+    request: { method: o.method, url: o.url, headers: o.headers, ...(o.body !== undefined ? { body: o.body } : {}) },
+    status: res.statusCode,
+    headers,
+    text,
+    body,
+  };
+}
+
+/** An answer counted: its status and Remaining, the bound its Limit sets, the first 429 and the last answer before it. */
+function recordAnswer(result: BurstResult, ex: Exchange, drain: Drain, o: BurstOptions): void {
+  result.statuses.push(ex.status);
+  const rem = ex.headers['x-ratelimit-remaining'];
+  const remaining = rem !== undefined && /^\d+$/.test(rem.trim()) ? Number(rem) : null;
+  result.remaining.push(remaining);
+  if (!result.first) {
+    result.first = ex;
+    const limit = Number(ex.headers['x-ratelimit-limit']);
+    if (Number.isFinite(limit) && limit > 0) drain.bucket = limit;
+    if (o.boundByLimit && drain.bucket > 0) result.max = Math.min(result.max, 3 * drain.bucket + 50);
+  }
+  if (remaining !== null && remaining < drain.low) {
+    drain.low = remaining;
+    drain.lowAt = result.statuses.length;
+  }
+  if (ex.status === 429) result.first429 ??= ex;
+  else {
+    result.lastBefore429 = result.first429 ? result.lastBefore429 : ex;
+    if (remaining === 0) result.zeroRemainingAnswers++;
+  }
 }
 
 /**
@@ -196,9 +227,14 @@ export function burstUnbreached(r: BurstResult, what: string): SkipRecord {
     r.endedBy === 'time'
       ? `the time bound (${Math.round(r.elapsedMs / 1000)} s) ended it`
       : `the request bound (${r.max}) ended it in ${r.elapsedMs} ms`;
+  const reported = r.remaining.filter((n): n is number => n !== null);
+  const remaining =
+    reported.length > 0
+      ? `X-RateLimit-Remaining down to ${Math.min(...reported)}`
+      : 'no answer reported X-RateLimit-Remaining';
   return tenantSkip(
     { answer: 'accepted' },
-    `no 429 after ${r.sent} ${what} (${bound}): the tenant's limit is absent or above what the run may spend`,
+    `no 429 after ${r.sent} ${what}, ${remaining} (${bound}): the tenant's limit is absent or above what the run may spend`,
   );
 }
 

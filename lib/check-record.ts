@@ -7,6 +7,8 @@ export interface Evidence {
   request?: { method: string; url: string; headers: Record<string, string>; body?: unknown };
   response?: { status: number; headers: Record<string, string>; body?: unknown };
   curl?: string;
+  /** The credential the suite forged that `curl` prints as sent (lib/credential-origin.ts): the reporter's net leaves it there. */
+  forged?: string;
   seed?: number;
   path?: string;
   counterexample?: unknown;

@@ -4,7 +4,7 @@
 import { expect, type TestInfo } from '@playwright/test';
 import type { Exchange } from './http.ts';
 import type { Redactor } from './redact.ts';
-import { renderCurl, shellQuote } from './curl.ts';
+import { forgedCredential, renderCurl, shellQuote } from './curl.ts';
 import { assertKnownClause, clauseEntry } from './catalogue.ts';
 import { clausesOfType, validateAgainst } from './schema-bridge.ts';
 
@@ -190,6 +190,8 @@ export class Checks {
         ...(ex.body !== undefined ? { body: r.value(truncate(ex.body)) } : {}),
       };
       ev.curl = renderCurl(ex.request, r);
+      const forged = forgedCredential(ex.request);
+      if (forged !== null) ev.forged = forged;
     }
     return ev;
   }

@@ -3,6 +3,7 @@
 // so a reader of the report knows what exactly was refused (or wrongly accepted).
 import type { Config } from './config.ts';
 import { forgeExpired, forgeLike, forgeWrongAudience, MALFORMED_TOKENS } from './auth/forge.ts';
+import { issued } from './credential-origin.ts';
 
 export interface CredentialContext {
   cfg: Config;
@@ -51,7 +52,10 @@ export const INVALID_CREDENTIALS: CredentialCase[] = [
     title: 'with an expired token',
     build: async (ctx: CredentialContext) =>
       ctx.cfg.expiredToken
-        ? { authorization: `Bearer ${ctx.cfg.expiredToken}`, how: 'a tenant-signed expired token (IDM_EXPIRED_TOKEN)' }
+        ? {
+            authorization: `Bearer ${issuedAs(ctx.cfg.expiredToken, 'IDM_EXPIRED_TOKEN')}`,
+            how: 'a tenant-signed expired token (IDM_EXPIRED_TOKEN)',
+          }
         : {
             authorization: `Bearer ${await forgeExpired(ctx.realToken)}`,
             how: "the genuine token's claims with exp an hour ago, signed by the suite's key (set IDM_EXPIRED_TOKEN for a tenant-signed one)",
@@ -65,7 +69,10 @@ export const INVALID_CREDENTIALS: CredentialCase[] = [
       const audience = ctx.otherAudience ?? 'https://another-audience.idm-conformance.test/';
       const genuine = ctx.otherAudience ? await ctx.tokenFor(audience) : null;
       return genuine
-        ? { authorization: `Bearer ${genuine}`, how: `a genuine token issued for audience ${audience}` }
+        ? {
+            authorization: `Bearer ${issuedAs(genuine, 'IDM_OTHER_AUDIENCE_TOKEN')}`,
+            how: `a genuine token issued for audience ${audience} ($IDM_OTHER_AUDIENCE_TOKEN in a reproduction)`,
+          }
         : {
             authorization: `Bearer ${await forgeWrongAudience(ctx.realToken, audience)}`,
             how: `the genuine token's claims with aud ${audience}, signed by the suite's key (the tenant issued no token for that audience)`,
@@ -73,3 +80,11 @@ export const INVALID_CREDENTIALS: CredentialCase[] = [
     },
   },
 ];
+
+// Helpers
+
+/** A credential the tenant issued, shown in a reproduction as the environment variable `env`. */
+function issuedAs(credential: string, env: string): string {
+  issued(credential, env);
+  return credential;
+}

@@ -7,7 +7,8 @@
 //              runner of named conditions (lib/twin-gate.ts, lib/condition.ts)
 //   rs       – the configured resource server, locked for this test, restored afterwards; each
 //              answer held against a write lost later (lib/lost-writes.ts)
-//   experiments – creation helper; skips unless experiments may be created on the target
+//   experiments – creation helper: a name of its own per payload, each creation journaled for the
+//              cleanup after the run; skips unless experiments may be created on the target
 //   credentials – context for building refused credentials (lib/credentials.ts)
 //   run      – read-only facts: config, seed, run tag, snapshot, depth runs
 //   suite    – (worker) config, run state, redactor, pacer: for the burst test only
@@ -63,7 +64,9 @@ import {
 import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import type { CredentialContext } from './credentials.ts';
 import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
-import { experimentPayload } from '../generators/index.ts';
+import { experimentPayload, SERIAL_WIDTH, type ExperimentBody, type ExperimentOptions } from '../generators/index.ts';
+import { recordAnswered, recordSending } from './experiment-journal.ts';
+import { issued } from './credential-origin.ts';
 import { INVARIANTS } from './management/update-answer.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
@@ -115,8 +118,11 @@ export interface ResourceServerUnderTest {
 }
 
 export interface ExperimentsHelper {
-  /** A realistic payload (generators/experiment.ts): control and treatment at 50/50, run tag in the name. */
-  realistic(): Record<string, unknown>;
+  /** The generator options of this run, with a serial per payload: each payload's name is its own. */
+  options: ExperimentOptions;
+  /** A realistic payload (generators/experiment.ts): control and treatment at 50/50, a name of its own. */
+  realistic(): ExperimentBody;
+  /** POST, journaled before it is sent and with the id it was answered with, for the cleanup after the run (lib/experiment-journal.ts). */
   create(body: unknown, o?: { encoding?: Encoding; client?: ApiClient }): Promise<Exchange>;
 }
 
@@ -286,6 +292,8 @@ export const test = base.extend<
           ),
         testInfo,
       );
+      // Its reproductions name their own variable: $IDM_ACCESS_TOKEN would send the full client's.
+      if (suite.state.tokens.limited) issued(suite.state.tokens.limited, 'IDM_LIMITED_ACCESS_TOKEN');
       await use(client('limited', suite.state.tokens.limited));
     },
     { box: 'self' },
@@ -456,22 +464,29 @@ export const test = base.extend<
           runSkip({ setting: 'IDM_FEATURE_FLAG_ID' }, 'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS'),
         testInfo,
       );
+      const options: ExperimentOptions = {
+        featureFlagId: cfg.featureFlagId!,
+        variationIds: cfg.variationIds,
+        strategyField: cfg.strategyField,
+        runTag: state.runTag,
+        authenticationFlow: cfg.authenticationFlow,
+        assignmentSubject: cfg.assignmentSubject,
+        serial: () => nextSerial(testInfo.workerIndex),
+      };
       const helper: ExperimentsHelper = {
-        realistic() {
-          return experimentPayload({
-            featureFlagId: cfg.featureFlagId!,
-            variationIds: cfg.variationIds,
-            strategyField: cfg.strategyField,
-            runTag: state.runTag,
-            authenticationFlow: cfg.authenticationFlow,
-            assignmentSubject: cfg.assignmentSubject,
-          });
-        },
-        create(body, o = {}) {
-          return (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
+        options,
+        realistic: () => experimentPayload(options),
+        async create(body, o = {}) {
+          // Journaled before it goes and with what came back: a kill in between leaves its name.
+          const named = { name: isObject(body) ? String(body.name) : '', runTag: state.runTag };
+          recordSending(cfg, named);
+          const ex = await (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
             data: body,
             ...(o.encoding ? { encoding: o.encoding } : {}),
           });
+          const created = isObject(ex.body) && ex.status >= 200 && ex.status < 300 ? ex.body : null;
+          recordAnswered(cfg, named, created && typeof created.id === 'string' ? created.id : null);
+          return ex;
         },
       };
       await use(helper);
@@ -481,6 +496,12 @@ export const test = base.extend<
 });
 
 // Helpers
+
+/** Payloads this worker process has named: with its worker index, a serial no other payload of the run carries. */
+let serials = 0;
+function nextSerial(workerIndex: number): string {
+  return `${workerIndex.toString(36).padStart(2, '0')}${(serials++).toString(36).padStart(SERIAL_WIDTH - 2, '0')}`;
+}
 
 /** A raw body's JSON value, null when it is not JSON (nothing it sends can be told apart). */
 function parsedOrNull(raw: string): unknown {

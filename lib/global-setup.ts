@@ -12,6 +12,8 @@ import { preflight, newRunTag, newSeed, readResourceServer } from './preflight.t
 import { publishRunState } from './run-state.ts';
 import { writeRunMeta } from './run-meta.ts';
 import { honourJournal, lockRun, recoveredLine, removeJournal, unlockRun, writeJournal } from './journal.ts';
+import { cleanupLine, deleteCreated } from './experiment-cleanup.ts';
+import { keepCreated } from './experiment-journal.ts';
 import { stateDir } from './lock.ts';
 import { readDiscovered } from './auth/discovered.ts';
 import { runKey } from './auth/run-key.ts';
@@ -28,13 +30,22 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     const pre = await preflight(cfg);
     // An interrupted run's changes come off before the snapshot, or they would become the
     // truth. The embedded tenant's state ended with the run that started it: nothing to undo.
-    if (cfg.embedded) removeJournal(cfg);
+    if (cfg.embedded) {
+      removeJournal(cfg);
+      keepCreated(cfg, []);
+    }
     const recovered = cfg.embedded ? null : await honourJournal(cfg, pre.tokens.full);
     if (recovered) {
       process.stderr.write(`idm-conformance: ${recoveredLine(recovered)}\n`);
       const again = await readResourceServer(cfg, pre.tokens.full, cfg.resourceServerId);
       pre.snapshot = again.body;
       pre.requests += recovered.requests + again.sent;
+    }
+    // The experiments an interrupted run created go too; one that cannot is said, and the run goes on.
+    const recoveredExperiments = cfg.embedded ? null : await deleteCreated(cfg, pre.tokens.full);
+    if (recoveredExperiments) {
+      process.stderr.write(`idm-conformance: ${cleanupLine(recoveredExperiments, true)}\n`);
+      pre.requests += recoveredExperiments.requests;
     }
     const seed = cfg.seed ?? newSeed();
     const runTag = newRunTag();
@@ -69,6 +80,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
       startedAt,
       requestsOutsideTests: { setup: pre.requests, teardown: 0 },
       ...(recovered ? { recovered: { runTag: recovered.runTag, startedAt: recovered.startedAt } } : {}),
+      ...(recoveredExperiments ? { recoveredExperiments } : {}),
       timings: { setupStartedAt, setupEndedAt: Date.now() },
     });
     // stderr: stdout may carry a machine-readable reporter (--reporter=json).

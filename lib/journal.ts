@@ -31,7 +31,7 @@ export interface Journal {
 const stateDir = (): string => runSettings().stateDir;
 
 /** Target and resource server name one journal; the file name carries only a hash of them. */
-function journalKey(cfg: Pick<Config, 'apiBase' | 'resourceServerId'>): string {
+export function journalKey(cfg: Pick<Config, 'apiBase' | 'resourceServerId'>): string {
   return createHash('sha256').update(`${cfg.apiBase}\n${cfg.resourceServerId}`).digest('hex').slice(0, 16);
 }
 
@@ -214,7 +214,7 @@ export function unlockRun(cfg: Config): void {
 // Helpers
 
 /** Creates the folder owner-only; an existing one (IDM_STATE_DIR may name a shared folder) is left as it is: the files in it are 0600. */
-function ensureStateDir(): string {
+export function ensureStateDir(): string {
   const dir = stateDir();
   if (!existsSync(dir)) {
     mkdirSync(dir, { recursive: true, mode: 0o700 });

@@ -52,6 +52,11 @@ export interface Redactor {
   value<T>(v: T): T;
   /** Learn another secret value at runtime (e.g. a token fetched mid-test). */
   add(secret: string): void;
+  /**
+   * `s` redacted except where it holds `kept`, a credential the suite forged (lib/credential-origin.ts),
+   * unless `kept` itself holds a secret this redactor knows.
+   */
+  keeping(s: string, kept: string): string;
 }
 
 export function createRedactor(known: Iterable<string> = []): Redactor {
@@ -89,7 +94,12 @@ export function createRedactor(known: Iterable<string> = []): Redactor {
 
   const value = <T>(v: T): T => deep(v, text) as T;
 
-  return { text, headers, value, add };
+  const keeping = (s: string, kept: string): string =>
+    kept.length < 4 || [...secrets].some((secret) => kept.includes(secret))
+      ? text(s)
+      : s.split(kept).map(text).join(kept);
+
+  return { text, headers, value, add, keeping };
 }
 
 // Helpers

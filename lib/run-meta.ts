@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { runSettings } from './settings/run.ts';
+import type { Cleanup } from './experiment-cleanup.ts';
 
 export interface RunMeta {
   target: string;
@@ -22,6 +23,10 @@ export interface RunMeta {
   restore?: { ok: boolean; unrestored: string[] };
   /** Set by the setup when it restored the changes of an interrupted run first (lib/journal.ts). */
   recovered?: { runTag: string; startedAt: string };
+  /** Set by the teardown: the experiments this run created, deleted or not, and why (lib/experiment-cleanup.ts). */
+  experiments?: Cleanup;
+  /** Set by the setup: the experiments an interrupted run had left, deleted first. */
+  recoveredExperiments?: Cleanup;
   /** Epoch ms at which the global setup and teardown started and ended (the bench splits the wall time by them). */
   timings?: { setupStartedAt: number; setupEndedAt: number; teardownStartedAt?: number; teardownEndedAt?: number };
 }

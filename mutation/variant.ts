@@ -39,7 +39,7 @@ export interface VariantContext {
 
 export type VariantOptions = Pick<
   TenantOptions,
-  'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation' | 'clients' | 'revocationAnnounced'
+  'parts' | 'wrap' | 'rateLimit' | 'login' | 'refreshRotation' | 'clients' | 'revocationAnnounced' | 'experiments'
 >;
 
 export interface Variant {

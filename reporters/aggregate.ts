@@ -226,6 +226,16 @@ function skipRecords(
   return records;
 }
 
+/**
+ * A test that passed without judging anything — every clause it declares skipped with a record
+ * while it went on, no check recorded — is a skipped test: the record of its first clause, else null.
+ */
+export function judgedNothing(t: TestOutcome): SkipRecord | null {
+  if (t.status !== 'passed' || t.checks.length > 0 || t.clauses.length === 0) return null;
+  if (!t.clauses.every((c) => t.clauseSkips?.[c] !== undefined)) return null;
+  return t.clauseSkips![t.clauses[0]!]!;
+}
+
 function failureExplained(test: TestOutcome, known: Map<string, CatalogueEntry>): boolean {
   const isMust = (id: string) => known.get(id)?.kind === 'must';
   if (test.checks.some((c) => c.outcome === 'failed' && isMust(c.clause))) return true;

@@ -13,6 +13,7 @@ import {
   type BaselineEntry,
   type CatalogueEntry,
   type ConformanceReport,
+  type ExperimentCleanup,
   type SectionInfo,
   type StatusCounts,
   type ResentRecord,
@@ -44,6 +45,8 @@ export interface BuildInput {
   meta: RunMeta;
   /** Run facts for the reader (report.run.notes). */
   notes?: readonly string[];
+  /** The experiments the run created and what became of them (report.run.experiments). */
+  experiments?: ExperimentCleanup;
   /** IDM_FAIL_ON_INCOMPLETE. */
   failOnIncomplete?: boolean;
   /** The record of a run that judged the authentication API alone (IDM_APIS=authentication), else absent. */
@@ -123,6 +126,7 @@ export function buildReport(input: BuildInput): BuiltReport {
       stoppedEarly: input.stoppedEarly ?? false,
       ...(input.resent && input.resent.length > 0 ? { resent: [...input.resent] } : {}),
       ...(input.notes && input.notes.length > 0 ? { notes: [...input.notes] } : {}),
+      ...(input.experiments ? { experiments: input.experiments } : {}),
     },
     totals: {
       clauses: sorted.length,

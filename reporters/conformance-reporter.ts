@@ -15,6 +15,7 @@ import type {
 import { loadConfig, managementSkip, secretValues } from '../lib/config.ts';
 import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
+import { cleanupLine, cleanupReport } from '../lib/experiment-cleanup.ts';
 import { runSettings } from '../lib/settings/run.ts';
 import { readSources } from '../lib/settings/sources.ts';
 import { decodeSkip, isSkipRecord, NO_ANSWER_ANNOTATION, type SkipRecord } from '../lib/skip-record.ts';
@@ -24,6 +25,7 @@ import type { ErrorRecord } from '../lib/errors.ts';
 import { RESENT_ANNOTATION, type Resent } from '../lib/http.ts';
 import { runErrors } from '../lib/run-errors.ts';
 import { buildReport } from './build-report.ts';
+import { judgedNothing } from './aggregate.ts';
 import { CatalogueError, loadCatalogueFile, loadContractCatalogue } from './catalogue.ts';
 import { renderHtml } from './html.ts';
 import type {
@@ -156,8 +158,11 @@ export default class ConformanceReporter implements Reporter {
               `restored the changes of an interrupted run ${runtime.recovered.runTag} from ${runtime.recovered.startedAt}`,
             ]
           : []),
+        ...(runtime?.recoveredExperiments ? [cleanupLine(runtime.recoveredExperiments, true)] : []),
+        ...(runtime?.experiments ? [cleanupLine(runtime.experiments, false)] : []),
         ...(notUnderTest ? [notUnderTest.text] : []),
       ],
+      ...(runtime?.experiments ? { experiments: cleanupReport(runtime.experiments) } : {}),
       managementNotUnderTest: notUnderTest,
       meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
       failOnIncomplete: failOnIncomplete(),
@@ -324,6 +329,11 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   if (authErrors !== undefined) outcome.authErrors = authErrors;
   if (attacks !== undefined) outcome.attacks = attacks;
   if (clauseSkips !== undefined) outcome.clauseSkips = clauseSkips;
+  const none = judgedNothing(outcome);
+  if (none) {
+    outcome.status = 'skipped';
+    outcome.skip ??= none;
+  }
   if (noAnswer !== undefined) outcome.noAnswer = noAnswer;
   if (resent !== undefined) outcome.resent = resent;
   const err = result?.error ?? result?.errors?.[0];
@@ -379,7 +389,16 @@ function runRedactor(): Redactor {
  */
 function redactRunData(report: ConformanceReport, r: Redactor): void {
   for (const c of report.clauses) {
-    c.failures = r.value(c.failures);
+    c.failures = c.failures.map((f) => {
+      const kept = f.evidence?.forged;
+      const out = r.value(f);
+      // A forged credential is the case, printed as sent (lib/credential-origin.ts); every other token is masked.
+      if (kept !== undefined && out.evidence && f.evidence?.curl !== undefined) {
+        out.evidence.curl = r.keeping(f.evidence.curl, kept);
+        out.evidence.forged = r.keeping(kept, kept);
+      }
+      return out;
+    });
     c.observations = r.value(c.observations);
     if (c.reason !== undefined) c.reason = r.text(c.reason);
     for (const s of c.skips ?? []) s.text = r.text(s.text);

@@ -2,7 +2,8 @@
 // matrix of spec sections × clauses coloured by status, failures expandable to their
 // evidence, observations apart from verdicts, every clause linked to its spec text.
 import { byRootCause, rootCauseNote } from './root-causes.ts';
-import { methodViews, standardDerived, type MethodView } from './auth-methods.ts';
+import { methodViews, methodWords, standardDerived, type MethodView } from './auth-methods.ts';
+import { failuresShown, testsWord, type ShownFailure } from './failing-exchanges.ts';
 import { attackCounts } from './attacks.ts';
 import { resentLine } from './summary.ts';
 import {
@@ -33,6 +34,8 @@ export function renderHtml(r: ConformanceReport): string {
   );
   const failed = causes.map((o) => o.clause);
   const notes = new Map(causes.map((o) => [o.clause.id, rootCauseNote(o)]));
+  // Each failing exchange once: under the first clause that lists it (reporters/failing-exchanges.ts).
+  const shown = failuresShown(failed);
   const xfail = r.clauses.filter((c) => c.status === 'expected-failure');
   const observed = r.clauses.filter((c) => c.observations.length > 0);
   const c = r.totals.conformance;
@@ -96,7 +99,7 @@ ${incompleteBlock(r)}
 
 <section class="card" id="failures">
   <h2>Failures <span class="count">${failed.length}</span></h2>
-  ${failed.length === 0 ? '<p class="empty">No must clause failed outside the baseline.</p>' : failed.map((x) => failureBlock(x, notes.get(x.id) ?? '')).join('\n')}
+  ${failed.length === 0 ? '<p class="empty">No must clause failed outside the baseline.</p>' : failed.map((x) => failureBlock(x, notes.get(x.id) ?? '', shown.get(x.id))).join('\n')}
 </section>
 
 ${xfail.length > 0 ? `<section class="card" id="expected-failures"><h2>Expected failures (baseline) <span class="count">${xfail.length}</span></h2>${xfail.map((x) => failureBlock(x)).join('\n')}</section>` : ''}
@@ -149,29 +152,37 @@ function incompleteBlock(r: ConformanceReport): string {
   </table></section>`;
 }
 
-function failureBlock(x: ClauseResult, rootCause = ''): string {
+function failureBlock(x: ClauseResult, rootCause = '', entries = failuresShown([x]).get(x.id) ?? []): string {
   return `<details class="failure s-${x.status}" id="fail-${esc(x.id)}" data-clause="${esc(x.id)}">
   <summary><span class="pill s-${x.status}">${LABEL[x.status]}</span> <code>${esc(x.id)}</code> <span class="muted">§${esc(x.section)}</span> ${esc(x.text)}
     <span class="muted">· ${x.failures.length} failing check${x.failures.length === 1 ? '' : 's'}</span>${rootCause ? ` <strong class="root-cause">${esc(rootCause)}</strong>` : ''}</summary>
   <div class="evidence" data-testid="evidence">
     ${x.baseline ? `<p class="baseline">Baselined: ${esc(x.baseline.reason)}${x.baseline.link ? ` — <a href="${esc(x.baseline.link)}">${esc(x.baseline.link)}</a>` : ''}</p>` : ''}
-    ${x.failures
-      .map(
-        (f) => `<div class="check">
+    ${entries.map(failureEvidence).join('\n')}
+    <div class="muted"><a href="#clause-${esc(x.id)}">clause and spec text ↓</a></div>
+  </div>
+</details>`;
+}
+
+/** One failing exchange: its evidence, or a pointer to the clause it is shown under. */
+function failureEvidence(e: ShownFailure): string {
+  const f = e.failure;
+  if (e.shownUnder !== undefined)
+    return `<div class="check">
       <div class="msg">${esc(f.message)}</div>
-      <div class="muted">test: ${esc(f.test)}</div>
+      <div class="muted">the same exchange as under <a href="#fail-${esc(e.shownUnder)}"><code>${esc(e.shownUnder)}</code></a></div>
+    </div>`;
+  return `<div class="check">
+      <div class="msg">${esc(f.message)}</div>
+      <div class="muted">test: ${esc(testsWord(e))}</div>
+      ${e.alsoFailed.length > 0 ? `<div>this exchange also failed: ${e.alsoFailed.map((id) => `<a href="#fail-${esc(id)}"><code>${esc(id)}</code></a>`).join(', ')}</div>` : ''}
       ${f.evidence?.seed !== undefined ? `<div>replay: seed <code>${esc(String(f.evidence.seed))}</code>${f.evidence.path ? ` path <code>${esc(f.evidence.path)}</code>` : ''}</div>` : ''}
       ${f.evidence?.answer ? `<div>answer: <code>${esc(f.evidence.answer.class)}</code> by rule <code>${esc(f.evidence.answer.rule)}</code> <span class="muted">(${esc(f.evidence.answer.citation)})</span></div>` : ''}
       ${f.evidence?.counterexample !== undefined ? `<div class="label">counterexample</div><pre>${esc(pretty(f.evidence.counterexample))}</pre>` : ''}
       ${f.evidence?.curl ? `<div class="label">reproduce</div><pre class="curl">${esc(f.evidence.curl)}</pre>` : ''}
       ${f.evidence?.request ? `<div class="label">request</div><pre>${esc(`${f.evidence.request.method} ${f.evidence.request.url}\n${headers(f.evidence.request.headers)}${f.evidence.request.body !== undefined ? `\n\n${pretty(f.evidence.request.body)}` : ''}`)}</pre>` : ''}
       ${f.evidence?.response ? `<div class="label">response</div><pre>${esc(`HTTP ${f.evidence.response.status}\n${headers(f.evidence.response.headers)}${f.evidence.response.body !== undefined ? `\n\n${pretty(f.evidence.response.body)}` : ''}`)}</pre>` : ''}
-    </div>`,
-      )
-      .join('\n')}
-    <div class="muted"><a href="#clause-${esc(x.id)}">clause and spec text ↓</a></div>
-  </div>
-</details>`;
+    </div>`;
 }
 
 function sectionBlock(sec: string, list: ClauseResult[], info: SectionInfo | undefined): string {
@@ -230,12 +241,12 @@ function countsLine(list: ClauseResult[]): string {
     .join(' · ');
 }
 
-/** §5.2: one row per way to authenticate, saying whether the run had it configured. */
+/** §5.2: one row per way to authenticate: judged, or why not (a setting unset, declared not offered, another cause). */
 function authMethodsSection(clauses: readonly ClauseResult[]): string {
   const views = methodViews(clauses);
   if (!views.some((v) => v.clauses.length > 0)) return '';
   const row = (v: MethodView) =>
-    `<tr><td>${esc(v.name)}</td><td>${v.configured ? 'configured' : `<span class="muted">not configured${v.reason ? `: ${esc(v.reason)}` : ''}</span>`}</td><td>${v.clauses.map((x) => `<a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a> ${esc(x.status)}`).join('<br>')}</td></tr>`;
+    `<tr><td>${esc(v.name)}</td><td>${v.state === 'judged' ? 'judged' : `<span class="muted">${esc(methodWords(v))}${v.state !== 'not-judged' && v.reason ? `: ${esc(v.reason)}` : ''}</span>`}</td><td>${v.clauses.map((x) => `<a href="#clause-${esc(x.id)}"><code>${esc(x.id)}</code></a> ${esc(x.status)}`).join('<br>')}</td></tr>`;
   return `<section class="card" id="auth-methods">
   <h2>Authentication methods (§5.2) <span class="hint">each way to authenticate, exercised when its client is configured</span></h2>
   <table class="list"><tr><th>Method</th><th>This run</th><th>Clauses</th></tr>${views.map(row).join('\n')}</table>

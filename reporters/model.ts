@@ -155,6 +155,15 @@ export interface Gate {
   reasons: string[];
 }
 
+/** What became of the experiments a run created: counted, deleted, and each one left with why. */
+export interface ExperimentCleanup {
+  listed: number;
+  deleted: number;
+  left: Array<{ id: string; name: string; why: string }>;
+  /** The tenant offers no DELETE of experiments: what it answered, said once for all. */
+  notOffered?: string;
+}
+
 export interface ConformanceReport {
   schemaVersion: 1;
   suite: { name: string; version: string };
@@ -179,6 +188,8 @@ export interface ConformanceReport {
     resent?: ResentRecord[];
     /** Facts about the run a reader should know that are not errors (e.g. an interrupted run's changes restored first). */
     notes?: string[];
+    /** The experiments this run created, deleted after it where the tenant lets them be (lib/experiment-cleanup.ts). */
+    experiments?: ExperimentCleanup;
   };
   totals: {
     clauses: number;

@@ -2,9 +2,10 @@
 // section, the failing clauses with their reproduction, the gate's verdict.
 import { attackCounts } from './attacks.ts';
 import { byRootCause, rootCauseNote } from './root-causes.ts';
-import { methodViews, standardDerived } from './auth-methods.ts';
+import { methodViews, methodWords, standardDerived } from './auth-methods.ts';
 import { CLAUSE_STATUSES, compareSections, type ClauseStatus, type ConformanceReport } from './model.ts';
 import { reasonsByCount } from './incomplete.ts';
+import { failuresShown, testsWord } from './failing-exchanges.ts';
 
 const SHORT: Record<ClauseStatus, string> = {
   failed: 'fail',
@@ -87,8 +88,20 @@ function overview(r: ConformanceReport, { bold }: Style): string[] {
   }
   const methods = methodViews(r.clauses);
   if (methods.some((m) => m.clauses.length > 0)) {
+    // None judged for one cause (e.g. not run in this selection): said once.
+    const causes = new Set(methods.map((m) => (m.state === 'judged' ? null : methodWords(m))));
+    const one = causes.size === 1 ? [...causes][0] : undefined;
     out.push(
-      `Authentication methods (§5.2): ${methods.map((m) => `${m.name} ${m.configured ? (m.clauses.some((x) => x.status === 'failed') ? 'FAILED' : 'ok') : 'not configured'}`).join(' · ')}`,
+      `Authentication methods (§5.2): ${
+        one
+          ? `none ${one}`
+          : methods
+              .map(
+                (m) =>
+                  `${m.name} ${m.state === 'judged' ? (m.clauses.some((x) => x.status === 'failed') ? 'FAILED' : 'ok') : methodWords(m)}`,
+              )
+              .join(' · ')
+      }`,
     );
   }
   // A report written before the attack catalogue has none.
@@ -156,19 +169,28 @@ function failingClauses(r: ConformanceReport, { paint, bold }: Style): string[] 
   const failed = ordered.map((o) => o.clause);
   if (failed.length === 0) return [];
   const out = ['', paint(31, bold(`Failing clauses (${failed.length}):`))];
+  // Each failing exchange once: under the first clause that lists it (reporters/failing-exchanges.ts).
+  const shown = failuresShown(failed);
   for (const o of ordered.slice(0, FAILING_SHOWN)) {
     const f = o.clause;
     const note = rootCauseNote(o);
     out.push(`  ${paint(31, '✗')} ${bold(f.id)} (§${f.section}) ${f.text}`);
     if (note) out.push(`      ${bold(note)}`);
-    for (const fail of f.failures.slice(0, 3)) {
+    const entries = shown.get(f.id) ?? [];
+    for (const e of entries.slice(0, 3)) {
+      const fail = e.failure;
       out.push(`      ${fail.message}`);
-      out.push(`      test: ${fail.test}`);
+      if (e.shownUnder !== undefined) {
+        out.push(`      the same exchange as under ${e.shownUnder}`);
+        continue;
+      }
+      out.push(`      test: ${testsWord(e)}`);
       if (fail.evidence?.seed !== undefined)
         out.push(`      seed: ${fail.evidence.seed}${fail.evidence.path ? ` path: ${fail.evidence.path}` : ''}`);
       if (fail.evidence?.curl) out.push(`      ${clip(fail.evidence.curl).split('\n').join('\n      ')}`);
+      if (e.alsoFailed.length > 0) out.push(`      this exchange also failed: ${e.alsoFailed.join(', ')}`);
     }
-    if (f.failures.length > 3) out.push(`      … ${f.failures.length - 3} more failure(s) in conformance.json`);
+    if (entries.length > 3) out.push(`      … ${entries.length - 3} more failing exchange(s) in conformance.json`);
   }
   if (failed.length > FAILING_SHOWN)
     out.push(

@@ -183,6 +183,26 @@ test('experiment length edges go two to a body: every edge once, its exact lengt
   }
 });
 
+test('with a serial, every experiment payload is named by its own stamp, each length edge and generated case too', () => {
+  let n = 0;
+  const opts: g.ExperimentOptions = { ...EXP, serial: () => (n++).toString(36).padStart(g.SERIAL_WIDTH, '0') };
+  const bodies = [
+    g.experimentPayload(opts),
+    g.experimentPayload(opts),
+    ...g.samples(g.experimentPayloadArb(opts), 200, 11),
+    ...g.experimentEdgeBundles(opts).map((b) => b.body),
+    ...[3, 255].map((len) => g.experimentWithNameLength(opts, len)),
+  ];
+  const names = bodies.map((b) => String(b['name']));
+  expect(new Set(names).size).toBe(names.length);
+  for (const b of bodies) {
+    expect(validate('ExperimentCreate', b).errors).toEqual([]);
+    expect(`${b['name']} ${b['description']}`).toMatch(new RegExp(`${EXP.runTag}\\.[0-9a-z]{${g.SERIAL_WIDTH}}`));
+  }
+  expect(g.cpLength(String(g.experimentWithNameLength(opts, 3)['name']))).toBe(3);
+  expect(() => g.experimentPayload({ ...EXP, serial: () => 'x' })).toThrow(/serial/);
+});
+
 test('pem values are a real public key at any length up to the limit', async () => {
   const { createPublicKey } = await import('node:crypto');
   for (const n of [g.PUBLIC_KEY_PEM.length, g.PUBLIC_KEY_PEM.length + 1, g.PUBLIC_KEY_PEM.length + 2, 4096]) {

@@ -3,7 +3,7 @@
 // HTML header (the target named, and the authentication API when it has its own origin).
 import { expect, test } from '@playwright/test';
 import { runSkip } from '../lib/skip-record.ts';
-import { aggregate, NOT_RUN_REASON } from '../reporters/aggregate.ts';
+import { aggregate, judgedNothing, NOT_RUN_REASON } from '../reporters/aggregate.ts';
 import { applyBaseline, BaselineError, parseBaseline } from '../reporters/baseline.ts';
 import { buildReport, type BuildInput } from '../reporters/build-report.ts';
 import { decideGate } from '../reporters/gate.ts';
@@ -42,6 +42,23 @@ test.describe('status derivation', () => {
     expect(r.failures[0]?.message).toBe('expected 400, got 201');
     expect(r.failures[0]?.evidence?.curl).toContain('curl');
     expect(r.tests.map((x) => x.title)).toEqual(['a', 'b']);
+  });
+
+  test('a test that went on but judged none of its clauses, each skipped with a record, is a skipped test', () => {
+    const unbreached = {
+      by: 'tenant' as const,
+      cause: { answer: 'accepted' as const },
+      text: 'no 429 after 50 updates',
+    };
+    const burst = t('burst', {
+      clauses: ['rs.update.name.max-length', 'rs.update.token-lifetime.range'],
+      clauseSkips: { 'rs.update.name.max-length': unbreached, 'rs.update.token-lifetime.range': unbreached },
+    });
+    expect(judgedNothing(burst)).toEqual(unbreached);
+    // One clause judged, or one not skipped: the test judged something, or left a clause unaccounted for.
+    expect(judgedNothing({ ...burst, checks: [ok('rs.update.name.max-length')] })).toBeNull();
+    expect(judgedNothing({ ...burst, clauseSkips: { 'rs.update.name.max-length': unbreached } })).toBeNull();
+    expect(judgedNothing({ ...burst, status: 'failed' })).toBeNull();
   });
 
   test('passed checks alone pass the clause', () => {
@@ -387,6 +404,37 @@ test('a very long curl is clipped in the terminal but kept whole in the report',
   expect(report.clauses.find((c) => c.id === 'rs.update.name.max-length')?.failures[0]?.evidence?.curl).toBe(
     long.evidence!.curl,
   );
+});
+
+test('each failing exchange is shown once, listing the clauses it failed and the tests that met it', () => {
+  const exchange = {
+    request: { method: 'PATCH', url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance', headers: {} },
+    response: { status: 201, headers: {}, body: { token_lifetime: 'x' } },
+    curl: "curl -X PATCH 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance' --data-raw one-bad-value",
+  };
+  const failing = (clause: string): CheckRecord => ({
+    clause,
+    outcome: 'failed',
+    message: `${clause}: the same answer`,
+    evidence: exchange,
+  });
+  // One bad value: met by three tests, failing two clauses in each.
+  const tests = ['a', 'b', 'c'].map((title) =>
+    t(title, {
+      status: 'failed',
+      checks: [failing('rs.update.name.max-length'), failing('rs.update.token-lifetime.range')],
+    }),
+  );
+  const { report } = buildReport(input(tests));
+  const text = renderSummary(report, { color: false });
+  expect(text.split('one-bad-value').length - 1, text).toBe(1);
+  expect(text).toContain('this exchange also failed: rs.update.token-lifetime.range');
+  expect(text).toMatch(/the same exchange as under rs\.update\.name\.max-length/);
+  expect(text).toContain('(and 2 more tests)');
+  expect(renderHtml(report).split('one-bad-value').length - 1).toBe(1);
+  // The verdict still counts each clause, and conformance.json keeps every failure under it.
+  expect(report.totals.must.failed).toBe(2);
+  expect(report.clauses.find((c) => c.id === 'rs.update.name.max-length')?.failures).toHaveLength(3);
 });
 
 // Helpers

@@ -2,10 +2,10 @@
 // majority judgement over recorded auth errors, the §5.2 section per method (configured or
 // not), standard-derived clauses shown apart, and the catalogue's `source` validation.
 import { expect, test } from '@playwright/test';
-import { runSkip } from '../lib/skip-record.ts';
+import { runSkip, tenantSkip } from '../lib/skip-record.ts';
 import { aggregate } from '../reporters/aggregate.ts';
 import { CODE_AND_DESCRIPTION, judgeAuthErrors, parseAuthError } from '../reporters/auth-errors.ts';
-import { methodViews, standardDerived } from '../reporters/auth-methods.ts';
+import { methodViews, methodWords, standardDerived } from '../reporters/auth-methods.ts';
 import { renderHtml } from '../reporters/html.ts';
 import { buildReport } from '../reporters/build-report.ts';
 import { renderSummary } from '../reporters/summary.ts';
@@ -146,12 +146,26 @@ test.describe('report: a section per authentication method, standards apart', ()
     }),
   ];
   const { clauses } = aggregate(catalogue, tests);
-  test('configured methods are the exercised ones; the others name the setting', () => {
+  test('judged methods are the exercised ones; the others say why from their records, "not configured" only for a setting', () => {
     const views = methodViews(clauses);
-    expect(views.find((v) => v.name.includes('Post'))?.configured).toBe(true);
+    expect(views.find((v) => v.name.includes('Post'))?.state).toBe('judged');
     const mtls = views.find((v) => v.name.includes('mTLS'))!;
-    expect(mtls.configured).toBe(false);
+    expect(mtls.state).toBe('not-configured');
     expect(mtls.reason).toContain('IDM_MTLS_CLIENT_ID');
+    // Not in the selection: no setting is missing, so nothing is "not configured".
+    const bearer = views.find((v) => v.name.includes('Bearer'))!;
+    expect(bearer.state).toBe('not-judged');
+    expect(methodWords(bearer)).not.toContain('configured');
+    const declared = methodViews(
+      aggregate(catalogue, [
+        outcome('mtls', [], {
+          clauses: ['auth.method.mtls'],
+          status: 'skipped',
+          skip: tenantSkip({ setting: 'IDM_NOT_OFFERED', answer: 'not-offered' }, 'not offered (IDM_NOT_OFFERED=mtls)'),
+        }),
+      ]).clauses,
+    ).find((v) => v.name.includes('mTLS'))!;
+    expect(declared.state).toBe('not-offered');
   });
   test('clauses with a source are listed apart, in the JSON, the HTML and the summary', () => {
     expect(standardDerived(clauses).map((c) => c.id)).toEqual(['auth.method.client-secret-basic.form-encoded']);

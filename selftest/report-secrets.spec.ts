@@ -3,7 +3,9 @@
 // private key) and with one known fault, so that failure evidence (requests, responses,
 // curl) is written too. Then every file the run wrote — zips and the HTML report's
 // embedded archive included — and everything it printed is searched for the credentials
-// and for any bearer token.
+// and for any bearer token the tenant signed. A token the suite forged (signed by a key of its
+// own, or HMAC-keyed with the published key) is the case a reproduction sends, printed as
+// sent (lib/credential-origin.ts): no signature of the tenant's verifies it.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes, generateKeyPairSync } from 'node:crypto';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -11,6 +13,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
+import { compactVerify, createLocalJWKSet, type JSONWebKeySet } from 'jose';
 import { expect, test } from '@playwright/test';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { DEV_AUTH } from '../mutation/suite.ts';
@@ -22,8 +25,8 @@ const PLAYWRIGHT_CLI = require.resolve('@playwright/test/cli');
 const TSX_CLI = join(process.cwd(), 'node_modules', 'tsx', 'dist', 'cli.mjs');
 /** A variant of the mutation catalogue (mutation/mutants.ts): accepts a name of 201 characters. */
 const FAULT = { variant: 'rs-name-201-accepted', clause: 'rs.update.name.max-length' };
-/** Any JWS in compact form: management tokens are JWTs, so none may be printed whole. */
-const JWT = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/;
+/** Any JWS in compact form: a management token the tenant signed must never be printed whole. */
+const JWT = /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}/g;
 
 test('no client secret, access token or private key appears in any report or in what the run prints', async ({}, testInfo) => {
   test.setTimeout(420_000);
@@ -49,6 +52,7 @@ test('no client secret, access token or private key appears in any report or in 
   const reportsDir = join(work, 'reports');
   const outputDir = join(work, 'run-output');
   let run: ReturnType<typeof spawnSync>;
+  const tenantKeys = createLocalJWKSet((await (await fetch(`${BASE}/.well-known/jwks.json`)).json()) as JSONWebKeySet);
   try {
     run = spawnSync(process.execPath, [PLAYWRIGHT_CLI, 'test', '--project=conformance', '--output', outputDir], {
       encoding: 'utf8',
@@ -116,17 +120,24 @@ test('no client secret, access token or private key appears in any report or in 
   if (existsSync(runMeta)) texts.push(['reports/run-meta.json', readFileSync(runMeta, 'utf8')]);
 
   const leaks: string[] = [];
+  /** Tokens the suite forged, printed as sent in a reproduction: no leak, but the scan must meet some. */
+  let forged = 0;
   for (const [where, text] of texts) {
     for (const [what, needle] of needles) if (text.includes(needle)) leaks.push(`${what} in ${where}`);
     if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) leaks.push(`a PEM private key block in ${where}`);
-    const jwt = JWT.exec(text);
-    if (jwt) leaks.push(`a bearer token (JWT ${jwt[0].slice(0, 24)}…) in ${where}`);
+    for (const [jwt] of text.matchAll(JWT))
+      if (await signedByTenant(jwt, tenantKeys)) leaks.push(`a bearer token (JWT ${jwt.slice(0, 24)}…) in ${where}`);
+      else forged++;
   }
   testInfo.annotations.push({
     type: 'scanned',
-    description: `${texts.length} files/streams, ${needles.length} needles`,
+    description: `${texts.length} files/streams, ${needles.length} needles, ${forged} forged tokens printed as sent`,
   });
   expect(leaks).toEqual([]);
+  expect(
+    forged,
+    'reproductions print the tokens the suite forged (else the scan would prove nothing of them)',
+  ).toBeGreaterThan(0);
   expect(texts.length).toBeGreaterThan(10);
   expect(
     texts.some(([where]) => where.includes('!embedded!')),
@@ -136,6 +147,16 @@ test('no client secret, access token or private key appears in any report or in 
 });
 
 // Helpers
+
+/** Whether the tenant's published keys verify the token's signature (whatever its claims say). */
+async function signedByTenant(jwt: string, keys: ReturnType<typeof createLocalJWKSet>): Promise<boolean> {
+  try {
+    await compactVerify(jwt, keys);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** The Basic credential as RFC 6749 §2.3.1 builds it (form-encoded id and secret). */
 function basicOf(id: string, secret: string): string {

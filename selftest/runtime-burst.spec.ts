@@ -57,7 +57,9 @@ test('a burst says which bound ended it: its 429, the request bound or the time 
 test('no 429 within a bound is the tenant’s, named with the bound that ended the burst', async () => {
   const byRequests = burstUnbreached(await at('/open', 12, 30_000), 'token requests');
   expect(byRequests).toMatchObject({ by: 'tenant', cause: { answer: 'accepted' } });
-  expect(byRequests.text).toMatch(/^no 429 after 12 token requests \(the request bound \(12\) ended it in \d+ ms\)/);
+  expect(byRequests.text).toMatch(
+    /^no 429 after 12 token requests, [^(]*\(the request bound \(12\) ended it in \d+ ms\)/,
+  );
   const byTime = burstUnbreached(await at('/slow', 1000, 300), 'updates');
   // The same record whatever the machine's speed: only the words differ.
   expect({ ...byTime, text: '' }).toEqual({ ...byRequests, text: '' });

@@ -1,6 +1,7 @@
 // lib/curl.ts: the reproduction printed with every failure must be runnable as pasted and
-// must not carry the bearer token. "Shell-safe" is judged by the shell itself: bash parses
-// the command with `curl` replaced by a function that prints its arguments, and the
+// must not carry a bearer token the tenant issued, while a credential the suite forged is
+// printed as sent (lib/credential-origin.ts). "Shell-safe" is judged by the shell itself: bash
+// parses the command with `curl` replaced by a function that prints its arguments, and the
 // arguments must be exactly what the request held (after redaction). One case also runs the
 // real curl against a local server and compares what arrived.
 import { spawn, spawnSync } from 'node:child_process';
@@ -8,13 +9,26 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fc from 'fast-check';
 import { expect, test } from '@playwright/test';
-import { renderCurl, shellQuote, type CurlRequest } from '../lib/curl.ts';
+import { forgedCredential, renderCurl, shellQuote, type CurlRequest } from '../lib/curl.ts';
 import { createRedactor } from '../lib/redact.ts';
+import { alterToken, forgeExpired, forgeLike, MALFORMED_TOKENS } from '../lib/auth/forge.ts';
+import { JWT_ATTACKS } from '../lib/auth/attacks/jwt.ts';
+import { INVALID_CREDENTIALS, type CredentialContext } from '../lib/credentials.ts';
+import type { Config } from '../lib/config.ts';
 
 const SECRET = 'idmc-selftest-curl-secret-77';
 const TOKEN = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJjb25mb3JtYW5jZS1mdWxsIn0.c2lnbmF0dXJlLWJ5dGVzLXNlbGZ0ZXN0';
 const ENV_TOKEN = 'token-from-the-environment';
 const redactor = () => createRedactor([SECRET, TOKEN]);
+/** Tokens the tenant issued (any value: only their origin counts). */
+const EXPIRED_BY_TENANT = 'eyJhbGciOiJSUzI1NiJ9.eyJleHAiOjF9.ZXhwaXJlZC1ieS10aGUtdGVuYW50';
+const ISSUED_ELSEWHERE = 'eyJhbGciOiJSUzI1NiJ9.eyJhdWQiOiJ4In0.aXNzdWVkLWZvci1hbm90aGVyLWF1ZGllbmNl';
+/** A published public key for the HMAC confusion attack (its value only keys the HMAC). */
+const PUBLIC_JWK = {
+  kty: 'RSA',
+  n: 'sXchDaQebHnPiGvyDOAT4saGEUetSyo9MKLOoWFsueri23bOdgWp4Dy1WlUzewbgBHod5pcM9H95GQRV3JDXboIRROSBigeC5yjU1hGzHHyXss8UDprecbAYxknTcQkhslANGRUZmdTOQ5qTRsLAt6BTYuyvVRdhS8exSZEy_c4gs_7svlJJQ4H9_NxsiIoLwAEk7-Q3UXERGYw_75IDrGA84-lA_-Ct4eTlXHBIY2EaV7t7LjJaynVJCpkv4LKjTTAumiGUIuQhrNhZLuF_RJLqHpM2kgWFLU7-VTdL1VbC2tejvcI2BlMkEpk1BzBZI0KQB0GaDWFLN-aEAw3vRw',
+  e: 'AQAB',
+};
 
 /** The arguments bash passes to `curl` for a rendered command (curl is a function here). */
 function shellArgs(command: string): string[] {
@@ -116,7 +130,7 @@ const CASES: Array<{ title: string; req: CurlRequest; contains?: string[]; absen
     absent: ['Y29uZm9ybWFuY2UtZnVsbDpzZWNyZXQ='],
   },
   {
-    title: 'a forged bearer token is replaced by the env variable too',
+    title: 'a bearer credential no forger made is taken for the run token: read from $IDM_ACCESS_TOKEN',
     req: { method: 'PATCH', url: 'http://127.0.0.1:4810/x', headers: { Authorization: 'Bearer not.a.real-token' } },
     contains: ['$IDM_ACCESS_TOKEN'],
     absent: ['not.a.real-token'],
@@ -138,6 +152,94 @@ test.describe('renderCurl: cases', () => {
       expect(shellArgs(cmd)).toEqual(expectedArgs(c.req));
     });
   }
+});
+
+/** The shell's arguments for a request whose Authorization the command shows as `shown`. */
+function argsShowing(req: CurlRequest, shown: string): string[] {
+  const r = redactor();
+  return [
+    '-sS',
+    '-i',
+    '-X',
+    req.method,
+    r.text(req.url),
+    ...Object.entries(req.headers).flatMap(([k, v]) => ['-H', k === 'authorization' ? `Authorization: ${shown}` : v]),
+  ];
+}
+
+test.describe('renderCurl: forged credentials as sent, issued ones by an environment variable', () => {
+  const send = (authorization: string): CurlRequest => ({
+    method: 'PATCH',
+    url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance',
+    headers: { authorization },
+  });
+
+  test('every forger registers what it makes: the command sends exactly that credential', async () => {
+    const made = [
+      await forgeLike(TOKEN),
+      await forgeExpired(TOKEN),
+      ...Object.values(MALFORMED_TOKENS),
+      ...(await Promise.all(
+        JWT_ATTACKS.filter((a) => ['unsigned-none', 'hmac-hs256-pem', 'signature-stripped'].includes(a.id)).map((a) =>
+          a.make(TOKEN, { published: PUBLIC_JWK, other: null }),
+        ),
+      )),
+    ];
+    for (const credential of made) {
+      expect(typeof credential).toBe('string');
+      const req = send(`Bearer ${credential as string}`);
+      const cmd = renderCurl(req, redactor());
+      expect(shellArgs(cmd), cmd).toEqual(argsShowing(req, `Bearer ${credential as string}`));
+      expect(forgedCredential(req)).toBe(credential);
+    }
+  });
+
+  test('a credential carrying the tenant’s signature is the issued one’s: never printed, read from the environment', async () => {
+    const tampered = await JWT_ATTACKS.find((a) => a.id === 'claims-tampered')!.make(TOKEN, {
+      published: null,
+      other: null,
+    });
+    for (const credential of [TOKEN, alterToken(TOKEN), tampered as string]) {
+      const req = send(`Bearer ${credential}`);
+      const cmd = renderCurl(req, redactor());
+      expect(cmd).not.toContain(credential);
+      expect(shellArgs(cmd)).toEqual(argsShowing(req, `Bearer ${ENV_TOKEN}`));
+      expect(forgedCredential(req)).toBeNull();
+    }
+  });
+
+  test('the management credential cases: forged ones as sent; a tenant-issued expired or other-audience token by its own variable', async () => {
+    const ctx = (expiredToken: string | null, otherAudience: string | null): CredentialContext => ({
+      cfg: { expiredToken } as Config,
+      realToken: TOKEN,
+      otherAudience,
+      tokenFor: async () => ISSUED_ELSEWHERE,
+    });
+    const shown = async (attack: string, c: CredentialContext) => {
+      const { authorization } = await INVALID_CREDENTIALS.find((x) => x.attack === attack)!.build(c);
+      return renderCurl(send(authorization!), redactor());
+    };
+    const forgedOnly = ctx(null, null);
+    for (const attack of ['malformed', 'foreign-key', 'expired', 'wrong-audience'])
+      expect(await shown(attack, forgedOnly), attack).not.toContain('$IDM_');
+    const tenantMade = ctx(EXPIRED_BY_TENANT, 'https://api.conformance.test/');
+    expect(await shown('expired', tenantMade)).toContain('"Authorization: Bearer $IDM_EXPIRED_TOKEN"');
+    expect(await shown('wrong-audience', tenantMade)).toContain('"Authorization: Bearer $IDM_OTHER_AUDIENCE_TOKEN"');
+    for (const secret of [EXPIRED_BY_TENANT, ISSUED_ELSEWHERE])
+      for (const attack of ['expired', 'wrong-audience']) expect(await shown(attack, tenantMade)).not.toContain(secret);
+  });
+
+  test("the reporter's net spares the forged credential in the command, and only there", async () => {
+    const credential = await forgeLike(TOKEN);
+    const r = createRedactor([SECRET]);
+    const curl = `curl -H 'Authorization: Bearer ${credential}' -H 'x-other: ${TOKEN}' --data-raw ${SECRET}`;
+    const kept = r.keeping(curl, credential);
+    expect(kept).toContain(credential);
+    expect(kept).not.toContain(TOKEN);
+    expect(kept).not.toContain(SECRET);
+    // A "forged" value holding a known secret is masked like anything else.
+    expect(r.keeping(`x ${SECRET}-forged y`, `${SECRET}-forged`)).not.toContain(SECRET);
+  });
 });
 
 test.describe('shellQuote', () => {

@@ -5,13 +5,18 @@
 // Then `npm run restore`, or the next run, must bring the resource server back to its
 // pre-run state, field by field, read through the management API as the suite reads it.
 // The signal cases: one SIGTERM restores before exiting; a second exits at once and
-// leaves the journal for the next run.
+// leaves the journal for the next run. The tenant keeps experiment names unique and offers
+// DELETE (the experiment profile): a run deletes every experiment it created, and the next run
+// those a killed one left, read from the tenant's own store.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { expect, test } from '@playwright/test';
 import { requestDevToken, startHarnessTenant, type HarnessTenant, type TenantRequest } from '../mutation/tenant.ts';
 import type { Variant } from '../mutation/variant.ts';
+import { UNIQUE_AND_DELETABLE } from '../mutation/mutants-experiments.ts';
+import type { ConformanceReport } from '../reporters/model.ts';
+import type { RunMeta } from '../lib/run-meta.ts';
 import { parseConfig } from '../lib/config.ts';
 import { writeJournal } from '../lib/journal.ts';
 import {
@@ -89,10 +94,18 @@ test.setTimeout(420_000);
 
 let harness: HarnessTenant;
 let origin: string;
-const watch: { arm: ((req: TenantRequest) => void | Promise<void>) | null; inFlight: number } = {
+/** `arm` sees each request first ('drop': it never reaches the tenant); `answered` sees each answer before it leaves. */
+const watch: {
+  arm: ((req: TenantRequest) => void | 'drop' | Promise<void>) | null;
+  answered: ((req: TenantRequest) => void) | null;
+  inFlight: number;
+} = {
   arm: null,
+  answered: null,
   inFlight: 0,
 };
+/** The experiments on the tenant now, by id, as its store holds them. */
+const live = new Set<string>();
 
 test.beforeAll(async () => {
   const watcher: Variant = {
@@ -102,11 +115,27 @@ test.beforeAll(async () => {
     fault: 'spec-silent',
     description: 'the reference tenant, with a hook that sees every request first',
     options: () => ({
+      experiments: UNIQUE_AND_DELETABLE,
+      parts: (d) => ({
+        store: {
+          ...d.store,
+          saveExperiment: (e) => {
+            live.add(e.id);
+            d.store.saveExperiment(e);
+          },
+          deleteExperiment: (id) => {
+            live.delete(id);
+            return d.store.deleteExperiment(id);
+          },
+        },
+      }),
       wrap: (next) => async (req) => {
         watch.inFlight++;
         try {
-          await watch.arm?.(req);
-          return await next(req);
+          if ((await watch.arm?.(req)) === 'drop') return { status: 503, headers: {}, body: Buffer.alloc(0) };
+          const res = await next(req);
+          watch.answered?.(req);
+          return res;
         } finally {
           watch.inFlight--;
         }
@@ -275,6 +304,83 @@ test('one SIGTERM: the tests stop, the resource server is restored, exit 130; a 
   expect(restore.code, restore.stderr).toBe(0);
   expect(differing(pre, await readRs())).toEqual([]);
   expect(journals(twice)).toEqual([]);
+});
+
+const isCreation = (r: TenantRequest) => r.method === 'POST' && r.url.startsWith('/api/v2/experimentation/experiments');
+/** The experiment specs of one worker: a few dozen creations, every kind of test that creates. */
+const EXPERIMENT_GREP = ['--grep', 'create an experiment'];
+
+/** What the setup of the run in `ws` did with the experiments an interrupted run left (its run-meta.json). */
+function recovered(ws: Workspace): RunMeta['recoveredExperiments'] {
+  return (JSON.parse(readFileSync(join(ws.reportsDir, 'run-meta.json'), 'utf8')) as RunMeta).recoveredExperiments;
+}
+
+function experimentJournals(ws: Workspace): string[] {
+  return existsSync(ws.stateDir) ? readdirSync(ws.stateDir).filter((f) => f.startsWith('experiments-')) : [];
+}
+
+test('experiments: a run deletes those it created; killed midway, the next run deletes what it left, naming a creation no answer came back to', async () => {
+  // A whole run: none remains, and the report says so in data.
+  live.clear();
+  const ws = workspace();
+  const whole = await runCli('conformance', ws, tenantSettings(origin, ALLOW), EXPERIMENT_GREP);
+  expect(whole.code, whole.stderr.slice(-600)).toBe(0);
+  const report = JSON.parse(readFileSync(join(ws.reportsDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  expect(report.run.experiments?.listed).toBeGreaterThan(10);
+  expect(report.run.experiments).toMatchObject({ deleted: report.run.experiments?.listed, left: [] });
+  expect([...live], 'no experiment of the run remains').toEqual([]);
+  expect(experimentJournals(ws)).toEqual([]);
+
+  // Killed as its 12th creation arrives (which never reaches the tenant): the journal outlives it.
+  const killed = workspace();
+  const run = spawnCli('conformance', killed, tenantSettings(origin, ALLOW), EXPERIMENT_GREP);
+  let creations = 0;
+  watch.arm = (req) => {
+    if (!isCreation(req) || ++creations !== 12) return;
+    run.killGroup('SIGKILL');
+    return 'drop';
+  };
+  await run.done;
+  watch.arm = null;
+  while (watch.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+  const left = live.size;
+  expect(left, 'the kill left experiments behind (else the test could not fail)').toBeGreaterThan(0);
+  expect(experimentJournals(killed)).toHaveLength(1);
+  for (const f of experimentJournals(killed))
+    expect(statSync(join(killed.stateDir, f)).mode & 0o777, 'the experiment journal is owner-only').toBe(0o600);
+  const next = await runCli('conformance', killed, tenantSettings(origin, ALLOW), NEXT_GREP);
+  expect(next.code, next.stderr.slice(-600)).toBe(0);
+  // Read from the run's records (run-meta.json), not its words.
+  expect(recovered(killed)).toMatchObject({ listed: left, deleted: left, left: [] });
+  expect([...live], 'the next run deleted what the killed one left').toEqual([]);
+  expect(experimentJournals(killed)).toEqual([]);
+
+  // Killed after the tenant created one and before its answer left: no id to delete it by, so it is named.
+  const late = workspace();
+  const again = spawnCli('conformance', late, tenantSettings(origin, ALLOW), EXPERIMENT_GREP);
+  let answered = 0;
+  let inFlight: string | null = null;
+  watch.answered = (req) => {
+    if (!isCreation(req) || ++answered !== 12) return;
+    inFlight = String((JSON.parse(req.body.toString('utf8')) as { name?: unknown }).name);
+    again.killGroup('SIGKILL');
+  };
+  await again.done;
+  watch.answered = null;
+  while (watch.inFlight > 0) await new Promise((r) => setTimeout(r, 20));
+  const after = await runCli('conformance', late, tenantSettings(origin, ALLOW), NEXT_GREP);
+  expect(after.code, after.stderr.slice(-600)).toBe(0);
+  expect(recovered(late)?.inFlight.map((c) => c.name)).toEqual([inFlight]);
+  expect(recovered(late)?.left).toEqual([]);
+  expect(live.size, 'only the creation no answer came back to remains').toBeLessThanOrEqual(1);
+  // Put right by hand, as a reader of that line would.
+  const { token } = await requestDevToken(harness.tenant.url, harness.tenant.publicUrl);
+  for (const id of [...live])
+    await fetch(`${origin}/api/v2/experimentation/experiments/${id}`, {
+      method: 'DELETE',
+      headers: { authorization: `Bearer ${token}` },
+    });
+  expect([...live]).toEqual([]);
 });
 
 test('two runs against the same resource server at once: the second is refused in one line', async () => {

@@ -7,6 +7,7 @@ import { createPrivateKey, type KeyObject } from 'node:crypto';
 import type { JWTPayload } from 'jose';
 import { hasRunState, readRunState } from '../run-state.ts';
 import { runKey } from './run-key.ts';
+import { forged } from '../credential-origin.ts';
 
 let keyPromise: Promise<KeyObject> | null = null;
 
@@ -28,9 +29,12 @@ export async function forgeLike(realToken: string, opts: ForgeOptions = {}): Pro
   const { SignJWT, decodeJwt, decodeProtectedHeader } = await import('jose');
   const header = decodeProtectedHeader(realToken);
   const claims = { ...decodeJwt(realToken), ...opts.claims };
-  return new SignJWT(claims)
-    .setProtectedHeader({ alg: 'RS256', typ: header.typ ?? 'JWT', ...(header.kid ? { kid: header.kid } : {}) })
-    .sign(await suiteKey());
+  // Signed by the suite's key alone: no secret, printed as sent in a reproduction.
+  return forged(
+    await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', typ: header.typ ?? 'JWT', ...(header.kid ? { kid: header.kid } : {}) })
+      .sign(await suiteKey()),
+  );
 }
 
 /** Same claims as the real token, but expired an hour ago. */
@@ -62,6 +66,6 @@ export function truncateToken(token: string): string {
 }
 
 export const MALFORMED_TOKENS = {
-  'not a JWT at all': 'not-a-jwt',
-  'three segments of garbage': 'abc.def.ghi',
+  'not a JWT at all': forged('not-a-jwt'),
+  'three segments of garbage': forged('abc.def.ghi'),
 } as const;

@@ -12,7 +12,8 @@ import { keysOf, recordOf } from './records.ts';
 /** Opt-ins for tests that are only safe by default against the embedded tenant. */
 export const ALLOWANCES = {
   burst: 'fire a bounded request burst until the target answers 429',
-  experiments: 'create experiments (the spec shows no way to delete them)',
+  experiments:
+    'create experiments (each named by the run tag and a serial; deleted after the run where the tenant offers DELETE, which the spec does not show)',
   lifetime: 'lower token_lifetime below the original token_lifetime_for_web (the clamp cannot be undone)',
   irreversible: 'write resource-server fields the snapshot does not show (they cannot be restored)',
   passwordless: 'start passwordless logins (the target sends a real e-mail and SMS)',

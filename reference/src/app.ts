@@ -45,9 +45,10 @@ type Route =
 
 export function createApp(ctx: AppContext): Handler {
   const authRoutes = authRoutesOf(ctx.login, ctx.revocation.path);
+  const deletable = ctx.experiments.deletable;
   const handle: Handler = async (req) => {
     try {
-      return await dispatch(req, ctx, authRoutes);
+      return await dispatch(req, ctx, authRoutes, deletable);
     } catch (e) {
       if (e instanceof HttpFailure) return e.response;
       // A bug, never client input: answer 500 and keep serving.
@@ -67,9 +68,14 @@ function headOf(get: TenantResponse): TenantResponse {
   return { ...get, headers: { ...get.headers, 'content-length': String(get.body.length) }, body: Buffer.alloc(0) };
 }
 
-async function dispatch(req: TenantRequest, ctx: AppContext, authRoutes: AuthRoutes): Promise<TenantResponse> {
+async function dispatch(
+  req: TenantRequest,
+  ctx: AppContext,
+  authRoutes: AuthRoutes,
+  deletable: boolean,
+): Promise<TenantResponse> {
   const path = (req.url.split('?')[0] ?? '').replace(/^https?:\/\/[^/]+/i, '');
-  const matched = matchRoute(req.method.toUpperCase(), path, authRoutes);
+  const matched = matchRoute(req.method.toUpperCase(), path, authRoutes, deletable);
   if ('status' in matched) {
     const limited = rateLimit(ctx, `unrouted|ip:${req.remoteAddress ?? '-'}`);
     if (limited.response) return limited.response;
@@ -88,6 +94,7 @@ async function dispatch(req: TenantRequest, ctx: AppContext, authRoutes: AuthRou
   switch (route.id) {
     case 'rs.update':
     case 'exp.create':
+    case 'exp.delete':
       return management(req, route, ctx);
     case 'oauth.token':
       return tokenEndpoint(req, ctx);
@@ -141,6 +148,7 @@ function matchRoute(
   method: string,
   path: string,
   authRoutes: AuthRoutes,
+  deletable: boolean,
 ): { route: Route } | { status: 404 } | { status: 405; allow: string; auth?: boolean } {
   const rs = /^\/api\/v2\/resource-servers\/([^/]+)$/.exec(path);
   if (rs) {
@@ -152,6 +160,13 @@ function matchRoute(
     return method === 'POST'
       ? { route: { id: 'exp.create', scope: 'create:experimentation' } }
       : { status: 405, allow: 'POST' };
+  }
+  // Not in the spec: only the experiment profile's tenant deletes experiments (no route otherwise).
+  const exp = deletable ? /^\/api\/v2\/experimentation\/experiments\/([^/]+)$/.exec(path) : null;
+  if (exp) {
+    return method === 'DELETE'
+      ? { route: { id: 'exp.delete', scope: 'delete:experimentation', pathId: exp[1] ?? '' } }
+      : { status: 405, allow: 'DELETE' };
   }
   if (path === '/oauth/token' || path === '/oauth/token/') {
     return method === 'POST' ? { route: { id: 'oauth.token' } } : { status: 405, allow: 'POST', auth: true };

@@ -2,7 +2,15 @@
 // their overrides from command-line flags and environment variables.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { ClientConfig, ClientGrant, LoginOptions, LoginProfile, RateLimitConfig, UserRecord } from './types.ts';
+import type {
+  ClientConfig,
+  ClientGrant,
+  ExperimentProfile,
+  LoginOptions,
+  LoginProfile,
+  RateLimitConfig,
+  UserRecord,
+} from './types.ts';
 import { PASSWORDLESS_OTP_GRANT } from './auth/one-time-code.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
@@ -221,16 +229,17 @@ export interface CliOptions {
   login: LoginOptions;
   refreshRotation: boolean;
   revocationAnnounced: 'both' | 'rfc8414';
+  experiments: ExperimentProfile;
 }
 
 const USAGE = `usage: npm run reference -- [--host 127.0.0.1] [--port 4810] [--public-url http://127.0.0.1:4810] [--rate-limit 50/100] [--profile default|strict]
        [--login one-page|identifier-first|challenge] [--consent never|offline|always|remembered]
        [--consent-controls buttons|inputs|nested] [--login-first] [--logout-confirm] [--login-origin http://localhost:4810]
-       [--refresh-rotation] [--revocation-announced both|rfc8414]
+       [--refresh-rotation] [--revocation-announced both|rfc8414] [--experiments unique-names,delete]
 env: REFERENCE_HOST, REFERENCE_PORT, REFERENCE_PUBLIC_URL, REFERENCE_RATE_LIMIT, REFERENCE_PROFILE,
      REFERENCE_LOGIN, REFERENCE_CONSENT, REFERENCE_CONSENT_CONTROLS, REFERENCE_LOGIN_FIRST (true|false),
      REFERENCE_LOGOUT_CONFIRM (true|false), REFERENCE_LOGIN_ORIGIN, REFERENCE_REFRESH_ROTATION (true|false),
-     REFERENCE_REVOCATION_ANNOUNCED,
+     REFERENCE_REVOCATION_ANNOUNCED, REFERENCE_EXPERIMENTS,
      REFERENCE_FULL_CLIENT_ID/_SECRET, REFERENCE_LIMITED_CLIENT_ID/_SECRET,
      REFERENCE_PKJWT_CLIENT_ID, REFERENCE_PKJWT_PUBLIC_KEY_FILE (flags win over env)`;
 
@@ -244,7 +253,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
       continue;
     }
     const m =
-      /^--(host|port|public-url|rate-limit|profile|login|consent|consent-controls|login-origin|revocation-announced)(?:=(.*))?$/.exec(
+      /^--(host|port|public-url|rate-limit|profile|login|consent|consent-controls|login-origin|revocation-announced|experiments)(?:=(.*))?$/.exec(
         arg,
       );
     if (!m?.[1]) throw new Error(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
@@ -275,7 +284,18 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
   const revocationAnnounced = revocationOf(
     flags.get('revocation-announced') ?? env.REFERENCE_REVOCATION_ANNOUNCED,
   ).announced;
-  return { host, port, publicUrl, rateLimit, profile, login, refreshRotation, revocationAnnounced };
+  const experiments = experimentProfile(flags.get('experiments') ?? env.REFERENCE_EXPERIMENTS ?? '');
+  return { host, port, publicUrl, rateLimit, profile, login, refreshRotation, revocationAnnounced, experiments };
+}
+
+/** `unique-names`, `delete`, both (comma-separated) or none: the experiment profile (reference/README.md). */
+function experimentProfile(list: string): ExperimentProfile {
+  const named = list
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '')
+    .map((x) => oneOf(['unique-names', 'delete'], x, 'experiments'));
+  return { uniqueNames: named.includes('unique-names'), deletable: named.includes('delete') };
 }
 
 function loginOptions(flags: Map<string, string>, env: Env): LoginOptions {

@@ -1,6 +1,14 @@
 // What every route handler gets, and the step every route shares: the rate limit and its
 // headers (§7.1 429, §8: every response carries X-RateLimit-Limit/Remaining/Reset).
-import type { ClientConfig, ClientGrant, LoginProfile, TenantParts, TenantResponse, UserRecord } from './types.ts';
+import type {
+  ClientConfig,
+  ClientGrant,
+  ExperimentProfile,
+  LoginProfile,
+  TenantParts,
+  TenantResponse,
+  UserRecord,
+} from './types.ts';
 import type { SigningKey } from './auth/access-token.ts';
 import type { KeyRing } from './auth/signing-keys.ts';
 import type { NonceStore } from './auth/dpop.ts';
@@ -26,6 +34,8 @@ export interface AppContext {
   login: LoginProfile;
   /** TenantOptions.refreshRotation: a refresh answer carries a new refresh token, the used one dies. */
   refreshRotation: boolean;
+  /** TenantOptions.experiments with its defaults: unique names, DELETE offered. */
+  experiments: Required<ExperimentProfile>;
   /** TenantOptions.revocationAnnounced: the revocation endpoint's path and the metadata that lists it. */
   revocation: { path: string; announced: 'both' | 'rfc8414' };
 }

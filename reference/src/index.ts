@@ -144,6 +144,10 @@ export async function startTenant(options: TenantOptions = {}): Promise<RunningT
     dpopNonces: memoryNonceStore(() => resolved.limits.dpopNonceLifetimeSeconds),
     login,
     refreshRotation: options.refreshRotation ?? false,
+    experiments: {
+      uniqueNames: options.experiments?.uniqueNames ?? false,
+      deletable: options.experiments?.deletable ?? false,
+    },
     revocation,
   });
   const app = strict ? strictProfile(clients)(plain) : plain;

@@ -39,6 +39,7 @@ try {
     profile: cli.profile,
     login: cli.login,
     refreshRotation: cli.refreshRotation,
+    experiments: cli.experiments,
     revocationAnnounced: cli.revocationAnnounced,
   });
   if (stopping) await tenant.close().then(() => process.exit(0));

@@ -33,6 +33,11 @@ export function memoryStore(seed: {
       const e = experiments.get(id);
       return e && clone(e);
     },
+    experimentNamed: (name) => {
+      for (const e of experiments.values()) if (e.name === name) return clone(e);
+      return undefined;
+    },
+    deleteExperiment: (id) => experiments.delete(id),
   };
 }
 

@@ -128,6 +128,10 @@ export interface Store {
   getFeatureFlag(id: string): FeatureFlagRecord | undefined;
   saveExperiment(exp: ExperimentRecord): void;
   getExperiment(id: string): ExperimentRecord | undefined;
+  /** The experiment of that name, when one exists (names are unique under ExperimentProfile.uniqueNames). */
+  experimentNamed(name: string): ExperimentRecord | undefined;
+  /** Removes an experiment; false when there was none with that id. */
+  deleteExperiment(id: string): boolean;
 }
 
 /** §5.2 token endpoint authentication methods (names as in OIDC / RFC 8705 discovery). */
@@ -609,6 +613,19 @@ export interface TenantOptions {
    * stays valid until revoked.
    */
   refreshRotation?: boolean;
+  /** What the tenant does with experiments beyond §4.2 (reference/README.md "Experiment profile"); default: neither. */
+  experiments?: ExperimentProfile;
+}
+
+/**
+ * Experiments as the service's own API document has them, where the spec shows nothing: a name
+ * taken is refused with 409, and an experiment can be deleted (DELETE /experimentation/experiments/{id}).
+ */
+export interface ExperimentProfile {
+  /** A creation whose name an existing experiment carries answers 409. */
+  uniqueNames?: boolean;
+  /** DELETE /api/v2/experimentation/experiments/{id} (scope delete:experimentation): 204, 404 for an unknown id. */
+  deletable?: boolean;
 }
 
 /**

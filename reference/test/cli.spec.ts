@@ -99,6 +99,19 @@ test('--refresh-rotation takes no value; REFERENCE_REFRESH_ROTATION true|false; 
   );
 });
 
+test('--experiments unique-names,delete (or REFERENCE_EXPERIMENTS): the experiment profile; neither by default', () => {
+  expect(parseCli([], {})).toHaveProperty('experiments', { uniqueNames: false, deletable: false });
+  expect(parseCli(['--experiments', 'unique-names,delete'], {})).toHaveProperty('experiments', {
+    uniqueNames: true,
+    deletable: true,
+  });
+  expect(parseCli([], { REFERENCE_EXPERIMENTS: 'delete' })).toHaveProperty('experiments', {
+    uniqueNames: false,
+    deletable: true,
+  });
+  expect(() => parseCli(['--experiments', 'list'], {})).toThrow('experiments must be unique-names, delete');
+});
+
 test('issue 40’s profile flags and env: --login-first takes no value, consent remembered and its controls, revocation in RFC 8414 metadata', () => {
   const cli = parseCli(
     ['--login-first', '--consent', 'remembered', '--consent-controls', 'inputs', '--revocation-announced', 'rfc8414'],

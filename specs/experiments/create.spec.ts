@@ -1,14 +1,26 @@
 // POST /experimentation/experiments (§2.4, §4.2, §7.2, §8). The success code, the error
 // codes, which fields are required, the allocation rules and the strategy field's name are
 // not shown by the spec: they are recorded, never judged (the strategy enum, once the
-// target confirms the name: strategy.spec.ts). Every experiment carries the run
-// tag (generators/experiment.ts), as the spec shows no way to delete one.
+// target confirms the name: strategy.spec.ts). Every experiment has a name of its own (the
+// run tag and a serial, generators/experiment.ts), and each violation is judged beside its
+// twin, the same payload made right under the same name (lib/management/experiment-refusals.ts).
+// The spec shows no way to delete an experiment: the run deletes those it created afterwards
+// where the tenant lets it (lib/experiment-cleanup.ts).
 import { test } from '../../lib/fixtures.ts';
-import type { RunInfo } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
+import { clausesOf } from '../../lib/condition.ts';
 import { forAll } from '../../lib/property.ts';
-import { checkCreatedExperiment, EXPERIMENT_ANSWER_CLAUSES } from '../../lib/expectations.ts';
-import { short } from '../../lib/values.ts';
+import { classify, passes } from '../../lib/answer-class.ts';
+import {
+  acceptedUnder,
+  CREATED,
+  CREATED_EXPERIMENT,
+  created,
+  judgeCreated,
+  servedUnderApiV2,
+} from '../../lib/management/experiment-answer.ts';
+import { refusedBesideTwin } from '../../lib/management/experiment-refusals.ts';
+import { recorded } from '../../lib/management/recorded.ts';
 import {
   experimentPayload,
   experimentPayloadArb,
@@ -19,18 +31,6 @@ import {
   type ViolationCase,
   type BoundaryCase,
 } from '../../generators/index.ts';
-
-/** Generator options from the configuration (flag, variations, strategy field name, run tag). */
-function options(run: RunInfo): ExperimentOptions {
-  return {
-    featureFlagId: run.cfg.featureFlagId!,
-    variationIds: run.cfg.variationIds,
-    strategyField: run.cfg.strategyField,
-    runTag: run.runTag,
-    authenticationFlow: run.cfg.authenticationFlow,
-    assignmentSubject: run.cfg.assignmentSubject,
-  };
-}
 
 // Grouping and titles at collection time, from placeholder options; the cases are rebuilt per run.
 const PLACEHOLDER: ExperimentOptions = { featureFlagId: 'flg_7Hq2kPzR', variationIds: ['a', 'b'], runTag: 'collect' };
@@ -52,22 +52,16 @@ test.describe('create an experiment', () => {
 function validExperimentsCreated(): void {
   test(
     'generated valid experiments are created with a 2xx and carry what was sent',
-    clauses(OPERATIONS.experiment, ...EXPERIMENT_ANSWER_CLAUSES, 'version.mgmt.path-prefix'),
-    async ({ run, experiments, check }) => {
+    clauses(OPERATIONS.experiment, ...clausesOf(CREATED_EXPERIMENT, servedUnderApiV2)),
+    async ({ run, experiments, check, gate }) => {
+      const strategyField = run.cfg.strategyField;
       await forAll(
         check,
-        experimentPayloadArb(options(run)),
-        async (body) => {
-          const ex = await experiments.create(body);
-          await checkCreatedExperiment(check, ex, body, run.cfg.strategyField);
-          check.that(
-            'version.mgmt.path-prefix',
-            ex.status >= 200 &&
-              ex.status < 300 &&
-              new URL(ex.request.url).pathname.endsWith('/api/v2/experimentation/experiments'),
-            `the creation is served under /api/v2 (answered ${ex.status})`,
-            ex,
-          );
+        experimentPayloadArb(experiments.options),
+        async (sent) => {
+          const ex = await experiments.create(sent);
+          if (await judgeCreated(gate, { what: 'create a valid experiment', ex, sent, strategyField }))
+            await gate.call(servedUnderApiV2, ex, ex);
         },
         // Each run creates an experiment: shrinking is kept short.
         { name: 'exp.create.valid-payloads', runSeed: run.seed, numRuns: run.runs.experiment, maxShrinkCalls: 10 },
@@ -76,18 +70,25 @@ function validExperimentsCreated(): void {
   );
 }
 
-/** One test per clause a violation breaks: each violating payload refused with a 4xx. */
+/** One test per clause a violation breaks: each violating payload refused with a 4xx beside its twin. */
 function violationsRefused(): void {
   for (const [clause, cases] of violationsByClause) {
-    const ids = new Set(cases.map((c) => c.id));
     test(
-      `${cases.map((c) => c.description).join('; ')}: refused with a 4xx (code recorded)`,
-      clauses(OPERATIONS.experiment, clause, 'exp.create.rejected.status'),
-      async ({ run, experiments, check }) => {
-        for (const c of experimentViolationCases(experimentPayload(options(run))).filter((x) => ids.has(x.id))) {
-          const ex = await experiments.create(c.body);
-          check.expectRejected(c.clause, ex, c.description);
-          check.observe('exp.create.rejected.status', `${c.description}: answered ${ex.status}`);
+      `${cases.map((c) => c.description).join('; ')}: refused with a 4xx beside the same payload made right (code recorded)`,
+      clauses(OPERATIONS.experiment, clause, 'exp.create.rejected.status', ...clausesOf(created)),
+      async ({ experiments, gate }, info) => {
+        for (const { id } of cases) {
+          // A payload of its own per case: the twin is that payload, under the same name.
+          const base = experiments.realistic();
+          const c = experimentViolationCases(base).find((x) => x.id === id)!;
+          await refusedBesideTwin(gate, info, {
+            clause: c.clause,
+            what: `POST an experiment with ${c.description}`,
+            statusClause: 'exp.create.rejected.status',
+            name: String(base.name),
+            wrong: () => experiments.create(c.body),
+            right: () => experiments.create(base),
+          });
         }
       },
     );
@@ -98,27 +99,29 @@ function violationsRefused(): void {
 function lengthEdgesCreated(): void {
   test(
     `${EDGES.map((c) => c.description).join('; ')}: created, two to a body`,
-    clauses(OPERATIONS.experiment, ...new Set(EDGES.map((c) => c.clause)), 'exp.create.accepted'),
-    async ({ run, experiments, check }) => {
-      for (const bundle of experimentEdgeBundles(options(run))) {
+    clauses(OPERATIONS.experiment, ...new Set(EDGES.map((c) => c.clause)), ...clausesOf(created)),
+    async ({ experiments, gate }) => {
+      for (const bundle of experimentEdgeBundles(experiments.options)) {
         const together = await experiments.create(bundle.body);
         const what = bundle.cases.map((c) => c.description).join(' with ');
-        if ((together.status >= 200 && together.status < 300) || bundle.cases.length === 1) {
-          for (const c of bundle.cases) check.expectAccepted(c.clause, together, what);
+        if (passes(classify(together), CREATED) || bundle.cases.length === 1) {
+          for (const c of bundle.cases) await gate.call(acceptedUnder(c.clause), together, { what, ex: together });
           continue;
         }
-        // Refused together: each edge alone names the clause it breaks.
-        const alone: boolean[] = [];
-        for (const c of bundle.cases)
-          alone.push(check.expectAccepted(c.clause, await experiments.create(c.body), c.description));
-        if (alone.every(Boolean))
-          check.expectAccepted('exp.create.accepted', together, `${what} (each accepted alone)`);
+        // Refused together: each edge alone (its own payload, its own name) names the clause it breaks.
+        const alone: Array<boolean | null> = [];
+        for (const c of bundle.cases) {
+          const ex = await experiments.create(c.body);
+          alone.push(await gate.call(acceptedUnder(c.clause), ex, { what: c.description, ex }));
+        }
+        if (alone.every((ok) => ok === true))
+          await gate.call(created, together, { what: `${what} (each accepted alone)`, ex: together });
       }
     },
   );
 }
 
-/** The other boundary cases, per clause: created, refused or recorded as each case expects. */
+/** The other boundary cases, per clause: created, or recorded, as each case expects. */
 function boundariesJudged(): void {
   for (const [clause, cases] of boundariesByClause) {
     if (cases.every((c) => EDGE_IDS.has(c.id))) continue; // sent together above
@@ -127,12 +130,12 @@ function boundariesJudged(): void {
     test(
       cases.map((c) => `${c.description} ${outcome[c.expect]}`).join('; '),
       clauses(OPERATIONS.experiment, clause),
-      async ({ run, experiments, check }) => {
-        for (const c of experimentBoundaryCases(options(run)).filter((x) => ids.has(x.id))) {
+      async ({ experiments, gate }) => {
+        for (const c of experimentBoundaryCases(experiments.options).filter((x) => ids.has(x.id))) {
+          // Only the valid side is a boundary case here; one past each limit is a violation case (above).
           const ex = await experiments.create(c.body);
-          if (c.expect === 'accept') check.expectAccepted(c.clause, ex, c.description);
-          else if (c.expect === 'reject') check.expectRejected(c.clause, ex, c.description);
-          else check.observe(c.clause, `${c.description}: answered ${ex.status}`, ex);
+          const judged = c.expect === 'accept' ? acceptedUnder(c.clause) : recorded(c.clause);
+          await gate.call(judged, ex, { what: c.description, ex });
         }
       },
     );
@@ -141,51 +144,41 @@ function boundariesJudged(): void {
 
 /** What the spec does not show (required fields, allocation rules, other values): answers recorded. */
 function unshownRulesRecorded(): void {
+  const requiredFields = recorded('exp.create.required-fields');
   test(
     'a payload missing one request field at a time: each answer recorded',
-    clauses(OPERATIONS.experiment, 'exp.create.required-fields'),
-    async ({ run, experiments, check }) => {
-      const base = experimentPayload(options(run));
-      for (const field of Object.keys(base)) {
-        const { [field]: _omitted, ...rest } = base;
+    clauses(OPERATIONS.experiment, ...clausesOf(requiredFields)),
+    async ({ experiments, gate }) => {
+      for (const field of Object.keys(experimentPayload(experiments.options))) {
+        const { [field]: _omitted, ...rest } = experiments.realistic();
         const ex = await experiments.create(rest);
-        check.observe('exp.create.required-fields', `without ${field}: answered ${ex.status}`, ex);
+        await gate.call(requiredFields, ex, { what: `without ${field}`, ex });
       }
     },
   );
 
+  const allocationRules = recorded('exp.create.allocation.rules');
   test(
     'weights that do not sum to 100: answer recorded',
-    clauses(OPERATIONS.experiment, 'exp.create.allocation.rules'),
-    async ({ run, experiments, check }) => {
-      const base = experimentPayload(options(run));
+    clauses(OPERATIONS.experiment, ...clausesOf(allocationRules)),
+    async ({ experiments, gate }) => {
+      const base = experiments.realistic();
       const allocations = base.allocations as Array<Record<string, unknown>>;
-      const uneven = await experiments.create({ ...base, allocations: allocations.map((a) => ({ ...a, weight: 30 })) });
-      check.observe('exp.create.allocation.rules', `weights 30/30 answered ${uneven.status}`, uneven);
+      const ex = await experiments.create({ ...base, allocations: allocations.map((a) => ({ ...a, weight: 30 })) });
+      await gate.call(allocationRules, ex, { what: 'weights 30/30', ex });
     },
   );
 
+  const flows = recorded('exp.create.authentication_flow.values');
+  const subjects = recorded('exp.create.assignment_config.subject.values');
   test(
     'other authentication_flow and assignment subject values: answers recorded',
-    clauses(
-      OPERATIONS.experiment,
-      'exp.create.authentication_flow.values',
-      'exp.create.assignment_config.subject.values',
-    ),
-    async ({ run, experiments, check }) => {
-      const base = experimentPayload(options(run));
-      const flow = await experiments.create({ ...base, authentication_flow: 'signup' });
-      check.observe(
-        'exp.create.authentication_flow.values',
-        `authentication_flow "signup" answered ${flow.status}`,
-        flow,
-      );
-      const subject = await experiments.create({ ...base, assignment_config: { subject: 'user' } });
-      check.observe(
-        'exp.create.assignment_config.subject.values',
-        `assignment_config.subject "user" answered ${subject.status}${subject.status >= 400 ? `: ${short(subject.body)}` : ''}`,
-        subject,
-      );
+    clauses(OPERATIONS.experiment, ...clausesOf(flows, subjects)),
+    async ({ experiments, gate }) => {
+      const flow = await experiments.create({ ...experiments.realistic(), authentication_flow: 'signup' });
+      await gate.call(flows, flow, { what: 'authentication_flow "signup"', ex: flow });
+      const subject = await experiments.create({ ...experiments.realistic(), assignment_config: { subject: 'user' } });
+      await gate.call(subjects, subject, { what: 'assignment_config.subject "user"', ex: subject });
     },
   );
 }

@@ -4,45 +4,67 @@
 // creation is judged under exp.create.accepted too); only when the answer carries that
 // field with a value of the enum (the target has confirmed the name, lib/strategy.ts) is the
 // enum asserted. Otherwise what the answer showed is recorded under exp.create.strategy.name
-// and the test is skipped saying why: never failed.
+// and the test is skipped saying why: never failed. Every creation has a name of its own, and
+// each value outside the enum is judged beside its twin (lib/management/experiment-refusals.ts).
 import { test } from '../../lib/fixtures.ts';
-import type { Checks } from '../../lib/checks.ts';
 import type { ExperimentsHelper, RunInfo } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../lib/declare.ts';
-import { short } from '../../lib/values.ts';
+import { clausesOf } from '../../lib/condition.ts';
 import type { Exchange } from '../../lib/http.ts';
-import { isOutsider, notAssertedSkip, strategyConfirmation } from '../../lib/strategy.ts';
-import { segmentExperimentPayload, strategyViolationCases, type ExperimentBody } from '../../generators/index.ts';
-import { runSkip } from '../../lib/skip-record.ts';
+import { notAssertedSkip, strategyConfirmation } from '../../lib/strategy.ts';
+import { created } from '../../lib/management/experiment-answer.ts';
+import {
+  answeredInEnum,
+  enumValueAccepted,
+  nameConfirmed,
+  STRATEGY_ENUM,
+} from '../../lib/management/experiment-strategy.ts';
+import { refusedBesideTwin } from '../../lib/management/experiment-refusals.ts';
+import { MGMT_FAULT, type TwinGate } from '../../lib/twin-gate.ts';
+import {
+  experimentPayload,
+  segmentExperimentPayload,
+  strategyViolationCases,
+  type ExperimentBody,
+} from '../../generators/index.ts';
+import { clauseSkip, runSkip } from '../../lib/skip-record.ts';
+import { classify } from '../../lib/answer-class.ts';
+import { describeAnswer } from '../../lib/answer-words.ts';
 
+const ENUM = STRATEGY_ENUM;
+/** The cases' ids, from a placeholder payload at collection time; each is rebuilt on a payload of its own. */
+const OUTSIDE_THE_ENUM = strategyViolationCases(
+  experimentPayload({ featureFlagId: 'flg_7Hq2kPzR', variationIds: ['a', 'b'], runTag: 'collect' }),
+).map((c) => c.id);
 test.describe('allocation strategy', () => {
   test(
-    'strategy values outside percentage | segment (another string, wrong case, empty, a number, null): refused with a 4xx once the target confirms the field name (code recorded)',
-    clauses(
-      OPERATIONS.experiment,
-      'exp.create.strategy.enum',
-      'exp.create.strategy.name',
-      'exp.create.rejected.status',
-      'exp.create.accepted',
-    ),
-    async ({ run, experiments, check }) => {
-      const { base } = await confirmName(run, experiments, check);
-      for (const c of strategyViolationCases(base, run.cfg.strategyField)) {
-        const ex = await experiments.create(c.body);
-        check.expectRejected(c.clause, ex, c.description);
-        check.observe('exp.create.rejected.status', `${c.description}: answered ${ex.status}`);
+    'strategy values outside percentage | segment (another string, wrong case, empty, a number, null): refused with a 4xx beside the same payload made right, once the target confirms the field name (code recorded)',
+    clauses(OPERATIONS.experiment, ...clausesOf(ENUM, nameConfirmed, created), 'exp.create.rejected.status'),
+    async ({ run, experiments, gate }, info) => {
+      await confirmName(run, experiments, gate);
+      for (const id of OUTSIDE_THE_ENUM) {
+        const base = experiments.realistic();
+        const c = strategyViolationCases(base, run.cfg.strategyField).find((x) => x.id === id)!;
+        await refusedBesideTwin(gate, info, {
+          clause: c.clause,
+          what: `POST an experiment with ${c.description}`,
+          statusClause: 'exp.create.rejected.status',
+          name: String(base.name),
+          wrong: () => experiments.create(c.body),
+          right: () => experiments.create(base),
+        });
       }
     },
   );
 
   test(
     'strategy percentage and segment: both accepted once the target confirms the field name',
-    clauses(OPERATIONS.experiment, 'exp.create.strategy.enum', 'exp.create.strategy.name', 'exp.create.accepted'),
-    async ({ run, experiments, check }) => {
+    clauses(OPERATIONS.experiment, ...clausesOf(enumValueAccepted, answeredInEnum, nameConfirmed, created)),
+    async ({ run, experiments, gate }) => {
       const field = run.cfg.strategyField;
-      const { base, confirming } = await confirmName(run, experiments, check);
+      const confirming = await confirmName(run, experiments, gate);
       // The confirming creation is the `percentage` one.
-      check.expectAccepted('exp.create.strategy.enum', confirming, `${field} "percentage"`);
+      await gate.call(enumValueAccepted, confirming, { what: `${field} "percentage"`, ex: confirming });
       skipTest(
         run.cfg.segmentIds.length === 0 &&
           runSkip(
@@ -50,28 +72,11 @@ test.describe('allocation strategy', () => {
             'the segment half of exp.create.strategy.enum needs segment ids the target knows: set IDM_SEGMENT_IDS (comma-separated, in allocation order)',
           ),
       );
-      const ex = await experiments.create(segmentExperimentPayload(base, run.cfg.segmentIds, field));
-      if (
-        !check.expectAccepted(
-          'exp.create.strategy.enum',
-          ex,
-          `${field} "segment" with segment ids ${run.cfg.segmentIds.join(', ')}`,
-        )
-      )
-        return;
-      // §2.4: the attribute exists on the response too, with the same enum.
-      const answered =
-        ex.body !== null && typeof ex.body === 'object' && !Array.isArray(ex.body)
-          ? (ex.body as Record<string, unknown>)[field]
-          : undefined;
-      if (answered !== undefined)
-        check.that(
-          'exp.create.strategy.enum',
-          !isOutsider(answered),
-          `the answer to "segment" carries ${field} ${short(answered)}`,
-          ex,
-        );
-      else check.observe('exp.create.strategy.name', `the answer to "segment" does not carry ${field}`, ex);
+      // A payload of its own: the confirming one's name is taken.
+      const ex = await experiments.create(segmentExperimentPayload(experiments.realistic(), run.cfg.segmentIds, field));
+      const what = `${field} "segment" with segment ids ${run.cfg.segmentIds.join(', ')}`;
+      if ((await gate.call(enumValueAccepted, ex, { what, ex })) === true)
+        await gate.call(answeredInEnum, ex, { ex, field });
     },
   );
 });
@@ -79,25 +84,29 @@ test.describe('allocation strategy', () => {
 // Helpers
 
 /** The confirming creation of this worker: both tests judge the one answer (no request twice). */
-let confirmingOnce: { runTag: string; base: ExperimentBody; confirming: Exchange } | null = null;
+let confirmingOnce: { runTag: string; confirming: Exchange } | null = null;
 
 /**
  * Creates a realistic experiment (control and treatment at 50/50, once per worker) and records
  * whether it was created and whether its answer confirms the name; skips the test when it does not.
  */
-async function confirmName(
-  run: RunInfo,
-  experiments: ExperimentsHelper,
-  check: Checks,
-): Promise<{ base: ExperimentBody; confirming: Exchange }> {
+async function confirmName(run: RunInfo, experiments: ExperimentsHelper, gate: TwinGate): Promise<Exchange> {
   if (confirmingOnce?.runTag !== run.runTag) {
-    const base = experiments.realistic() as ExperimentBody;
-    confirmingOnce = { runTag: run.runTag, base, confirming: await experiments.create(base) };
+    const base: ExperimentBody = experiments.realistic();
+    confirmingOnce = { runTag: run.runTag, confirming: await experiments.create(base) };
   }
-  const { base, confirming: ex } = confirmingOnce;
-  check.expectAccepted('exp.create.accepted', ex, 'POST a realistic experiment (control and treatment at 50/50)');
+  const { confirming: ex } = confirmingOnce;
+  const what = 'POST a realistic experiment (control and treatment at 50/50)';
+  // No creation, no name to confirm: the clause that failed is the cause, never the setting.
+  skipTest(
+    (await gate.call(created, ex, { what, ex })) !== true &&
+      clauseSkip(
+        classify(ex).class === 'fault' ? MGMT_FAULT : created.clauses[0],
+        `not judged: ${what} answered ${describeAnswer(ex)}`,
+      ),
+  );
+  await gate.call(nameConfirmed, ex, { ex, field: run.cfg.strategyField });
   const confirmation = strategyConfirmation(ex, run.cfg.strategyField);
-  check.observe('exp.create.strategy.name', confirmation.message, ex);
   skipTest(!confirmation.confirmed && notAssertedSkip(confirmation));
-  return { base, confirming: ex };
+  return ex;
 }

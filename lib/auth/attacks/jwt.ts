@@ -2,10 +2,13 @@
 // token's claims (so only the property under attack differs) and changes how it is signed.
 // RFC 8725 §2.1 and §3.1 (algorithm confusion, alg none), RFC 7515 §4.1.2/§4.1.3/§4.1.5 with
 // RFC 8725 §3.10 (keys named or carried by the token), RFC 7515 §5.2 (the signature). Tokens are
-// made at run time with keys generated in memory; none of them is a credential that works.
+// made at run time with keys generated in memory; none of them is a credential that works. Those
+// that carry no signature of the tenant's are registered as forged (lib/credential-origin.ts): a
+// reproduction prints them as sent; a borrowed or kept genuine signature is the issued token's.
 import { createHmac, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { SignJWT, type JWK } from 'jose';
 import { attackerKeys } from './attacker-keys.ts';
+import { forged } from '../../credential-origin.ts';
 
 /** What a JWT attack is made from, beside the genuine token. */
 export interface JwtMaterial {
@@ -69,7 +72,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
       tier,
       make: async (genuine) => {
         const [header, payload] = parts(genuine);
-        return `${encode({ ...header, alg })}.${encode(payload)}${dot ? '.' : ''}`;
+        return forged(`${encode({ ...header, alg })}.${encode(payload)}${dot ? '.' : ''}`);
       },
     }),
   ),
@@ -94,7 +97,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
       make: async (genuine, m) => {
         if (!m.published) return { notMade: 'not made: no published public key for this token was found' };
         const [header, payload] = parts(genuine);
-        return hmac({ ...header, alg }, payload, keyText(m.published, form));
+        return forged(hmac({ ...header, alg }, payload, keyText(m.published, form)));
       },
     }),
   ),
@@ -107,7 +110,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
       const k = await attackerKeys();
       const [header, payload] = parts(genuine);
       const { kid: _kid, use: _use, ...jwk } = k.jwk;
-      return sign(payload, { ...header, alg: 'RS256', jwk }, k.privateKey);
+      return forged(await sign(payload, { ...header, alg: 'RS256', jwk }, k.privateKey));
     },
   },
   {
@@ -118,7 +121,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
     make: async (genuine) => {
       const k = await attackerKeys();
       const [header, payload] = parts(genuine);
-      return sign(payload, { ...header, alg: 'RS256', kid: k.jwk.kid, jku: k.jku }, k.privateKey);
+      return forged(await sign(payload, { ...header, alg: 'RS256', kid: k.jwk.kid, jku: k.jku }, k.privateKey));
     },
   },
   {
@@ -130,7 +133,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
       const k = await attackerKeys();
       const [header, payload] = parts(genuine);
       const { kid: _kid, ...rest } = header;
-      return sign(payload, { ...rest, alg: 'RS256', x5u: k.x5u }, k.privateKey);
+      return forged(await sign(payload, { ...rest, alg: 'RS256', x5u: k.x5u }, k.privateKey));
     },
   },
   {
@@ -138,7 +141,7 @@ export const JWT_ATTACKS: readonly JwtAttack[] = [
     tier: 'core',
     clause: SIGNATURE,
     what: 'the signature stripped (the header and claims kept, the last segment empty)',
-    make: async (genuine) => `${genuine.slice(0, genuine.lastIndexOf('.'))}.`,
+    make: async (genuine) => forged(`${genuine.slice(0, genuine.lastIndexOf('.'))}.`),
   },
   {
     id: 'signature-borrowed',

@@ -1,4 +1,6 @@
-// POST /api/v2/experimentation/experiments (§4.2, §2.4).
+// POST /api/v2/experimentation/experiments (§4.2, §2.4); with the experiment profile
+// (TenantOptions.experiments, not in the spec) a name taken answers 409 and
+// DELETE /api/v2/experimentation/experiments/{id} removes one.
 import type { TenantResponse } from '../types.ts';
 import { apiError, json, validationError } from '../errors.ts';
 import { makeCheck } from '../validation/engine.ts';
@@ -16,6 +18,8 @@ export function createExperiment(body: Record<string, unknown>, ctx: AppContext)
   }
   const allocationIssues = rules.checkAllocations(body, flag);
   if (allocationIssues.length > 0) return validationError(allocationIssues);
+  if (ctx.experiments.uniqueNames && store.experimentNamed(body.name as string) !== undefined)
+    return apiError(409, 'conflict', 'An experiment with this name already exists');
   const at = new Date(now()).toISOString();
   const experiment = {
     id: base58Id('exp_', 20),
@@ -33,4 +37,17 @@ export function createExperiment(body: Record<string, unknown>, ctx: AppContext)
   };
   store.saveExperiment(experiment);
   return json(201, experiment);
+}
+
+/** DELETE /experimentation/experiments/{id} (the experiment profile only): 204, or 404 for an id it does not know. */
+export function deleteExperiment(rawId: string, ctx: AppContext): TenantResponse {
+  let id: string;
+  try {
+    id = decodeURIComponent(rawId);
+  } catch {
+    id = rawId;
+  }
+  if (!ctx.parts.store.deleteExperiment(id))
+    return apiError(404, 'inexistent_experiment', `The experiment ${id} does not exist`);
+  return { status: 204, headers: {}, body: Buffer.alloc(0) };
 }

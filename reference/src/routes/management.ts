@@ -6,9 +6,12 @@ import { bodyFormat, bodyTooLarge, decodeObject, type FormKinds } from '../body.
 import { UPDATE_FORM_KINDS } from '../validation/resource-server.ts';
 import { EXPERIMENT_FORM_KINDS } from '../validation/experiment.ts';
 import { updateResourceServer } from './resource-servers.ts';
-import { createExperiment } from './experiments.ts';
+import { createExperiment, deleteExperiment } from './experiments.ts';
 
-export type ManagementRoute = { id: 'rs.update'; scope: string; pathId: string } | { id: 'exp.create'; scope: string };
+export type ManagementRoute =
+  | { id: 'rs.update'; scope: string; pathId: string }
+  | { id: 'exp.create'; scope: string }
+  | { id: 'exp.delete'; scope: string; pathId: string };
 
 export async function management(req: TenantRequest, route: ManagementRoute, ctx: AppContext): Promise<TenantResponse> {
   const auth = await authorize(req, ctx);
@@ -44,6 +47,7 @@ async function authorizedOperation(
       'www-authenticate': `Bearer realm="${realm}", error="insufficient_scope", scope="${route.scope}"`,
     });
   }
+  if (route.id === 'exp.delete') return deleteExperiment(route.pathId, ctx);
   const kinds: FormKinds = route.id === 'rs.update' ? UPDATE_FORM_KINDS : EXPERIMENT_FORM_KINDS;
   const body = readBody(req, kinds, ctx);
   return route.id === 'rs.update' ? updateResourceServer(route.pathId, body, ctx) : createExperiment(body, ctx);

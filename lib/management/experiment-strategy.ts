@@ -1,0 +1,42 @@
+// The allocation strategy attribute (§2.4) as named conditions: its enum is stated, its field name
+// is not, so whether the answer confirms the configured name is recorded (lib/strategy.ts decides
+// it), and the enum is judged once it is (specs/experiments/strategy.spec.ts).
+import { condition } from '../condition.ts';
+import type { Exchange } from '../http.ts';
+import { isOutsider, strategyConfirmation } from '../strategy.ts';
+import { isObject, short } from '../values.ts';
+import { acceptedUnder } from './experiment-answer.ts';
+
+export const STRATEGY_ENUM = 'exp.create.strategy.enum';
+
+/** §2.4: both values of the enum are accepted. */
+export const enumValueAccepted = acceptedUnder(STRATEGY_ENUM);
+
+/** §2.4: whether the answer to a valid creation confirms the configured name (recorded: the name is not shown). */
+export const nameConfirmed = condition<{ ex: Exchange; field: string }>({
+  clauses: ['exp.create.strategy.name'],
+  cite: '§2.4 (field name not shown: recorded)',
+  judge: (check, { ex, field }) => {
+    check.observe('exp.create.strategy.name', strategyConfirmation(ex, field).message, ex);
+    return null;
+  },
+});
+
+/** §2.4: the attribute has the same enum on the response; an answer without it is recorded (its name is not shown). */
+export const answeredInEnum = condition<{ ex: Exchange; field: string }>({
+  clauses: [STRATEGY_ENUM, 'exp.create.strategy.name'],
+  cite: '§2.4',
+  judge: (check, { ex, field }) => {
+    const answered = isObject(ex.body) ? ex.body[field] : undefined;
+    if (answered === undefined) {
+      check.observe('exp.create.strategy.name', `the answer to "segment" does not carry ${field}`, ex);
+      return null;
+    }
+    return check.that(
+      STRATEGY_ENUM,
+      !isOutsider(answered),
+      `the answer to "segment" carries ${field} ${short(answered)}`,
+      ex,
+    );
+  },
+});
