@@ -108,8 +108,15 @@ test('strict profile: exactly its deviations fail, once each; offered methods an
         'auth.flow.password.wrong-password',
         'auth.sec.consent.denied',
         'auth.sec.passwordless.otp-checked',
+        // The authentication API here is another server than the tenant holding the resource
+        // server: no user flow reaches its API (specs/settings/user-tokens.ts), the tenant's.
+        'rs.settings.allow_offline_access',
+        'rs.settings.subject_type.user.deny_all',
+        'rs.settings.token_lifetime_for_web',
       ].sort(),
     );
+    for (const id of ['rs.settings.allow_offline_access', 'rs.settings.subject_type.user.deny_all'])
+      expect(v.skipped.get(id)!.skips).toMatchObject([{ by: 'tenant' }]);
     // No passwordless endpoint (a flow the spec only records): the one-time code is not judged,
     // the tenant's not offering it (lib/auth/absent.ts), with the path setting named.
     expect(v.skipped.get('auth.sec.passwordless.otp-checked')!.skips).toMatchObject([
@@ -182,8 +189,15 @@ test('strict profile: exactly its deviations fail, once each; offered methods an
         'auth.flow.password.wrong-password',
         'auth.sec.consent.denied',
         'auth.sec.passwordless.otp-checked',
+        // The authentication API here is another server than the tenant holding the resource
+        // server: no user flow reaches its API (specs/settings/user-tokens.ts), the tenant's.
+        'rs.settings.allow_offline_access',
+        'rs.settings.subject_type.user.deny_all',
+        'rs.settings.token_lifetime_for_web',
       ].sort(),
     );
+    for (const id of ['rs.settings.allow_offline_access', 'rs.settings.subject_type.user.deny_all'])
+      expect(v.skipped.get(id)!.skips).toMatchObject([{ by: 'tenant' }]);
   } finally {
     await strict.tenant.close();
   }

@@ -6,6 +6,7 @@ import type { ClientCredentials, Config, MtlsClient } from '../config.ts';
 import type { ApiClient, Exchange } from '../http.ts';
 import type { Flows } from '../auth/flow-types.ts';
 import { mtlsHeaders } from '../auth/methods/mtls.ts';
+import { codeRequest } from '../auth/pkce.ts';
 import { isObject } from '../values.ts';
 import { dpopKey } from './dpop.ts';
 import { encryptionKeys } from './keys.ts';
@@ -31,6 +32,13 @@ export interface AskOptions {
   scope?: string;
   /** Send a DPoP proof (RFC 9449 §4). */
   dpop?: boolean;
+}
+
+/** A user's grant for the API: its token answer, or where the login itself refused it. */
+export interface UserGrant {
+  t: ApiToken | null;
+  /** The login sent the browser back without a code (the tenant's refusal, one line), or null. */
+  refusedAtLogin: string | null;
 }
 
 export class ApiTokens {
@@ -83,6 +91,30 @@ export class ApiTokens {
       scope,
     });
     return this.answer(t.ex, `the password grant of ${client.id} for ${this.audience} (scope ${scope})`, false);
+  }
+
+  /**
+   * The test user's token for the API through the code flow of the confidential (Post) client:
+   * the hosted login in the browser (offline_access asked with prompt=consent), then the exchange
+   * with its secret. A refusal at the login (an error sent to the redirect URI) is `refusedAtLogin`.
+   */
+  async codeFlow(flows: Flows, client: ClientCredentials, scope: string): Promise<UserGrant> {
+    const redirectUri = this.cfg.auth.redirectUri!;
+    const { params, pair } = codeRequest(client.id, redirectUri, scope, { audience: this.audience });
+    const out = await flows.authorize(await flows.endpoint('authorize'), params, [redirectUri]);
+    const what = `the code flow of ${client.id} for ${this.audience} (scope ${scope})`;
+    const code = out.params.code;
+    if (!code)
+      return { t: null, refusedAtLogin: `${what}: ${out.params.error ?? out.problem ?? out.stoppedAt ?? 'no code'}` };
+    const t = await flows.token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: redirectUri,
+      client_id: client.id,
+      client_secret: client.secret,
+      code_verifier: pair.verifier,
+    });
+    return { t: await this.answer(t.ex, what, false), refusedAtLogin: null };
   }
 
   /** A refresh of a token for the API: the new access token follows the settings of this moment. */

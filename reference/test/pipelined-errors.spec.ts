@@ -37,7 +37,12 @@ test('a malformed request behind a pending one: its answer first, then the 400',
   const length = Number(/content-length: (\d+)/i.exec(raw)?.[1]);
   const bodyStart = raw.indexOf('\r\n\r\n') + 4;
   expect(second).toBe(bodyStart + length);
-  expect(JSON.parse(raw.slice(bodyStart, bodyStart + length)).keys).toHaveLength(1);
+  // The whole key set: one signing key per algorithm the tenant signs with, RS256 first.
+  expect(JSON.parse(raw.slice(bodyStart, bodyStart + length)).keys.map((k: { alg: string }) => k.alg)).toEqual([
+    'RS256',
+    'RS512',
+    'PS256',
+  ]);
   // The 400 is the last thing on the connection: a header block without content.
   expect(raw.slice(second)).toBe('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\nconnection: close\r\n\r\n');
 });

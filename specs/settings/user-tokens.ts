@@ -2,7 +2,8 @@
 // implicit flow's token, allow_offline_access on the refresh token a user's grant may carry,
 // token_lifetime at the moment of a refresh, and the user policy of subject_type_authorization.
 // The user's grant is the password grant of the confidential client (IDM_POST_CLIENT_*, the test
-// user), each refusal beside the same grant accepted for the same API before. Where the
+// user), or where the tenant does not offer it the same client's code flow through the hosted
+// login; each refusal beside the same grant accepted for the same API before. Where the
 // authentication API is another server than the tenant holding the resource server, no user flow
 // reaches that API: these rows are not applicable.
 import { test, type Flows } from '../../lib/auth/flow-fixtures.ts';
@@ -11,7 +12,8 @@ import { clausesOf } from '../../lib/condition.ts';
 import { notOfferedSkip, separateAuthUrl } from '../../lib/config.ts';
 import { runSkip, tenantSkip } from '../../lib/skip-record.ts';
 import { newState } from '../../lib/auth/pkce.ts';
-import { ApiTokens } from '../../lib/api-tokens/requests.ts';
+import { ApiTokens, type UserGrant } from '../../lib/api-tokens/requests.ts';
+import type { Twin, TwinGate } from '../../lib/twin-gate.ts';
 import { issuedTwin, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
 import {
   apiTokenIssued,
@@ -52,58 +54,78 @@ test.describe('resource-server settings in effect: user tokens', () => {
       await implicitLifetime(x, flows, tokens);
 
       const post = cfg.auth.post;
-      const off = notOfferedSkip(cfg, 'password');
       const missing = !post
         ? runSkip(
             { setting: 'IDM_POST_CLIENT_ID' },
-            'needs a confidential client allowed the password grant: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
+            'needs a confidential client: set IDM_POST_CLIENT_ID and IDM_POST_CLIENT_SECRET',
           )
         : !cfg.auth.user
           ? runSkip({ setting: 'IDM_TEST_USERNAME' }, 'needs a test user: set IDM_TEST_USERNAME and IDM_TEST_PASSWORD')
           : null;
-      if (off || missing) return skipClauses(info, (off ?? missing)!, OFFLINE, USER_DENY, 'rs.settings.token_lifetime');
-      const grant = () => tokens.password(flows, post!, 'openid offline_access');
+      // The password grant where the tenant offers it, else the code flow through the hosted login.
+      const byPassword = !notOfferedSkip(cfg, 'password');
+      const byCode = notOfferedSkip(cfg, 'password') !== null && cfg.auth.redirectUri !== null;
+      const neither = !byPassword && !byCode ? notOfferedSkip(cfg, 'password') : null;
+      if (missing || neither)
+        return skipClauses(info, (missing ?? neither)!, OFFLINE, USER_DENY, 'rs.settings.token_lifetime');
+      const grant = async (): Promise<UserGrant> =>
+        byPassword
+          ? { t: await tokens.password(flows, post!, SCOPE), refusedAtLogin: null }
+          : tokens.codeFlow(flows, post!, SCOPE);
 
       // The user's grant for the API, with refresh tokens allowed and a lifetime of the run's.
-      const first = await writeSetting(x, { allow_offline_access: true, token_lifetime: 3600 + 29 }, [
+      const first = await writeSetting(x, { allow_offline_access: true, token_lifetime: lifetimeAbove(rs, 29) }, [
         OFFLINE,
         USER_DENY,
       ]);
       if (!first) return;
       const granted = await grant();
-      const twin = await issuedTwin(x, granted, [OFFLINE, USER_DENY]);
-      if (!twin.ok) return;
-      await gate.call(offlineAccessAs, null, { t: granted, allowed: true });
-      await gate.call(tokenLifetime, null, lifetimeOf(granted, first.token_lifetime as number));
+      const twin = granted.t
+        ? await issuedTwin(x, granted.t, [OFFLINE, USER_DENY])
+        : gate.given('rs.settings.token.issued', false, granted.refusedAtLogin ?? '');
+      if (!granted.t) gate.skip(twin, OFFLINE, USER_DENY);
+      if (!twin.ok || !granted.t) return;
+      await gate.call(offlineAccessAs, null, { t: granted.t, allowed: true });
+      await gate.call(tokenLifetime, null, lifetimeOf(granted.t, first.token_lifetime as number));
 
       // A refresh issues its access token under the settings of its own moment.
-      const later = granted.refresh ? await writeSetting(x, { token_lifetime: lifetimeAbove(rs, 31) }, []) : null;
-      if (later && granted.refresh) {
-        const refreshed = await tokens.refresh(flows, post!, granted.refresh);
+      const rt = granted.t.refresh;
+      const later = rt ? await writeSetting(x, { token_lifetime: lifetimeAbove(rs, 31) }, []) : null;
+      if (later && rt) {
+        const refreshed = await tokens.refresh(flows, post!, rt);
         if ((await issuedTwin(x, refreshed, [])).ok)
           await gate.call(tokenLifetime, null, lifetimeOf(refreshed, later.token_lifetime as number));
       }
 
       // No refresh token for the API once allow_offline_access is false: dropped, or the grant refused.
       if (await writeSetting(x, { allow_offline_access: false }, [OFFLINE])) {
-        const t = await grant();
-        if (t.access) await gate.call(offlineAccessAs, null, { t, allowed: false });
-        else {
-          gate.refusedWith(twin, OFFLINE, t.ex, '4xx', `${t.what} with allow_offline_access false`);
-          await gate.call(REFUSAL_STATUS, null, { what: `${OFFLINE}: ${t.what}`, ex: t.ex });
-        }
+        const g = await grant();
+        if (g.t?.access) await gate.call(offlineAccessAs, null, { t: g.t, allowed: false });
+        else refusedUnder(gate, twin, OFFLINE, g);
+        if (g.t && !g.t.access) await gate.call(REFUSAL_STATUS, null, { what: `${OFFLINE}: ${g.t.what}`, ex: g.t.ex });
       }
 
       if (await writeSetting(x, { subject_type_authorization: { user: { policy: 'deny_all' } } }, [USER_DENY])) {
-        const t = await grant();
-        gate.refusedWith(twin, USER_DENY, t.ex, '4xx', `${t.what} under user deny_all`);
-        await gate.call(REFUSAL_STATUS, null, { what: `${USER_DENY}: ${t.what}`, ex: t.ex });
+        const g = await grant();
+        refusedUnder(gate, twin, USER_DENY, g);
+        if (g.t) await gate.call(REFUSAL_STATUS, null, { what: `${USER_DENY}: ${g.t.what}`, ex: g.t.ex });
       }
     },
   );
 });
 
 // Helpers
+
+const SCOPE = 'openid offline_access';
+
+/**
+ * A user's grant refused under a setting, beside the same grant accepted before it: at the token
+ * endpoint a 4xx (the gate), or at the login itself an error sent back instead of a code.
+ */
+function refusedUnder(gate: TwinGate, twin: Twin, clause: string, g: UserGrant): void {
+  if (g.t) gate.refusedWith(twin, clause, g.t.ex, '4xx', `${g.t.what} under the setting`);
+  else gate.holds(twin, clause, true, `refused at the login: ${g.refusedAtLogin}`);
+}
 
 /**
  * §2.1: a token for the API through the implicit flow (the public client, the hosted login) lives
