@@ -1,7 +1,7 @@
 // A small node:http server in front of a reference tenant that misbehaves in one chosen
 // way: the broken and hostile staging tenants the suite must survive (a login wall, a
 // redirect to https, a stall mid-body, an enormous body, connection resets, invalid JSON
-// under a JSON content type, intermittent 5xx). Requests the tests send (Playwright's
+// under a JSON content type, intermittent 503s that pass, intermittent 500s that stay). Requests the tests send (Playwright's
 // client) are told apart from the runtime's own (Node's fetch: setup, restore), so a case
 // can hit the tests and leave the restore a path to the tenant.
 import http from 'node:http';
@@ -14,7 +14,8 @@ export type Misbehaviour =
   | 'huge-body'
   | 'reset'
   | 'invalid-json'
-  | 'intermittent-5xx';
+  | 'intermittent-503'
+  | 'intermittent-500';
 
 export interface HostileProxy {
   url: string;
@@ -73,11 +74,16 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
             status < 300 && hit() ? body.subarray(0, Math.max(0, body.length - 2)) : body,
           );
         break;
-      case 'intermittent-5xx':
+      case 'intermittent-503':
+      case 'intermittent-500':
+        // Never handled upstream: a gateway that could not pass the request on, a handler that crashed first.
         if (fromTests && api && testRequests % 5 === 0 && hit()) {
           req.resume();
-          res.writeHead(503, { 'content-type': 'application/json' });
-          return res.end('{"statusCode":503,"error":"Service Unavailable","message":"upstream busy"}');
+          const status = how === 'intermittent-503' ? 503 : 500;
+          res.writeHead(status, { 'content-type': 'application/json' });
+          return res.end(
+            JSON.stringify({ statusCode: status, error: http.STATUS_CODES[status], message: 'upstream busy' }),
+          );
         }
         break;
     }
