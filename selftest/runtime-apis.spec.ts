@@ -3,7 +3,8 @@
 // test is skipped as the run's, naming IDM_APIS; so is a management clause no test declares
 // (judged on its every answer); an authentication clause is judged as in any run, and one this
 // selection left out still reads "not run in this selection". Nothing of the Management API is
-// read or written: no token, no snapshot, no restore.
+// read or written: no token, no snapshot, no restore. IDM_APIS=management is the mirror image:
+// the authentication API's tests and its run-wide clauses skipped naming the setting.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
@@ -37,4 +38,26 @@ test('a run of the authentication API alone: management clauses skipped naming I
   const meta = JSON.parse(readFileSync(join(ws.reportsDir, 'run-meta.json'), 'utf8')) as RunMeta;
   expect(meta).toMatchObject({ apis: 'authentication', requestsOutsideTests: { setup: 1, teardown: 0 } });
   expect(meta.restore).toBeUndefined();
+});
+
+test('a run of the Management API alone: authentication clauses skipped naming IDM_APIS, management clauses judged', async () => {
+  test.setTimeout(150_000);
+  const ws = workspace();
+  const port = runSettings().embeddedPort + 10;
+  const r = await runCli('conformance', ws, { IDM_EMBEDDED_PORT: String(port), IDM_APIS: 'management' }, [
+    '--grep',
+    '@rs.update.name.max-length|@auth.flow.client-credentials',
+  ]);
+  expect(r.code, r.stdout.slice(-1500) + r.stderr.slice(-1500)).toBe(0);
+  const report = JSON.parse(readFileSync(join(ws.reportsDir, 'conformance.json'), 'utf8')) as ConformanceReport;
+  const of = (id: string) => report.clauses.find((c) => c.id === id)!;
+  const apis = { by: 'run', cause: { setting: 'IDM_APIS' } };
+  expect(of('auth.flow.client-credentials')).toMatchObject({ status: 'skipped', skips: [apis] });
+  // Judged over the run from the authentication API's errors, declared by no test: IDM_APIS's too.
+  expect(of('auth.error.code-and-description')).toMatchObject({ status: 'skipped', skips: [apis] });
+  expect(of('rs.update.name.max-length').status).toBe('passed');
+  expect(of('mgmt.error.server-fault').status).toBe('passed');
+  expect(report.run.notes?.some((n) => n.includes('IDM_APIS=management'))).toBe(true);
+  const meta = JSON.parse(readFileSync(join(ws.reportsDir, 'run-meta.json'), 'utf8')) as RunMeta;
+  expect(meta).toMatchObject({ apis: 'management' });
 });
