@@ -1,5 +1,4 @@
 // What holds of every report the self-tests make (issue 30): the must clauses' counts add up and
-// What holds of every report the self-tests make (issue 30): the must clauses' counts add up and
 // none is only "observed"; no skip blames a clause that held; a fault (a 5xx answer) is one cause,
 // failing one must clause at most (issue 39); and the verdict, the exit code, INCOMPLETE and the
 // root causes stay the same when every text for people is rewritten at random — each skip's, each
