@@ -31,6 +31,15 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
   const up = new URL(upstream);
   let testRequests = 0;
   let hits = 0;
+  // The suite sends an unanswered request once more (lib/http.ts): a stall or a reset meets that
+  // resend too, so that it stays (method and URL: the tests' requests go one at a time).
+  let unanswered = '';
+  const staysUnanswered = (req: http.IncomingMessage, nth: boolean): boolean => {
+    const key = `${req.method} ${req.url}`;
+    const again = key === unanswered;
+    unanswered = nth && !again ? key : '';
+    return nth || again;
+  };
   const open = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     const fromTests = (req.headers['user-agent'] ?? '') !== 'node';
@@ -52,7 +61,7 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
         res.writeHead(301, { location: `https://${req.headers.host}${req.url}`, 'content-length': '0' });
         return res.end();
       case 'stall-mid-body':
-        if (fromTests && api && testRequests % 4 === 2 && hit()) {
+        if (fromTests && api && staysUnanswered(req, testRequests % 4 === 2) && hit()) {
           req.resume();
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write('{"id":"rs_conformance","name":"Conf'); // …and nothing more, ever
@@ -66,7 +75,7 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
         }
         break;
       case 'reset':
-        if (fromTests && api && testRequests % 3 === 0 && hit()) return req.socket.destroy();
+        if (fromTests && api && staysUnanswered(req, testRequests % 3 === 0) && hit()) return req.socket.destroy();
         break;
       case 'invalid-json':
         if (fromTests && api)
