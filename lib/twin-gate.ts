@@ -7,7 +7,7 @@
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import { skipClauses } from './declare.ts';
-import { faultSkip, type SkipRecord } from './skip-record.ts';
+import { faultSkip } from './skip-record.ts';
 import type { Exchange } from './http.ts';
 import { isObject } from './values.ts';
 import { describeBody } from './answer-words.ts';
