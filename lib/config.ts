@@ -132,6 +132,24 @@ export function managementSkip(cfg: Pick<Config, 'apis'>): SkipRecord | null {
     : null;
 }
 
+/** The record an authentication-API test is skipped with when only the Management API is under test (the run's). */
+export function authenticationSkip(cfg: Pick<Config, 'apis'>): SkipRecord | null {
+  return cfg.apis === 'management'
+    ? runSkip(
+        { setting: 'IDM_APIS' },
+        'the authentication API is not under test (IDM_APIS=management): the target is judged as a Management API alone',
+      )
+    : null;
+}
+
+/** The record of the half a run leaves out (IDM_APIS), with that half; null when both are under test. */
+export function halfNotUnderTest(
+  cfg: Pick<Config, 'apis'>,
+): { half: 'management' | 'authentication'; record: SkipRecord } | null {
+  const record = managementSkip(cfg) ?? authenticationSkip(cfg);
+  return record && { half: cfg.apis === 'authentication' ? 'management' : 'authentication', record };
+}
+
 export interface ClientCredentials {
   id: string;
   secret: string;

@@ -71,6 +71,7 @@ export default async function globalSetup(_config: FullConfig): Promise<void> {
     writeRunMeta({
       target: cfg.baseUrl,
       ...(authTarget ? { authTarget } : {}),
+      ...(cfg.apis === 'management' ? { apis: cfg.apis } : {}),
       embedded: cfg.embedded,
       depth: cfg.depth,
       seed,

@@ -7,7 +7,9 @@
 // state before is put back and the same request sent again. A change that comes back is the
 // request's own doing (its own clause judges it); one that does not is a lost write, said
 // once under rs.update.persisted, and the answer it disturbed is marked for the test to skip
-// what it would have judged on it. A conformant tenant, the only writer of the resource
+// what it would have judged on it. A fault (a 5xx) while making sure leaves the change untold:
+// the answer is marked the same way, naming mgmt.error.server-fault (judged on that answer), never
+// read as a change that came back. A conformant tenant, the only writer of the resource
 // server (lib/staging.ts), never shows such a change, so it costs nothing there.
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
@@ -16,7 +18,9 @@ import type { Exchange } from './http.ts';
 import { sleep } from './lock.ts';
 import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
 import { deepEqual, isObject } from './values.ts';
-import { clauseSkip, type SkipRecord } from './skip-record.ts';
+import { clauseSkip, faultSkip, type SkipRecord } from './skip-record.ts';
+import { classify } from './answer-class.ts';
+import { MGMT_FAULT } from './twin-gate.ts';
 
 /** The pause before a candidate is made again, and the least time between the invalid bodies' first write and their read (specs/resource-server/rejects-invalid-updates.ts): longer than "a moment" of replication. */
 export const SETTLE_MS = 1000;
@@ -112,7 +116,8 @@ export class WriteWatch {
   private refused: Record<string, unknown>[] = [];
   /** Off once a change came back when made again: later changes in this test are the requests' own. */
   private checking = true;
-  private readonly disturbed = new Map<Exchange, LostWrite>();
+  /** Answers a test must not judge across, and why: a write lost later, or a fault that left it untold. */
+  private readonly disturbed = new Map<Exchange, SkipRecord>();
   readonly found: LostWrite[] = [];
 
   constructor(private readonly o: WatchOptions) {
@@ -133,8 +138,8 @@ export class WriteWatch {
     if (isObject(body)) this.refused.push(body);
   }
 
-  /** The lost write that disturbed this answer, if one did. */
-  lostWrite(ex: Exchange): LostWrite | undefined {
+  /** Why this answer is not to be judged across (a write lost later, or a fault while making sure), if it is not. */
+  disturbance(ex: Exchange): SkipRecord | undefined {
     return this.disturbed.get(ex);
   }
 
@@ -157,7 +162,15 @@ export class WriteWatch {
     this.note(seen, by, Object.keys(sent).length > 0);
     this.refused = [];
     if (!candidate) return;
-    if (!(await this.madeAgain(before, sent, by, again))) {
+    const made = await this.madeAgain(before, sent, by, again);
+    if (typeof made !== 'boolean') {
+      this.disturbed.set(
+        ex,
+        faultSkip(MGMT_FAULT, `${made.request.method} {…} making sure of a change (lost-write check)`, made.status),
+      );
+      return;
+    }
+    if (!made) {
       this.checking = false;
       return;
     }
@@ -173,7 +186,7 @@ export class WriteWatch {
       ),
       ex,
     };
-    this.disturbed.set(ex, lost);
+    this.disturbed.set(ex, lost.skip);
     this.found.push(lost);
   }
 
@@ -192,30 +205,33 @@ export class WriteWatch {
     return fields.every((f) => this.refused.some((b) => f in b && deepEqual(b[f], seen[f])));
   }
 
-  /** After a pause: the state before put back, the same request again; true when it answers as expected. */
+  /**
+   * After a pause: the state before put back, the same request again; true when it answers as
+   * expected, false when not, and the fault itself when one left it untold.
+   */
   private async madeAgain(
     before: ResourceServer,
     sent: Record<string, unknown>,
     by: string,
     again: () => Promise<Exchange>,
-  ): Promise<boolean> {
+  ): Promise<boolean | Exchange> {
     const unsent = UPDATABLE_FIELDS.filter((f) => !(f in sent));
     for (let i = 0; i < ATTEMPTS; i++) {
       await sleep(this.settleMs);
       const now = await this.o.read();
-      if (!answers(now)) return false;
+      if (!answers(now)) return faultOr(now);
       this.note(now.body, 'PATCH {} (lost-write check)', false);
       const back = restoreBody(before, now.body);
       let base = now.body;
       if (Object.keys(back).length > 0) {
         const put = await this.o.write(back);
-        if (!answers(put)) return false;
+        if (!answers(put)) return faultOr(put);
         this.note(put.body, `PATCH ${this.o.describe(back)} (lost-write check)`, true);
         base = put.body;
         if (changedFields(UPDATABLE_FIELDS, before, base).length > 0) return false; // could not put it back
       }
       const repeat = await again();
-      if (!answers(repeat)) return false;
+      if (!answers(repeat)) return faultOr(repeat);
       this.note(repeat.body, `${by} (sent again)`, Object.keys(sent).length > 0);
       if (changedFields(unsent, base, repeat.body).length === 0) return true;
     }
@@ -245,6 +261,11 @@ function fingerprint(state: ResourceServer): Record<string, string> {
 
 function answers(ex: Exchange): ex is Exchange & { body: ResourceServer } {
   return ex.status >= 200 && ex.status < 300 && isObject(ex.body);
+}
+
+/** An answer that is no state: the fault itself when it is one (nothing told), else false (not as expected). */
+function faultOr(ex: Exchange): Exchange | false {
+  return classify(ex).class === 'fault' ? ex : false;
 }
 
 /** Of `fields`, those both states show with different values. */

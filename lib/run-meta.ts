@@ -9,8 +9,8 @@ export interface RunMeta {
   target: string;
   /** The authentication API's origin (IDM_AUTH_URL) when it is not `target`; absent when it is. */
   authTarget?: string;
-  /** `authentication` when only the authentication API was under test (IDM_APIS); absent when both were. */
-  apis?: 'authentication';
+  /** The one API under test when only one was (IDM_APIS); absent when both were. */
+  apis?: 'authentication' | 'management';
   embedded: boolean;
   depth: string;
   seed: number;

@@ -43,6 +43,17 @@ export function clauseSkip(clause: string, text: string): SkipRecord {
   return { by: 'tenant', cause: { clause }, text };
 }
 
+/**
+ * A clause whose exchange the tenant answered with a fault (a 5xx): the fault clause of its API
+ * fails once on that answer, and this names it, so the skip is the tenant's while it fails.
+ */
+export function faultSkip(faultClause: string, what: string, status: number): SkipRecord {
+  return tenantSkip(
+    { clause: faultClause, answer: 'fault' },
+    `not judged: ${what} answered ${status}, a service fault (${faultClause})`,
+  );
+}
+
 /** The annotation a test carries when the target left one of its requests unanswered (lib/http.ts). */
 export const NO_ANSWER_ANNOTATION = 'no-answer';
 

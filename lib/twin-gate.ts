@@ -7,6 +7,7 @@
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import { skipClauses } from './declare.ts';
+import { faultSkip } from './skip-record.ts';
 import type { Exchange } from './http.ts';
 import { isObject } from './values.ts';
 import { describeBody } from './answer-words.ts';
@@ -276,6 +277,25 @@ export class TwinGate {
    * for the management API); `clauses` are skipped naming it.
    */
   faulted(clauses: string | readonly string[], ex: Exchange, what: string): false {
+    this.skipForFault(typeof clauses === 'string' ? [clauses] : clauses, ex, what);
+    return false;
+  }
+
+  /**
+   * The fault's record when `ex` is a fault, null otherwise; with a fault, every clause of `judged`
+   * (conditions, or clause ids) is skipped naming the fault clause (the one cause), so the caller
+   * judges nothing more on it and may skip what else rested on the answer with the same record.
+   */
+  faultedFor(ex: Exchange, judged: ReadonlyArray<Condition<never> | string>, what: string): SkipRecord | null {
+    if (classify(ex).class !== 'fault') return null;
+    return this.skipForFault(
+      judged.flatMap((c) => (typeof c === 'string' ? [c] : c.clauses)),
+      ex,
+      what,
+    );
+  }
+
+  private skipForFault(clauses: readonly string[], ex: Exchange, what: string): SkipRecord {
     const answer = classify(ex);
     const fault = this.faultClause(ex);
     // A management answer's fault is judged on the answer itself (lib/answer-rules.ts), once.
@@ -287,30 +307,9 @@ export class TwinGate {
         ex,
         answerEvidence(answer),
       );
-    skipClauses(
-      this.info,
-      {
-        by: 'tenant',
-        cause: { clause: fault, answer: answer.class },
-        text: `not judged: ${what} answered ${ex.status}, a service fault (${fault})`,
-      },
-      ...new Set((typeof clauses === 'string' ? [clauses] : clauses).filter((c) => c !== fault)),
-    );
-    return false;
-  }
-
-  /**
-   * Whether `ex` is a fault; when it is, every clause of `conditions` is skipped naming the fault
-   * clause (the one cause), so the caller judges nothing more on it.
-   */
-  faultedFor(ex: Exchange, conditions: readonly Condition<never>[], what: string): boolean {
-    if (classify(ex).class !== 'fault') return false;
-    this.faulted(
-      conditions.flatMap((c) => c.clauses),
-      ex,
-      what,
-    );
-    return true;
+    const record = faultSkip(fault, what, ex.status);
+    skipClauses(this.info, record, ...new Set(clauses.filter((c) => c !== fault)));
+    return record;
   }
 
   /** The fault clause of the API an exchange went to. */

@@ -25,7 +25,7 @@ export const EXPERIMENT_PROFILE_BENIGN: Variant[] = [
     fault: 'spec-silent',
     description:
       'experiment names are unique (409 "An experiment with this name already exists" on a repeat) and DELETE /experimentation/experiments/{id} is offered, as the service’s API document has them; the spec shows neither',
-    // The whole suite against the default's: IDM_APIS has no management half alone for the fast subset.
+    // Held to the default's verdict: the whole suite, or with --subset fast the management half (IDM_APIS=management).
     asDefault: { apis: 'management' },
     probe: repeatAnswered,
     options: () => ({ experiments: UNIQUE_AND_DELETABLE }),

@@ -32,6 +32,7 @@ import { SHAPE_BENIGN, SHAPE_MUTANTS } from './mutants-server-shapes.ts';
 import { TIMING_BENIGN } from './mutants-timing.ts';
 import { EXPERIMENT_PROFILE_BENIGN, EXPERIMENT_PROFILE_MUTANTS } from './mutants-experiments.ts';
 import { SETTINGS_BENIGN, SETTINGS_MUTANTS } from './mutants-settings.ts';
+import { STAGING_BENIGN, STAGING_MUTANTS } from './mutants-staging.ts';
 
 const str = (v: unknown): v is string => typeof v === 'string';
 const len = (v: unknown): number => (str(v) ? cpLength(v) : -1);
@@ -941,6 +942,7 @@ export const MUTANTS: Variant[] = [
   ...ATTACK_MUTANTS,
   ...JUDGING_MUTANTS,
   ...EXPERIMENT_PROFILE_MUTANTS,
+  ...STAGING_MUTANTS,
 ];
 
 export const BENIGN: Variant[] = [
@@ -1097,6 +1099,7 @@ export const BENIGN: Variant[] = [
   ...JUDGING_BENIGN,
   ...TIMING_BENIGN,
   ...EXPERIMENT_PROFILE_BENIGN,
+  ...STAGING_BENIGN,
 ];
 
 export const VARIANTS: Variant[] = [...MUTANTS, ...BENIGN];

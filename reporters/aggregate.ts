@@ -32,15 +32,21 @@ const ERRORED = new Set<TestOutcome['status']>(['failed', 'timedOut']);
  */
 const AUTHENTICATION_SECTIONS: ReadonlySet<string> = new Set(['4.3', '5.2', '7.3', '8']);
 
+/** The half of the spec a run that judged one API alone left out (IDM_APIS), and its record. */
+export interface NotUnderTest {
+  half: 'management' | 'authentication';
+  record: SkipRecord;
+}
+
 /**
- * `managementNotUnderTest`: the record of a run that judged the authentication API alone
- * (IDM_APIS), given to the Management API's clauses no test declared (those judged on its every
- * answer), which otherwise would read "not run in this selection".
+ * `notUnderTest`: the half a run that judged one API alone left out (IDM_APIS); its record is
+ * given to that half's clauses no test declared (those judged on its every answer, or over the
+ * run), which otherwise would read "not run in this selection".
  */
 export function aggregate(
   catalogue: readonly CatalogueEntry[],
   testsOfRun: readonly TestOutcome[],
-  managementNotUnderTest: SkipRecord | null = null,
+  notUnderTest: NotUnderTest | null = null,
 ): Aggregation {
   const judged = judgeAuthErrors(testsOfRun, catalogue);
   const tests = judged ? [...testsOfRun, judged] : testsOfRun;
@@ -67,10 +73,10 @@ export function aggregate(
   for (const [id, test] of unknown)
     problems.push(`unknown clause id "${id}" used by test "${test}" (not in the catalogue)`);
 
+  const outside = (entry: CatalogueEntry): boolean =>
+    notUnderTest !== null && AUTHENTICATION_SECTIONS.has(entry.section) === (notUnderTest.half === 'authentication');
   const untested = (entry: CatalogueEntry): SkipRecord =>
-    managementNotUnderTest && !AUTHENTICATION_SECTIONS.has(entry.section)
-      ? managementNotUnderTest
-      : runSkip({}, NOT_RUN_REASON);
+    outside(entry) && notUnderTest ? notUnderTest.record : runSkip({}, NOT_RUN_REASON);
   const clauses = catalogue.map((entry) =>
     deriveClause(entry, byClause.get(entry.id) ?? { tests: [], checks: [] }, warnings, untested(entry)),
   );

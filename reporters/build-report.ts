@@ -1,11 +1,10 @@
 // Assembles conformance.json from the run's test outcomes, the catalogue and the baseline.
 // Pure: the Playwright reporter gathers the inputs, this decides everything.
-import { aggregate } from './aggregate.ts';
+import { aggregate, type NotUnderTest } from './aggregate.ts';
 import { applyBaseline } from './baseline.ts';
 import { decideGate } from './gate.ts';
 import { causesThatHeld, unexercisedByRun } from './incomplete.ts';
 import { attacksOf } from './attacks.ts';
-import type { SkipRecord } from '../lib/skip-record.ts';
 import type { ErrorRecord } from '../lib/errors.ts';
 import {
   compareSections,
@@ -49,8 +48,8 @@ export interface BuildInput {
   experiments?: ExperimentCleanup;
   /** IDM_FAIL_ON_INCOMPLETE. */
   failOnIncomplete?: boolean;
-  /** The record of a run that judged the authentication API alone (IDM_APIS=authentication), else absent. */
-  managementNotUnderTest?: SkipRecord | null;
+  /** The half a run that judged one API alone left out (IDM_APIS), with its record; else absent. */
+  notUnderTest?: NotUnderTest | null;
 }
 
 export interface BuiltReport {
@@ -59,11 +58,7 @@ export interface BuiltReport {
 }
 
 export function buildReport(input: BuildInput): BuiltReport {
-  const {
-    clauses: derived,
-    problems,
-    warnings,
-  } = aggregate(input.catalogue, input.tests, input.managementNotUnderTest ?? null);
+  const { clauses: derived, problems, warnings } = aggregate(input.catalogue, input.tests, input.notUnderTest ?? null);
   // An unreadable baseline applies nothing; the gate reports it as a configuration error.
   const entries = input.baseline.error ? [] : input.baseline.entries;
   const { clauses, applied, stale } = applyBaseline(derived, input.catalogue, entries, input.meta.target);

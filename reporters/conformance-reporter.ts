@@ -12,7 +12,7 @@ import type {
   TestError,
   TestResult,
 } from '@playwright/test/reporter';
-import { loadConfig, managementSkip, secretValues } from '../lib/config.ts';
+import { halfNotUnderTest, loadConfig, secretValues } from '../lib/config.ts';
 import { createRedactor, type Redactor } from '../lib/redact.ts';
 import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
 import { cleanupLine, cleanupReport } from '../lib/experiment-cleanup.ts';
@@ -142,7 +142,7 @@ export default class ConformanceReporter implements Reporter {
       problems.push(
         `the resource server ${runtime.resourceServerId} was not restored to its snapshot: ${runtime.restore.unrestored.join(', ')}`,
       );
-    const notUnderTest = runtime?.apis === 'authentication' ? managementSkip({ apis: runtime.apis }) : null;
+    const notUnderTest = runtime?.apis ? halfNotUnderTest({ apis: runtime.apis }) : null;
     const { report, warnings } = buildReport({
       catalogue,
       tests,
@@ -160,10 +160,10 @@ export default class ConformanceReporter implements Reporter {
           : []),
         ...(runtime?.recoveredExperiments ? [cleanupLine(runtime.recoveredExperiments, true)] : []),
         ...(runtime?.experiments ? [cleanupLine(runtime.experiments, false)] : []),
-        ...(notUnderTest ? [notUnderTest.text] : []),
+        ...(notUnderTest ? [notUnderTest.record.text] : []),
       ],
       ...(runtime?.experiments ? { experiments: cleanupReport(runtime.experiments) } : {}),
-      managementNotUnderTest: notUnderTest,
+      notUnderTest,
       meta: { ...meta, startedAt: result.startTime ?? this.startedAt, endedAt: new Date() },
       failOnIncomplete: failOnIncomplete(),
     });

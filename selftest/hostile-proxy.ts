@@ -1,7 +1,7 @@
 // A small node:http server in front of a reference tenant that misbehaves in one chosen
 // way: the broken and hostile staging tenants the suite must survive (a login wall, a
 // redirect to https, a stall mid-body, an enormous body, connection resets, invalid JSON
-// under a JSON content type, intermittent 5xx). Requests the tests send (Playwright's
+// under a JSON content type, intermittent 503s that pass, intermittent 500s that stay). Requests the tests send (Playwright's
 // client) are told apart from the runtime's own (Node's fetch: setup, restore), so a case
 // can hit the tests and leave the restore a path to the tenant.
 import http from 'node:http';
@@ -14,7 +14,8 @@ export type Misbehaviour =
   | 'huge-body'
   | 'reset'
   | 'invalid-json'
-  | 'intermittent-5xx';
+  | 'intermittent-503'
+  | 'intermittent-500';
 
 export interface HostileProxy {
   url: string;
@@ -30,6 +31,15 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
   const up = new URL(upstream);
   let testRequests = 0;
   let hits = 0;
+  // The suite sends an unanswered request once more (lib/http.ts): a stall or a reset meets that
+  // resend too, so that it stays (method and URL: the tests' requests go one at a time).
+  let unanswered = '';
+  const staysUnanswered = (req: http.IncomingMessage, nth: boolean): boolean => {
+    const key = `${req.method} ${req.url}`;
+    const again = key === unanswered;
+    unanswered = nth && !again ? key : '';
+    return nth || again;
+  };
   const open = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     const fromTests = (req.headers['user-agent'] ?? '') !== 'node';
@@ -51,7 +61,7 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
         res.writeHead(301, { location: `https://${req.headers.host}${req.url}`, 'content-length': '0' });
         return res.end();
       case 'stall-mid-body':
-        if (fromTests && api && testRequests % 4 === 2 && hit()) {
+        if (fromTests && api && staysUnanswered(req, testRequests % 4 === 2) && hit()) {
           req.resume();
           res.writeHead(200, { 'content-type': 'application/json' });
           res.write('{"id":"rs_conformance","name":"Conf'); // …and nothing more, ever
@@ -65,7 +75,7 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
         }
         break;
       case 'reset':
-        if (fromTests && api && testRequests % 3 === 0 && hit()) return req.socket.destroy();
+        if (fromTests && api && staysUnanswered(req, testRequests % 3 === 0) && hit()) return req.socket.destroy();
         break;
       case 'invalid-json':
         if (fromTests && api)
@@ -73,11 +83,16 @@ export async function startHostileProxy(upstream: string, how: Misbehaviour): Pr
             status < 300 && hit() ? body.subarray(0, Math.max(0, body.length - 2)) : body,
           );
         break;
-      case 'intermittent-5xx':
+      case 'intermittent-503':
+      case 'intermittent-500':
+        // Never handled upstream: a gateway that could not pass the request on, a handler that crashed first.
         if (fromTests && api && testRequests % 5 === 0 && hit()) {
           req.resume();
-          res.writeHead(503, { 'content-type': 'application/json' });
-          return res.end('{"statusCode":503,"error":"Service Unavailable","message":"upstream busy"}');
+          const status = how === 'intermittent-503' ? 503 : 500;
+          res.writeHead(status, { 'content-type': 'application/json' });
+          return res.end(
+            JSON.stringify({ statusCode: status, error: http.STATUS_CODES[status], message: 'upstream busy' }),
+          );
         }
         break;
     }

@@ -1,8 +1,9 @@
 // What holds of every report the self-tests make (issue 30): the must clauses' counts add up and
-// none is only "observed"; no skip blames a clause that held; and the verdict, the exit code,
-// INCOMPLETE and the root causes stay the same when every text for people is rewritten at random —
-// each skip's, each failure's and observation's message, each error's line (issue 39) — the records
-// and the codes decide (lib/skip-record.ts, lib/errors.ts).
+// none is only "observed"; no skip blames a clause that held; a fault (a 5xx answer) is one cause,
+// failing one must clause at most (issue 39); and the verdict, the exit code, INCOMPLETE and the
+// root causes stay the same when every text for people is rewritten at random — each skip's, each
+// failure's and observation's message, each error's line (issue 39) — the records and the codes
+// decide (lib/skip-record.ts, lib/errors.ts).
 import { decideGate } from '../reporters/gate.ts';
 import { causesThatHeld, unexercisedByRun } from '../reporters/incomplete.ts';
 import type { ClauseResult, ConformanceReport } from '../reporters/model.ts';
@@ -94,6 +95,7 @@ export function reportInvariants(r: ConformanceReport, seeds: readonly number[] 
     if (c.status === 'skipped' && c.kind === 'must' && (c.skips ?? []).length === 0)
       out.push(`skipped must clause ${c.id} carries no skip record`);
   out.push(...causesThatHeld(r.clauses).map((w) => `suite bug: ${w}`));
+  out.push(...faultsCountedTwice(r.clauses));
   const base = judgement(r.clauses, r);
   const reported = r.incomplete.map((u) => u.clause);
   if (JSON.stringify(base.incomplete) !== JSON.stringify(reported))
@@ -106,6 +108,35 @@ export function reportInvariants(r: ConformanceReport, seeds: readonly number[] 
       );
   }
   return out;
+}
+
+/**
+ * A 5xx answer is one cause (lib/answer-class.ts: a fault, never read, accepted or refused): the
+ * must clauses failing on one such exchange, told apart by the evidence's data (test, request,
+ * status), never by the failures' words, are one at most.
+ */
+export function faultsCountedTwice(clauses: readonly ClauseResult[]): string[] {
+  const byExchange = new Map<string, { what: string; clauses: Set<string> }>();
+  for (const c of clauses) {
+    if (c.kind !== 'must') continue;
+    for (const f of c.failures) {
+      const { request, response } = f.evidence ?? {};
+      if (!request || !response || response.status < 500) continue;
+      const key = JSON.stringify([f.test, request.method, request.url, request.headers, request.body ?? null]);
+      let seen = byExchange.get(key);
+      if (!seen)
+        byExchange.set(
+          key,
+          (seen = { what: `${request.method} ${request.url} answered ${response.status}`, clauses: new Set() }),
+        );
+      seen.clauses.add(c.id);
+    }
+  }
+  return [...byExchange.values()]
+    .filter((e) => e.clauses.size > 1)
+    .map(
+      (e) => `one fault counted under ${e.clauses.size} must clauses (${[...e.clauses].sort().join(', ')}): ${e.what}`,
+    );
 }
 
 /** mulberry32: a small seeded generator, so a scramble that breaks something can be replayed. */

@@ -11,6 +11,7 @@ import { requestDevToken, startHarnessTenant, type HarnessTenant } from '../muta
 import type { ConformanceReport } from '../reporters/model.ts';
 import { startHostileProxy, type Misbehaviour } from './hostile-proxy.ts';
 import { removeWorkspaces, runCli, tenantSettings, workspace, type CliResult, type Workspace } from './cli-run.ts';
+import { reportInvariants } from './report-invariants.ts';
 
 /** A property run and a few single writes: enough requests for every misbehaviour to meet some. */
 const GREP = ['--grep', 'resource server: valid bodies'];
@@ -135,7 +136,7 @@ test('a response that stalls mid-body: one cause of the run (INCOMPLETE, the req
   expect(x.r.code).toBe(0);
   noAnswerOnly(
     report,
-    /did not answer [A-Z]+ http:\/\/\S+\/api\/v2\/\S+: the target did not answer in full within 3000 ms \(IDM_TIMEOUT_MS\)/,
+    /did not answer [A-Z]+ http:\/\/\S+\/api\/v2\/[^\s,]+, sent twice: the target did not answer in full within 3000 ms \(IDM_TIMEOUT_MS\)/,
   );
 });
 
@@ -169,10 +170,31 @@ test('invalid JSON under a JSON content type: per-clause failures with the body 
   );
 });
 
-test('intermittent 5xx on valid requests: a finding about the tenant (non-conformant, status as evidence), not a broken run', async () => {
-  const x = await against('intermittent-5xx');
+test('intermittent 503s on valid requests: each sent again once and absorbed, listed in run.resent, no finding', async () => {
+  const x = await against('intermittent-503');
+  const report = await endedCleanly(x);
+  expect(x.r.code, failureTexts(report)).toBe(0);
+  expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual([]);
+  expect(report.clauses.find((c) => c.id === 'mgmt.error.server-fault')?.status).toBe('passed');
+  // Every 503 the tests met, and only those, was sent again (after a pause of our own: no Retry-After).
+  const resent = report.run.resent ?? [];
+  expect(resent).toHaveLength(x.hits);
+  expect(new Set(resent.map((r) => `${r.status} ${r.waitedMs}`))).toEqual(new Set(['503 1000']));
+  expect(reportInvariants(report)).toEqual([]);
+});
+
+test('intermittent 500s on valid requests: a finding about the tenant, mgmt.error.server-fault alone, what they answered skipped naming it', async () => {
+  const x = await against('intermittent-500');
   const report = await endedCleanly(x);
   expect(x.r.code).toBe(1);
   expect(report.gate.verdict).toBe('non-conformant');
-  expect(failureTexts(report)).toMatch(/got 503/);
+  expect(report.clauses.filter((c) => c.status === 'failed').map((c) => c.id)).toEqual(['mgmt.error.server-fault']);
+  expect(report.run.resent ?? [], 'a 500 is not sent again').toEqual([]);
+  // A clause a fault left unjudged names the fault clause, as the tenant's (never the run's).
+  const byFault = report.clauses.filter((c) => (c.skips ?? []).some((s) => s.cause.answer === 'fault'));
+  for (const c of byFault)
+    expect(c.skips?.filter((s) => s.cause.answer === 'fault')).toEqual(
+      c.skips?.filter((s) => s.by === 'tenant' && s.cause.clause === 'mgmt.error.server-fault'),
+    );
+  expect(reportInvariants(report)).toEqual([]);
 });

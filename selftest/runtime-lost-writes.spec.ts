@@ -2,7 +2,8 @@
 // never blamed; a state gone back to an earlier one that a second try does not show again is
 // a lost write naming the write it undid; a change that comes back when made again is the
 // request's own (fields not sent reset, a write never stored); a change carrying a refused
-// body's values is a refused write that wrote, left to rs.update.error.400.no-write.
+// body's values is a refused write that wrote, left to rs.update.error.400.no-write; a fault
+// while making sure leaves the answer unjudged, naming mgmt.error.server-fault.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,7 +39,7 @@ test('a write lost later: named once, with the write it undid, on the answer it 
   t.state = { ...S0 }; // the write of name A is lost
   const read = await w.send({});
   expect(w.watch.found).toHaveLength(1);
-  const lost = w.watch.lostWrite(read)?.skip;
+  const lost = w.watch.disturbance(read);
   expect(lost?.cause).toEqual({ clause: 'rs.update.persisted' });
   expect(lost?.text).toContain('(rs.update.persisted: PATCH {"name":"A"} in "a test"');
   expect(w.watch.found[0]!.message).toContain('name back to the values before it');
@@ -51,7 +52,7 @@ test('fields not sent reset by every update: made again, the change comes back �
   await w.send({}); // scopes emptied: no earlier state shows it yet
   await w.send({ scopes: S0.scopes });
   const read = await w.send({}); // emptied again, as the first answer was
-  expect(w.watch.lostWrite(read)).toBeUndefined();
+  expect(w.watch.disturbance(read)).toBeUndefined();
   expect(w.watch.found).toEqual([]);
 });
 
@@ -61,7 +62,7 @@ test('a write never stored: the old state comes back on every read — not a los
   const w = watchOn(t);
   await w.send({ name: 'A' });
   const read = await w.send({});
-  expect(w.watch.lostWrite(read)).toBeUndefined();
+  expect(w.watch.disturbance(read)).toBeUndefined();
   expect(w.watch.found).toEqual([]);
 });
 
@@ -73,8 +74,25 @@ test('a refused body that wrote: the change carries its values — left to the n
   await w.send({ name: 'A', colour: 'blue' }, 400, { name: 'A' }); // refused, and name A written
   const before = t.requests;
   const read = await w.send({});
-  expect(w.watch.lostWrite(read)).toBeUndefined();
+  expect(w.watch.disturbance(read)).toBeUndefined();
   expect(t.requests).toBe(before + 1);
+});
+
+test('a fault while making sure of a change: the answer is not judged across, naming the fault clause — neither lost nor the request’s own', async () => {
+  const t = fakeTenant();
+  const w = watchOn(t);
+  await w.send({ name: 'A' });
+  t.state = { ...S0 }; // the write of name A is lost…
+  t.faultAt = t.requests + 2; // …and the check's read after the pause is answered 500
+  const read = await w.send({});
+  expect(w.watch.found).toEqual([]);
+  expect(w.watch.disturbance(read)?.cause).toEqual({ clause: 'mgmt.error.server-fault', answer: 'fault' });
+  // Still watching: the next write lost is made sure of, and found.
+  await w.send({ name: 'B' });
+  t.state = { ...S0 };
+  const again = await w.send({});
+  expect(w.watch.found).toHaveLength(1);
+  expect(w.watch.disturbance(again)?.cause).toEqual({ clause: 'rs.update.persisted' });
 });
 
 // Helpers
@@ -83,6 +101,8 @@ interface FakeTenant {
   state: ResourceServer;
   stores: boolean;
   requests: number;
+  /** The request (1-based count) answered 500, unprocessed. */
+  faultAt?: number;
   patch(body: Record<string, unknown>, status?: number, leak?: Record<string, unknown>): Exchange;
 }
 
@@ -96,6 +116,7 @@ function fakeTenant(
     requests: 0,
     patch(body, status = 201, leak) {
       t.requests++;
+      if (t.requests === t.faultAt) return exchange(500, { error: 'Internal Server Error' });
       if (status !== 201) {
         if (leak) t.state = { ...t.state, ...leak };
         return exchange(status, { error: 'refused' });

@@ -14,7 +14,7 @@ import { variantById } from '../mutation/mutants.ts';
 import { runSuite } from '../mutation/suite.ts';
 import { startHarnessTenant } from '../mutation/tenant.ts';
 import type { ClauseFailure, ClauseResult, ConformanceReport } from '../reporters/model.ts';
-import { reportInvariants } from './report-invariants.ts';
+import { faultsCountedTwice, reportInvariants } from './report-invariants.ts';
 
 test.describe('the judge', () => {
   const request = (authorization: string) => ({
@@ -68,6 +68,39 @@ test.describe('the judge', () => {
           ['auth.method.bearer.status', [failure('garbage: expected a 4xx, got 200')]],
         ]),
       ),
+    ).toEqual([]);
+  });
+});
+
+test.describe('a fault is one cause (report invariants)', () => {
+  const faulted = (test: string, status: number): ClauseFailure => ({
+    test,
+    message: 'any words',
+    evidence: {
+      request: { method: 'PATCH', url: 'http://127.0.0.1/api/v2/resource-servers/rs_x', headers: {}, body: '{}' },
+      response: { status, headers: {} },
+    },
+  });
+  const clause = (id: string, failures: ClauseFailure[]): ClauseResult =>
+    ({ id, kind: 'must', status: 'failed', failures }) as unknown as ClauseResult;
+
+  test('a 5xx failing the fault clause and another must clause is one fault counted twice, whatever the words', () => {
+    expect(
+      faultsCountedTwice([
+        clause('mgmt.error.server-fault', [faulted('a › b', 500)]),
+        clause('rs.update.success.status', [faulted('a › b', 500)]),
+      ]),
+    ).toEqual([
+      'one fault counted under 2 must clauses (mgmt.error.server-fault, rs.update.success.status): PATCH http://127.0.0.1/api/v2/resource-servers/rs_x answered 500',
+    ]);
+  });
+  test('one clause per fault, the same request in two tests, or a 4xx failing two rules: not a fault counted twice', () => {
+    expect(
+      faultsCountedTwice([
+        clause('mgmt.error.server-fault', [faulted('a › b', 500), faulted('a › c', 503)]),
+        clause('rs.update.success.status', [faulted('a › c', 400)]),
+        clause('rs.response.object', [faulted('a › c', 400)]),
+      ]),
     ).toEqual([]);
   });
 });

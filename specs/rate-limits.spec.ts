@@ -17,8 +17,10 @@ test.describe('rate limits', () => {
   test(
     'an update answer reports the limit state in X-RateLimit-Limit, -Remaining and -Reset',
     clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'),
-    async ({ run, mgmt, check }) => {
+    async ({ run, mgmt, check, gate }) => {
       const ex = await mgmt.patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
+      // A fault answers for no bucket: it is mgmt.error.server-fault's (judged on the answer), not the headers'.
+      if (gate.faultedFor(ex, ['ratelimit.headers', 'ratelimit.per-endpoint'], 'PATCH {}')) return;
       check.expectRateLimitHeaders('ratelimit.headers', ex, 'PATCH {}');
       check.observe(
         'ratelimit.per-endpoint',

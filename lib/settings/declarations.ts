@@ -24,8 +24,8 @@ export const ALLOWANCE_NAMES = keysOf(ALLOWANCES);
 
 const DEPTHS = ['quick', 'default', 'deep'] as const;
 
-/** Which of the two HTTP APIs a run judges (IDM_APIS): both, or the authentication API alone. */
-const API_SCOPES = ['both', 'authentication'] as const;
+/** Which of the two HTTP APIs a run judges (IDM_APIS): both, or one alone. */
+const API_SCOPES = ['both', 'authentication', 'management'] as const;
 export type ApiScope = (typeof API_SCOPES)[number];
 export type Depth = (typeof DEPTHS)[number];
 
@@ -152,7 +152,7 @@ const DECLARED = [
     group: 'target',
     kind: { type: 'enum', values: API_SCOPES },
     default: 'both',
-    doc: "the APIs under test: `both`, or `authentication` alone (a server with no Management API, e.g. an OpenID provider: `IDM_CLIENT_ID`, `IDM_CLIENT_SECRET` and `IDM_RESOURCE_SERVER_ID` are then not required, nothing is snapshotted or restored, and every management test is skipped as the run's, naming this setting, so the verdict says INCOMPLETE)",
+    doc: "the APIs under test: `both`, or `authentication` alone (a server with no Management API, e.g. an OpenID provider: `IDM_CLIENT_ID`, `IDM_CLIENT_SECRET` and `IDM_RESOURCE_SERVER_ID` are then not required, nothing is snapshotted or restored, and every management test is skipped as the run's, naming this setting, so the verdict says INCOMPLETE), or `management` alone (every authentication-API test skipped the same way: the Management API judged apart, as the mutation harness compares that half)",
   },
   {
     name: 'IDM_CLIENT_ID',

@@ -25,6 +25,7 @@ import { loadUpdateCases } from '../../generators/cases.ts';
 import { TargetTransportError, type Exchange } from '../../lib/http.ts';
 import { sleep } from '../../lib/lock.ts';
 import { SETTLE_MS } from '../../lib/lost-writes.ts';
+import { classify } from '../../lib/answer-class.ts';
 
 /** The type a clause belongs to: `rs.scope.value.length` → `scope`; the body's own rules → `update`. */
 const typeOf = (clause: string): string => clause.split('.')[1] ?? clause;
@@ -197,7 +198,10 @@ async function judgeSettled(
   return rest;
 }
 
-/** Replays each refused case alone, from the snapshot, until the state moves. */
+/**
+ * Replays each refused case alone, from the snapshot, until the state moves. Only accepted reads
+ * tell a state: a case a fault left untold (judged on that answer) is named no culprit.
+ */
 async function bisect(
   rs: ResourceServerUnderTest,
   refused: ViolationCase[],
@@ -205,16 +209,25 @@ async function bisect(
 ): Promise<ViolationCase[]> {
   const out: ViolationCase[] = [];
   for (const c of refused) {
-    const now = await rs.read();
-    if (isObject(now.body)) {
-      const back = restoreBody(snapshot, now.body);
-      if (Object.keys(back).length > 0) await rs.update(back);
-    }
+    if (!(await fromSnapshot(rs, snapshot))) continue;
     await rs.update(c.body);
-    const after = await rs.read();
-    if (isObject(after.body) && diff(snapshot, after.body).length > 0) out.push(c);
+    const after = stateOf(await rs.read());
+    if (after && diff(snapshot, after).length > 0) out.push(c);
   }
   return out;
+}
+
+/** Puts the snapshot back before a case is replayed; false when a fault left the state untold. */
+async function fromSnapshot(rs: ResourceServerUnderTest, snapshot: ResourceServer): Promise<boolean> {
+  const now = stateOf(await rs.read());
+  if (!now) return false;
+  const back = restoreBody(snapshot, now);
+  return Object.keys(back).length === 0 || classify(await rs.update(back)).class !== 'fault';
+}
+
+/** The state an accepted read shows; a refusal's or a fault's error object is none. */
+function stateOf(ex: Exchange): ResourceServer | null {
+  return classify(ex).class === 'accepted' && isObject(ex.body) ? ex.body : null;
 }
 
 /** Writable fields (and the identifier) whose values differ. */

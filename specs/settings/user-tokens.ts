@@ -136,6 +136,8 @@ async function implicitLifetime(x: Row, flows: Flows, tokens: ApiTokens): Promis
   const off = notOfferedSkip(cfg, 'implicit');
   // The state of the moment: a lower token_lifetime written earlier may have clamped it (§2.1).
   const now = off ? null : await rs.read();
+  // A fault is no state: mgmt.error.server-fault's, never a resource server without the field.
+  if (now && gate.faultedFor(now, [WEB], 'PATCH {} reading token_lifetime_for_web')) return;
   const web = (now?.body as { token_lifetime_for_web?: unknown } | undefined)?.token_lifetime_for_web;
   const missing = !cfg.auth.publicClientId || !cfg.auth.redirectUri;
   if (off || missing || typeof web !== 'number')
