@@ -8,9 +8,10 @@ import { classify } from '../answer-class.ts';
 import { skipClauses } from '../declare.ts';
 import type { ResourceServerUnderTest } from '../fixtures.ts';
 import { optInSkip, type Config } from '../config.ts';
-import { runSkip, tenantSkip } from '../skip-record.ts';
+import { clauseSkip, runSkip, tenantSkip } from '../skip-record.ts';
 import type { Twin, TwinGate } from '../twin-gate.ts';
-import { deepEqual, short } from '../values.ts';
+import { deepEqual, isObject, short } from '../values.ts';
+import { PERSISTED } from '../management/read-back.ts';
 import { apiTokenIssued } from './conditions.ts';
 import type { ApiToken } from './requests.ts';
 
@@ -62,6 +63,41 @@ export async function writeSetting(
     return null;
   }
   return safe;
+}
+
+/**
+ * A test's first write read back once (PATCH {}): a tenant that answers a write as stored and
+ * keeps none fails rs.update.persisted, and the tokens after it say nothing more of the settings —
+ * `clauses`, the test's rows, are then skipped naming that clause (one cause, one failure).
+ */
+export async function confirmed(
+  x: Row,
+  written: Record<string, unknown>,
+  clauses: readonly string[],
+): Promise<boolean> {
+  const read = await x.rs.read();
+  const lost = x.rs.lostWrite(read);
+  if (lost) {
+    skipClauses(x.info, lost, ...clauses);
+    return false;
+  }
+  if (classify(read).class === 'fault') {
+    x.gate.faulted(clauses, read, 'PATCH {} after the setting');
+    return false;
+  }
+  const now = isObject(read.body) ? read.body : {};
+  // A field the tenant does not show back, or a secret it may show masked, says nothing either way:
+  // the token verifying with the secret is rs.settings.signing_secret's to judge.
+  const missing = Object.keys(written).filter(
+    (f) => f !== 'signing_secret' && f in now && !deepEqual(now[f], written[f]),
+  );
+  if (missing.length === 0) return true;
+  skipClauses(
+    x.info,
+    clauseSkip(PERSISTED, `not judged: ${missing.join(', ')} written did not read back (${PERSISTED})`),
+    ...clauses,
+  );
+  return false;
 }
 
 /**

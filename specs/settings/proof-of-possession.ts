@@ -11,7 +11,7 @@ import { clausesOf } from '../../lib/condition.ts';
 import { runSkip } from '../../lib/skip-record.ts';
 import { ApiTokens } from '../../lib/api-tokens/requests.ts';
 import { dpopKey } from '../../lib/api-tokens/dpop.ts';
-import { issuedTwin, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
+import { confirmed, issuedTwin, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
 import { apiTokenIssued, certificateBound, dpopBound, requiredOfPublicOnly } from '../../lib/api-tokens/conditions.ts';
 import { recorded } from '../../lib/management/recorded.ts';
 
@@ -50,16 +50,20 @@ test.describe('resource-server settings in effect: proof of possession', () => {
       );
       if (!twin.ok) return;
 
+      const required = await writeSetting(
+        x,
+        { proof_of_possession: { mechanism: 'dpop', required: true, required_for: 'all_clients' } },
+        [DPOP_REQUIRED, 'rs.settings.pop.dpop.bound'],
+      );
       if (
-        await writeSetting(
-          x,
-          { proof_of_possession: { mechanism: 'dpop', required: true, required_for: 'all_clients' } },
-          [DPOP_REQUIRED, 'rs.settings.pop.dpop.bound'],
-        )
-      ) {
+        required &&
+        !(await confirmed(x, required, [DPOP_REQUIRED, 'rs.settings.pop.dpop.bound', REQUIRED_FOR, MTLS]))
+      )
+        return;
+      if (required) {
         await refused(DPOP_REQUIRED, await tokens.clientCredentials(who));
         const bound = await tokens.clientCredentials(who, { dpop: true });
-        await gate.call(dpopBound, null, { t: bound, thumbprint: key.thumbprint });
+        await gate.call(dpopBound, bound.ex, { t: bound, thumbprint: key.thumbprint });
       }
 
       if (
@@ -71,7 +75,7 @@ test.describe('resource-server settings in effect: proof of possession', () => {
       ) {
         // A confidential client without a proof: only public clients must present one.
         const t = await tokens.clientCredentials(who);
-        await gate.call(requiredOfPublicOnly, null, t);
+        await gate.call(requiredOfPublicOnly, t.ex, t);
       }
 
       if (
@@ -80,7 +84,7 @@ test.describe('resource-server settings in effect: proof of possession', () => {
         ])
       ) {
         const bound = await tokens.clientCredentials(who, { dpop: true });
-        await gate.call(dpopBound, null, { t: bound, thumbprint: key.thumbprint });
+        await gate.call(dpopBound, bound.ex, { t: bound, thumbprint: key.thumbprint });
       }
 
       const mtls = cfg.auth.mtls;
@@ -110,7 +114,7 @@ test.describe('resource-server settings in effect: proof of possession', () => {
       }
       if (await writeSetting(x, { proof_of_possession: { mechanism: 'mtls', required: true } }, [MTLS])) {
         const withCert = await tokens.clientCredentials({ mtls, certificate: true });
-        await gate.call(certificateBound, null, { t: withCert, certPem: readFileSync(mtls.certFile, 'utf8') });
+        await gate.call(certificateBound, withCert.ex, { t: withCert, certPem: readFileSync(mtls.certFile, 'utf8') });
         await refused(MTLS, await tokens.clientCredentials(who));
       }
     },

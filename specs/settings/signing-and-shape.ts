@@ -10,7 +10,7 @@ import { clausesOf } from '../../lib/condition.ts';
 import { clauseSkip, runSkip } from '../../lib/skip-record.ts';
 import { ApiTokens, type ApiToken } from '../../lib/api-tokens/requests.ts';
 import { ENCRYPTION_ALG, encryptionKeys, tenantKeys } from '../../lib/api-tokens/keys.ts';
-import { issuedTwin, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
+import { confirmed, issuedTwin, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
 import {
   apiTokenIssued,
   encryptedAsConfigured,
@@ -77,6 +77,7 @@ test.describe('resource-server settings in effect: the token', () => {
         },
         ['rs.settings.token_lifetime', 'rs.settings.signing_secret', 'rs.settings.token_dialect.rfc9068'],
       );
+      if (first && !(await confirmed(x, first, ROW_CLAUSES))) return;
       if (first) {
         const t = await issued(x, tokens, who, [
           'rs.settings.token_lifetime',

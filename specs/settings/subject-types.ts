@@ -6,7 +6,7 @@ import { clauses, OPERATIONS, skipClauses, skipTest } from '../../lib/declare.ts
 import { clausesOf } from '../../lib/condition.ts';
 import { runSkip } from '../../lib/skip-record.ts';
 import { ApiTokens } from '../../lib/api-tokens/requests.ts';
-import { issuedTwin, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
+import { confirmed, issuedTwin, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
 import { apiTokenIssued, grantedClientIssued } from '../../lib/api-tokens/conditions.ts';
 import { recorded } from '../../lib/management/recorded.ts';
 
@@ -28,15 +28,15 @@ test.describe('resource-server settings in effect: subject-type authorization', 
       const who = { secret: cfg.apiClient };
       if (!(await issuedTwin(x, await tokens.clientCredentials(who), [GRANT, DENY], true)).ok) return;
 
-      if (
-        await writeSetting(x, { subject_type_authorization: { client: { policy: 'require_client_grant' } } }, [
-          GRANT,
-          DENY,
-        ])
-      ) {
+      const grantPolicy = await writeSetting(
+        x,
+        { subject_type_authorization: { client: { policy: 'require_client_grant' } } },
+        [GRANT, DENY],
+      );
+      if (grantPolicy && (await confirmed(x, grantPolicy, [GRANT, DENY]))) {
         // The granted client's token is the twin of both refusals: the same API, the same moment.
         const granted = await tokens.clientCredentials(who);
-        await gate.call(grantedClientIssued, null, granted);
+        await gate.call(grantedClientIssued, granted.ex, granted);
         const twin = gate.given(GRANT, granted.access !== null, `${granted.what}: ${granted.ex.status}`);
         const ungranted = cfg.ungranted;
         // Its own credentials shown live, so that its refusal says something of the grant alone.

@@ -14,7 +14,7 @@ import { runSkip, tenantSkip } from '../../lib/skip-record.ts';
 import { newState } from '../../lib/auth/pkce.ts';
 import { ApiTokens, type UserGrant } from '../../lib/api-tokens/requests.ts';
 import type { Twin, TwinGate } from '../../lib/twin-gate.ts';
-import { issuedTwin, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
+import { confirmed, issuedTwin, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
 import {
   apiTokenIssued,
   lifetimeOf,
@@ -78,7 +78,7 @@ test.describe('resource-server settings in effect: user tokens', () => {
         OFFLINE,
         USER_DENY,
       ]);
-      if (!first) return;
+      if (!first || !(await confirmed(x, first, [OFFLINE, USER_DENY, 'rs.settings.token_lifetime']))) return;
       const granted = await grant();
       const twin = granted.t
         ? await issuedTwin(x, granted.t, [OFFLINE, USER_DENY])
