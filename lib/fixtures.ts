@@ -69,7 +69,7 @@ import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { experimentPayload, SERIAL_WIDTH, type ExperimentBody, type ExperimentOptions } from '../generators/index.ts';
 import { recordAnswered, recordSending } from './experiment-journal.ts';
 import { issued } from './credential-origin.ts';
-import { INVARIANTS } from './management/update-answer.ts';
+import { INVARIANTS, stateOf } from './management/update-answer.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
 import { encodeSkip, NO_ANSWER_ANNOTATION, noAnswerSkip, runSkip, type SkipRecord } from './skip-record.ts';
@@ -515,11 +515,6 @@ function parsedOrNull(raw: string): unknown {
   } catch {
     return null;
   }
-}
-
-/** The resource server an answer carries: an accepted answer's body only (a fault's error object is no state). */
-function stateOf(ex: Exchange): ResourceServer | null {
-  return ex.status >= 200 && ex.status < 300 && isObject(ex.body) ? ex.body : null;
 }
 
 /** How many times the suite's own housekeeping (the restore after a test, its reads) sends one request at most. */

@@ -7,7 +7,12 @@ import { clauses, OPERATIONS, skipClauses, skipTest } from '../lib/declare.ts';
 import { optInSkip } from '../lib/config.ts';
 import { bucketKey, resourceServerPath } from '../lib/http.ts';
 import { burstOnBlockedBucket, burstUnbreached } from '../lib/burst.ts';
-import { parseRateLimit } from '../lib/pacer.ts';
+import {
+  limitEnforced,
+  limitStateReported,
+  remainingFalls,
+  tooManyCarriesState,
+} from '../lib/management/rate-limits.ts';
 import { clauseSkip, tenantSkip } from '../lib/skip-record.ts';
 
 /** What is judged on the burst's 429: not judged without one. */
@@ -17,29 +22,24 @@ test.describe('rate limits', () => {
   test(
     'an update answer reports the limit state in X-RateLimit-Limit, -Remaining and -Reset',
     clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'),
-    async ({ run, mgmt, check, gate }) => {
+    async ({ run, mgmt, gate }) => {
       const ex = await mgmt.patch(resourceServerPath(run.cfg.resourceServerId), { data: {} });
       // A fault answers for no bucket: it is mgmt.error.server-fault's (judged on the answer), not the headers'.
-      if (gate.faultedFor(ex, ['ratelimit.headers', 'ratelimit.per-endpoint'], 'PATCH {}')) return;
-      check.expectRateLimitHeaders('ratelimit.headers', ex, 'PATCH {}');
-      check.observe(
-        'ratelimit.per-endpoint',
-        `update: X-RateLimit-Limit ${ex.headers['x-ratelimit-limit'] ?? '(absent)'}`,
-      );
+      await gate.call(limitStateReported, ex, { ex, what: 'PATCH {}', endpoint: 'update' });
     },
   );
 
   test(
     'an experiment-creation answer reports the limit state (limit recorded)',
     clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'),
-    async ({ experiments, check }) => {
+    async ({ experiments, gate }) => {
       // A name of 2 characters must be refused (§8): nothing is created.
       const ex = await experiments.create({ ...experiments.realistic(), name: 'ab' });
-      check.expectRateLimitHeaders('ratelimit.headers', ex, 'POST an experiment (refused payload)');
-      check.observe(
-        'ratelimit.per-endpoint',
-        `experiment creation: X-RateLimit-Limit ${ex.headers['x-ratelimit-limit'] ?? '(absent)'}`,
-      );
+      await gate.call(limitStateReported, ex, {
+        ex,
+        what: 'POST an experiment (refused payload)',
+        endpoint: 'experiment creation',
+      });
     },
   );
 
@@ -53,7 +53,7 @@ test.describe('rate limits', () => {
       'ratelimit.headers',
       'ratelimit.values',
     ),
-    async ({ run, suite, counter, check }, info) => {
+    async ({ suite, counter, gate, check }, info) => {
       const { cfg, state } = suite;
       skipTest(optInSkip(cfg, 'burst'));
       const url = `${cfg.apiBase}${resourceServerPath(cfg.resourceServerId)}`;
@@ -76,39 +76,19 @@ test.describe('rate limits', () => {
         timeoutMs: cfg.timeoutMs,
         onSent: () => counter.sent++,
       });
-      const limit = result.first ? parseRateLimit(result.first.headers).limit : null;
-      const numeric = result.remaining.filter((r): r is number => r !== null);
-      const lowest = numeric.length > 0 ? Math.min(...numeric) : null;
-      const evidence = result.first429 ?? result.lastBefore429 ?? undefined;
-      if (result.first429) {
-        check.that(
-          'ratelimit.enforced',
-          true,
-          `429 after ${result.sent} requests in ${result.elapsedMs} ms (Limit ${limit ?? '?'})`,
-          evidence,
-        );
-      } else if (result.zeroRemainingAnswers >= 5) {
-        // The bucket said it was empty, again and again, and still let every request through.
-        check.that(
-          'ratelimit.enforced',
-          false,
-          `no 429 after ${result.sent} requests, though ${result.zeroRemainingAnswers} answers reported X-RateLimit-Remaining 0`,
-          evidence,
-        );
-      } else {
-        // A bound reached without a 429 and without the bucket saying it was empty: the same
-        // verdict on any machine, the tenant's (a refill that keeps pace is no violation).
-        skipClauses(info, burstUnbreached(result, 'updates'), 'ratelimit.enforced', ...OF_THE_429);
-      }
+      const enforced = await gate.call(limitEnforced, null, result);
+      // A bound reached without a 429 and without the bucket saying it was empty: the same
+      // verdict on any machine, the tenant's (a refill that keeps pace is no violation).
+      if (enforced === null) skipClauses(info, burstUnbreached(result, 'updates'), 'ratelimit.enforced', ...OF_THE_429);
       // No 429 met though the bucket said it was empty: what a 429 carries is not judged, for that one cause.
-      if (!result.first429 && result.zeroRemainingAnswers >= 5)
+      if (enforced === false)
         skipClauses(
           info,
           clauseSkip('ratelimit.enforced', 'not judged: no 429 was met (ratelimit.enforced)'),
           ...OF_THE_429,
         );
       if (result.first429) {
-        check.expectRateLimitHeaders('ratelimit.429.headers', result.first429, 'the 429 answer');
+        await gate.call(tooManyCarriesState, null, result.first429);
         // The burst's own connections pass no client: the rule about every 429 is applied here; a
         // 429 without a numeric limit state has nothing it speaks of, ratelimit.429.headers' finding.
         if (!judgeByRule('ratelimit.429.remaining-spent', result.first429, cfg, { check, info }))
@@ -120,33 +100,15 @@ test.describe('rate limits', () => {
             ),
             'ratelimit.429.remaining-spent',
           );
-        const reset = Number(result.first429.headers['x-ratelimit-reset']);
-        const now = Date.now() / 1000;
-        const form = reset > 1e9 ? `epoch seconds, ${Math.round(reset - now)} s ahead` : `${reset} (not an epoch time)`;
-        check.observe(
-          'ratelimit.values',
-          `Limit ${result.first429.headers['x-ratelimit-limit']}, Remaining on the 429 ${result.first429.headers['x-ratelimit-remaining']}, Reset ${result.first429.headers['x-ratelimit-reset']} (${form}); burst of ${result.sent} in ${result.elapsedMs} ms`,
-        );
       }
+      const numeric = result.remaining.filter((r): r is number => r !== null);
       if (numeric.length < 2)
         skipClauses(
           info,
           tenantSkip({}, `not judged here: ${numeric.length} of the burst's answers reported X-RateLimit-Remaining`),
           'ratelimit.headers',
         );
-      else if (lowest !== null) {
-        if (lowest < numeric[0]!)
-          check.that(
-            'ratelimit.headers',
-            true,
-            `X-RateLimit-Remaining falls over the burst: first ${numeric[0]}, lowest ${lowest}`,
-          );
-        else
-          check.observe(
-            'ratelimit.headers',
-            `X-RateLimit-Remaining did not fall over the burst (first ${numeric[0]}, lowest ${lowest}): the refill kept pace`,
-          );
-      }
+      else await gate.call(remainingFalls, null, numeric);
     },
   );
 });

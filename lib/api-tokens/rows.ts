@@ -5,15 +5,16 @@
 import type { TestInfo } from '@playwright/test';
 import { describeAnswer } from '../answer-words.ts';
 import { classify } from '../answer-class.ts';
-import { skipClauses } from '../declare.ts';
+import { skipClauses, skipTest } from '../declare.ts';
 import type { ResourceServerUnderTest } from '../fixtures.ts';
-import { optInSkip, type Config } from '../config.ts';
+import { optInSkip, type ClientCredentials, type Config } from '../config.ts';
+import type { ApiClient } from '../http.ts';
 import { clauseSkip, runSkip, tenantSkip } from '../skip-record.ts';
 import type { Twin, TwinGate } from '../twin-gate.ts';
 import { deepEqual, isObject, short } from '../values.ts';
 import { PERSISTED } from '../management/read-back.ts';
 import { apiTokenIssued } from './conditions.ts';
-import type { ApiToken } from './requests.ts';
+import { ApiTokens, type ApiToken } from './requests.ts';
 
 const ISSUED = 'rs.settings.token.issued';
 
@@ -22,6 +23,31 @@ export interface Row {
   rs: ResourceServerUnderTest;
   gate: TwinGate;
   info: TestInfo;
+}
+
+/**
+ * What every test of the room starts with: the row context, the API's token requests (its
+ * identifier the audience, every token masked) and the client that asks them (IDM_API_CLIENT_ID,
+ * else the management client). A resource server that shows no identifier has no API to ask for.
+ */
+export function rowsOf(f: {
+  run: { cfg: Config };
+  rs: ResourceServerUnderTest;
+  gate: TwinGate;
+  anon: ApiClient;
+  suite: { redactor: { add(v: string): void } };
+  info: TestInfo;
+}): { x: Row; tokens: ApiTokens; who: { secret: ClientCredentials } } {
+  const { cfg } = f.run;
+  skipTest(
+    f.rs.identifier === null && runSkip({}, 'the configured resource server shows no identifier (its audience)'),
+    f.info,
+  );
+  return {
+    x: { cfg, rs: f.rs, gate: f.gate, info: f.info },
+    tokens: new ApiTokens(cfg, f.anon, f.rs.identifier!, (v) => v && f.suite.redactor.add(v)),
+    who: { secret: cfg.apiClient },
+  };
 }
 
 /**

@@ -7,6 +7,7 @@ import { UPDATABLE_FIELDS, type ResourceServer } from '../staging.ts';
 import { deepEqual, isObject, short } from '../values.ts';
 import { describeAnswer } from '../answer-words.ts';
 import type { TwinGate } from '../twin-gate.ts';
+import { classify } from '../answer-class.ts';
 
 /** An answer and what was sent for it. */
 export interface Updated {
@@ -227,6 +228,11 @@ export async function judgeUpdateAnswer(gate: TwinGate, u: Updated): Promise<Res
   await gate.call(sentValuesBack, ex, u);
   await gate.call(unsentKept, ex, u);
   return ex.body as ResourceServer;
+}
+
+/** The resource server an answer carries: an accepted answer's JSON object (lib/answer-class.ts), else null. */
+export function stateOf(ex: Exchange): ResourceServer | null {
+  return classify(ex).class === 'accepted' && ex.status < 300 && isObject(ex.body) ? ex.body : null;
 }
 
 /** Updatable fields that were not sent and still changed between `before` and `after` (rs.update.partial). */

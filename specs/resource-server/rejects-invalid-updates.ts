@@ -15,6 +15,7 @@ import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
 import { clausesOf } from '../../lib/condition.ts';
 import type { TwinGate } from '../../lib/twin-gate.ts';
 import { errorBodyRecorded } from '../../lib/management/recorded.ts';
+import { stateOf } from '../../lib/management/update-answer.ts';
 import { NO_WRITE, nothingWritten, settledWriteKept } from '../../lib/management/no-write.ts';
 import { runSkip } from '../../lib/skip-record.ts';
 import { allowed, type Config } from '../../lib/config.ts';
@@ -65,7 +66,7 @@ test.describe('update a resource server: invalid bodies', () => {
             const ex = await sentAlone(info, c.clause, c.description, () => rs.update(c.body));
             if (!ex) continue;
             if (gate.refusedWith(twin, c.clause, ex, 400, c.description)) refused.push(c);
-            else if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) expected = ex.body; // accepted: a failure above, and the new state
+            else expected = stateOf(ex) ?? expected; // accepted: a failure above, and the new state
           }
         });
       }
@@ -122,8 +123,9 @@ async function settledWrite(
 ): Promise<{ ex: Exchange; kept: SettledWrite | null }> {
   const sent = rs.safe({ name: distinctiveUpdateValues(`${runTag}:settled`).name });
   const ex = await rs.update(sent);
-  if (ex.status < 200 || ex.status >= 300 || !isObject(ex.body) || rs.lostWrite(ex)) return { ex, kept: null };
-  return { ex, kept: { sent, state: ex.body, at: Date.now() } };
+  const state = stateOf(ex);
+  if (state === null || rs.lostWrite(ex)) return { ex, kept: null };
+  return { ex, kept: { sent, state, at: Date.now() } };
 }
 
 /** Reads the state once; on a difference names the leaking case by its probe, else bisects. */
@@ -223,11 +225,6 @@ async function fromSnapshot(rs: ResourceServerUnderTest, snapshot: ResourceServe
   if (!now) return false;
   const back = restoreBody(snapshot, now);
   return Object.keys(back).length === 0 || classify(await rs.update(back)).class !== 'fault';
-}
-
-/** The state an accepted read shows; a refusal's or a fault's error object is none. */
-function stateOf(ex: Exchange): ResourceServer | null {
-  return classify(ex).class === 'accepted' && isObject(ex.body) ? ex.body : null;
 }
 
 /** Writable fields (and the identifier) whose values differ. */

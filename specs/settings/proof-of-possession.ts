@@ -6,12 +6,12 @@
 // same API accepted before the setting was written. The DPoP key is made in memory.
 import { readFileSync } from 'node:fs';
 import { test } from '../../lib/fixtures.ts';
-import { clauses, OPERATIONS, skipClauses, skipTest } from '../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
 import { clausesOf } from '../../lib/condition.ts';
 import { runSkip } from '../../lib/skip-record.ts';
-import { ApiTokens } from '../../lib/api-tokens/requests.ts';
+import type { ApiTokens } from '../../lib/api-tokens/requests.ts';
 import { dpopKey } from '../../lib/api-tokens/dpop.ts';
-import { confirmed, issuedTwin, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
+import { confirmed, issuedTwin, rowsOf, writeSetting } from '../../lib/api-tokens/rows.ts';
 import { apiTokenIssued, certificateBound, dpopBound, requiredOfPublicOnly } from '../../lib/api-tokens/conditions.ts';
 import { recorded } from '../../lib/management/recorded.ts';
 
@@ -29,12 +29,7 @@ test.describe('resource-server settings in effect: proof of possession', () => {
     ),
     async ({ run, rs, gate, anon, suite }, info) => {
       const { cfg } = run;
-      skipTest(
-        rs.identifier === null && runSkip({}, 'the configured resource server shows no identifier (its audience)'),
-      );
-      const x: Row = { cfg, rs, gate, info };
-      const tokens = new ApiTokens(cfg, anon, rs.identifier!, (v) => v && suite.redactor.add(v));
-      const who = { secret: cfg.apiClient };
+      const { x, tokens, who } = rowsOf({ run, rs, gate, anon, suite, info });
       const key = await dpopKey();
       const refused = async (clause: string, t: Awaited<ReturnType<ApiTokens['clientCredentials']>>) => {
         gate.refusedWith(twin, clause, t.ex, '4xx', t.what);

@@ -5,12 +5,12 @@
 // keys or the signing secret the run wrote, a JWE decrypted with the key pair the run made.
 import { randomBytes } from 'node:crypto';
 import { test } from '../../lib/fixtures.ts';
-import { clauses, OPERATIONS, skipClauses, skipTest } from '../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
 import { clausesOf } from '../../lib/condition.ts';
-import { clauseSkip, runSkip } from '../../lib/skip-record.ts';
-import { ApiTokens, type ApiToken } from '../../lib/api-tokens/requests.ts';
+import { clauseSkip } from '../../lib/skip-record.ts';
+import type { ApiTokens, ApiToken } from '../../lib/api-tokens/requests.ts';
 import { ENCRYPTION_ALG, encryptionKeys, tenantKeys } from '../../lib/api-tokens/keys.ts';
-import { confirmed, issuedTwin, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
+import { confirmed, issuedTwin, rowsOf, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
 import {
   apiTokenIssued,
   encryptedAsConfigured,
@@ -47,12 +47,7 @@ test.describe('resource-server settings in effect: the token', () => {
     ),
     async ({ run, rs, gate, anon, suite }, info) => {
       const { cfg } = run;
-      skipTest(
-        rs.identifier === null && runSkip({}, 'the configured resource server shows no identifier (its audience)'),
-      );
-      const x: Row = { cfg, rs, gate, info };
-      const tokens = new ApiTokens(cfg, anon, rs.identifier!, (v) => v && suite.redactor.add(v));
-      const who = { secret: cfg.apiClient };
+      const { x, tokens, who } = rowsOf({ run, rs, gate, anon, suite, info });
       const keys = await tenantKeys(cfg, anon);
 
       // The API's token before anything is written: what the tenant issues, and the twin of every row.

@@ -2,11 +2,10 @@
 // holding a grant for the API obtains a token and a client holding none is refused beside it;
 // with deny_all the same client that was given one is refused.
 import { test } from '../../lib/fixtures.ts';
-import { clauses, OPERATIONS, skipClauses, skipTest } from '../../lib/declare.ts';
+import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
 import { clausesOf } from '../../lib/condition.ts';
 import { runSkip } from '../../lib/skip-record.ts';
-import { ApiTokens } from '../../lib/api-tokens/requests.ts';
-import { confirmed, issuedTwin, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
+import { confirmed, issuedTwin, rowsOf, writeSetting } from '../../lib/api-tokens/rows.ts';
 import { apiTokenIssued, grantedClientIssued } from '../../lib/api-tokens/conditions.ts';
 import { recorded } from '../../lib/management/recorded.ts';
 
@@ -20,12 +19,7 @@ test.describe('resource-server settings in effect: subject-type authorization', 
     clauses(OPERATIONS.settings, ...clausesOf(apiTokenIssued, grantedClientIssued, DENY, REFUSAL_STATUS)),
     async ({ run, rs, gate, anon, suite }, info) => {
       const { cfg } = run;
-      skipTest(
-        rs.identifier === null && runSkip({}, 'the configured resource server shows no identifier (its audience)'),
-      );
-      const x: Row = { cfg, rs, gate, info };
-      const tokens = new ApiTokens(cfg, anon, rs.identifier!, (v) => v && suite.redactor.add(v));
-      const who = { secret: cfg.apiClient };
+      const { x, tokens, who } = rowsOf({ run, rs, gate, anon, suite, info });
       if (!(await issuedTwin(x, await tokens.clientCredentials(who), [GRANT, DENY], true)).ok) return;
 
       const grantPolicy = await writeSetting(

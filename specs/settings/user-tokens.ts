@@ -12,9 +12,9 @@ import { clausesOf } from '../../lib/condition.ts';
 import { notOfferedSkip, separateAuthUrl } from '../../lib/config.ts';
 import { runSkip, tenantSkip } from '../../lib/skip-record.ts';
 import { newState } from '../../lib/auth/pkce.ts';
-import { ApiTokens, type UserGrant } from '../../lib/api-tokens/requests.ts';
+import type { ApiTokens, UserGrant } from '../../lib/api-tokens/requests.ts';
 import type { Twin, TwinGate } from '../../lib/twin-gate.ts';
-import { confirmed, issuedTwin, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
+import { confirmed, issuedTwin, rowsOf, lifetimeAbove, writeSetting, type Row } from '../../lib/api-tokens/rows.ts';
 import {
   apiTokenIssued,
   lifetimeOf,
@@ -38,9 +38,7 @@ test.describe('resource-server settings in effect: user tokens', () => {
     ),
     async ({ run, rs, gate, anon, suite, flows }, info) => {
       const { cfg } = run;
-      skipTest(
-        rs.identifier === null && runSkip({}, 'the configured resource server shows no identifier (its audience)'),
-      );
+      const { x, tokens } = rowsOf({ run, rs, gate, anon, suite, info });
       skipTest(
         separateAuthUrl(cfg) !== null &&
           tenantSkip(
@@ -48,8 +46,6 @@ test.describe('resource-server settings in effect: user tokens', () => {
             `not applicable: the authentication API (${cfg.auth.url}) is another server than the tenant holding the resource server`,
           ),
       );
-      const x: Row = { cfg, rs, gate, info };
-      const tokens = new ApiTokens(cfg, anon, rs.identifier!, (v) => v && suite.redactor.add(v));
 
       await implicitLifetime(x, flows, tokens);
 
