@@ -317,14 +317,18 @@ function scopesOf(t: ApiToken): string[] {
  */
 export const apiTokenIssued = condition<ApiToken>({
   clauses: ['rs.settings.token.issued'],
-  cite: '§2.1; RFC 6749 §5.1',
-  judge: (check, t) =>
-    check.that(
+  cite: '§2.1; RFC 6749 §5.1; RFC 7519 §4.1.3',
+  judge: (check, t) => {
+    // A token the suite can read names its audience (RFC 7519 §4.1.3): one for another API is none for this one.
+    const aud = t.read?.jws?.claims.aud;
+    const forIt = aud === undefined || (Array.isArray(aud) ? aud.includes(t.audience) : aud === t.audience);
+    return check.that(
       'rs.settings.token.issued',
-      t.access !== null,
-      `${t.what}: ${t.access ? `answered ${t.ex.status} with an access token (${t.read?.form ?? 'unread'})` : describeAnswer(t.ex)}`,
+      t.access !== null && forIt,
+      `${t.what}: ${t.access ? `answered ${t.ex.status} with an access token (${t.read?.form ?? 'unread'})${forIt ? '' : ` for the audience ${short(aud)}, not the API`}` : describeAnswer(t.ex)}`,
       t.ex,
-    ),
+    );
+  },
 });
 
 /** §2.3 required_for public_clients: "which client types require it" — a confidential client's request without a proof is accepted. */

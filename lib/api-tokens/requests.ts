@@ -23,6 +23,8 @@ export interface ApiToken {
   nonceAsked: boolean;
   /** What was asked, in a few words, for messages. */
   what: string;
+  /** The audience asked for: the API's identifier. */
+  audience: string;
 }
 
 /** Who asks: a client with its secret, or the mTLS client through the edge (§5.2). */
@@ -168,6 +170,7 @@ export class ApiTokens {
       read: access ? await readToken(access, (await encryptionKeys()).privateKey) : null,
       nonceAsked: asked,
       what,
+      audience: this.audience,
     };
   }
 }

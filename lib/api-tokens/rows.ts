@@ -145,10 +145,12 @@ export async function issuedTwin(x: Row, t: ApiToken, clauses: readonly string[]
     );
     return x.gate.given(ISSUED, false, describeAnswer(t.ex));
   }
-  const ok = await x.gate.call(apiTokenIssued, t.ex, t);
-  if (ok === false && classify(t.ex).class !== 'fault')
-    x.gate.skip(x.gate.given(ISSUED, false, describeAnswer(t.ex)), ...clauses);
-  return x.gate.given(ISSUED, ok === true, describeAnswer(t.ex));
+  // A fault is the fault clause's, and so is every row that needed the token.
+  if (x.gate.faultedFor(t.ex, [ISSUED, ...clauses], t.what)) return x.gate.twinOf(ISSUED, t.ex);
+  const ok = await x.gate.call(apiTokenIssued, null, t);
+  const twin = x.gate.given(ISSUED, ok === true, describeAnswer(t.ex));
+  if (!twin.ok) x.gate.skip(twin, ...clauses);
+  return twin;
 }
 
 /**
