@@ -67,7 +67,8 @@ export const RULES = [
   {
     id: 'server-error',
     class: 'fault',
-    citation: 'RFC 9110 §15.6: a 5xx is a fault of the server; §7.3: a faulty request is answered 4xx',
+    citation:
+      'RFC 9110 §15.6: a 5xx is a fault of the server; §7.1 lists the management API’s statuses and §7.3 answers a faulty request 4xx',
     applies: (a: Answer) => 'status' in a && a.status >= 500,
   },
   {
