@@ -85,7 +85,7 @@ export async function burst(o: BurstOptions): Promise<BurstResult> {
     max: o.max,
     inFlight: concurrency,
   };
-  const drain: Drain = { low: Number.POSITIVE_INFINITY, lowAt: 0, bucket: 0 };
+  const drain: Drain = { low: Number.POSITIVE_INFINITY, lowAt: 0, bucket: 0, first: null, rampAt: 0 };
   const one = async (): Promise<void> => {
     o.onSent?.();
     result.sent++;
@@ -122,6 +122,9 @@ interface Drain {
   lowAt: number;
   /** The first answer's X-RateLimit-Limit (0: none). */
   bucket: number;
+  /** The first Remaining reported, and the answers counted at the last doubling. */
+  first: number | null;
+  rampAt: number;
 }
 
 /** The lanes of requests in flight, twice as many each time the bucket does not drain at the rate they send. */
@@ -139,9 +142,13 @@ async function inLanes(
       // Only a bucket that reports its Remaining shows it refills: without one, no more in flight.
       const window = Math.max(8, 2 * result.inFlight);
       const refilling = Number.isFinite(drain.low) && result.statuses.length - drain.lowAt >= window;
-      if (refilling && result.inFlight < MAX_IN_FLIGHT && !result.first429) {
-        // Not draining at this rate: twice as many in flight, and a bucket's worth more to spend.
+      const slow = result.statuses.length - drain.rampAt >= window && tooSlowToEmpty(result, drain);
+      if ((refilling || slow) && result.inFlight < MAX_IN_FLIGHT && !result.first429) {
+        // Not draining at this rate, or too slowly to empty the bucket within the bound (a refill
+        // nearly as fast as the requests: a distant tenant's): twice as many in flight, and a
+        // bucket's worth more to spend. Either way the same on any machine.
         drain.lowAt = result.statuses.length;
+        drain.rampAt = result.statuses.length;
         const more = Math.min(result.inFlight, MAX_IN_FLIGHT - result.inFlight);
         result.inFlight += more;
         if (o.boundByLimit && drain.bucket > 0) result.max = Math.min(o.max, result.max + drain.bucket);
@@ -209,6 +216,7 @@ function recordAnswer(result: BurstResult, ex: Exchange, drain: Drain, o: BurstO
     if (Number.isFinite(limit) && limit > 0) drain.bucket = limit;
     if (o.boundByLimit && drain.bucket > 0) result.max = Math.min(result.max, 3 * drain.bucket + 50);
   }
+  if (remaining !== null) drain.first ??= remaining;
   if (remaining !== null && remaining < drain.low) {
     drain.low = remaining;
     drain.lowAt = result.statuses.length;
@@ -218,6 +226,13 @@ function recordAnswer(result: BurstResult, ex: Exchange, drain: Drain, o: BurstO
     result.lastBefore429 = result.first429 ? result.lastBefore429 : ex;
     if (remaining === 0) result.zeroRemainingAnswers++;
   }
+}
+
+/** Whether the bucket, draining at the rate seen so far, would not be empty before the request bound. */
+function tooSlowToEmpty(result: BurstResult, drain: Drain): boolean {
+  if (drain.first === null || !Number.isFinite(drain.low) || drain.low <= 0) return false;
+  const perAnswer = (drain.first - drain.low) / result.statuses.length;
+  return perAnswer <= 0 || drain.low / perAnswer > result.max - result.sent;
 }
 
 /**

@@ -226,11 +226,16 @@ export const dpopBound = condition<{ t: ApiToken; thumbprint: string }>({
   },
 });
 
-/** RFC 8705 §3.1: a token obtained through the edge with a certificate carries cnf.x5t#S256 of it. */
+/**
+ * RFC 8705 §3.1: a token obtained through the edge with a certificate carries cnf.x5t#S256 of it,
+ * where the client can read it; an opaque token (RFC 6749 §1.4) keeps its binding where the
+ * resource server looks it up, so only that it was issued is judged here.
+ */
 export const certificateBound = condition<{ t: ApiToken; certPem: string }>({
   clauses: ['rs.settings.pop.mtls'],
   cite: '§2.3; RFC 8705 §3.1',
   judge: (check, { t, certPem }) => {
+    if (t.access && t.read?.form === 'opaque') return null;
     const expected = createHash('sha256').update(new X509Certificate(certPem).raw).digest('base64url');
     const cnf = t.read?.jws?.claims.cnf as Record<string, unknown> | undefined;
     const why = readable(t);
