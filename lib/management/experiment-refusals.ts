@@ -11,6 +11,8 @@ import { describeAnswer } from '../answer-words.ts';
 import { skipClauses } from '../declare.ts';
 import type { Exchange } from '../http.ts';
 import { runSkip } from '../skip-record.ts';
+import type { ViolationCase } from '../../generators/violations.ts';
+import type { ExperimentBody } from '../../generators/experiment.ts';
 import type { Twin, TwinGate } from '../twin-gate.ts';
 import { created } from './experiment-answer.ts';
 import { recorded } from './recorded.ts';
@@ -50,6 +52,24 @@ export async function refusedBesideTwin(gate: TwinGate, info: TestInfo, c: Wrong
   // An acceptance fails the clause whatever a twin would give, and a fault is the fault clause's: no twin is sent.
   const twin = classify(ex).class === 'refused' ? await twinOf(gate, c) : gate.given(created.clauses[0], true, '');
   return gate.refusedWith(twin, c.clause, ex, '4xx', c.what);
+}
+
+/** A generated violation case beside the payload it was made from: the case's twin, under that payload's name. */
+export function caseBesideTwin(
+  gate: TwinGate,
+  info: TestInfo,
+  c: ViolationCase,
+  base: ExperimentBody,
+  create: (body: unknown) => Promise<Exchange>,
+): Promise<boolean> {
+  return refusedBesideTwin(gate, info, {
+    clause: c.clause,
+    what: `POST an experiment with ${c.description}`,
+    statusClause: 'exp.create.rejected.status',
+    name: String(base.name),
+    wrong: () => create(c.body),
+    right: () => create(base),
+  });
 }
 
 // Helpers

@@ -19,7 +19,7 @@ import {
   judgeCreated,
   servedUnderApiV2,
 } from '../../lib/management/experiment-answer.ts';
-import { refusedBesideTwin } from '../../lib/management/experiment-refusals.ts';
+import { caseBesideTwin } from '../../lib/management/experiment-refusals.ts';
 import { recorded } from '../../lib/management/recorded.ts';
 import {
   experimentPayload,
@@ -81,14 +81,7 @@ function violationsRefused(): void {
           // A payload of its own per case: the twin is that payload, under the same name.
           const base = experiments.realistic();
           const c = experimentViolationCases(base).find((x) => x.id === id)!;
-          await refusedBesideTwin(gate, info, {
-            clause: c.clause,
-            what: `POST an experiment with ${c.description}`,
-            statusClause: 'exp.create.rejected.status',
-            name: String(base.name),
-            wrong: () => experiments.create(c.body),
-            right: () => experiments.create(base),
-          });
+          await caseBesideTwin(gate, info, c, base, (body) => experiments.create(body));
         }
       },
     );

@@ -19,7 +19,7 @@ import {
   nameConfirmed,
   STRATEGY_ENUM,
 } from '../../lib/management/experiment-strategy.ts';
-import { refusedBesideTwin } from '../../lib/management/experiment-refusals.ts';
+import { caseBesideTwin } from '../../lib/management/experiment-refusals.ts';
 import { MGMT_FAULT, type TwinGate } from '../../lib/twin-gate.ts';
 import {
   experimentPayload,
@@ -45,14 +45,7 @@ test.describe('allocation strategy', () => {
       for (const id of OUTSIDE_THE_ENUM) {
         const base = experiments.realistic();
         const c = strategyViolationCases(base, run.cfg.strategyField).find((x) => x.id === id)!;
-        await refusedBesideTwin(gate, info, {
-          clause: c.clause,
-          what: `POST an experiment with ${c.description}`,
-          statusClause: 'exp.create.rejected.status',
-          name: String(base.name),
-          wrong: () => experiments.create(c.body),
-          right: () => experiments.create(base),
-        });
+        await caseBesideTwin(gate, info, c, base, (body) => experiments.create(body));
       }
     },
   );
