@@ -6,6 +6,7 @@ import type { ClientCredentials, Config, MtlsClient } from '../config.ts';
 import type { ApiClient, Exchange } from '../http.ts';
 import type { Flows } from '../auth/flow-types.ts';
 import { mtlsHeaders } from '../auth/methods/mtls.ts';
+import { tokenPost } from '../auth/encoding.ts';
 import { codeRequest } from '../auth/pkce.ts';
 import { isObject } from '../values.ts';
 import { dpopKey } from './dpop.ts';
@@ -34,6 +35,13 @@ export interface AskOptions {
   scope?: string;
   /** Send a DPoP proof (RFC 9449 §4). */
   dpop?: boolean;
+}
+
+/** A public client's code for the API (PKCE), to be exchanged with or without a DPoP proof. */
+export interface PublicCode {
+  clientId: string;
+  code: string;
+  verifier: string;
 }
 
 /** A user's grant for the API: its token answer, or where the login itself refused it. */
@@ -117,6 +125,43 @@ export class ApiTokens {
       code_verifier: pair.verifier,
     });
     return { t: await this.answer(t.ex, what, false), refusedAtLogin: null };
+  }
+
+  /**
+   * The test user's code for the API through the public client's code flow (PKCE; the client
+   * authenticates by its ID alone, §5.2), or why the login gave none — `notDriven` where the page
+   * was the suite's to drive and it could not (never the tenant's).
+   */
+  async publicCode(flows: Flows, clientId: string): Promise<PublicCode | { problem: string; notDriven: boolean }> {
+    const redirectUri = this.cfg.auth.redirectUri!;
+    const { params, pair, state } = codeRequest(clientId, redirectUri, 'openid', { audience: this.audience });
+    const out = await flows.walk(await flows.endpoint('authorize'), params, [redirectUri]);
+    const code = out.params.state === state ? out.params.code : undefined;
+    if (code) return { clientId, code, verifier: pair.verifier };
+    const why = out.notDriven ?? out.params.error ?? out.problem ?? out.stoppedAt ?? 'no code';
+    return { problem: `the code flow of ${clientId} for ${this.audience}: ${why}`, notDriven: !!out.notDriven };
+  }
+
+  /** A public client's code exchanged for the API, with a DPoP proof (RFC 9449 §4) or without one. */
+  async exchangePublic(flows: Flows, c: PublicCode, o: { dpop: boolean }): Promise<ApiToken> {
+    const url = this.cfg.auth.tokenUrl;
+    const data = {
+      grant_type: 'authorization_code',
+      client_id: c.clientId,
+      code: c.code,
+      redirect_uri: this.cfg.auth.redirectUri!,
+      code_verifier: c.verifier,
+    };
+    const enc = await flows.encoding();
+    const send = async (nonce?: string) =>
+      tokenPost(this.anon, enc, this.cfg, data, {
+        headers: o.dpop ? { dpop: await (await dpopKey()).proof('POST', url, nonce) } : {},
+      });
+    let ex = await send();
+    const nonce = o.dpop ? nonceAsked(ex) : null;
+    if (nonce) ex = await send(nonce);
+    const what = `the code of ${c.clientId} (a public client) for ${this.audience} exchanged ${o.dpop ? 'with' : 'without'} a DPoP proof`;
+    return this.answer(ex, what, nonce !== null);
   }
 
   /** A refresh of a token for the API: the new access token follows the settings of this moment. */

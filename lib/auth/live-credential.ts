@@ -6,19 +6,23 @@
 // presentation spends it: the attempts after it are sent again on a fresh credential, each round
 // settling at least its first attempt. An accepted wrong presentation is decisive on any code.
 import { issued } from './acceptance.ts';
+import type { Exchange } from '../http.ts';
 import type { TokenAnswer } from './flow-types.ts';
 
-export interface LiveAttempt<C> {
+/** A token endpoint's answer, as the caller reads it. */
+type Answered = { ex: Exchange };
+
+export interface LiveAttempt<C, A extends Answered = TokenAnswer> {
   id: string;
   /** The wrong presentation of credential `c`. */
-  send(c: C): Promise<TokenAnswer>;
+  send(c: C): Promise<A>;
 }
 
-export interface LiveRun<C> {
+export interface LiveRun<C, A extends Answered = TokenAnswer> {
   /** Each attempt's answer, met on a live credential; absent: no fresh credential was had for it. */
-  answers: ReadonlyMap<string, TokenAnswer>;
+  answers: ReadonlyMap<string, A>;
   /** The last genuine use: the accepted twin when `twinCredential` is set. */
-  twin: TokenAnswer | null;
+  twin: A | null;
   /** The credential the accepted twin spent (a single-use credential is then presented again), or null. */
   twinCredential: C | null;
   /** Fresh credentials taken, the first included. */
@@ -30,15 +34,15 @@ export interface LiveRun<C> {
  * (`genuine`): `first` alone where every refusal leaves it live, more where one did not. `fresh`
  * gives a new credential (a login's code), or null when none came.
  */
-export async function onLiveCredentials<C>(o: {
+export async function onLiveCredentials<C, A extends Answered = TokenAnswer>(o: {
   first: C;
   fresh(): Promise<C | null>;
-  genuine(c: C): Promise<TokenAnswer>;
-  attempts: readonly LiveAttempt<C>[];
-}): Promise<LiveRun<C>> {
-  const answers = new Map<string, TokenAnswer>();
+  genuine(c: C): Promise<A>;
+  attempts: readonly LiveAttempt<C, A>[];
+}): Promise<LiveRun<C, A>> {
+  const answers = new Map<string, A>();
   let pending = [...o.attempts];
-  let twin: TokenAnswer | null = null;
+  let twin: A | null = null;
   let twinCredential: C | null = null;
   let credentials = 0;
   // Each round settles its first attempt at least (met on a fresh credential), so rounds are bounded.
@@ -48,7 +52,7 @@ export async function onLiveCredentials<C>(o: {
     next = null;
     if (c === null) break;
     credentials++;
-    const ran: Array<[LiveAttempt<C>, TokenAnswer]> = [];
+    const ran: Array<[LiveAttempt<C, A>, A]> = [];
     for (const a of pending) {
       const r = await a.send(c);
       ran.push([a, r]);
