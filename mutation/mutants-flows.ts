@@ -168,7 +168,7 @@ export const FLOW_MUTANTS: Variant[] = [
       verifyPkce: (stored, verifier) => (verifier === undefined ? d.verifyPkce(stored, verifier) : { ok: true }),
     })),
     probe: async (c) =>
-      (await exchange(c, await publicCode(c), { code_verifier: 'a-verifier-that-matches-nothing-0123456789abc' }))
+      (await publicExchange(c, await publicCode(c), { code_verifier: 'a-verifier-that-matches-nothing-0123456789abc' }))
         .status,
   },
   {
@@ -180,7 +180,7 @@ export const FLOW_MUTANTS: Variant[] = [
     options: viaParts((d) => ({
       verifyPkce: (stored, verifier) => (verifier === undefined ? { ok: true } : d.verifyPkce(stored, verifier)),
     })),
-    probe: async (c) => (await exchange(c, await publicCode(c), {})).status,
+    probe: async (c) => (await publicExchange(c, await publicCode(c), {})).status,
   },
   {
     id: 'flow-code-state-dropped',
@@ -246,8 +246,8 @@ export const FLOW_MUTANTS: Variant[] = [
     options: viaParts((d) => ({ authStore: { ...d.authStore, deleteCode: () => {} } })),
     probe: async (c) => {
       const code = await publicCode(c);
-      await exchange(c, code, { code_verifier: VERIFIER });
-      return (await exchange(c, code, { code_verifier: VERIFIER })).status;
+      await publicExchange(c, code, { code_verifier: VERIFIER });
+      return (await publicExchange(c, code, { code_verifier: VERIFIER })).status;
     },
   },
   {
@@ -479,7 +479,8 @@ export async function publicCode(c: ProbeClient, extra: Record<string, string> =
   return loc?.searchParams.get('code') ?? null;
 }
 
-function exchange(c: ProbeClient, code: string | null, extra: Record<string, string>): Promise<Seen> {
+/** The public client's code exchanged at the token endpoint, with `extra` (its verifier, an audience proof…). */
+export function publicExchange(c: ProbeClient, code: string | null, extra: Record<string, string>): Promise<Seen> {
   return token(c, {
     grant_type: 'authorization_code',
     client_id: A.IDM_PUBLIC_CLIENT_ID,

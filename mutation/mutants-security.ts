@@ -9,7 +9,7 @@ import { isTokenRequest, type Req, type Res, type Wrap } from './exchange.ts';
 import { isObject } from '../lib/values.ts';
 import { mapResponse } from './faults.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
-import { authorize, passwordTokens, publicCode, refresh, token, VERIFIER } from './mutants-flows.ts';
+import { authorize, passwordTokens, publicCode, publicExchange, refresh, token, VERIFIER } from './mutants-flows.ts';
 import type { ProbeClient } from './probes.ts';
 
 const A = DEV_AUTH;
@@ -77,13 +77,7 @@ export const SECURITY_MUTANTS: Variant[] = [
     })),
     probe: async (c) => {
       const code = await publicCode(c, { nonce: 'probe-nonce', scope: 'openid' });
-      const t = await token(c, {
-        grant_type: 'authorization_code',
-        client_id: A.IDM_PUBLIC_CLIENT_ID,
-        code,
-        redirect_uri: A.IDM_REDIRECT_URI,
-        code_verifier: VERIFIER,
-      });
+      const t = await publicExchange(c, code, { code_verifier: VERIFIER });
       return decodeJwt(String(t.body.id_token)).nonce ?? null;
     },
   },

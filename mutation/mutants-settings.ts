@@ -8,7 +8,7 @@ import { isObject } from '../lib/values.ts';
 import { isTokenRequest } from './exchange.ts';
 import { mapResponse } from './faults.ts';
 import { exportSPKI, generateKeyPair } from 'jose';
-import { authorize, publicCode, token, VERIFIER } from './mutants-flows.ts';
+import { authorize, publicCode, publicExchange, token, VERIFIER } from './mutants-flows.ts';
 import type { ProbeClient } from './probes.ts';
 import { DEV_AUTH as A, DEV_CREDENTIALS } from './suite.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
@@ -167,14 +167,7 @@ export const SETTINGS_MUTANTS: Variant[] = [
     })),
     async (c) => {
       await c.patch({ proof_of_possession: { mechanism: 'dpop', required: true, required_for: 'public_clients' } });
-      const code = await publicCode(c, { audience: API });
-      const t = await token(c, {
-        grant_type: 'authorization_code',
-        client_id: A.IDM_PUBLIC_CLIENT_ID,
-        code,
-        redirect_uri: A.IDM_REDIRECT_URI,
-        code_verifier: VERIFIER,
-      });
+      const t = await publicExchange(c, await publicCode(c, { audience: API }), { code_verifier: VERIFIER });
       return isObject(t.body) ? (t.body.token_type ?? t.body.error) : t.status;
     },
   ),
