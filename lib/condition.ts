@@ -19,6 +19,22 @@ export function condition<I>(c: Condition<I>): Condition<I> {
   return c;
 }
 
+/**
+ * One rule judged under whichever clause a case names (a status, an acceptance, a record): the
+ * condition for each clause made once, so every test of that clause runs the same one.
+ */
+export function perClause<I>(make: (clause: string) => Condition<I>): (clause: string) => Condition<I> {
+  const made = new Map<string, Condition<I>>();
+  return (clause) => {
+    let c = made.get(clause);
+    if (!c) {
+      c = make(clause);
+      made.set(clause, c);
+    }
+    return c;
+  };
+}
+
 /** The clauses a test declares: those of the conditions it uses, then any named beside them. */
 export function clausesOf(...of: ReadonlyArray<Condition<never> | readonly Condition<never>[] | string>): string[] {
   return [

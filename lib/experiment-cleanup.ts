@@ -8,9 +8,8 @@
 import type { Config } from './config.ts';
 import { keepCreated, readCreated, type Created, type Named } from './experiment-journal.ts';
 import { EXPERIMENTS_PATH } from './http.ts';
-import { sleep } from './lock.ts';
-import { unpaced, type Pacing } from './preflight.ts';
-import { describeNetworkError, readCappedText } from './tokens.ts';
+import { sendOutsideTests, unpaced, type Pacing } from './preflight.ts';
+import { describeNetworkError } from './tokens.ts';
 
 export interface Cleanup {
   /** The runs whose experiments these were (this run's, or an interrupted one's). */
@@ -109,13 +108,17 @@ export function cleanupLine(o: Cleanup, interrupted: boolean): string {
   return `${line}; ${k} creation${k === 1 ? '' : 's'} no answer came back to (the run was killed, or the tenant did not answer) may exist, with no id to delete ${k === 1 ? 'it' : 'them'} by: ${firstFive(o.inFlight.map((c) => `"${c.name}"`))}`;
 }
 
-/** The report's account: every experiment left, with why; a creation no answer came back to has no id. */
-export function cleanupReport(c: Cleanup): {
+/** What became of the experiments a run created, as the report tells it (conformance.json run.experiments). */
+export interface CleanupReport {
   listed: number;
   deleted: number;
   left: Array<{ id: string; name: string; why: string }>;
+  /** The tenant offers no DELETE of experiments: what it answered, said once for all. */
   notOffered?: string;
-} {
+}
+
+/** The report's account: every experiment left, with why; a creation no answer came back to has no id. */
+export function cleanupReport(c: Cleanup): CleanupReport {
   return {
     listed: c.listed + c.inFlight.length,
     deleted: c.deleted,
@@ -145,32 +148,17 @@ async function deleteOne(
   pace: Pacing,
 ): Promise<{ deleted: Deleted; requests: number }> {
   const url = `${cfg.apiBase}${EXPERIMENTS_PATH}/${encodeURIComponent(id)}`;
-  for (let attempt = 1; ; attempt++) {
-    let res: Response;
-    try {
-      res = await pace(url, 'DELETE', () =>
-        fetch(url, {
-          method: 'DELETE',
-          headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
-          redirect: 'manual',
-          signal: AbortSignal.timeout(cfg.timeoutMs),
-        }),
-      );
-    } catch (e) {
-      return { deleted: { ok: false, status: null, why: `no answer: ${describeNetworkError(e)}` }, requests: attempt };
-    }
-    const text = await readCappedText(res);
-    if (res.ok) return { deleted: { ok: true }, requests: attempt };
-    // The run's last requests may meet a bucket its tests emptied: waited out, as the pacer would.
-    if (res.status === 429 && attempt < 3) {
-      await sleep(1500);
-      continue;
-    }
+  const r = await sendOutsideTests(url, { method: 'DELETE', token, timeoutMs: cfg.timeoutMs, pace });
+  if ('error' in r)
     return {
-      deleted: { ok: false, status: res.status, why: `answered ${res.status}${errorOf(text)}` },
-      requests: attempt,
+      deleted: { ok: false, status: null, why: `no answer: ${describeNetworkError(r.error)}` },
+      requests: r.sent,
     };
-  }
+  if (r.res.ok) return { deleted: { ok: true }, requests: r.sent };
+  return {
+    deleted: { ok: false, status: r.res.status, why: `answered ${r.res.status}${errorOf(r.text)}` },
+    requests: r.sent,
+  };
 }
 
 /** The error code an answer carries, in a few words. */

@@ -52,7 +52,7 @@ import {
 import { Checks } from './checks.ts';
 import { TwinGate } from './twin-gate.ts';
 import { judgeAnswer } from './answer-rules.ts';
-import { classify } from './answer-class.ts';
+import { classify, passes } from './answer-class.ts';
 import { acquire, release } from './lock.ts';
 import {
   makeSafe,
@@ -70,6 +70,7 @@ import { experimentPayload, SERIAL_WIDTH, type ExperimentBody, type ExperimentOp
 import { recordAnswered, recordSending } from './experiment-journal.ts';
 import { issued } from './credential-origin.ts';
 import { INVARIANTS, stateOf } from './management/update-answer.ts';
+import { CREATED } from './management/experiment-answer.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
 import { encodeSkip, NO_ANSWER_ANNOTATION, noAnswerSkip, runSkip, type SkipRecord } from './skip-record.ts';
@@ -489,7 +490,7 @@ export const test = base.extend<
             data: body,
             ...(o.encoding ? { encoding: o.encoding } : {}),
           });
-          const created = isObject(ex.body) && ex.status >= 200 && ex.status < 300 ? ex.body : null;
+          const created = passes(classify(ex), CREATED) && isObject(ex.body) ? ex.body : null;
           recordAnswered(cfg, named, created && typeof created.id === 'string' ? created.id : null);
           return ex;
         },

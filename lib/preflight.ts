@@ -37,63 +37,92 @@ export async function readResourceServer(
   pace: Pacing = unpaced,
 ): Promise<{ body: ResourceServer; sent: number }> {
   const url = `${cfg.apiBase}/resource-servers/${encodeURIComponent(id)}`;
-  for (let attempt = 1; ; attempt++) {
+  const answer = await sendOutsideTests(url, {
+    method: 'PATCH',
+    token,
+    body: '{}',
+    timeoutMs: Math.min(cfg.timeoutMs, 5000),
+    pace,
+  });
+  if ('error' in answer)
+    throw new IdmError(
+      'IDM_E_TARGET_UNREACHABLE',
+      `${cfg.apiBase} did not answer (${describeNetworkError(answer.error)})`,
+    );
+  const { res, text } = answer;
+  const odd = oddAnswer(res, cfg.baseUrl);
+  if (odd) throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID at ${cfg.apiBase} ${odd}`);
+  if (res.status === 401 || res.status === 403) {
+    throw new IdmError(
+      'IDM_E_CREDENTIALS_REJECTED',
+      `the management API refused the token of IDM_CLIENT_ID for the update of IDM_RESOURCE_SERVER_ID (${res.status}); it needs update:resource_servers`,
+    );
+  }
+  if (res.status === 404 || res.status === 400) {
+    throw new IdmError(
+      'IDM_E_CONFIG_RESOURCE_SERVER',
+      `IDM_RESOURCE_SERVER_ID "${id}" cannot be updated at ${cfg.apiBase} (${res.status}); name a custom resource server the suite may modify`,
+    );
+  }
+  if (!res.ok)
+    throw new IdmError(
+      'IDM_E_TARGET_UNUSABLE',
+      `reading IDM_RESOURCE_SERVER_ID through PATCH {} answered ${res.status}`,
+    );
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new IdmError(
+      'IDM_E_TARGET_UNUSABLE',
+      `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a JSON body`,
+    );
+  }
+  if (!body || typeof body !== 'object' || Array.isArray(body)) {
+    throw new IdmError(
+      'IDM_E_TARGET_UNUSABLE',
+      `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a resource-server object`,
+    );
+  }
+  // A system resource server answers 400 above (§7.1); an is_system: true here is the
+  // target's fault, for the suite to report (rs.response.is_system.custom-false).
+  return { body: body as ResourceServer, sent: answer.sent };
+}
+
+/**
+ * One request outside the tests with the management token, paced; a 429 is waited out twice (the
+ * run's last requests may meet a bucket its tests emptied). The answer and its text, or what kept
+ * it from coming; with the requests sent either way.
+ */
+export async function sendOutsideTests(
+  url: string,
+  o: { method: string; token: string; body?: string; timeoutMs: number; pace: Pacing },
+): Promise<{ res: Response; text: string; sent: number } | { error: unknown; sent: number }> {
+  for (let sent = 1; ; sent++) {
     let res: Response;
     try {
-      res = await pace(url, 'PATCH', () =>
+      res = await o.pace(url, o.method, () =>
         fetch(url, {
-          method: 'PATCH',
-          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-          body: '{}',
+          method: o.method,
+          headers: {
+            authorization: `Bearer ${o.token}`,
+            accept: 'application/json',
+            ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(o.body !== undefined ? { body: o.body } : {}),
           redirect: 'manual',
-          signal: AbortSignal.timeout(Math.min(cfg.timeoutMs, 5000)),
+          signal: AbortSignal.timeout(o.timeoutMs),
         }),
       );
-    } catch (e) {
-      throw new IdmError('IDM_E_TARGET_UNREACHABLE', `${cfg.apiBase} did not answer (${describeNetworkError(e)})`);
+    } catch (error) {
+      return { error, sent };
     }
     const text = await readCappedText(res);
-    if (res.status === 429 && attempt < 3) {
+    if (res.status === 429 && sent < 3) {
       await sleep(1500);
       continue;
     }
-    const odd = oddAnswer(res, cfg.baseUrl);
-    if (odd) throw new IdmError('IDM_E_TARGET_UNUSABLE', `reading IDM_RESOURCE_SERVER_ID at ${cfg.apiBase} ${odd}`);
-    if (res.status === 401 || res.status === 403) {
-      throw new IdmError(
-        'IDM_E_CREDENTIALS_REJECTED',
-        `the management API refused the token of IDM_CLIENT_ID for the update of IDM_RESOURCE_SERVER_ID (${res.status}); it needs update:resource_servers`,
-      );
-    }
-    if (res.status === 404 || res.status === 400) {
-      throw new IdmError(
-        'IDM_E_CONFIG_RESOURCE_SERVER',
-        `IDM_RESOURCE_SERVER_ID "${id}" cannot be updated at ${cfg.apiBase} (${res.status}); name a custom resource server the suite may modify`,
-      );
-    }
-    if (!res.ok)
-      throw new IdmError(
-        'IDM_E_TARGET_UNUSABLE',
-        `reading IDM_RESOURCE_SERVER_ID through PATCH {} answered ${res.status}`,
-      );
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw new IdmError(
-        'IDM_E_TARGET_UNUSABLE',
-        `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a JSON body`,
-      );
-    }
-    if (!body || typeof body !== 'object' || Array.isArray(body)) {
-      throw new IdmError(
-        'IDM_E_TARGET_UNUSABLE',
-        `reading IDM_RESOURCE_SERVER_ID answered ${res.status} without a resource-server object`,
-      );
-    }
-    // A system resource server answers 400 above (§7.1); an is_system: true here is the
-    // target's fault, for the suite to report (rs.response.is_system.custom-false).
-    return { body: body as ResourceServer, sent: attempt };
+    return { res, text, sent };
   }
 }
 

@@ -41,6 +41,7 @@ import type { CheckRecord, Evidence as CheckEvidence } from '../lib/check-record
 import type { SkipRecord } from '../lib/skip-record.ts';
 import type { ErrorRecord } from '../lib/errors.ts';
 import type { Resent } from '../lib/http.ts';
+import type { CleanupReport } from '../lib/experiment-cleanup.ts';
 export type { CheckRecord, CheckEvidence, SkipRecord };
 
 /** What the reporter keeps of one conformance test (its final attempt). */
@@ -156,13 +157,7 @@ export interface Gate {
 }
 
 /** What became of the experiments a run created: counted, deleted, and each one left with why. */
-export interface ExperimentCleanup {
-  listed: number;
-  deleted: number;
-  left: Array<{ id: string; name: string; why: string }>;
-  /** The tenant offers no DELETE of experiments: what it answered, said once for all. */
-  notOffered?: string;
-}
+export type ExperimentCleanup = CleanupReport;
 
 export interface ConformanceReport {
   schemaVersion: 1;

@@ -6,7 +6,7 @@
 import { fieldsOf } from '../../schemas/index.ts';
 import { answerEvidence, classify, passes, type Passes } from '../answer-class.ts';
 import { describeAnswer, describeBody } from '../answer-words.ts';
-import { condition, type Condition } from '../condition.ts';
+import { condition, perClause, type Condition } from '../condition.ts';
 import type { Exchange } from '../http.ts';
 import { strategyConfirmation } from '../strategy.ts';
 import type { TwinGate } from '../twin-gate.ts';
@@ -24,32 +24,25 @@ export interface Creation {
 /** A 2xx: the tenant took it and answered with what it made (a redirect is no creation). */
 export const CREATED: Passes = { classes: ['accepted'], except: ['login-page', 'to-client', 'redirect-onward'] };
 
-const byClause = new Map<string, Condition<{ what: string; ex: Exchange }>>();
-
 /** `clause` holds when the creation was answered with a 2xx (§4.2); a conflict (409) is named as one. */
-export function acceptedUnder(clause: string): Condition<{ what: string; ex: Exchange }> {
-  let c = byClause.get(clause);
-  if (!c) {
-    c = condition({
-      clauses: [clause],
-      cite: '§4.2',
-      judge: (check, { what, ex }) => {
-        const answer = classify(ex);
-        const ok = passes(answer, CREATED);
-        const conflict = ex.status === 409 ? ' (a conflict, though the name was this creation’s own)' : '';
-        return check.that(
-          clause,
-          ok,
-          `${what}: ${ok ? 'created' : `expected a 2xx, got ${describeAnswer(ex)}${conflict}`}`,
-          ex,
-          answerEvidence(answer),
-        );
-      },
-    });
-    byClause.set(clause, c);
-  }
-  return c;
-}
+export const acceptedUnder = perClause((clause) =>
+  condition<{ what: string; ex: Exchange }>({
+    clauses: [clause],
+    cite: '§4.2',
+    judge: (check, { what, ex }) => {
+      const answer = classify(ex);
+      const ok = passes(answer, CREATED);
+      const conflict = ex.status === 409 ? ' (a conflict, though the name was this creation’s own)' : '';
+      return check.that(
+        clause,
+        ok,
+        `${what}: ${ok ? 'created' : `expected a 2xx, got ${describeAnswer(ex)}${conflict}`}`,
+        ex,
+        answerEvidence(answer),
+      );
+    },
+  }),
+);
 
 /** §4.2: a valid payload creates the experiment. */
 export const created = acceptedUnder('exp.create.accepted');

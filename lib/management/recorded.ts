@@ -2,7 +2,7 @@
 // in words built from the answer's data (lib/answer-words.ts), never judged.
 import { describeAnswer, describeBody } from '../answer-words.ts';
 import { classify } from '../answer-class.ts';
-import { condition, type Condition } from '../condition.ts';
+import { condition, perClause, type Condition } from '../condition.ts';
 import type { Exchange } from '../http.ts';
 
 export interface Answered {
@@ -13,24 +13,17 @@ export interface Answered {
   extra?: string;
 }
 
-const byClause = new Map<string, Condition<Answered>>();
-
 /** `clause` (observe) records what the tenant answered to a request. */
-export function recorded(clause: string): Condition<Answered> {
-  let c = byClause.get(clause);
-  if (!c) {
-    c = condition<Answered>({
-      clauses: [clause],
-      cite: 'not shown by the spec: recorded',
-      judge: (check, { what, ex, extra = '' }) => {
-        check.observe(clause, `${what}: answered ${describeAnswer(ex)}${extra}`, ex);
-        return null;
-      },
-    });
-    byClause.set(clause, c);
-  }
-  return c;
-}
+export const recorded = perClause((clause) =>
+  condition<Answered>({
+    clauses: [clause],
+    cite: 'not shown by the spec: recorded',
+    judge: (check, { what, ex, extra = '' }) => {
+      check.observe(clause, `${what}: answered ${describeAnswer(ex)}${extra}`, ex);
+      return null;
+    },
+  }),
+);
 
 /** §7.1: "Shape of the management API error body: not shown" — recorded for refusals only (a success has none). */
 export const errorBodyRecorded = condition<Answered>({

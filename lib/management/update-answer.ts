@@ -1,7 +1,7 @@
 // What every answer to an accepted resource-server update must satisfy (§2.1, §4.1), as named
 // conditions, each judging one thing on one answer. UPDATE_ANSWER is what a test that judges such
 // answers declares (clausesOf), so the list of its clauses is the conditions', never kept by hand.
-import { condition, type Condition } from '../condition.ts';
+import { condition, perClause } from '../condition.ts';
 import type { Exchange } from '../http.ts';
 import { UPDATABLE_FIELDS, type ResourceServer } from '../staging.ts';
 import { deepEqual, isObject, short } from '../values.ts';
@@ -18,25 +18,18 @@ export interface Updated {
   before: ResourceServer | null;
 }
 
-const created = new Map<string, Condition<{ ex: Exchange; what: string }>>();
-
 /**
  * §4.1: "Success: HTTP 201" — judged under `clause`: the update's own, or the clause of the valid
  * value it carries (a limit's edge, null where allowed), whose acceptance is that rule's.
  */
-export function createdUnder(clause: string): Condition<{ ex: Exchange; what: string }> {
-  let c = created.get(clause);
-  if (!c) {
-    c = condition({
-      clauses: [clause],
-      cite: '§4.1',
-      judge: (check, { ex, what }) =>
-        check.that(clause, ex.status === 201, `${what}: expected 201, got ${describeAnswer(ex)}`, ex),
-    });
-    created.set(clause, c);
-  }
-  return c;
-}
+export const createdUnder = perClause((clause) =>
+  condition<{ ex: Exchange; what: string }>({
+    clauses: [clause],
+    cite: '§4.1',
+    judge: (check, { ex, what }) =>
+      check.that(clause, ex.status === 201, `${what}: expected 201, got ${describeAnswer(ex)}`, ex),
+  }),
+);
 
 export const updateCreated = createdUnder('rs.update.success.status');
 
