@@ -6,6 +6,7 @@ import { methodViews, methodWords, standardDerived, type MethodView } from './au
 import { failuresShown, testsWord, type ShownFailure } from './failing-exchanges.ts';
 import { attackCounts } from './attacks.ts';
 import { resentLine } from './summary.ts';
+import { reasonsByCount } from './incomplete.ts';
 import {
   type AttackResult,
   CLAUSE_STATUSES,
@@ -143,12 +144,21 @@ ${r.run.errors.length > 0 ? `<section class="card"><h2>Run problems</h2><ul>${r.
 `;
 }
 
-/** The must clauses the run did not exercise for a reason of its own (reporters/incomplete.ts), with that reason. */
+/**
+ * The must clauses the run did not exercise for a reason of its own (reporters/incomplete.ts): one row
+ * per reason with its clauses, commonest first, as the terminal summary groups them.
+ */
 function incompleteBlock(r: ConformanceReport): string {
   if (r.incomplete.length === 0) return '';
+  const section = new Map(r.incomplete.map((u) => [u.clause, u.section]));
   return `<section class="card" id="incomplete"><h2>Not exercised for a reason of the run <span class="count">${r.incomplete.length}</span> <span class="hint">no Chromium, a login not driven, a setting unset: the verdict cannot speak for these</span></h2>
-  <table class="list"><tr><th>Clause</th><th>§</th><th>Why</th></tr>
-  ${r.incomplete.map((u) => `<tr><td><a href="#clause-${esc(u.clause)}"><code>${esc(u.clause)}</code></a></td><td>${esc(u.section)}</td><td>${esc(u.reason)}</td></tr>`).join('\n  ')}
+  <table class="list"><tr><th>Why</th><th>Clauses</th></tr>
+  ${reasonsByCount(r.incomplete)
+    .map(
+      (g) =>
+        `<tr data-testid="incomplete-cause"><td>${esc(g.reason)}</td><td>${g.clauses.map((c) => `<a href="#clause-${esc(c)}"><code>${esc(c)}</code></a> <span class="muted">§${esc(section.get(c) ?? '')}</span>`).join('<br>')}</td></tr>`,
+    )
+    .join('\n  ')}
   </table></section>`;
 }
 

@@ -390,6 +390,29 @@ test.describe('the authentication API apart (IDM_AUTH_URL): the summary, the HTM
   });
 });
 
+test('the HTML report groups the clauses not exercised by their reason, one row a reason, as the summary does', () => {
+  const noBrowser = runSkip({ setting: 'IDM_CHROMIUM' }, `browser flows: no Chromium binary (${'x'.repeat(300)})`);
+  const noClient = runSkip({ setting: 'IDM_PUBLIC_CLIENT_ID' }, 'needs a public client: set IDM_PUBLIC_CLIENT_ID');
+  const skipped = (title: string, clauses: string[], record: typeof noBrowser) =>
+    t(title, { clauses, status: 'skipped', skip: record });
+  const { report } = buildReport(
+    input([
+      skipped('a', ['rs.update.name.max-length', 'rs.update.token-lifetime.range'], noBrowser),
+      skipped('b', ['auth.mgmt.scope.forbidden'], noBrowser),
+      skipped('c', ['limits.allocations.min'], noClient),
+    ]),
+  );
+  expect(report.incomplete).toHaveLength(4);
+  const html = renderHtml(report);
+  const block = html.slice(
+    html.indexOf('id="incomplete"'),
+    html.indexOf('</section>', html.indexOf('id="incomplete"')),
+  );
+  expect(block.split('data-testid="incomplete-cause"').length - 1).toBe(2);
+  expect(block.split(noBrowser.text).length - 1).toBe(1);
+  for (const c of report.incomplete) expect(block).toContain(`href="#clause-${c.clause}"`);
+});
+
 test('a very long curl is clipped in the terminal but kept whole in the report', () => {
   const long: CheckRecord = {
     clause: 'rs.update.name.max-length',
