@@ -291,6 +291,13 @@ export const onlyDefinedScopes = condition<{ t: ApiToken; defined: readonly stri
   },
 });
 
+/** A token in a few words, for the record of the defaults (rs.settings.defaults). */
+export function shapeOf(t: ApiToken): string {
+  const h = t.read?.jws?.header ?? t.read?.jwe ?? {};
+  const life = t.read ? statedLifetime(t.read) : null;
+  return `${t.read?.form ?? 'none'}, alg ${String(h.alg)}, typ ${String(h.typ)}, lifetime ${life === null ? 'unread' : `${life} s`}, token_type ${t.tokenType}`;
+}
+
 // Helpers
 
 /** Claims that differ between any two tokens, whatever the dialect. */
