@@ -8,7 +8,7 @@ import { test } from '../../lib/fixtures.ts';
 import { dpopKey } from '../../lib/api-tokens/dpop.ts';
 import { clientCredentials, mtlsCertificate, mtlsClient } from '../../lib/api-tokens/asks.ts';
 import { declared, on, row, runRows } from '../../lib/api-tokens/rows.ts';
-import { certificateBound, dpopBound, requiredOfPublicOnly } from '../../lib/api-tokens/conditions.ts';
+import { certificateBound, dpopBound, issuedUnder } from '../../lib/api-tokens/conditions.ts';
 
 const bound = on(dpopBound, async (t) => ({ t, thumbprint: (await dpopKey()).thumbprint }));
 const dpop = (o: Record<string, unknown>) => ({ proof_of_possession: { mechanism: 'dpop', ...o } });
@@ -28,7 +28,7 @@ const ROWS = [
     id: 'public clients only',
     write: dpop({ required: true, required_for: 'public_clients' }),
     ask: clientCredentials(),
-    judge: [on(requiredOfPublicOnly)],
+    judge: [on(issuedUnder('rs.settings.pop.required_for'))],
   }),
   row({
     id: 'dpop optional',

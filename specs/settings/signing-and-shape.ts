@@ -9,16 +9,15 @@ import { clauseSkip } from '../../lib/skip-record.ts';
 import { recorded } from '../../lib/management/recorded.ts';
 import { ENCRYPTION_ALG, encryptionKeys } from '../../lib/api-tokens/keys.ts';
 import { clientCredentials } from '../../lib/api-tokens/asks.ts';
-import { lifetimeAbove, type Room } from '../../lib/api-tokens/room.ts';
-import { declared, on, row, runRows } from '../../lib/api-tokens/rows.ts';
+import { declared, lifetimeAbove, on, row, runRows, type Room } from '../../lib/api-tokens/rows.ts';
 import {
+  defaultsOf,
   encryptedAsConfigured,
   lifetimeOf,
   onlyDefinedScopes,
   permissionsAdded,
   plainDialect,
   rfc9068Dialect,
-  shapeOf,
   signedWithAlg,
   signedWithSecret,
   tokenLifetime,
@@ -32,13 +31,7 @@ const ROWS = [
     id: 'before',
     ask: clientCredentials(),
     twin: true,
-    judge: [
-      on(recorded('rs.settings.defaults'), (t) => ({
-        what: 'the API’s token before any write',
-        ex: t.ex,
-        extra: `: ${shapeOf(t)}`,
-      })),
-    ],
+    judge: [on(recorded('rs.settings.defaults'), defaultsOf)],
   }),
   // A symmetric signature, a lifetime of its own and the RFC 9068 profile, in one token.
   row({
@@ -108,7 +101,7 @@ const ROWS = [
     ask: clientCredentials(),
     issued: true,
     judge: [
-      on(encryptedAsConfigured, (t, r) => (r.done.get('authz')?.written ? { t, off: true as const } : null)),
+      on(encryptedAsConfigured, (t, r) => (r.token('authz') ? { t, off: true as const } : null)),
       signed('RS256'),
       on(plainDialect),
       on(permissionsAdded, (t, r) => {

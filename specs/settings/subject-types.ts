@@ -4,7 +4,7 @@
 import { test } from '../../lib/fixtures.ts';
 import { clientCredentials, ungrantedClient } from '../../lib/api-tokens/asks.ts';
 import { declared, on, row, runRows } from '../../lib/api-tokens/rows.ts';
-import { grantedClientIssued } from '../../lib/api-tokens/conditions.ts';
+import { issuedUnder } from '../../lib/api-tokens/conditions.ts';
 
 const ROWS = [
   row({ id: 'before', ask: clientCredentials(), twin: true }),
@@ -13,7 +13,7 @@ const ROWS = [
     id: 'granted',
     write: { subject_type_authorization: { client: { policy: 'require_client_grant' } } },
     ask: clientCredentials(),
-    judge: [on(grantedClientIssued)],
+    judge: [on(issuedUnder('rs.settings.subject_type.client.require_client_grant'))],
   }),
   row({
     id: 'ungranted',

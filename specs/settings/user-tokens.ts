@@ -7,11 +7,9 @@
 // same grant accepted for the same API before.
 import { test } from '../../lib/auth/flow-fixtures.ts';
 import { implicitFlow, publicCodeWithoutProof, refreshOf, userGrant } from '../../lib/api-tokens/asks.ts';
-import { lifetimeAbove } from '../../lib/api-tokens/room.ts';
-import { declared, on, row, runRows } from '../../lib/api-tokens/rows.ts';
+import { declared, lifetimeAbove, on, row, runRows } from '../../lib/api-tokens/rows.ts';
 import { lifetimeOf, offlineAccessAs, tokenLifetime, webLifetime } from '../../lib/api-tokens/conditions.ts';
 
-const OFFLINE = 'rs.settings.allow_offline_access';
 const lifetime = on(tokenLifetime, (t, r) => lifetimeOf(t, r.written.token_lifetime as number));
 
 const ROWS = [
@@ -50,7 +48,7 @@ const ROWS = [
     write: { allow_offline_access: false },
     ask: userGrant,
     judge: [on(offlineAccessAs, (t) => ({ t, allowed: false }))],
-    refused: { clause: OFFLINE, twin: 'granted', optional: true },
+    refused: { clause: 'rs.settings.allow_offline_access', twin: 'granted', optional: true },
   }),
   row({
     id: 'user denied',
