@@ -4,7 +4,7 @@
 // token answer. The refusals a setting calls for go through the twin gate (lib/twin-gate.ts).
 import { createHash, X509Certificate } from 'node:crypto';
 import type { JSONWebKeySet } from 'jose';
-import { condition } from '../condition.ts';
+import { condition, perClause } from '../condition.ts';
 import { describeAnswer } from '../answer-words.ts';
 import { short } from '../values.ts';
 import type { Exchange } from '../http.ts';
@@ -291,6 +291,14 @@ export const onlyDefinedScopes = condition<{ t: ApiToken; defined: readonly stri
   },
 });
 
+/** The API's token before any write, in a few words: what rs.settings.defaults records. */
+export function defaultsOf(t: ApiToken): { what: string; ex: Exchange; extra: string } {
+  const h = t.read?.jws?.header ?? t.read?.jwe ?? {};
+  const life = t.read ? statedLifetime(t.read) : null;
+  const shape = `${t.read?.form ?? 'none'}, alg ${String(h.alg)}, typ ${String(h.typ)}, lifetime ${life === null ? 'unread' : `${life} s`}, token_type ${t.tokenType}`;
+  return { what: 'the API’s token before any write', ex: t.ex, extra: `: ${shape}` };
+}
+
 // Helpers
 
 /** Claims that differ between any two tokens, whatever the dialect. */
@@ -336,28 +344,21 @@ export const apiTokenIssued = condition<ApiToken>({
   },
 });
 
-/** §2.3 required_for public_clients: "which client types require it" — a confidential client's request without a proof is accepted. */
-export const requiredOfPublicOnly = condition<ApiToken>({
-  clauses: ['rs.settings.pop.required_for'],
-  cite: '§2.3',
-  judge: (check, t) =>
-    check.that(
-      'rs.settings.pop.required_for',
-      t.access !== null,
-      `${t.what}, a proof required of public clients only: ${t.access ? 'issued' : describeAnswer(t.ex)}`,
-      t.ex,
-    ),
-});
-
-/** §2.3 require_client_grant: a client holding a grant for the API obtains a token for it. */
-export const grantedClientIssued = condition<ApiToken>({
-  clauses: ['rs.settings.subject_type.client.require_client_grant'],
-  cite: '§2.3',
-  judge: (check, t) =>
-    check.that(
-      'rs.settings.subject_type.client.require_client_grant',
-      t.access !== null,
-      `${t.what}, holding a grant, under require_client_grant: ${t.access ? 'issued' : describeAnswer(t.ex)}`,
-      t.ex,
-    ),
-});
+/**
+ * §2.3: a setting that calls for no refusal of this client issues its token for the API —
+ * required_for public_clients to a confidential client without a proof ("which client types require
+ * it"), require_client_grant to a client holding a grant.
+ */
+export const issuedUnder = perClause((clause) =>
+  condition<ApiToken>({
+    clauses: [clause],
+    cite: '§2.3',
+    judge: (check, t) =>
+      check.that(
+        clause,
+        t.access !== null,
+        `${t.what} under ${clause}: ${t.access ? 'issued' : describeAnswer(t.ex)}`,
+        t.ex,
+      ),
+  }),
+);

@@ -1,116 +1,321 @@
-// The mechanics every row of the settings room shares: writing a setting on the configured
-// resource server (through the `rs` fixture: locked, journalled, restored after the test, also
-// when the run is killed), and what a row is judged beside — the API's token obtained before
-// anything is written, or under the row's setting.
-import type { TestInfo } from '@playwright/test';
+// The settings room as rows of data (issue 46): a row writes a setting on the configured resource
+// server (through the `rs` fixture: locked, journalled, restored after the test, also when the run
+// is killed), asks for a token for its API, and judges it with named conditions — or, where the
+// setting calls for a refusal, that refusal beside its twin (lib/twin-gate.ts). One driver runs a
+// test's rows in order; what a row cannot judge is skipped from its data, naming why: the run's
+// configuration its ask needs, a write the tenant did not take (and every row standing under it), a
+// twin that was not had. The rows are specs/settings/; the asks, lib/api-tokens/asks.ts.
+import type { TestDetails, TestInfo } from '@playwright/test';
+import type { JSONWebKeySet } from 'jose';
 import { describeAnswer } from '../answer-words.ts';
 import { classify } from '../answer-class.ts';
-import { skipClauses, skipTest } from '../declare.ts';
+import { clausesOf, type Condition } from '../condition.ts';
+import { clauseEntry } from '../catalogue.ts';
+import { clauses, OPERATIONS, skipClauses, skipTest } from '../declare.ts';
 import type { ResourceServerUnderTest } from '../fixtures.ts';
 import { optInSkip, type ClientCredentials, type Config } from '../config.ts';
-import type { ApiClient } from '../http.ts';
-import { clauseSkip, runSkip, tenantSkip } from '../skip-record.ts';
+import type { ApiClient, Exchange } from '../http.ts';
+import type { Flows } from '../auth/flow-types.ts';
+import { clauseSkip, isSkipRecord, runSkip, tenantSkip, type SkipRecord } from '../skip-record.ts';
 import type { Twin, TwinGate } from '../twin-gate.ts';
 import { deepEqual, isObject, short } from '../values.ts';
 import { PERSISTED } from '../management/read-back.ts';
+import { recorded } from '../management/recorded.ts';
+import type { Ask, Asked } from './asks.ts';
 import { apiTokenIssued } from './conditions.ts';
+import { tenantKeys } from './keys.ts';
 import { ApiTokens, type ApiToken } from './requests.ts';
 
-const ISSUED = 'rs.settings.token.issued';
+const REFUSAL_STATUS = recorded('rs.settings.refusal.status');
 
-export interface Row {
-  cfg: Config;
-  rs: ResourceServerUnderTest;
-  gate: TwinGate;
-  info: TestInfo;
+export interface SettingRow<T = ApiToken> {
+  /** How later rows name it: the twin of their refusal, the token they compare with. */
+  id: string;
+  /** The PATCH body, or one made at the moment (null: none needed); a row without stands under the previous write. */
+  write?: Body | ((r: Room) => Body | null | Promise<Body | null>);
+  /** The token it asks for. */
+  ask: Ask<T>;
+  /** The twin of every row after it: the API's token issued, or those rows are not judged. */
+  twin?: true;
+  /** The token must be issued (rs.settings.token.issued) before its conditions judge what it carries. */
+  issued?: true;
+  /** The conditions that judge the answer (or the token, with `issued`). */
+  judge?: readonly Judge<T>[];
+  /**
+   * The refusal the setting calls for, beside the twin: row `twin`'s token, or the one the ask made
+   * with it. `optional`: the tenant may issue instead, and `judge` then judges the token.
+   */
+  refused?: { clause: string; twin?: string; optional?: true };
+  /** Clauses a later row judges on this row's token: skipped with it. */
+  also?: readonly string[];
 }
 
-/**
- * What every test of the room starts with: the row context, the API's token requests (its
- * identifier the audience, every token masked) and the client that asks them (IDM_API_CLIENT_ID,
- * else the management client). A resource server that shows no identifier has no API to ask for.
- */
-export function rowsOf(f: {
+/** A condition and how a row's answer becomes its input (null: not judged here; a record: skipped with it). */
+export interface Judge<T> {
+  clauses: readonly string[];
+  run(t: T, r: Room, ex: Exchange | null): Promise<void>;
+}
+
+type Input<I> = I | SkipRecord | null;
+
+/** `c` judging a row's answer as it is, or as `input` makes it. */
+export function on<T>(c: Condition<T>): Judge<T>;
+export function on<I, T = ApiToken>(c: Condition<I>, input: (t: T, r: Room) => Input<I> | Promise<Input<I>>): Judge<T>;
+export function on<I, T>(c: Condition<I>, input?: (t: T, r: Room) => Input<I> | Promise<Input<I>>): Judge<T> {
+  return {
+    clauses: c.clauses,
+    async run(t, r, ex) {
+      const i = input ? await input(t, r) : (t as unknown as I);
+      if (i === null) return;
+      if (isSkipRecord(i)) return skipClauses(r.info, i, c.clauses[0]);
+      await r.gate.call(c, ex, i);
+    },
+  };
+}
+
+/** A row, typed by its ask's answer. */
+export function row<T = ApiToken>(r: SettingRow<T>): SettingRow<unknown> {
+  return r as unknown as SettingRow<unknown>;
+}
+
+/** The clauses a test of `rows` declares: those of their conditions and refusals. */
+export function declared(rows: readonly SettingRow<unknown>[]): TestDetails {
+  return clauses(
+    OPERATIONS.settings,
+    ...clausesOf(
+      ...(rows.some((x) => x.twin || x.issued) ? [apiTokenIssued] : []),
+      ...rows.flatMap((x) => [
+        ...(x.judge ?? []).flatMap((j) => j.clauses),
+        ...(x.refused ? [x.refused.clause, ...REFUSAL_STATUS.clauses] : []),
+        ...(x.also ?? []),
+      ]),
+    ),
+  );
+}
+
+export const ISSUED = 'rs.settings.token.issued';
+
+export type Body = Record<string, unknown>;
+
+/** What a row came to: the answer it obtained and the twin it gives, or why it was skipped. */
+export type Done = { t: unknown; twin?: Twin; skipped?: SkipRecord };
+
+/** The fixtures a settings test hands its rows (`flows` in the tests whose rows ask through the user flows). */
+export interface RoomFixtures {
   run: { cfg: Config };
   rs: ResourceServerUnderTest;
   gate: TwinGate;
   anon: ApiClient;
-  suite: { redactor: { add(v: string): void } };
+  suite: { redactor: { add(v: string): void }; state: { tokens: { limited?: string | null } } };
   info: TestInfo;
-}): { x: Row; tokens: ApiTokens; who: { secret: ClientCredentials } } {
+  flows?: Flows;
+}
+
+export class Room {
+  readonly cfg: Config;
+  readonly rs: ResourceServerUnderTest;
+  readonly gate: TwinGate;
+  readonly info: TestInfo;
+  readonly anon: ApiClient;
+  /** The API's token requests: its identifier the audience, every token masked. */
+  readonly tokens: ApiTokens;
+  /** Who asks by default: IDM_API_CLIENT_ID, else the management client. */
+  readonly who: { secret: ClientCredentials };
+  /** The limited client's token from the global setup: its credentials shown live. */
+  readonly limitedToken: string | null;
+  /** The rows so far, by id. */
+  readonly done = new Map<string, Done>();
+  /** What the row being run wrote ({} when it wrote nothing). */
+  written: Body = {};
+  /** The last body written: the setting a refusal is under. */
+  last: Body = {};
+  /** Every setting written so far in this test. */
+  inForce: Body = {};
+  /** Why the last row that writes could not: the rows without a write of their own stand under it. */
+  stage: SkipRecord | null = null;
+  /** Whether the test's first write was taken (and read back). */
+  wrote = false;
+  /** What an ask settles once a test (the user's grant: by password or by code). */
+  readonly memo = new Map<string, unknown>();
+  readonly flows: Flows | null;
+
+  constructor(private readonly f: RoomFixtures) {
+    this.cfg = f.run.cfg;
+    this.flows = f.flows ?? null;
+    this.rs = f.rs;
+    this.gate = f.gate;
+    this.info = f.info;
+    this.anon = f.anon;
+    this.tokens = new ApiTokens(this.cfg, f.anon, f.rs.identifier!, (v) => v && f.suite.redactor.add(v));
+    this.who = { secret: this.cfg.apiClient };
+    this.limitedToken = f.suite.state.tokens.limited ?? null;
+  }
+
+  /** The token an earlier row obtained, or null. */
+  token(id: string): ApiToken | null {
+    return (this.done.get(id)?.t as ApiToken | undefined) ?? null;
+  }
+
+  /** A value the run made that must never be shown (a signing secret), returned as it is. */
+  redact(v: string): string {
+    this.f.suite.redactor.add(v);
+    return v;
+  }
+
+  /** The tenant's published keys (lib/api-tokens/keys.ts, fetched once a worker). */
+  keys(): Promise<JSONWebKeySet | string> {
+    return tenantKeys(this.cfg, this.anon);
+  }
+}
+
+/** Runs a test's rows in order, from the fixtures it was given. */
+export async function runRows(rows: readonly SettingRow<unknown>[], f: RoomFixtures): Promise<void> {
   const { cfg } = f.run;
   skipTest(
     f.rs.identifier === null && runSkip({}, 'the configured resource server shows no identifier (its audience)'),
     f.info,
   );
-  return {
-    x: { cfg, rs: f.rs, gate: f.gate, info: f.info },
-    tokens: new ApiTokens(cfg, f.anon, f.rs.identifier!, (v) => v && f.suite.redactor.add(v)),
-    who: { secret: cfg.apiClient },
-  };
+  // A test none of whose rows the configuration allows, for one reason, is skipped for it.
+  const needs = rows.map((x) => x.ask.needs?.(cfg) ?? null);
+  if (needs.every((n) => n !== null && deepEqual(n, needs[0]))) skipTest(needs[0], f.info);
+  const r = new Room(f);
+  for (const [i, x] of rows.entries()) if (!(await runRow(r, x, rows.slice(i)))) return;
+}
+
+/** One row; false when the rows after it cannot be judged (its twin not had, the first write not kept). */
+async function runRow(r: Room, x: SettingRow<unknown>, rest: readonly SettingRow<unknown>[]): Promise<boolean> {
+  r.written = {};
+  const stand = await standing(r, x, rest);
+  if (stand === 'lost') return false;
+  const asked = stand ? { skip: stand } : await x.ask.send(r);
+  if ('skip' in asked) {
+    r.done.set(x.id, { t: null, skipped: asked.skip });
+    skipClauses(r.info, asked.skip, ...(x.twin ? clausesFrom(rest) : mustOf(x)));
+    return !x.twin;
+  }
+  const t = 't' in asked ? asked.t : null;
+  const token = t !== null && typeof t === 'object' && 'ex' in t ? (t as ApiToken) : null;
+  const done: Done = { t, twin: token ? twinOf(x, token, r) : undefined };
+  r.done.set(x.id, done);
+  if (x.twin) {
+    done.twin = await baseTwin(r, asked as Asked, clausesFrom(rest));
+    if (!done.twin.ok) return false;
+  }
+  const refusal = x.refused && !(x.refused.optional && token?.access);
+  if (refusal) await refused(r, x, asked as Asked);
+  if (t === null || (refusal && x.refused?.optional)) return true;
+  if (x.issued && !(await issuedTwin(r, token!, mustOf(x))).ok) return true;
+  const ex = x.twin || x.issued ? null : ((t as { ex?: Exchange }).ex ?? null);
+  for (const j of x.judge ?? []) await j.run(t, r, ex);
+  return true;
 }
 
 /**
- * Writes a setting; the body written (after staging safety), or null when the row cannot go on:
- * a body the target may not get (a field the snapshot does not show, IDM_ALLOW=irreversible), a
- * PATCH the tenant refuses (an add-on, the edge: the tenant's, citing the answer) or a fault.
+ * Why the row cannot ask, before it does: its twin's row skipped, the previous write not taken (a
+ * row without a write of its own), the configuration its ask needs, the tenant's precondition, its
+ * own write not taken; 'lost' when the test's first write did not read back (confirmed skips the rest).
  */
-export async function writeSetting(
-  x: Row,
-  body: Record<string, unknown>,
-  clauses: readonly string[],
-): Promise<Record<string, unknown> | null> {
-  const safe = x.rs.safe(body);
+async function standing(
+  r: Room,
+  x: SettingRow<unknown>,
+  rest: readonly SettingRow<unknown>[],
+): Promise<SkipRecord | 'lost' | null> {
+  const twinRow = x.refused?.twin === undefined ? undefined : r.done.get(x.refused.twin);
+  const why =
+    twinRow?.skipped ?? (x.write ? null : r.stage) ?? x.ask.needs?.(r.cfg) ?? (await x.ask.ready?.(r)) ?? null;
+  if (!x.write) return why;
+  if (why) return (r.stage = why);
+  const body = typeof x.write === 'function' ? await x.write(r) : x.write;
+  if (body === null) return r.stage;
+  const w = await writeSetting(r, body);
+  if ('skip' in w) return (r.stage = w.skip);
+  r.stage = null;
+  r.written = r.last = w.body;
+  r.inForce = { ...r.inForce, ...w.body };
+  if (r.wrote) return null;
+  r.wrote = true;
+  return (await confirmed(r, w.body, clausesFrom(rest))) ? null : 'lost';
+}
+
+/** The twin a row's token gives the refusals after it (a twin row's own is judged: baseTwin). */
+function twinOf(x: SettingRow<unknown>, t: ApiToken, r: Room) {
+  return r.gate.given(mustOf(x)[0] ?? ISSUED, t.access !== null, `${t.what}: ${t.ex.status}`);
+}
+
+/** The twin of the rows after it: the API's token issued, or (a user's grant) a refusal at the login failing it. */
+async function baseTwin(r: Room, asked: Asked, clauses: readonly string[]) {
+  // The test's first row asks before anything is written.
+  if ('t' in asked) return issuedTwin(r, asked.t, clauses, r.done.size === 1);
+  const why = 'refusedAtLogin' in asked ? asked.refusedAtLogin : '';
+  const twin = r.gate.accepted(ISSUED, false, `the user's grant for the API: ${why}`, why);
+  r.gate.skip(twin, ...clauses);
+  return twin;
+}
+
+/** The refusal a setting calls for, beside its twin: a 4xx at the token endpoint (its status recorded), or at the login. */
+async function refused(r: Room, x: SettingRow<unknown>, asked: Asked): Promise<void> {
+  const { clause, twin: id } = x.refused!;
+  const twin = ('twin' in asked ? asked.twin : undefined) ?? r.done.get(id!)!.twin!;
+  if ('refusedAtLogin' in asked) {
+    r.gate.holds(twin, clause, true, `refused at the login: ${asked.refusedAtLogin}`);
+    return;
+  }
+  if (!('t' in asked)) return;
+  const { t } = asked;
+  r.gate.refusedWith(twin, clause, t.ex, '4xx', `${t.what}, under ${short(r.last)}`);
+  await r.gate.call(REFUSAL_STATUS, null, { what: `${clause}: ${t.what}`, ex: t.ex });
+}
+
+/** The must clauses a row judges: skipped together where it cannot go on. */
+function mustOf(x: SettingRow<unknown>): string[] {
+  const all = [x.refused?.clause, ...(x.judge ?? []).map((j) => j.clauses[0]), ...(x.also ?? [])];
+  return [...new Set(all.filter((c): c is string => c !== undefined && clauseEntry(c)?.kind === 'must'))];
+}
+
+/** The must clauses of the rows from here on. */
+function clausesFrom(rows: readonly SettingRow<unknown>[]): string[] {
+  return [...new Set(rows.flatMap(mustOf))];
+}
+
+/**
+ * Writes a setting: the body written (after staging safety), or why the row cannot go on — a body
+ * the target may not get (a field the snapshot does not show, IDM_ALLOW=irreversible), a PATCH the
+ * tenant refuses (an add-on, the edge: the tenant's, citing the answer) or a fault.
+ */
+async function writeSetting(r: Room, body: Body): Promise<{ body: Body } | { skip: SkipRecord }> {
+  const safe = r.rs.safe(body);
   if (!deepEqual(Object.keys(safe).sort(), Object.keys(body).sort())) {
     const left = Object.keys(body).filter((k) => !(k in safe));
-    skipClauses(
-      x.info,
-      optInSkip(x.cfg, 'irreversible') ||
+    return {
+      skip:
+        optInSkip(r.cfg, 'irreversible') ||
         runSkip({ setting: 'IDM_ALLOW' }, `${left.join(', ')} could not be restored on this target`),
-      ...clauses,
-    );
-    return null;
+    };
   }
-  const ex = await x.rs.update(safe);
+  const ex = await r.rs.update(safe);
   const what = `PATCH ${short(safe)}`;
-  if (classify(ex).class === 'fault') {
-    x.gate.faulted(clauses, ex, what);
-    return null;
-  }
-  if (classify(ex).class !== 'accepted') {
-    skipClauses(
-      x.info,
-      tenantSkip(
-        { answer: classify(ex).class },
-        `not applicable: the tenant did not take ${what}: ${describeAnswer(ex)}`,
-      ),
-      ...clauses,
-    );
-    return null;
-  }
-  return safe;
+  const fault = r.gate.faultedFor(ex, [], what);
+  if (fault) return { skip: fault };
+  const answer = classify(ex).class;
+  if (answer === 'accepted') return { body: safe };
+  return {
+    skip: tenantSkip({ answer }, `not applicable: the tenant did not take ${what}: ${describeAnswer(ex)}`),
+  };
 }
 
 /**
  * A test's first write read back once (PATCH {}): a tenant that answers a write as stored and
  * keeps none fails rs.update.persisted, and the tokens after it say nothing more of the settings —
- * `clauses`, the test's rows, are then skipped naming that clause (one cause, one failure).
+ * `clauses`, the test's rows from there, are then skipped naming that clause (one cause, one failure).
  */
-export async function confirmed(
-  x: Row,
-  written: Record<string, unknown>,
-  clauses: readonly string[],
-): Promise<boolean> {
-  const read = await x.rs.read();
-  const lost = x.rs.lostWrite(read);
+async function confirmed(r: Room, written: Body, clauses: readonly string[]): Promise<boolean> {
+  const read = await r.rs.read();
+  const lost = r.rs.lostWrite(read);
   if (lost) {
-    skipClauses(x.info, lost, ...clauses);
+    skipClauses(r.info, lost, ...clauses);
     return false;
   }
-  if (classify(read).class === 'fault') {
-    x.gate.faulted(clauses, read, 'PATCH {} after the setting');
-    return false;
-  }
+  if (r.gate.faultedFor(read, clauses, 'PATCH {} after the setting')) return false;
   const now = isObject(read.body) ? read.body : {};
   // A field the tenant does not show back, or a secret it may show masked, says nothing either way:
   // the token verifying with the secret is rs.settings.signing_secret's to judge.
@@ -119,7 +324,7 @@ export async function confirmed(
   );
   if (missing.length === 0) return true;
   skipClauses(
-    x.info,
+    r.info,
     clauseSkip(PERSISTED, `not judged: ${missing.join(', ')} written did not read back (${PERSISTED})`),
     ...clauses,
   );
@@ -132,10 +337,10 @@ export async function confirmed(
  * management client standing in for IDM_API_CLIENT_ID on a target that is not the embedded
  * tenant, a refusal says nothing of the tenant (the client may hold no grant): the run's.
  */
-export async function issuedTwin(x: Row, t: ApiToken, clauses: readonly string[], baseline = false): Promise<Twin> {
-  if (baseline && t.access === null && !x.cfg.embedded && x.cfg.apiClient.id === x.cfg.client.id) {
+async function issuedTwin(r: Room, t: ApiToken, clauses: readonly string[], baseline = false): Promise<Twin> {
+  if (baseline && t.access === null && !r.cfg.embedded && r.cfg.apiClient.id === r.cfg.client.id) {
     skipClauses(
-      x.info,
+      r.info,
       runSkip(
         { setting: 'IDM_API_CLIENT_ID' },
         `the management client obtained no token for ${short(t.what)} (${describeAnswer(t.ex)}): set IDM_API_CLIENT_ID and IDM_API_CLIENT_SECRET to a client holding a grant for the API`,
@@ -143,13 +348,13 @@ export async function issuedTwin(x: Row, t: ApiToken, clauses: readonly string[]
       ISSUED,
       ...clauses,
     );
-    return x.gate.given(ISSUED, false, describeAnswer(t.ex));
+    return r.gate.given(ISSUED, false, describeAnswer(t.ex));
   }
   // A fault is the fault clause's, and so is every row that needed the token.
-  if (x.gate.faultedFor(t.ex, [ISSUED, ...clauses], t.what)) return x.gate.twinOf(ISSUED, t.ex);
-  const ok = await x.gate.call(apiTokenIssued, null, t);
-  const twin = x.gate.given(ISSUED, ok === true, describeAnswer(t.ex));
-  if (!twin.ok) x.gate.skip(twin, ...clauses);
+  if (r.gate.faultedFor(t.ex, [ISSUED, ...clauses], t.what)) return r.gate.twinOf(ISSUED, t.ex);
+  const ok = await r.gate.call(apiTokenIssued, null, t);
+  const twin = r.gate.given(ISSUED, ok === true, describeAnswer(t.ex));
+  if (!twin.ok) r.gate.skip(twin, ...clauses);
   return twin;
 }
 
