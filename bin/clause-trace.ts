@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allClauses } from '../contract/clauses.ts';
-import { runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/config/run.ts';
 import * as g from '../generators/index.ts';
 import { BENIGN, MUTANTS } from '../mutation/mutants.ts';
 import type { ConformanceReport } from '../reporters/model.ts';

@@ -5,7 +5,7 @@
 import { TargetTransportError } from './http.ts';
 import fc from 'fast-check';
 import type { CheckRecord, Checks } from './checks.ts';
-import { runSettings } from './settings/run.ts';
+import { runSettings } from './config/run.ts';
 import { FAULT_CLAUSES } from './twin-gate.ts';
 
 export interface PropertyOptions {
