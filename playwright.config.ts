@@ -5,7 +5,7 @@
 import { defineConfig, type ReporterDescription } from '@playwright/test';
 import { DEPTH_RUNS, EMBEDDED, loadConfig, separateAuthUrl } from './lib/config.ts';
 import { exitWith, isIdmError } from './lib/errors.ts';
-import { runSettings } from './lib/settings/run.ts';
+import { runSettings } from './lib/config/run.ts';
 import { runKey } from './lib/auth/run-key.ts';
 
 const runsConformance = selectsProject(process.argv, 'conformance');

@@ -1,19 +1,22 @@
 // Where each clause lives in the suite, computed once: the schema keywords labelled with it
 // (x-clause), the generated cases that carry it, the conformance tests that declare it (from
-// Playwright's own listing of the `conformance` project), the runtime and spec sources that
-// name it, the mutants labelled with it, and the last run's verdict. `npm run clauses --
-// --trace <id>` prints it and selftest/contract-coverage.spec.ts judges it, so the trace
-// and the coverage check read the same data and cannot disagree.
+// Playwright's own listing of the `conformance` project: the tests a run runs), the rules
+// judged on every answer of a run, the runtime and spec sources that name it, the mutants
+// labelled with it, and the last run's verdict. `npm run clauses -- --trace <id>` prints it
+// and selftest/contract-coverage.spec.ts judges it, so the trace and the coverage check read
+// the same data and cannot disagree.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { allClauses } from '../contract/clauses.ts';
-import { runSettings } from '../lib/settings/run.ts';
+import { ANSWER_RULES } from '../lib/answer-rules.ts';
+import { runSettings } from '../lib/config/run.ts';
 import * as g from '../generators/index.ts';
 import { BENIGN, MUTANTS } from '../mutation/mutants.ts';
+import { RUN_LEVEL_CLAUSES } from '../reporters/auth-errors.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
-import { clausesOfType, loadSchemaFiles, TYPES, typeNames } from '../schemas/index.ts';
+import { clausesOfType, loadSchemaFiles, TYPES, type TypeName, typeNames } from '../schemas/index.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const EXP: g.ExperimentOptions = {
@@ -42,6 +45,11 @@ export interface CaseRef {
   /** Whether a spec consumes the list (calls the function that produces it). */
   consumed: boolean;
 }
+/** A schema type a check validates an answer against, under the clause of that check. */
+export interface Validation {
+  type: string;
+  under: string;
+}
 export interface MutantRef {
   id: string;
   kind: 'mutant' | 'benign';
@@ -52,11 +60,14 @@ export interface MutantRef {
 /** Everything the suite holds about the clauses, indexed by clause id. */
 export interface TraceData {
   schema: Map<string, SchemaLabel[]>;
-  /** Clauses of the schema types the specs or the runtime validate against (expectSchema/validate with the type's name). */
-  validated: Map<string, string[]>;
+  /** Clauses of the schema types the specs or the runtime validate against (`expectSchema(clause, type, …)`), with that clause. */
+  validated: Map<string, Validation[]>;
   cases: Map<string, CaseRef[]>;
+  /** The tests a run runs, by the clauses they declare. */
   tests: Map<string, TestRef[]>;
-  /** Quoted literal mentions in lib/, specs/ and reporters/ (checks recorded outside a declaring test, or judged once per run by the reporter). */
+  /** Clauses judged on every answer of a run (lib/answer-rules.ts) or over the run (reporters/auth-errors.ts), with the rule. */
+  runWide: Map<string, string[]>;
+  /** Quoted literal mentions in lib/, specs/ and reporters/ (shown by the trace; they exercise nothing). */
   named: Map<string, SourceRef[]>;
   mutants: Map<string, MutantRef[]>;
   /** The last run's conformance.json, if there is one. */
@@ -68,13 +79,20 @@ export interface TraceData {
   } | null;
 }
 
-/** What of the data counts as exercising a `must` clause (the coverage rule). */
+/**
+ * What of the data counts as exercising a `must` clause (the coverage rule): a test that runs
+ * declares it, a rule judged on every answer of a run of those tests judges it, or a check one
+ * of them declares validates against a schema that labels it. A clause merely named in a module,
+ * or carried by a case list, counts for nothing: a test module the run does not import still
+ * names its clauses.
+ */
 export function exercisedBy(id: string, d: TraceData): string[] {
   const why: string[] = [];
-  if (d.tests.get(id)?.length) why.push('declared by a test');
-  if (d.named.get(id)?.length) why.push('named in lib/, specs/ or reporters/');
-  if (d.cases.get(id)?.some((c) => c.consumed)) why.push('carried by a consumed case list');
-  if (d.validated.get(id)?.length) why.push('in a validated schema');
+  if (d.tests.get(id)?.length) why.push('declared by a test that runs');
+  if (d.tests.size > 0) for (const rule of d.runWide.get(id) ?? []) why.push(`judged by a rule of every run: ${rule}`);
+  for (const v of d.validated.get(id) ?? [])
+    if (d.tests.get(v.under)?.length)
+      why.push(`in schema ${v.type}, validated under ${v.under}, which a test declares`);
   return why;
 }
 
@@ -92,6 +110,7 @@ export function emptyTrace(): TraceData {
     validated: new Map(),
     cases: new Map(),
     tests: new Map(),
+    runWide: new Map(),
     named: new Map(),
     mutants: new Map(),
     report: null,
@@ -110,6 +129,7 @@ export function traceData(opts: { tests?: Map<string, TestRef[]>; reportsDir?: s
     validated: validatedSchemaClauses(runtimeSrc),
     cases: caseRefs(specSrc),
     tests: opts.tests ?? listedTests(),
+    runWide: runWideRules(),
     named: namedIn([...specFiles, ...sourceFiles('lib'), ...sourceFiles('reporters')]),
     mutants: mutantRefs(),
     report: lastReport(opts.reportsDir ?? runSettings().reportsDir),
@@ -197,13 +217,25 @@ function schemaLabels(): Map<string, SchemaLabel[]> {
   return out;
 }
 
-function validatedSchemaClauses(runtimeSrc: string): Map<string, string[]> {
-  const out = new Map<string, string[]>();
-  for (const t of typeNames) {
-    // A type counts where a check validates against it by name, not where its name merely appears.
-    if (!new RegExp(`\\b(?:expectSchema|validate)\\([^)]*['"]${t}['"]`).test(runtimeSrc)) continue;
-    for (const id of clausesOfType(t, { followRefs: true })) push(out, id, t);
+function validatedSchemaClauses(runtimeSrc: string): Map<string, Validation[]> {
+  const out = new Map<string, Validation[]>();
+  const isType = (t: string): t is TypeName => (typeNames as string[]).includes(t);
+  // A type counts where a check validates against it by name, not where its name merely appears.
+  const pairs = new Set(
+    [...runtimeSrc.matchAll(/\bexpectSchema\(\s*['"]([^'"]+)['"]\s*,\s*['"](\w+)['"]/g)].map((m) => `${m[2]} ${m[1]}`),
+  );
+  for (const pair of pairs) {
+    const [type, under] = pair.split(' ') as [string, string];
+    if (isType(type)) for (const id of clausesOfType(type, { followRefs: true })) push(out, id, { type, under });
   }
+  return out;
+}
+
+function runWideRules(): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const rule of ANSWER_RULES) push(out, rule.clause, `${rule.name} (lib/answer-rules.ts)`);
+  for (const id of RUN_LEVEL_CLAUSES)
+    push(out, id, "the run's authentication-API errors, judged over the run (reporters/auth-errors.ts)");
   return out;
 }
 

@@ -115,7 +115,10 @@ function printTrace(id: string): void {
     'schema keywords (x-clause)',
     (d.schema.get(id) ?? []).map((s) => `${s.at}  ${s.keyword}`),
   );
-  section('validated as part of', d.validated.get(id) ?? []);
+  section(
+    'validated as part of',
+    (d.validated.get(id) ?? []).map((v) => `${v.type} (under ${v.under})`),
+  );
   section(
     'generator cases',
     (d.cases.get(id) ?? []).map(
@@ -126,8 +129,9 @@ function printTrace(id: string): void {
     'tests declaring it',
     (d.tests.get(id) ?? []).map((t) => `${t.file}:${t.line}  ${t.title}`),
   );
+  section('judged on every answer, or over the run', d.runWide.get(id) ?? []);
   section(
-    'named in lib/ and specs/',
+    'named in lib/, specs/ and reporters/ (exercises nothing by itself)',
     (d.named.get(id) ?? []).map((r) => `${r.file}:${r.line}`),
   );
   section(

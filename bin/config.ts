@@ -2,19 +2,19 @@
 // ***, and where it came from: environment, .env, embedded default, default), then what the
 // run will skip because of what is unset. A configuration a run would refuse ends here the
 // same way: one line, exit 2. `npm run config -- --readme` rewrites the README's table from
-// the declarations (selftest/settings.spec.ts fails while the two differ).
+// the declarations (selftest/config-declarations.spec.ts fails while the two differ).
 import { readFileSync, writeFileSync } from 'node:fs';
 import { findChromium, noChromiumReason } from '../lib/auth/browser.ts';
 import { fromSettings, separateAuthUrl } from '../lib/config.ts';
 import { exitWith, isIdmError } from '../lib/errors.ts';
-import { explain, settingsTable } from '../lib/settings/explain.ts';
-import { README, replaceTable } from '../lib/settings/readme.ts';
-import { parseSettings } from '../lib/settings/parse.ts';
-import { readSources } from '../lib/settings/sources.ts';
+import { explain, settingsTable } from '../lib/config/explain.ts';
+import { README, replaceTable } from '../lib/config/readme.ts';
+import { parseSettings } from '../lib/config/parse.ts';
+import { readSources } from '../lib/config/sources.ts';
 
 if (process.argv.includes('--readme')) {
   writeFileSync(README, replaceTable(readFileSync(README, 'utf8'), settingsTable()));
-  process.stdout.write(`${README}: configuration table written from lib/settings/declarations.ts\n`);
+  process.stdout.write(`${README}: configuration table written from lib/config/declarations.ts\n`);
 } else {
   try {
     const { merged, fromFile, envFile } = readSources();

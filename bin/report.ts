@@ -8,7 +8,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { exitWith, isIdmError } from '../lib/errors.ts';
-import { runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/config/run.ts';
 
 const REPORTS = reportsDir();
 const RESULTS = join(REPORTS, 'allure-results');

@@ -9,7 +9,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/config/run.ts';
 import type { InteropLeg, RunningServer } from './leg.ts';
 import { type ExpectedDeviation, type GroupCounts, judgeLeg, type LegVerdict, type ReportClause } from './verdict.ts';
 

@@ -1,6 +1,6 @@
 // Target configuration: one code path for the embedded reference tenant and for any staging
-// tenant. The settings are declared in lib/settings/declarations.ts and read by
-// lib/settings/parse.ts (environment, then .env); this module shapes them into the Config
+// tenant. The settings are declared in lib/config/declarations.ts and read by
+// lib/config/parse.ts (environment, then .env); this module shapes them into the Config
 // the suite uses and checks the rules between settings of different meaning. Every problem
 // is an IdmError with a stable code (lib/errors.ts).
 import { IdmError } from './errors.ts';
@@ -13,17 +13,17 @@ import {
   type AuthPath,
   type Depth,
   type NamedFlow,
-} from './settings/declarations.ts';
-import { EMBEDDED } from './settings/embedded.ts';
-import { parseSettings, type Settings } from './settings/parse.ts';
-import { recordOf } from './settings/records.ts';
-import { readSources, type Env } from './settings/sources.ts';
+} from './config/declarations.ts';
+import { EMBEDDED } from './config/embedded.ts';
+import { parseSettings, type Settings } from './config/parse.ts';
+import { recordOf } from './config/records.ts';
+import { readSources, type Env } from './config/sources.ts';
 import { runSkip, tenantSkip, type SkipRecord } from './skip-record.ts';
 import type { LoginControls } from './auth/page-view.ts';
 
-export { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath } from './settings/declarations.ts';
-export { EMBEDDED } from './settings/embedded.ts';
-export type { Env } from './settings/sources.ts';
+export { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath } from './config/declarations.ts';
+export { EMBEDDED } from './config/embedded.ts';
+export type { Env } from './config/sources.ts';
 
 export interface MtlsClient {
   id: string;

@@ -9,7 +9,7 @@ import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync
 import { join } from 'node:path';
 import type { Config } from './config.ts';
 import { ensureStateDir, journalKey } from './journal.ts';
-import { runSettings } from './settings/run.ts';
+import { runSettings } from './config/run.ts';
 
 export interface Named {
   name: string;

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { allowed, type Config } from './config.ts';
-import { runSettings } from './settings/run.ts';
+import { runSettings } from './config/run.ts';
 import { IdmError } from './errors.ts';
 import { acquireIfFree, release, sleep } from './lock.ts';
 import { readResourceServer, unpaced, type Pacing } from './preflight.ts';

@@ -218,10 +218,7 @@ export function learn(prev: BucketState, o: Answer): BucketState {
       return st;
     }
     // A 429 without the headers: empty for an unknown while.
-    st.remaining = 0;
-    st.resetAt = null;
-    st.seenAt = now;
-    return stallCheck(st, now, o, false, prev.seenAt);
+    return refused(st, null, o, prev.seenAt);
   }
   st.unmetered = false;
   st.limit = rl.limit ?? st.limit;
@@ -235,69 +232,85 @@ export function learn(prev: BucketState, o: Answer): BucketState {
       (st.rate > 0 || st.guess > 0)
     )
       st.kind = 'fixed';
-    st.remaining = 0;
-    st.resetAt = rl.resetAt;
-    st.seenAt = now;
-    return stallCheck(st, now, o, false, prev.seenAt);
+    return refused(st, rl.resetAt, o, prev.seenAt);
   }
   const remaining = rl.remaining;
   st.served += 1;
-  if (
-    remaining !== null &&
-    prev.remaining !== null &&
-    prev.seenAt > 0 &&
-    o.inflightAfter === 0 &&
-    o.sentAt >= prev.seenAt &&
-    st.served - prev.served === 1
-  ) {
-    // This answer alone since the previous one: did the bucket refill in between?
-    const rose = remaining > prev.remaining - 1;
-    // Sent on the learned refill (the reported Remaining alone would have held it back)?
-    const onRefill = prev.remaining <= o.reserve && (prev.resetAt === null || o.sentAt < prev.resetAt + RESET_SLACK_MS);
-    const promised =
-      onRefill && (prev.kind === 'fixed' ? 0 : Math.max(prev.rate, prev.guess)) * (o.sentAt - prev.seenAt) >= 1;
-    // Same window whatever the window: received before the previous answer's Reset minus its rounding.
-    const sameWindow = prev.resetAt !== null && now < prev.resetAt - 1000;
-    if (rose && sameWindow) {
-      st.kind = 'refill';
-      st.misses = 0;
-    } else if (!rose && promised && sameWindow && st.kind !== 'refill') {
-      // The learned refill promised at least one request and none came: a fixed window
-      // (at once when the proven rate promised it, else at the second miss).
-      st.misses += 1;
-      if (prev.rate * (o.sentAt - prev.seenAt) >= 1 || st.misses >= 2) st.kind = 'fixed';
-    }
-    // The guess probes a little beyond what is proven, backing off when the refill did not show.
-    if (rose && promised) st.guess = Math.max(st.guess, st.rate) * (st.guessSettled ? GUESS_UP : GUESS_UP_START);
-    else if (!rose && promised) {
-      st.guess = Math.max(st.rate, st.guess * GUESS_DOWN);
-      st.guessSettled = true;
-    }
-  }
   if (remaining !== null) {
-    // Refill rate: the best lower bound over the anchors.
-    for (const a of st.anchors) {
-      const span = now - a.sentAt;
-      const rise = remaining - a.remaining + (st.served - a.served - a.inflight) - 1;
-      if (span > 0 && rise > 0) st.rate = Math.max(st.rate, rise / span);
-    }
-    const last = st.anchors[st.anchors.length - 1];
-    if (!last || o.sentAt - last.sentAt >= ANCHOR_SPACING_MS) {
-      st.anchors.push({ sentAt: o.sentAt, remaining, served: st.served, inflight: o.inflightAfter });
-      if (st.anchors.length > MAX_ANCHORS) st.anchors.splice(1, 1); // keep the oldest: the longest span
-    }
-    if (st.limit !== null && rl.resetAt !== null && rl.resetAt > now && remaining < st.limit && st.guess === 0) {
-      st.guess = (st.limit - remaining) / (rl.resetAt - now);
-    }
-    // A guess below the proven rate would never be tried: sent at Reset instead, a request keeps
-    // no promise and teaches nothing (a 2 req/s bucket stayed at 1 req/s). Until settled, it
-    // stays a step above what is proven.
-    if (!st.guessSettled && st.rate > 0) st.guess = Math.max(st.guess, st.rate * GUESS_UP_START);
+    if (
+      prev.remaining !== null &&
+      prev.seenAt > 0 &&
+      o.inflightAfter === 0 &&
+      o.sentAt >= prev.seenAt &&
+      st.served - prev.served === 1
+    )
+      learnFromPrevious(st, prev, prev.remaining, o, remaining);
+    learnRate(st, o, remaining, rl.resetAt);
   }
   st.remaining = remaining;
   st.resetAt = rl.resetAt;
   st.seenAt = now;
   return stallCheck(st, now, o, true, prev.seenAt); // served: progress
+}
+
+/** A 429: the bucket is empty until `resetAt` (null: an unknown while). */
+function refused(st: BucketState, resetAt: number | null, o: Answer, prevSeenAt: number): BucketState {
+  st.remaining = 0;
+  st.resetAt = resetAt;
+  st.seenAt = o.receivedAt;
+  return stallCheck(st, o.receivedAt, o, false, prevSeenAt);
+}
+
+/**
+ * This answer alone since the previous one (`before`: the Remaining it reported): did the bucket
+ * refill in between? That tells a refilling bucket from a fixed window, and moves the guess.
+ */
+function learnFromPrevious(st: BucketState, prev: BucketState, before: number, o: Answer, remaining: number): void {
+  const rose = remaining > before - 1;
+  // Sent on the learned refill (the reported Remaining alone would have held it back)?
+  const onRefill = before <= o.reserve && (prev.resetAt === null || o.sentAt < prev.resetAt + RESET_SLACK_MS);
+  const promised =
+    onRefill && (prev.kind === 'fixed' ? 0 : Math.max(prev.rate, prev.guess)) * (o.sentAt - prev.seenAt) >= 1;
+  // Same window whatever the window: received before the previous answer's Reset minus its rounding.
+  const sameWindow = prev.resetAt !== null && o.receivedAt < prev.resetAt - 1000;
+  if (rose && sameWindow) {
+    st.kind = 'refill';
+    st.misses = 0;
+  } else if (!rose && promised && sameWindow && st.kind !== 'refill') {
+    // The learned refill promised at least one request and none came: a fixed window
+    // (at once when the proven rate promised it, else at the second miss).
+    st.misses += 1;
+    if (prev.rate * (o.sentAt - prev.seenAt) >= 1 || st.misses >= 2) st.kind = 'fixed';
+  }
+  // The guess probes a little beyond what is proven, backing off when the refill did not show.
+  if (rose && promised) st.guess = Math.max(st.guess, st.rate) * (st.guessSettled ? GUESS_UP : GUESS_UP_START);
+  else if (!rose && promised) {
+    st.guess = Math.max(st.rate, st.guess * GUESS_DOWN);
+    st.guessSettled = true;
+  }
+}
+
+/** The refill rate proven by the anchors, this answer kept as one, and the first guess from Reset. */
+function learnRate(st: BucketState, o: Answer, remaining: number, resetAt: number | null): void {
+  const now = o.receivedAt;
+  // Refill rate: the best lower bound over the anchors.
+  for (const a of st.anchors) {
+    const span = now - a.sentAt;
+    const rise = remaining - a.remaining + (st.served - a.served - a.inflight) - 1;
+    if (span > 0 && rise > 0) st.rate = Math.max(st.rate, rise / span);
+  }
+  const last = st.anchors[st.anchors.length - 1];
+  if (!last || o.sentAt - last.sentAt >= ANCHOR_SPACING_MS) {
+    st.anchors.push({ sentAt: o.sentAt, remaining, served: st.served, inflight: o.inflightAfter });
+    if (st.anchors.length > MAX_ANCHORS) st.anchors.splice(1, 1); // keep the oldest: the longest span
+  }
+  if (st.limit !== null && resetAt !== null && resetAt > now && remaining < st.limit && st.guess === 0) {
+    st.guess = (st.limit - remaining) / (resetAt - now);
+  }
+  // A guess below the proven rate would never be tried: sent at Reset instead, a request keeps
+  // no promise and teaches nothing (a 2 req/s bucket stayed at 1 req/s). Until settled, it
+  // stays a step above what is proven.
+  if (!st.guessSettled && st.rate > 0) st.guess = Math.max(st.guess, st.rate * GUESS_UP_START);
 }
 
 /**

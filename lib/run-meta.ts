@@ -2,7 +2,7 @@
 // when it differs, the authentication API's origin, depth, seed, run tag, requests sent outside tests). Never holds a secret.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { runSettings } from './settings/run.ts';
+import { runSettings } from './config/run.ts';
 import type { Cleanup } from './experiment-cleanup.ts';
 
 export interface RunMeta {

@@ -3,7 +3,7 @@
 // suite's verdict must stay the default's, clause by clause (`asDefault`): a verdict that moves
 // with the target's speed is the suite's defect, not the tenant's.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { declaredDefault } from '../lib/settings/parse.ts';
+import { declaredDefault } from '../lib/config/parse.ts';
 import type { Req, Wrap } from './exchange.ts';
 import { viaWrap, type Variant } from './variant.ts';
 

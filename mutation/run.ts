@@ -7,7 +7,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/config/run.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { VARIANTS } from './mutants.ts';
 import { ROOT, pool, startVariant, type Started } from './proc.ts';

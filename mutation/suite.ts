@@ -3,9 +3,9 @@
 // and reads back the verdict from the conformance reporter's JSON.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import type { EmbeddedName } from '../lib/settings/declarations.ts';
-import { embeddedEnv } from '../lib/settings/explain.ts';
-import { recordOf } from '../lib/settings/records.ts';
+import type { EmbeddedName } from '../lib/config/declarations.ts';
+import { embeddedEnv } from '../lib/config/explain.ts';
+import { recordOf } from '../lib/config/records.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { ROOT, runLogged, type RunResult } from './proc.ts';
 

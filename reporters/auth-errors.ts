@@ -12,6 +12,8 @@ import { clauseSkip, type SkipRecord } from '../lib/skip-record.ts';
 export const CODE_AND_DESCRIPTION = 'auth.error.code-and-description';
 const ERROR_OBJECT = 'auth.error.object';
 const RUN_LEVEL_FILE = '(run)';
+/** The clauses judged here, once over the run rather than in a test. */
+export const RUN_LEVEL_CLAUSES: readonly string[] = [ERROR_OBJECT, CODE_AND_DESCRIPTION];
 
 export function parseAuthError(description: string): AuthErrorRecord | null {
   try {

@@ -16,8 +16,8 @@ import {
 import { specText } from '../contract/clauses.ts';
 import type { TypeName } from '../schemas/index.ts';
 import * as g from '../generators/index.ts';
-import { loadSettings } from '../lib/settings/parse.ts';
-import { runSettings } from '../lib/settings/run.ts';
+import { loadSettings } from '../lib/config/parse.ts';
+import { runSettings } from '../lib/config/run.ts';
 
 const N = runSettings().selftestSamples;
 // A fixed default keeps titles and samples identical across workers and runs; IDM_SEED explores others.

@@ -9,7 +9,7 @@ import { expect, test, type Browser, type Page } from '@playwright/test';
 import { findChromium, launchChromium, noChromiumReason } from '../lib/auth/browser.ts';
 import { buildReport } from '../reporters/build-report.ts';
 import { loadContractCatalogue } from '../reporters/catalogue.ts';
-import { runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/config/run.ts';
 import { renderHtml } from '../reporters/html.ts';
 import type { CatalogueEntry, CheckRecord, ConformanceReport, TestOutcome } from '../reporters/model.ts';
 

@@ -3,11 +3,11 @@
 // the JUnit properties, Allure's environment — through the whole chain (global setup,
 // run-meta, reporters), in a small real run whose authentication API is the embedded tenant
 // under another name (localhost for 127.0.0.1). The report views alone, and the same-origin
-// case, are in report-aggregate.spec.ts and settings-dotenv-run.spec.ts.
+// case, are in report-aggregate.spec.ts and config-dotenv-run.spec.ts.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/config/run.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { removeWorkspaces, runCli, workspace } from './cli-run.ts';
 
@@ -16,7 +16,7 @@ test.afterAll(removeWorkspaces);
 test('a real run with IDM_AUTH_URL apart: conformance.json, the summary, the HTML header, the JUnit properties and Allure environment name both', async () => {
   test.setTimeout(150_000);
   const ws = workspace();
-  // A port of its own next to the one this checkout uses (settings-dotenv-run takes +7).
+  // A port of its own next to the one this checkout uses (config-dotenv-run takes +7).
   const port = runSettings().embeddedPort + 8;
   const management = `http://127.0.0.1:${port}`;
   const auth = `http://localhost:${port}`;

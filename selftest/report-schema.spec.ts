@@ -7,7 +7,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
 import { expect, test } from '@playwright/test';
 import { runSkip } from '../lib/skip-record.ts';
-import { runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/config/run.ts';
 import { buildReport } from '../reporters/build-report.ts';
 import { loadContractCatalogue } from '../reporters/catalogue.ts';
 import type { CatalogueEntry, ConformanceReport, TestOutcome } from '../reporters/model.ts';

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { RunMeta } from '../lib/run-meta.ts';
-import { runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/config/run.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
 import { removeWorkspaces, runCli, workspace } from './cli-run.ts';
 

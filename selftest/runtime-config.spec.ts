@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import { EMBEDDED, loadConfig, parseConfig, secretValues, withDiscovered, type Env } from '../lib/config.ts';
-import { parseEnvFile } from '../lib/settings/sources.ts';
+import { parseEnvFile } from '../lib/config/sources.ts';
 import { ErrorCodes, IdmError, type ErrorCode } from '../lib/errors.ts';
 
 /** A complete, valid configuration for a non-embedded target. */

@@ -8,7 +8,7 @@
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from '../checks.ts';
 import { clauseEntry } from '../catalogue.ts';
-import type { NamedFlow } from '../settings/declarations.ts';
+import type { NamedFlow } from '../config/declarations.ts';
 import { skipTest } from '../declare.ts';
 import type { Exchange } from '../http.ts';
 import { clauseSkip, tenantSkip } from '../skip-record.ts';

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock } from '../lock.ts';
-import { runSettings } from '../settings/run.ts';
+import { runSettings } from '../config/run.ts';
 
 export async function oneLoginAtATime<T>(authUrl: string, username: string, login: () => Promise<T>): Promise<T> {
   const dir = runSettings().stateDir;

@@ -4,7 +4,7 @@
 // FX_LEAK=1 puts unredacted credentials into the failure's evidence (the reporter's own
 // redaction must catch them).
 import { skipTest } from '../../lib/declare.ts';
-import { readSources } from '../../lib/settings/sources.ts';
+import { readSources } from '../../lib/config/sources.ts';
 import { runSkip } from '../../lib/skip-record.ts';
 import { expect, test } from '@playwright/test';
 

@@ -4,6 +4,9 @@
 // then waited on each other instead of running the rest. First the invalid bodies, the update
 // bucket's largest spender, so that under a rate limit that bucket is busy from the run's start
 // (their batch also fills rs.update.persisted's pause: rejects-invalid-updates.ts).
+// This list is the one place a module of these folders is named: selftest/contract-chain.spec.ts
+// fails naming a module of them it does not reach, and selftest/contract-coverage.spec.ts the
+// must clauses only a forgotten module declares.
 import '../resource-server/rejects-invalid-updates.ts';
 import '../resource-server/accepts-valid-updates.ts';
 import '../resource-server/encodings.ts';

@@ -3,7 +3,7 @@
 import type { Config, MtlsClient } from '../../config.ts';
 import type { Exchange } from '../../http.ts';
 import type { Checks } from '../../checks.ts';
-import type { NamedFlow } from '../../settings/declarations.ts';
+import type { NamedFlow } from '../../config/declarations.ts';
 import type { AuthEncoding } from '../encoding.ts';
 import type { AttackRow } from '../attacks/catalogue.ts';
 import type { SkipRecord } from '../../skip-record.ts';

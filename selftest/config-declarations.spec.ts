@@ -1,6 +1,6 @@
-// lib/settings/: every declared setting, set only in a .env file, takes effect exactly as the
+// lib/config/: every declared setting, set only in a .env file, takes effect exactly as the
 // same value in the environment does; the declarations are consistent; the README's table is
-// the generated one; no TypeScript outside lib/settings/ reads process.env.IDM_*; and
+// the generated one; no TypeScript outside lib/config/ reads process.env.IDM_*; and
 // `npm run config` explains a fresh checkout and refuses a misconfigured .env in one line.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -10,11 +10,11 @@ import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect, test } from '@playwright/test';
 import { EMBEDDED, loadConfig } from '../lib/config.ts';
-import { SETTINGS, type Setting } from '../lib/settings/declarations.ts';
-import { settingsTable } from '../lib/settings/explain.ts';
-import { loadSettings, readValue } from '../lib/settings/parse.ts';
-import { README, tableIn } from '../lib/settings/readme.ts';
-import { runSettings } from '../lib/settings/run.ts';
+import { SETTINGS, type Setting } from '../lib/config/declarations.ts';
+import { settingsTable } from '../lib/config/explain.ts';
+import { loadSettings, readValue } from '../lib/config/parse.ts';
+import { README, tableIn } from '../lib/config/readme.ts';
+import { runSettings } from '../lib/config/run.ts';
 
 const ROOT = process.cwd();
 // The tsx loader by URL: the command runs in a folder of its own, where `tsx` does not resolve.
@@ -158,7 +158,7 @@ test('the README configuration table is the one generated from the declarations 
   expect(tableIn(readFileSync(README, 'utf8'))).toBe(settingsTable());
 });
 
-test('outside lib/settings/, no TypeScript reads process.env.IDM_* (unless a nearby "// env:" comment says why)', () => {
+test('outside lib/config/, no TypeScript reads process.env.IDM_* (unless a nearby "// env:" comment says why)', () => {
   const offenders: string[] = [];
   const walk = (d: string): void => {
     for (const f of readdirSync(d)) {
@@ -167,7 +167,7 @@ test('outside lib/settings/, no TypeScript reads process.env.IDM_* (unless a nea
       if (statSync(p).isDirectory()) walk(p);
       else if (p.endsWith('.ts')) {
         const rel = relative(ROOT, p);
-        if (rel.startsWith('lib/settings/') || rel === 'selftest/settings.spec.ts') continue;
+        if (rel.startsWith('lib/config/') || rel === 'selftest/config-declarations.spec.ts') continue;
         const lines = readFileSync(p, 'utf8').split('\n');
         lines.forEach((line, i) => {
           if (!/process\.env(\.|\[['"])IDM_/.test(line)) return;

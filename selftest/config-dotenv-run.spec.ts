@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } fr
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { runSettings } from '../lib/settings/run.ts';
+import { runSettings } from '../lib/config/run.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
 
 test('IDM_REPORTS_DIR, IDM_STATE_DIR, IDM_BASELINE, IDM_DEPTH and IDM_EMBEDDED_PORT only in the env file take effect in every process of a run', () => {

@@ -43,7 +43,7 @@ export class Settings {
 
   private get(name: SettingName): Value | null {
     const r = this.byName.get(name);
-    if (!r) throw new Error(`${name} is not a declared setting (lib/settings/declarations.ts)`);
+    if (!r) throw new Error(`${name} is not a declared setting (lib/config/declarations.ts)`);
     return r.value;
   }
   text<N extends NameOfKind<TextKind>>(name: N): SettingValue<N> {
