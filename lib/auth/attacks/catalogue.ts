@@ -85,6 +85,17 @@ export interface AttackRow {
 /** The carriers every JWT attack is sent on, where the credential is a JWT. */
 const JWT_CARRIERS: readonly CarrierId[] = ['management-token', 'user-token', 'client-assertion'];
 
+/** The client assertion's own faults (RFC 7523 §3), each what is wrong with it (lib/auth/methods/client-assertion.ts makes them). */
+export const ASSERTION_FAULTS = {
+  'wrong-aud': 'an audience other than the tenant',
+  expired: 'expired ten minutes ago',
+  'iss-not-sub': 'iss differs from sub',
+  'no-sub': 'no sub claim',
+  'foreign-key': 'signed by a key the tenant never registered',
+  'alg-none': 'unsigned (alg: none)',
+} as const;
+export type AssertionFault = keyof typeof ASSERTION_FAULTS;
+
 /** Attacks sent before this catalogue existed, now rows of it (their clauses unchanged). */
 const EARLIER: ReadonlyArray<[CarrierId, string, string, string]> = [
   ['management-token', 'no-token', 'auth.mgmt.no-token', 'no Authorization header'],
@@ -109,17 +120,12 @@ const EARLIER: ReadonlyArray<[CarrierId, string, string, string]> = [
     'auth.method.bearer',
     'the genuine claims re-signed by a key the tenant never published',
   ],
-  ['client-assertion', 'wrong-aud', 'auth.method.client-assertion.refused', 'an audience other than the tenant'],
-  ['client-assertion', 'expired', 'auth.method.client-assertion.refused', 'expired ten minutes ago'],
-  ['client-assertion', 'iss-not-sub', 'auth.method.client-assertion.refused', 'iss differs from sub'],
-  ['client-assertion', 'no-sub', 'auth.method.client-assertion.refused', 'no sub claim'],
-  [
+  ...Object.entries(ASSERTION_FAULTS).map(([a, what]): [CarrierId, string, string, string] => [
     'client-assertion',
-    'foreign-key',
+    a,
     'auth.method.client-assertion.refused',
-    'signed by a key the tenant never registered',
-  ],
-  ['client-assertion', 'alg-none', 'auth.method.client-assertion.refused', 'unsigned (alg none)'],
+    what,
+  ]),
   ['refresh-token', 'revoked', 'auth.flow.revoke.effective', 'revoked by the client (RFC 7009)'],
   ['authorization-code', 'reused', 'auth.flow.code.single-use', 'exchanged a second time'],
   [
