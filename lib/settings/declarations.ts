@@ -3,7 +3,8 @@
 // must come with, whether it is a secret, what a run skips while it is unset, and one line of
 // documentation. Parsing (parse.ts), the IDM_E_CONFIG_* messages, the embedded defaults, the
 // values the redactor hides, `npm run config` and the README's configuration table all derive
-// from this table. Adding a setting is adding one entry here (and reading it where it is used).
+// from this table. Adding a setting is adding one entry here (and reading it where it is used);
+// the settings of the ways to authenticate come in from their clients (lib/auth/methods/clients.ts).
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED } from './embedded.ts';
