@@ -3,6 +3,14 @@
 // configured as a tenant admin would, so that the suite's authentication half runs against it.
 // Each leg lives in interop/<name>/: leg.ts (default export: an InteropLeg) and expected.json
 // (the server's real deviations). Nothing of the server's own code is committed.
+import {
+  clientsOf,
+  METHOD_IDS,
+  type ClientName,
+  type MethodClients,
+  type MethodId,
+} from '../lib/auth/methods/clients.ts';
+import type { NamedFlow } from '../lib/config/declarations.ts';
 
 export interface InteropLeg {
   /** 'oidc-provider' | 'keycloak' | 'hydra' | 'django-oauth-toolkit' */
@@ -22,32 +30,36 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+/** A configured client of each way to authenticate, by its name in the configuration (lib/auth/methods/clients.ts). */
+type LegClients = { [C in ClientName]: NonNullable<MethodClients[C]> };
+
 /** What a leg set up on its server for the suite: every leg hands the suite the same settings. */
 export interface LegTenant {
   /** IDM_AUTH_URL: the issuer, or whatever base its discovery document is under. */
   authUrl: string;
-  post: { id: string; secret: string };
-  /** Its secret has characters RFC 6749 §2.3.1's form-encoding changes. */
-  basic: { id: string; secret: string };
-  /** A private_key_jwt client and its key file; absent where the server has no client assertion. */
-  pkjwt?: { id: string; keyFile: string };
+  /**
+   * The client of each way to authenticate it offers (post; basic, its secret with characters RFC
+   * 6749 §2.3.1's form-encoding changes; pkjwt where it has a client assertion): a way with no
+   * client here is declared not offered.
+   */
+  clients: Partial<LegClients>;
   publicClientId: string;
   user: { username: string; password: string };
   lockout: { username: string; password: string };
   redirectUri: string;
   logoutReturnTo: string;
-  notOffered: readonly string[];
+  /** The named flows it does not offer, the ways to authenticate aside (`clients` says those). */
+  notOffered: readonly NamedFlow[];
 }
 
 /** The IDM_* settings that point the suite's authentication half at a leg's server. */
 export function suiteEnv(t: LegTenant): Record<string, string> {
+  const offers = (m: MethodId) => clientsOf(m).some(([name]) => t.clients[name] !== undefined);
   return {
     IDM_AUTH_URL: t.authUrl,
-    IDM_POST_CLIENT_ID: t.post.id,
-    IDM_POST_CLIENT_SECRET: t.post.secret,
-    IDM_BASIC_CLIENT_ID: t.basic.id,
-    IDM_BASIC_CLIENT_SECRET: t.basic.secret,
-    ...(t.pkjwt ? { IDM_PKJWT_CLIENT_ID: t.pkjwt.id, IDM_PKJWT_KEY_FILE: t.pkjwt.keyFile } : {}),
+    ...Object.fromEntries(
+      METHOD_IDS.flatMap((m) => clientsOf(m)).flatMap(([name, fields]) => settingsOf(t.clients[name], fields)),
+    ),
     IDM_PUBLIC_CLIENT_ID: t.publicClientId,
     IDM_TEST_USERNAME: t.user.username,
     IDM_TEST_PASSWORD: t.user.password,
@@ -55,6 +67,14 @@ export function suiteEnv(t: LegTenant): Record<string, string> {
     IDM_LOCKOUT_PASSWORD: t.lockout.password,
     IDM_REDIRECT_URI: t.redirectUri,
     IDM_LOGOUT_RETURN_TO: t.logoutReturnTo,
-    IDM_NOT_OFFERED: t.notOffered.join(','),
+    IDM_NOT_OFFERED: [...t.notOffered, ...METHOD_IDS.filter((m) => !offers(m))].join(','),
   };
+}
+
+/** A client's fields as the settings that hold them (none for a client the leg has not). */
+function settingsOf(
+  client: Record<string, string> | undefined,
+  fields: Record<string, { name: string }>,
+): Array<[string, string]> {
+  return client ? Object.entries(fields).map(([field, setting]) => [setting.name, client[field] as string]) : [];
 }

@@ -13,13 +13,15 @@ import {
   type AuthPath,
   type Depth,
   type NamedFlow,
+  type NameOfKind,
 } from './config/declarations.ts';
 import { EMBEDDED } from './config/embedded.ts';
 import { parseSettings, type Settings } from './config/parse.ts';
-import { recordOf } from './config/records.ts';
+import { keysOf, recordOf } from './config/records.ts';
 import { readSources, type Env } from './config/sources.ts';
 import { runSkip, tenantSkip, type SkipRecord } from './skip-record.ts';
 import type { LoginControls } from './auth/page-view.ts';
+import { clientsOf, METHOD_IDS, type MethodClients } from './auth/methods/clients.ts';
 
 export { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath } from './config/declarations.ts';
 export { EMBEDDED } from './config/embedded.ts';
@@ -37,10 +39,11 @@ export interface UserCredentials {
 }
 
 /**
- * The authentication API side (§4.3, §5.2, §8): one optional entry per way to authenticate.
+ * The authentication API side (§4.3, §5.2, §8): one optional entry per client of a way to
+ * authenticate (post, basic, pkjwt, mtls, mtlsCa: lib/auth/methods/clients.ts names them).
  * null = not configured; the tests that need it are skipped naming the setting.
  */
-export interface AuthConfig {
+export interface AuthConfig extends MethodClients {
   /** `{auth_url}` of the spec (IDM_AUTH_URL, default the base URL). */
   url: string;
   /**
@@ -63,14 +66,7 @@ export interface AuthConfig {
   targetsFrom: { tokenUrl: string; assertionAudience: string };
   /** The settings discovery fills in around (withDiscovered). */
   targetSettings: { tokenPath: string | null; managementTokenPath: string; audience: string | null };
-  /** A private_key_jwt client (§5.2 client assertion). */
-  pkjwt: { id: string; keyFile: string } | null;
-  post: ClientCredentials | null;
-  basic: ClientCredentials | null;
   publicClientId: string | null;
-  mtls: MtlsClient | null;
-  /** The mTLS client that needs client-certificate-ca-verified: SUCCESS (shares IDM_MTLS_API_KEY). */
-  mtlsCa: MtlsClient | null;
   user: (UserCredentials & { connection: string | null }) | null;
   /** A user the §8 repeat-login test may lock (never the test user). */
   lockout: UserCredentials | null;
@@ -302,28 +298,7 @@ export function fromSettings(s: Settings): Config {
 function authOf(s: Settings, tokenPath: string): AuthConfig {
   const url = s.text('IDM_AUTH_URL');
   const outboxPath = s.text('IDM_PASSWORDLESS_OUTBOX_PATH');
-  const pkjwtId = s.text('IDM_PKJWT_CLIENT_ID');
-  const pkjwtKey = s.text('IDM_PKJWT_KEY_FILE');
-  const post = clientOf(s.text('IDM_POST_CLIENT_ID'), s.text('IDM_POST_CLIENT_SECRET'));
-  const basic = clientOf(s.text('IDM_BASIC_CLIENT_ID'), s.text('IDM_BASIC_CLIENT_SECRET'));
   const publicClientId = s.text('IDM_PUBLIC_CLIENT_ID');
-  const sameAsPublic = (name: string): string =>
-    `IDM_PUBLIC_CLIENT_ID names the same client as ${name} (a public client has no secret)`;
-  differ(publicClientId, post?.id, sameAsPublic('IDM_POST_CLIENT_ID'));
-  differ(publicClientId, basic?.id, sameAsPublic('IDM_BASIC_CLIENT_ID'));
-
-  // The CA-verified mTLS client shares the custom-domain API key of the mTLS client.
-  const apiKey = s.text('IDM_MTLS_API_KEY');
-  const mtlsId = s.text('IDM_MTLS_CLIENT_ID');
-  const caId = s.text('IDM_MTLS_CA_CLIENT_ID');
-  if (caId !== null && apiKey === null)
-    throw new IdmError('IDM_E_CONFIG_MISSING', 'IDM_MTLS_CA_CLIENT_ID is set but IDM_MTLS_API_KEY is not');
-  const mtlsCert = s.text('IDM_MTLS_CERT_FILE');
-  const caCert = s.text('IDM_MTLS_CA_CERT_FILE');
-  const mtls =
-    mtlsId !== null && apiKey !== null && mtlsCert !== null ? { id: mtlsId, apiKey, certFile: mtlsCert } : null;
-  const mtlsCa = caId !== null && apiKey !== null && caCert !== null ? { id: caId, apiKey, certFile: caCert } : null;
-  differ(mtlsCa?.id, mtls?.id, 'IDM_MTLS_CA_CLIENT_ID names the same client as IDM_MTLS_CLIENT_ID');
 
   const testUser = userOf(s.text('IDM_TEST_USERNAME'), s.text('IDM_TEST_PASSWORD'));
   const user = testUser ? { ...testUser, connection: s.text('IDM_TEST_CONNECTION') } : null;
@@ -343,12 +318,8 @@ function authOf(s: Settings, tokenPath: string): AuthConfig {
     url,
     ...authTargets(url, targetSettings, NOTHING_DISCOVERED),
     targetSettings,
-    pkjwt: pkjwtId !== null && pkjwtKey !== null ? { id: pkjwtId, keyFile: pkjwtKey } : null,
-    post,
-    basic,
+    ...methodClients(s, publicClientId),
     publicClientId,
-    mtls,
-    mtlsCa,
     user,
     lockout,
     lockoutAttempts: s.int('IDM_LOCKOUT_ATTEMPTS'),
@@ -370,6 +341,35 @@ function authOf(s: Settings, tokenPath: string): AuthConfig {
     },
     chromium: s.text('IDM_CHROMIUM'),
   };
+}
+
+/**
+ * The clients of the ways to authenticate, each read from the settings of its fields: all set, or
+ * none (not configured). A client with a secret is not the public client, two clients of one way
+ * are not the same, and a client set without a setting it shares with another is a missing one.
+ */
+function methodClients(s: Settings, publicClientId: string | null): MethodClients {
+  const read = (setting: { name: string }): string | null => s.text(setting.name as NameOfKind<'text' | 'file'>);
+  const out: Record<string, Record<string, string> | null> = {};
+  for (const method of METHOD_IDS) {
+    const clients = clientsOf(method);
+    clients.forEach(([name, fields], i) => {
+      const id = read(fields.id);
+      const unset = Object.values(fields).find((f) => read(f) === null);
+      if (id !== null && unset)
+        throw new IdmError('IDM_E_CONFIG_MISSING', `${fields.id.name} is set but ${unset.name} is not`);
+      if ('secret' in fields)
+        differ(
+          publicClientId,
+          id,
+          `IDM_PUBLIC_CLIENT_ID names the same client as ${fields.id.name} (a public client has no secret)`,
+        );
+      for (const [earlier, its] of clients.slice(0, i))
+        differ(id, out[earlier]?.id, `${fields.id.name} names the same client as ${its.id.name}`);
+      out[name] = unset ? null : recordOf(keysOf(fields), (f) => read(fields[f] as { name: string }) as string);
+    });
+  }
+  return out as MethodClients;
 }
 
 /** What the authentication API's discovery document says about the two targets settings may leave open. */

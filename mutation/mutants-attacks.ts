@@ -22,10 +22,10 @@ import { JWT_ATTACKS } from '../lib/auth/attacks/jwt.ts';
 import { basicAuthorization } from '../lib/auth/methods/client-secret-basic.ts';
 import { PASSWORDLESS_OTP_GRANT } from '../lib/auth/attacks/grants.ts';
 import { isObject } from '../lib/values.ts';
-import { DEV_AUTH, DEV_CREDENTIALS, DEV_RESOURCES } from './suite.ts';
+import { DEV_AUTH, DEV_RESOURCES } from './suite.ts';
 import { mapResponse } from './faults.ts';
 import { authorize, passwordTokens, refresh, token } from './mutants-flows.ts';
-import type { ProbeClient } from './probes.ts';
+import { clientCredentials, type ProbeClient } from './probes.ts';
 import { viaParts, viaWrap, type Variant, type VariantContext } from './variant.ts';
 
 const A = DEV_AUTH;
@@ -434,12 +434,7 @@ function testUserId(): string {
 
 /** PATCH {} on the resource server with the full client's token made into `attack`: the status. */
 async function mgmtStatus(c: ProbeClient, attack: string): Promise<number> {
-  const issued = await token(c, {
-    grant_type: 'client_credentials',
-    client_id: DEV_CREDENTIALS.IDM_CLIENT_ID,
-    client_secret: DEV_CREDENTIALS.IDM_CLIENT_SECRET,
-    audience: `${c.origin}/api/v2/`,
-  });
+  const issued = await clientCredentials(c, 'full', { audience: `${c.origin}/api/v2/` });
   const genuine = String(isObject(issued.body) ? issued.body.access_token : '');
   const set = (await c.request('GET', '/.well-known/jwks.json')).body as { keys: JWK[] };
   const made = await JWT_ATTACKS.find((a) => a.id === attack)!.make(genuine, {

@@ -3,13 +3,14 @@
 // nothing, a redirect to any URI. Built from the tenant's named parts (authStore, verifyPkce,
 // checkPassword) or an HTTP wrap; each mutant carries the probe that shows it alive.
 import { createHash } from 'node:crypto';
+import type { PkceCheck, TenantParts } from '../reference/src/index.ts';
 import { DEV_AUTH } from './suite.ts';
 import { isTokenRequest, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
 import { isObject } from '../lib/values.ts';
 import { mapResponse } from './faults.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
 import { byManagementClient } from './mutants-auth.ts';
-import type { ProbeClient, Seen } from './probes.ts';
+import { clientCredentials, type ProbeClient, type Seen } from './probes.ts';
 
 const A = DEV_AUTH;
 /** The seeded custom resource server's identifier: an audience any client-credentials request may name. */
@@ -33,15 +34,7 @@ export const FLOW_MUTANTS: Variant[] = [
           ? oauthError(400, 'invalid_request', 'The request body has an unsupported content type')
           : next(req),
     ),
-    probe: async (c) =>
-      (
-        await token(c, {
-          grant_type: 'client_credentials',
-          client_id: A.IDM_POST_CLIENT_ID,
-          client_secret: A.IDM_POST_CLIENT_SECRET,
-          audience: DEV_RS_IDENTIFIER,
-        })
-      ).status,
+    probe: async (c) => (await clientCredentials(c, 'post', { audience: DEV_RS_IDENTIFIER })).status,
   },
   {
     id: 'flow-client-credentials-no-token-type',
@@ -57,16 +50,7 @@ export const FLOW_MUTANTS: Variant[] = [
         },
       ),
     ),
-    probe: async (c) =>
-      'token_type' in
-      (
-        await token(c, {
-          grant_type: 'client_credentials',
-          client_id: A.IDM_POST_CLIENT_ID,
-          client_secret: A.IDM_POST_CLIENT_SECRET,
-          audience: DEV_RS_IDENTIFIER,
-        })
-      ).body,
+    probe: async (c) => 'token_type' in (await clientCredentials(c, 'post', { audience: DEV_RS_IDENTIFIER })).body,
   },
   {
     id: 'flow-password-grant-refused',
@@ -164,9 +148,7 @@ export const FLOW_MUTANTS: Variant[] = [
     clause: 'auth.flow.code.pkce.wrong-verifier',
     fault: 'auth-bypass',
     description: 'PKCE verifier not checked: any code_verifier redeems a code issued for a challenge',
-    options: viaParts((d) => ({
-      verifyPkce: (stored, verifier) => (verifier === undefined ? d.verifyPkce(stored, verifier) : { ok: true }),
-    })),
+    options: viaParts((d) => ({ verifyPkce: pkcePassedWhen(d, (_stored, verifier) => verifier !== undefined) })),
     probe: async (c) =>
       (await publicExchange(c, await publicCode(c), { code_verifier: 'a-verifier-that-matches-nothing-0123456789abc' }))
         .status,
@@ -177,9 +159,7 @@ export const FLOW_MUTANTS: Variant[] = [
     clause: 'auth.flow.code.pkce.missing-verifier',
     fault: 'missing-validation',
     description: 'a code issued for a challenge is redeemed without any code_verifier',
-    options: viaParts((d) => ({
-      verifyPkce: (stored, verifier) => (verifier === undefined ? { ok: true } : d.verifyPkce(stored, verifier)),
-    })),
+    options: viaParts((d) => ({ verifyPkce: pkcePassedWhen(d, (_stored, verifier) => verifier === undefined) })),
     probe: async (c) => (await publicExchange(c, await publicCode(c), {})).status,
   },
   {
@@ -224,18 +204,7 @@ export const FLOW_MUTANTS: Variant[] = [
         'code_verifier is required.',
       ),
     ),
-    probe: async (c) => {
-      const loc = await authorize(c, { response_type: 'code', client_id: A.IDM_POST_CLIENT_ID });
-      return (
-        await token(c, {
-          grant_type: 'authorization_code',
-          client_id: A.IDM_POST_CLIENT_ID,
-          client_secret: A.IDM_POST_CLIENT_SECRET,
-          code: loc?.searchParams.get('code'),
-          redirect_uri: A.IDM_REDIRECT_URI,
-        })
-      ).status;
-    },
+    probe: async (c) => (await postExchange(c, {})).status,
   },
   {
     id: 'flow-code-reusable',
@@ -417,6 +386,11 @@ function anyRedirectUri(): Wrap {
   };
 }
 
+/** The tenant's PKCE check, passed whenever `when` holds of the stored challenge and the verifier sent. */
+export function pkcePassedWhen(d: TenantParts, when: (...a: Parameters<PkceCheck>) => boolean): PkceCheck {
+  return (stored, verifier) => (when(stored, verifier) ? { ok: true } : d.verifyPkce(stored, verifier));
+}
+
 // Probe steps (plain HTTP: the login form posted as an API caller would)
 
 export const VERIFIER = 'probe-verifier-0123456789-abcdefghijklmnopqrstuvwxyz';
@@ -477,6 +451,19 @@ export async function publicCode(c: ProbeClient, extra: Record<string, string> =
     code_challenge_method: 'S256',
   });
   return loc?.searchParams.get('code') ?? null;
+}
+
+/** The confidential client's code (no PKCE) exchanged with `change` applied to the right exchange. */
+export async function postExchange(c: ProbeClient, change: Record<string, unknown>): Promise<Seen> {
+  const loc = await authorize(c, { response_type: 'code', client_id: A.IDM_POST_CLIENT_ID });
+  return token(c, {
+    grant_type: 'authorization_code',
+    client_id: A.IDM_POST_CLIENT_ID,
+    client_secret: A.IDM_POST_CLIENT_SECRET,
+    code: loc?.searchParams.get('code'),
+    redirect_uri: A.IDM_REDIRECT_URI,
+    ...change,
+  });
 }
 
 /** The public client's code exchanged at the token endpoint, with `extra` (its verifier, an audience proof…). */

@@ -12,7 +12,7 @@ import { compose, mapResponse } from './faults.ts';
 import { byManagementClient } from './mutants-auth.ts';
 import { DEV_AUTH } from './suite.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
-import type { ProbeClient } from './probes.ts';
+import { clientCredentials, type ProbeClient } from './probes.ts';
 
 const A = DEV_AUTH;
 /** The management clients: they keep client credentials, the Management API's own grant (§5.1). */
@@ -23,15 +23,7 @@ const isDiscovery = (r: Req): boolean => r.method === 'GET' && r.path === '/.wel
 const isSaml = (r: Req): boolean => r.method === 'POST' && /^\/login\/callback\/?$/.test(r.path);
 
 /** The Post client's client-credentials request, as the authentication API's own client sends it. */
-const postClientCredentials = (c: ProbeClient) =>
-  c.request('POST', '/oauth/token', {
-    body: {
-      grant_type: 'client_credentials',
-      client_id: A.IDM_POST_CLIENT_ID,
-      client_secret: A.IDM_POST_CLIENT_SECRET,
-      audience: '/api/v2/',
-    },
-  });
+const postClientCredentials = (c: ProbeClient) => clientCredentials(c, 'post', { audience: '/api/v2/' });
 
 /** The revocation endpoint and discovery's word for it: absent from both. */
 const NO_REVOCATION: Wrap = compose(
@@ -100,14 +92,7 @@ export const JUDGING_MUTANTS: Variant[] = [
       ),
     ),
     probe: async (c) => {
-      const wrong = await c.request('POST', '/oauth/token', {
-        body: {
-          grant_type: 'client_credentials',
-          client_id: A.IDM_POST_CLIENT_ID,
-          client_secret: 'not-the-secret',
-          audience: '/api/v2/',
-        },
-      });
+      const wrong = await clientCredentials(c, 'post', { client_secret: 'not-the-secret', audience: '/api/v2/' });
       return isObject(wrong.body) ? typeof wrong.body.error : null;
     },
   },

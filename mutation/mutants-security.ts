@@ -9,8 +9,17 @@ import { isTokenRequest, type Req, type Res, type Wrap } from './exchange.ts';
 import { isObject } from '../lib/values.ts';
 import { mapResponse } from './faults.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
-import { authorize, passwordTokens, publicCode, publicExchange, refresh, token, VERIFIER } from './mutants-flows.ts';
-import type { ProbeClient } from './probes.ts';
+import {
+  authorize,
+  passwordTokens,
+  pkcePassedWhen,
+  postExchange,
+  publicCode,
+  publicExchange,
+  refresh,
+  VERIFIER,
+} from './mutants-flows.ts';
+import { clientCredentials, type ProbeClient } from './probes.ts';
 
 const A = DEV_AUTH;
 const isUserinfo = (r: Req): boolean => r.method === 'GET' && /^\/userinfo\/?$/.test(r.path);
@@ -147,14 +156,7 @@ export const SECURITY_MUTANTS: Variant[] = [
         },
       ),
     ),
-    probe: async (c) =>
-      (
-        await token(c, {
-          grant_type: 'client_credentials',
-          client_id: A.IDM_POST_CLIENT_ID,
-          client_secret: A.IDM_POST_CLIENT_SECRET,
-        })
-      ).headers['cache-control'] ?? null,
+    probe: async (c) => (await clientCredentials(c, 'post')).headers['cache-control'] ?? null,
   },
   {
     id: 'sec-pkce-downgrade',
@@ -162,9 +164,7 @@ export const SECURITY_MUTANTS: Variant[] = [
     clause: 'auth.sec.pkce.no-downgrade',
     fault: 'auth-bypass',
     description: 'a code issued without code_challenge is redeemed although the token request brings a code_verifier',
-    options: viaParts((d) => ({
-      verifyPkce: (stored, verifier) => (stored === undefined ? { ok: true } : d.verifyPkce(stored, verifier)),
-    })),
+    options: viaParts((d) => ({ verifyPkce: pkcePassedWhen(d, (stored) => stored === undefined) })),
     probe: async (c) => (await postExchange(c, { code_verifier: VERIFIER })).status,
   },
   {
@@ -177,7 +177,7 @@ export const SECURITY_MUTANTS: Variant[] = [
     description:
       "as a Python framework's server: a code issued without code_challenge is redeemed with a code_verifier, and a code is redeemed without the redirect_uri its request carried (auth.sec.code.redirect-uri-required too)",
     options: viaParts((d) => ({
-      verifyPkce: (stored, verifier) => (stored === undefined ? { ok: true } : d.verifyPkce(stored, verifier)),
+      verifyPkce: pkcePassedWhen(d, (stored) => stored === undefined),
       securityRules: {
         ...d.securityRules,
         codeBindingFault: (grant, clientId, redirectUri) =>
@@ -436,17 +436,4 @@ async function idTokenAlg(c: ProbeClient): Promise<string> {
     () => 'not verified',
   );
   return `${header.alg} ${sig ? 'signed' : 'unsigned'} ${verified}`;
-}
-
-/** The confidential client's code (no PKCE) exchanged with `change` applied to the right exchange. */
-async function postExchange(c: ProbeClient, change: Record<string, unknown>) {
-  const loc = await authorize(c, { response_type: 'code', client_id: A.IDM_POST_CLIENT_ID });
-  return token(c, {
-    grant_type: 'authorization_code',
-    client_id: A.IDM_POST_CLIENT_ID,
-    client_secret: A.IDM_POST_CLIENT_SECRET,
-    code: loc?.searchParams.get('code'),
-    redirect_uri: A.IDM_REDIRECT_URI,
-    ...change,
-  });
 }

@@ -9,8 +9,8 @@ import { isTokenRequest } from './exchange.ts';
 import { mapResponse } from './faults.ts';
 import { exportSPKI, generateKeyPair } from 'jose';
 import { authorize, publicCode, publicExchange, token, VERIFIER } from './mutants-flows.ts';
-import type { ProbeClient } from './probes.ts';
-import { DEV_AUTH as A, DEV_CREDENTIALS } from './suite.ts';
+import { clientCredentials, type ProbeClient } from './probes.ts';
+import { DEV_AUTH as A } from './suite.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
 
 /** The seeded custom API (reference/src/store.ts rs_conformance): the audience of its tokens. */
@@ -46,13 +46,7 @@ const after =
   ) =>
   async (c: ProbeClient) => {
     await c.patch(setting);
-    const t = await token(c, {
-      grant_type: 'client_credentials',
-      client_id: DEV_CREDENTIALS.IDM_CLIENT_ID,
-      client_secret: DEV_CREDENTIALS.IDM_CLIENT_SECRET,
-      audience: API,
-      ...o,
-    });
+    const t = await clientCredentials(c, 'full', { audience: API, ...o });
     const body = isObject(t.body) ? t.body : {};
     return read(body, typeof body.access_token === 'string' ? claimsOf(body.access_token) : {});
   };
@@ -191,15 +185,7 @@ export const SETTINGS_MUTANTS: Variant[] = [
     'rs.settings.subject_type.client.require_client_grant',
     'require_client_grant is stored but a client holding no grant gets a token for the API',
     ignoring((s) => ({ clientPolicy: s.clientPolicy === 'require_client_grant' ? 'allow_all' : s.clientPolicy })),
-    async (c) =>
-      (
-        await token(c, {
-          grant_type: 'client_credentials',
-          client_id: DEV_CREDENTIALS.IDM_LIMITED_CLIENT_ID,
-          client_secret: DEV_CREDENTIALS.IDM_LIMITED_CLIENT_SECRET,
-          audience: API,
-        })
-      ).status,
+    async (c) => (await clientCredentials(c, 'limited', { audience: API })).status,
   ),
   settingMutant(
     'settings-user-deny-ignored',
@@ -240,15 +226,7 @@ export const SETTINGS_MUTANTS: Variant[] = [
           res.body.expires_in = res.body.expires_in * 2;
       }),
     ),
-    probe: async (c) =>
-      (
-        await token(c, {
-          grant_type: 'client_credentials',
-          client_id: DEV_CREDENTIALS.IDM_CLIENT_ID,
-          client_secret: DEV_CREDENTIALS.IDM_CLIENT_SECRET,
-          audience: API,
-        })
-      ).body.expires_in,
+    probe: async (c) => (await clientCredentials(c, 'full', { audience: API })).body.expires_in,
   },
 ];
 

@@ -4,7 +4,7 @@
 // reference (and would "survive" for nothing) fails loudly. Here: the probe client and the
 // small builders probes share.
 import { SignJWT, decodeJwt, generateKeyPair } from 'jose';
-import { DEV_CREDENTIALS, DEV_RESOURCES } from './suite.ts';
+import { DEV_AUTH, DEV_CREDENTIALS, DEV_RESOURCES } from './suite.ts';
 
 export type Auth = 'full' | 'limited' | 'none' | 'malformed' | 'bad-signature' | 'expired' | 'wrong-audience';
 
@@ -55,6 +55,22 @@ export const VALID_EXPERIMENT = {
 };
 export const experimentWith = (o: Record<string, unknown>): Record<string, unknown> => ({ ...VALID_EXPERIMENT, ...o });
 export const statusOf = async (p: Promise<Seen>): Promise<number> => (await p).status;
+
+/** The dev clients a probe asks for a token with its secret: the client_secret_post one and the two management clients. */
+type SecretClient = 'post' | 'full' | 'limited';
+const SECRET_CLIENTS: Record<SecretClient, [id: string, secret: string]> = {
+  post: [DEV_AUTH.IDM_POST_CLIENT_ID, DEV_AUTH.IDM_POST_CLIENT_SECRET],
+  full: [DEV_CREDENTIALS.IDM_CLIENT_ID, DEV_CREDENTIALS.IDM_CLIENT_SECRET],
+  limited: [DEV_CREDENTIALS.IDM_LIMITED_CLIENT_ID, DEV_CREDENTIALS.IDM_LIMITED_CLIENT_SECRET],
+};
+
+/** A client-credentials request of a dev client at the token endpoint, `o` added to (or replacing part of) its body. */
+export function clientCredentials(c: ProbeClient, who: SecretClient, o: Record<string, unknown> = {}): Promise<Seen> {
+  const [id, secret] = SECRET_CLIENTS[who];
+  return c.request('POST', '/oauth/token', {
+    body: { grant_type: 'client_credentials', client_id: id, client_secret: secret, ...o },
+  });
+}
 export const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 /** A probe client for a tenant at `origin` (public URL = origin), minting tokens as needed. */
@@ -160,10 +176,7 @@ export function probeClient(origin: string, expired: () => Promise<string | null
 const BURST_WAVE = 25;
 
 async function issue(origin: string, who: 'full' | 'limited', audience: string): Promise<string> {
-  const [id, secret] =
-    who === 'full'
-      ? [DEV_CREDENTIALS.IDM_CLIENT_ID, DEV_CREDENTIALS.IDM_CLIENT_SECRET]
-      : [DEV_CREDENTIALS.IDM_LIMITED_CLIENT_ID, DEV_CREDENTIALS.IDM_LIMITED_CLIENT_SECRET];
+  const [id, secret] = SECRET_CLIENTS[who];
   const res = await fetch(`${origin}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },

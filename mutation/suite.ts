@@ -3,6 +3,7 @@
 // and reads back the verdict from the conformance reporter's JSON.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { METHOD_SETTINGS } from '../lib/auth/methods/clients.ts';
 import type { EmbeddedName } from '../lib/config/declarations.ts';
 import { embeddedEnv } from '../lib/config/explain.ts';
 import { recordOf } from '../lib/config/records.ts';
@@ -15,7 +16,7 @@ const embeddedSettings = <N extends EmbeddedName>(...names: N[]): Record<N, stri
   return recordOf(names, (n) => env[n]);
 };
 
-/** Dev credentials of the reference tenant (written once, in lib/settings/embedded.ts). */
+/** Dev credentials of the reference tenant (written once, in lib/config/embedded.ts). */
 export const DEV_CREDENTIALS = embeddedSettings(
   'IDM_CLIENT_ID',
   'IDM_CLIENT_SECRET',
@@ -23,20 +24,13 @@ export const DEV_CREDENTIALS = embeddedSettings(
   'IDM_LIMITED_CLIENT_SECRET',
 );
 
-/** The authentication-API dev settings of the reference tenant, by setting name (mutants, self-tests). */
+/**
+ * The authentication-API dev settings of the reference tenant, by setting name (mutants,
+ * self-tests): every client of the ways to authenticate (lib/auth/methods/clients.ts), and these.
+ */
 export const DEV_AUTH = embeddedSettings(
-  'IDM_POST_CLIENT_ID',
-  'IDM_POST_CLIENT_SECRET',
-  'IDM_BASIC_CLIENT_ID',
-  'IDM_BASIC_CLIENT_SECRET',
-  'IDM_PKJWT_CLIENT_ID',
-  'IDM_PKJWT_KEY_FILE',
+  ...METHOD_SETTINGS.map((s) => s.name),
   'IDM_PUBLIC_CLIENT_ID',
-  'IDM_MTLS_CLIENT_ID',
-  'IDM_MTLS_API_KEY',
-  'IDM_MTLS_CERT_FILE',
-  'IDM_MTLS_CA_CLIENT_ID',
-  'IDM_MTLS_CA_CERT_FILE',
   'IDM_TEST_USERNAME',
   'IDM_TEST_PASSWORD',
   'IDM_TEST_CONNECTION',

@@ -14,9 +14,10 @@ import { type DotUser, startDot } from './server.ts';
  * What the leg does not offer. DOT registers one grant type per application, and the suite's
  * confidential client (IDM_POST_CLIENT_*) is registered for the authorization code, which its code
  * flow and the code's binding rules need: so no client credentials for it. The password and
- * implicit grants are refused for every client (the RFC 9700 gates the leg turns on). DOT has no
- * client assertion (its discovery lists client_secret_post and client_secret_basic), and none of
- * the service's own endpoints (passwordless, SAML, WS-Fed, delegation) or its mTLS edge.
+ * implicit grants are refused for every client (the RFC 9700 gates the leg turns on). None of the
+ * service's own endpoints (passwordless, SAML, WS-Fed, delegation); no client assertion (its
+ * discovery lists client_secret_post and client_secret_basic) and no mTLS edge, which follow from
+ * the leg having no client for them (interop/leg.ts).
  */
 const NOT_OFFERED = [
   'client-credentials',
@@ -26,9 +27,7 @@ const NOT_OFFERED = [
   'saml',
   'wsfed',
   'delegation',
-  'client-assertion',
-  'mtls',
-];
+] as const;
 
 const leg: InteropLeg = {
   name: 'django-oauth-toolkit',
@@ -58,8 +57,7 @@ const leg: InteropLeg = {
     return {
       env: suiteEnv({
         authUrl: dot.issuer,
-        post,
-        basic,
+        clients: { post, basic },
         publicClientId: publicClient.id,
         user,
         lockout,

@@ -15,9 +15,10 @@ import { randomBytes } from 'node:crypto';
 /**
  * What Hydra does not offer: the resource-owner password grant (the open-source server registers
  * no handler for it; its discovery lists none), passwordless start, Auth0's SAML callback and
- * WS-Federation, delegation, and mTLS as the spec's edge makes it (an API key beside the certificate).
+ * WS-Federation, delegation; and mTLS as the spec's edge makes it (an API key beside the
+ * certificate), which follows from the leg having no mTLS client (interop/leg.ts).
  */
-const NOT_OFFERED = ['password', 'passwordless', 'saml', 'wsfed', 'delegation', 'mtls'];
+const NOT_OFFERED = ['password', 'passwordless', 'saml', 'wsfed', 'delegation'] as const;
 
 const leg: InteropLeg = {
   name: 'hydra',
@@ -59,9 +60,11 @@ const leg: InteropLeg = {
       return {
         env: suiteEnv({
           authUrl: hydra.url,
-          post: clients.post,
-          basic: clients.basic,
-          pkjwt: { id: clients.pkjwtClientId, keyFile: plan.keyFile },
+          clients: {
+            post: clients.post,
+            basic: clients.basic,
+            pkjwt: { id: clients.pkjwtClientId, keyFile: plan.keyFile },
+          },
           publicClientId: clients.publicClientId,
           user,
           lockout,

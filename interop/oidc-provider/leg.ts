@@ -3,7 +3,7 @@
 // shipped development login and consent pages. What it does not offer is declared, never guessed:
 // no password grant (it implements none), no response_type=token (RFC 6749 §4.2; its implicit
 // flows return an ID token), none of the service's own endpoints (passwordless, SAML, WS-Fed,
-// delegation) and no mTLS behind the service's edge headers.
+// delegation) and no mTLS behind the service's edge headers (no mTLS client: interop/leg.ts).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -82,15 +82,13 @@ const leg: InteropLeg = {
     const server: RunningServer = {
       env: suiteEnv({
         authUrl: issuer,
-        post: settings.post,
-        basic: settings.basic,
-        pkjwt: { id: settings.pkjwt.id, keyFile },
+        clients: { post: settings.post, basic: settings.basic, pkjwt: { id: settings.pkjwt.id, keyFile } },
         publicClientId: settings.publicClientId,
         user,
         lockout,
         redirectUri: settings.redirectUri,
         logoutReturnTo: settings.logoutReturnTo,
-        notOffered: ['password', 'implicit', 'passwordless', 'saml', 'wsfed', 'delegation', 'mtls'],
+        notOffered: ['password', 'implicit', 'passwordless', 'saml', 'wsfed', 'delegation'],
       }),
       async stop() {
         const c = child;

@@ -3,11 +3,13 @@
 // must come with, whether it is a secret, what a run skips while it is unset, and one line of
 // documentation. Parsing (parse.ts), the IDM_E_CONFIG_* messages, the embedded defaults, the
 // values the redactor hides, `npm run config` and the README's configuration table all derive
-// from this table. Adding a setting is adding one entry here (and reading it where it is used).
+// from this table. Adding a setting is adding one entry here (and reading it where it is used);
+// the settings of the ways to authenticate come in from their clients (lib/auth/methods/clients.ts).
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED } from './embedded.ts';
 import { keysOf, recordOf } from './records.ts';
+import { METHOD_IDS, METHOD_SETTINGS } from '../auth/methods/clients.ts';
 
 /** Opt-ins for tests that are only safe by default against the embedded tenant. */
 export const ALLOWANCES = {
@@ -33,9 +35,9 @@ export type Depth = (typeof DEPTHS)[number];
  * The named flows and endpoints (§4.3) and the ways to authenticate at the token endpoint (§5.2)
  * a tenant may switch off on purpose (mTLS needs a custom domain, a client assertion a key);
  * IDM_NOT_OFFERED lists them. Every endpoint of lib/auth/endpoints.ts but authorize (which every
- * browser flow needs) belongs to one (lib/auth/absent.ts); the methods' ids are the rows of lib/auth/methods.ts.
+ * browser flow needs) belongs to one (lib/auth/absent.ts); the methods' ids are the rows of lib/auth/methods/clients.ts.
  */
-export const NAMED_FLOWS = [
+const FLOWS = [
   'client-credentials',
   'password',
   'implicit',
@@ -46,11 +48,8 @@ export const NAMED_FLOWS = [
   'logout',
   'wsfed',
   'delegation',
-  'client-secret-post',
-  'client-secret-basic',
-  'client-assertion',
-  'mtls',
 ] as const;
+export const NAMED_FLOWS = [...FLOWS, ...METHOD_IDS] as const;
 export type NamedFlow = (typeof NAMED_FLOWS)[number];
 
 /**
@@ -97,7 +96,7 @@ export const GROUPS: Record<Group, string> = {
 };
 
 /** One entry of the table: what a setting is, how it is read, where its value comes from. */
-interface Declaration {
+export interface Declaration {
   readonly name: `IDM_${string}`;
   readonly group: Group;
   readonly kind: Kind;
@@ -340,59 +339,6 @@ const DECLARED = [
     doc: "`aud` of the client assertions (RFC 7523 §3: a value that identifies the authorization server). Unset, the genuine assertion is tried with the issuer, then with the token endpoint URL (OIDC Core §9), and the first taken signs every assertion of the run (the report's `auth.method.param-names` says which); set, only this: another URI, or `token-endpoint` for the authentication API's token endpoint",
   },
   {
-    name: 'IDM_PKJWT_CLIENT_ID',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.pkjwtClientId,
-    together: 'pkjwt',
-    unset: '§5.2 private_key_jwt (client assertion) skipped',
-    doc: 'a `private_key_jwt` client',
-  },
-  {
-    name: 'IDM_PKJWT_KEY_FILE',
-    group: 'authentication',
-    kind: { type: 'file' },
-    embedded: EMBEDDED.pkjwtKeyFile,
-    together: 'pkjwt',
-    doc: 'its private key (PEM file)',
-  },
-  {
-    name: 'IDM_POST_CLIENT_ID',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.post.id,
-    together: 'post',
-    unset: '§5.2 client_secret_post skipped',
-    doc: 'a `client_secret_post` client',
-  },
-  {
-    name: 'IDM_POST_CLIENT_SECRET',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.post.secret,
-    together: 'post',
-    secret: true,
-    doc: 'its secret',
-  },
-  {
-    name: 'IDM_BASIC_CLIENT_ID',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.basic.id,
-    together: 'basic',
-    unset: '§5.2 client_secret_basic skipped',
-    doc: 'a `client_secret_basic` client (the header is form-encoded per RFC 6749 §2.3.1)',
-  },
-  {
-    name: 'IDM_BASIC_CLIENT_SECRET',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.basic.secret,
-    together: 'basic',
-    secret: true,
-    doc: 'its secret',
-  },
-  {
     name: 'IDM_PUBLIC_CLIENT_ID',
     group: 'authentication',
     kind: text,
@@ -400,49 +346,8 @@ const DECLARED = [
     unset: 'the public-client (PKCE) flows skipped',
     doc: 'a public client (auth method `none`, PKCE)',
   },
-  {
-    name: 'IDM_MTLS_CLIENT_ID',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.mtls.id,
-    together: 'mtls',
-    unset: '§5.2 mTLS skipped',
-    doc: 'a self-signed mTLS client behind the edge (`self_signed_tls_client_auth`, RFC 8705 §2.2: bound to its registered certificate)',
-  },
-  {
-    name: 'IDM_MTLS_API_KEY',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.mtls.apiKey,
-    together: 'mtls',
-    secret: true,
-    doc: 'the custom-domain API key (`cname-api-key`), shared by the CA-verified client',
-  },
-  {
-    name: 'IDM_MTLS_CERT_FILE',
-    group: 'authentication',
-    kind: { type: 'file' },
-    embedded: EMBEDDED.mtls.certFile,
-    together: 'mtls',
-    doc: 'the registered certificate of the mTLS client (PEM file)',
-  },
-  {
-    name: 'IDM_MTLS_CA_CLIENT_ID',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.mtlsCa.id,
-    together: 'mtls-ca',
-    unset: '§5.2 mTLS with client-certificate-ca-verified skipped',
-    doc: 'an mTLS client that needs `client-certificate-ca-verified: SUCCESS` (needs `IDM_MTLS_API_KEY`)',
-  },
-  {
-    name: 'IDM_MTLS_CA_CERT_FILE',
-    group: 'authentication',
-    kind: { type: 'file' },
-    embedded: EMBEDDED.mtlsCa.certFile,
-    together: 'mtls-ca',
-    doc: 'its certificate (PEM file)',
-  },
+  // The clients of the ways to authenticate at the token endpoint (lib/auth/methods/clients.ts).
+  ...METHOD_SETTINGS,
   {
     name: 'IDM_TEST_USERNAME',
     group: 'authentication',

@@ -12,6 +12,7 @@ import type {
   UserRecord,
 } from './types.ts';
 import { PASSWORDLESS_OTP_GRANT } from './auth/one-time-code.ts';
+import { devClients } from './auth/client-auth.ts';
 
 export const DEFAULT_HOST = '127.0.0.1';
 export const DEFAULT_PORT = 4810;
@@ -63,7 +64,7 @@ type Env = Record<string, string | undefined>;
 
 /**
  * The dev clients: the three management clients (ids, secrets and the pkjwt public key
- * overridable by env) and one authentication-API client per §5.2 method.
+ * overridable by env) and the authentication-API client each §5.2 way seeds (auth/client-auth.ts).
  */
 export function defaultClients(env: Env = process.env): ClientConfig[] {
   const pkjwtKeyPath = env.REFERENCE_PKJWT_PUBLIC_KEY_FILE ?? DEV_PKJWT_PUBLIC_KEY_PATH;
@@ -83,43 +84,12 @@ export function defaultClients(env: Env = process.env): ClientConfig[] {
       publicKeyPem: readFileSync(pkjwtKeyPath, 'utf8'),
       scopes: FULL_SCOPES,
     },
-    {
-      clientId: 'conformance-post',
-      secret: 'dev-secret-post-0123456789',
-      tokenEndpointAuthMethod: 'client_secret_post',
-      scopes: ['read:resource_servers'],
-      grantTypes: USER_GRANTS,
-      redirectUris: [REDIRECT_URI],
-      logoutUrls: [LOGOUT_URL],
-    },
-    {
-      clientId: 'conformance-basic',
-      // Characters that RFC 6749 §2.3.1 form-encoding changes (":", "+", " ", "%", "&", "=").
-      secret: 'dev-secret:basic+0123456789 %&=',
-      tokenEndpointAuthMethod: 'client_secret_basic',
-      scopes: ['read:resource_servers'],
-      grantTypes: ['client_credentials', 'password', 'refresh_token'],
-    },
-    {
-      clientId: 'conformance-spa',
-      tokenEndpointAuthMethod: 'none',
-      scopes: [],
-      grantTypes: ['authorization_code', 'implicit', 'refresh_token', PASSWORDLESS_OTP_GRANT],
-      redirectUris: [REDIRECT_URI],
-      logoutUrls: [LOGOUT_URL],
-    },
-    {
-      clientId: 'conformance-mtls',
-      tokenEndpointAuthMethod: 'self_signed_tls_client_auth',
-      certificatePem: readFileSync(DEV_MTLS_CERT_PATH, 'utf8'),
-      scopes: ['read:resource_servers'],
-    },
-    {
-      clientId: 'conformance-mtls-ca',
-      tokenEndpointAuthMethod: 'tls_client_auth',
-      certificatePem: readFileSync(DEV_MTLS_CA_CERT_PATH, 'utf8'),
-      scopes: ['read:resource_servers'],
-    },
+    ...devClients({
+      redirectUri: REDIRECT_URI,
+      logoutUrl: LOGOUT_URL,
+      userGrants: USER_GRANTS,
+      pem: (file) => readFileSync(devKey(file), 'utf8'),
+    }),
   ];
 }
 

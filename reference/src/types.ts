@@ -1,5 +1,6 @@
 // Public types of the reference tenant. Everything here is plain data so the mutation
 // harness can wrap or replace any part without touching the tenant's own code.
+import type { CLIENT_AUTH_METHODS } from './auth/client-auth.ts';
 
 /** One HTTP request as the tenant's handler sees it: plain data, body fully read. */
 export interface TenantRequest {
@@ -134,14 +135,8 @@ export interface Store {
   deleteExperiment(id: string): boolean;
 }
 
-/** §5.2 token endpoint authentication methods (names as in OIDC / RFC 8705 discovery). */
-export type ClientAuthMethod =
-  | 'client_secret_post'
-  | 'client_secret_basic'
-  | 'private_key_jwt'
-  | 'none'
-  | 'tls_client_auth'
-  | 'self_signed_tls_client_auth';
+/** §5.2 token endpoint authentication methods (names as in OIDC / RFC 8705 discovery): the rows of auth/client-auth.ts. */
+export type ClientAuthMethod = (typeof CLIENT_AUTH_METHODS)[number];
 
 export interface ClientConfig {
   clientId: string;

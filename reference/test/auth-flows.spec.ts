@@ -17,6 +17,7 @@ import {
   form,
   isAuthError,
   jsonBody,
+  passwordGrant,
   tenant,
   type Client,
 } from './helpers.ts';
@@ -27,15 +28,7 @@ let clock = 0; // ms added to the real clock by tests that move time
 test.beforeAll(async () => ({ t, c } = await tenant({ parts: (d) => ({ now: () => d.now() + clock }) })));
 test.afterAll(async () => t.close());
 
-const password = (extra: Record<string, string> = {}) =>
-  c.token({
-    grant_type: 'password',
-    client_id: POST.id,
-    client_secret: POST.secret,
-    username: USER.username,
-    password: USER.password,
-    ...extra,
-  });
+const password = (extra: Record<string, string> = {}) => c.token(passwordGrant(extra));
 
 /** A request that does not follow redirects. */
 async function raw(method: string, path: string, init: { headers?: Record<string, string>; body?: string } = {}) {

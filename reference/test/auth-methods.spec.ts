@@ -12,12 +12,12 @@ import {
   PKJWT,
   POST,
   SPA,
-  USER,
   assertion,
   basicAuth,
   form,
   isAuthError,
   jsonBody,
+  passwordGrant,
   tenant,
   type Client,
 } from './helpers.ts';
@@ -223,14 +223,7 @@ test.describe('authenticateClient part', () => {
 
 test.describe('conventions (§4.3, §7.3)', () => {
   test('every POST endpoint takes JSON and form bodies alike', async () => {
-    const params = {
-      grant_type: 'password',
-      client_id: POST.id,
-      client_secret: POST.secret,
-      username: USER.username,
-      password: USER.password,
-      scope: 'openid',
-    };
+    const params = passwordGrant({ scope: 'openid' });
     expect((await c.send('POST', '/oauth/token', jsonBody(params))).status).toBe(200);
     expect((await c.send('POST', '/oauth/token', form(params))).status).toBe(200);
     const pl = { client_id: SPA.id, connection: 'sms', phone_number: '+15555550100', send: 'code' };

@@ -135,6 +135,16 @@ export const MTLS_CA = { id: 'conformance-mtls-ca' };
 export const EDGE_API_KEY = 'dev-cname-api-key-0123456789';
 export const USER = { username: 'conformance-user@example.test', password: 'dev-password-0123456789!' };
 export const LOCKOUT = { username: 'conformance-lockout@example.test', password: 'dev-password-lockout-0123!' };
+
+/** The password grant's body: the Post client and the test user, with `extra` added. */
+export const passwordGrant = (extra: Record<string, string> = {}): Record<string, string> => ({
+  grant_type: 'password',
+  client_id: POST.id,
+  client_secret: POST.secret,
+  username: USER.username,
+  password: USER.password,
+  ...extra,
+});
 export const REDIRECT_URI = 'https://app.conformance.test/callback';
 export const LOGOUT_URL = 'https://app.conformance.test/logged-out';
 

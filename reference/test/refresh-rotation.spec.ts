@@ -3,18 +3,10 @@
 // the used one keeps working until revoked (RFC 6749 §6 and RFC 9700 §4.14.2 leave the choice open).
 import { test, expect } from '@playwright/test';
 import { decodeJwt } from 'jose';
-import { POST, RS_CONFORMANCE_IDENTIFIER, SPA, USER, jsonBody, tenant, type Client } from './helpers.ts';
+import { POST, RS_CONFORMANCE_IDENTIFIER, SPA, jsonBody, passwordGrant, tenant, type Client } from './helpers.ts';
 
 const password = (c: Client, scope: string, extra: Record<string, string> = {}) =>
-  c.token({
-    grant_type: 'password',
-    client_id: POST.id,
-    client_secret: POST.secret,
-    username: USER.username,
-    password: USER.password,
-    scope,
-    ...extra,
-  });
+  c.token(passwordGrant({ scope, ...extra }));
 
 const refresh = (c: Client, refreshToken: string, extra: Record<string, string> = {}) =>
   c.token({

@@ -32,6 +32,7 @@ import {
   USER,
   basicAuth,
   form,
+  passwordGrant,
   tenant,
   type Client,
   type Reply,
@@ -67,18 +68,7 @@ const ccBasic = () =>
   c.token({ grant_type: 'client_credentials', audience: API }, { authorization: basicAuth(BASIC.id, BASIC.secret) });
 
 const password = (scope: string, headers: Record<string, string> = {}) =>
-  c.token(
-    {
-      grant_type: 'password',
-      client_id: POST.id,
-      client_secret: POST.secret,
-      username: USER.username,
-      password: USER.password,
-      audience: API,
-      scope,
-    },
-    headers,
-  );
+  c.token(passwordGrant({ audience: API, scope }), headers);
 
 const refresh = (client: Record<string, string>, refreshToken: string, headers: Record<string, string> = {}) =>
   c.token({ grant_type: 'refresh_token', refresh_token: refreshToken, ...client }, headers);

@@ -7,7 +7,7 @@ import { test, expect } from '@playwright/test';
 import type { RunningTenant } from '../src/index.ts';
 import { securityRules } from '../src/auth/security-rules.ts';
 import { idTokenClaims } from '../src/auth/id-token-claims.ts';
-import { LOGOUT_URL, POST, REDIRECT_URI, SPA, USER, form, tenant, type Client } from './helpers.ts';
+import { LOGOUT_URL, POST, REDIRECT_URI, SPA, USER, form, passwordGrant, tenant, type Client } from './helpers.ts';
 
 let t: RunningTenant;
 let c: Client;
@@ -99,14 +99,7 @@ test('token answers carry Cache-Control: no-store and Pragma: no-cache', async (
   const res = await fetch(`${t.url}/oauth/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      grant_type: 'password',
-      client_id: POST.id,
-      client_secret: POST.secret,
-      username: USER.username,
-      password: USER.password,
-      scope: 'openid',
-    }),
+    body: JSON.stringify(passwordGrant({ scope: 'openid' })),
   });
   expect(res.status).toBe(200);
   expect(res.headers.get('cache-control')).toBe('no-store');

@@ -85,64 +85,52 @@ export interface AttackRow {
 /** The carriers every JWT attack is sent on, where the credential is a JWT. */
 const JWT_CARRIERS: readonly CarrierId[] = ['management-token', 'user-token', 'client-assertion'];
 
-/** Attacks sent before this catalogue existed, now rows of it (their clauses unchanged). */
-const EARLIER: ReadonlyArray<[CarrierId, string, string, string]> = [
-  ['management-token', 'no-token', 'auth.mgmt.no-token', 'no Authorization header'],
-  ['management-token', 'malformed', 'auth.mgmt.malformed-token', 'not a JWT, or three segments of garbage'],
-  [
-    'management-token',
-    'foreign-key',
-    'auth.mgmt.bad-signature',
-    'the genuine claims re-signed by a key the suite generated',
+/** The client assertion's own faults (RFC 7523 §3), each what is wrong with it (lib/auth/methods/client-assertion.ts makes them). */
+export const ASSERTION_FAULTS = {
+  'wrong-aud': 'an audience other than the tenant',
+  expired: 'expired ten minutes ago',
+  'iss-not-sub': 'iss differs from sub',
+  'no-sub': 'no sub claim',
+  'foreign-key': 'signed by a key the tenant never registered',
+  'alg-none': 'unsigned (alg: none)',
+} as const;
+export type AssertionFault = keyof typeof ASSERTION_FAULTS;
+
+/** Attacks sent before this catalogue existed, now rows of it (their clauses unchanged): by carrier, each attack, its clause, how it is made. */
+const EARLIER: Partial<Record<CarrierId, ReadonlyArray<readonly [attack: string, clause: string, what: string]>>> = {
+  'management-token': [
+    ['no-token', 'auth.mgmt.no-token', 'no Authorization header'],
+    ['malformed', 'auth.mgmt.malformed-token', 'not a JWT, or three segments of garbage'],
+    ['foreign-key', 'auth.mgmt.bad-signature', 'the genuine claims re-signed by a key the suite generated'],
+    ['expired', 'auth.mgmt.expired-token', 'the genuine claims with exp an hour ago'],
+    ['wrong-audience', 'auth.mgmt.wrong-audience', 'a token for another audience'],
   ],
-  ['management-token', 'expired', 'auth.mgmt.expired-token', 'the genuine claims with exp an hour ago'],
-  ['management-token', 'wrong-audience', 'auth.mgmt.wrong-audience', 'a token for another audience'],
-  ['user-token', 'no-token', 'auth.method.bearer', 'no Authorization header'],
-  ['user-token', 'malformed', 'auth.method.bearer', 'not a JWT, or three segments of garbage'],
-  ['user-token', 'altered', 'auth.method.bearer', 'one character changed'],
-  ['user-token', 'truncated', 'auth.method.bearer', 'cut short'],
-  ['user-token', 'other-client', 'auth.method.bearer', "another client's valid token for another audience"],
-  ['user-token', 'expired', 'auth.method.bearer', 'the genuine claims with exp an hour ago (a JWT only)'],
-  [
-    'user-token',
-    'foreign-key',
-    'auth.method.bearer',
-    'the genuine claims re-signed by a key the tenant never published',
+  'user-token': [
+    ['no-token', 'auth.method.bearer', 'no Authorization header'],
+    ['malformed', 'auth.method.bearer', 'not a JWT, or three segments of garbage'],
+    ['altered', 'auth.method.bearer', 'one character changed'],
+    ['truncated', 'auth.method.bearer', 'cut short'],
+    ['other-client', 'auth.method.bearer', "another client's valid token for another audience"],
+    ['expired', 'auth.method.bearer', 'the genuine claims with exp an hour ago (a JWT only)'],
+    ['foreign-key', 'auth.method.bearer', 'the genuine claims re-signed by a key the tenant never published'],
   ],
-  ['client-assertion', 'wrong-aud', 'auth.method.client-assertion.refused', 'an audience other than the tenant'],
-  ['client-assertion', 'expired', 'auth.method.client-assertion.refused', 'expired ten minutes ago'],
-  ['client-assertion', 'iss-not-sub', 'auth.method.client-assertion.refused', 'iss differs from sub'],
-  ['client-assertion', 'no-sub', 'auth.method.client-assertion.refused', 'no sub claim'],
-  [
-    'client-assertion',
-    'foreign-key',
-    'auth.method.client-assertion.refused',
-    'signed by a key the tenant never registered',
+  'client-assertion': Object.entries(ASSERTION_FAULTS).map(
+    ([a, what]) => [a, 'auth.method.client-assertion.refused', what] as const,
+  ),
+  'refresh-token': [['revoked', 'auth.flow.revoke.effective', 'revoked by the client (RFC 7009)']],
+  'authorization-code': [
+    ['reused', 'auth.flow.code.single-use', 'exchanged a second time'],
+    ['other-redirect-uri', 'auth.sec.code.bound-redirect-uri', 'another redirect_uri than its request'],
+    ['other-client', 'auth.sec.code.bound-client', 'exchanged by another client'],
+    [
+      'verifier-without-challenge',
+      'auth.sec.pkce.no-downgrade',
+      'a code_verifier for a code issued without code_challenge',
+    ],
+    ['wrong-verifier', 'auth.flow.code.pkce.wrong-verifier', 'a wrong code_verifier'],
+    ['no-verifier', 'auth.flow.code.pkce.missing-verifier', 'no code_verifier for a code issued with a code_challenge'],
   ],
-  ['client-assertion', 'alg-none', 'auth.method.client-assertion.refused', 'unsigned (alg none)'],
-  ['refresh-token', 'revoked', 'auth.flow.revoke.effective', 'revoked by the client (RFC 7009)'],
-  ['authorization-code', 'reused', 'auth.flow.code.single-use', 'exchanged a second time'],
-  [
-    'authorization-code',
-    'other-redirect-uri',
-    'auth.sec.code.bound-redirect-uri',
-    'another redirect_uri than its request',
-  ],
-  ['authorization-code', 'other-client', 'auth.sec.code.bound-client', 'exchanged by another client'],
-  [
-    'authorization-code',
-    'verifier-without-challenge',
-    'auth.sec.pkce.no-downgrade',
-    'a code_verifier for a code issued without code_challenge',
-  ],
-  ['authorization-code', 'wrong-verifier', 'auth.flow.code.pkce.wrong-verifier', 'a wrong code_verifier'],
-  [
-    'authorization-code',
-    'no-verifier',
-    'auth.flow.code.pkce.missing-verifier',
-    'no code_verifier for a code issued with a code_challenge',
-  ],
-];
+};
 
 /** Attacks on the credentials that are not JWTs to the client (or need not be). */
 export const GRANT_ATTACKS = {
@@ -193,7 +181,7 @@ export const ATTACK_ROWS: readonly AttackRow[] = [
     })),
   ),
   ...Object.values(GRANT_ATTACKS),
-  ...EARLIER.map(([c, a, cl, what]) => row(c, a, cl, what)),
+  ...Object.entries(EARLIER).flatMap(([c, rows]) => rows.map(([a, cl, what]) => row(c as CarrierId, a, cl, what))),
 ];
 
 /** The standard a row's clause cites, or the spec section. */

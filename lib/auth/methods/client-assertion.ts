@@ -9,22 +9,13 @@ import { issued } from '../acceptance.ts';
 import { suiteKey } from '../forge.ts';
 import type { MethodClient, MethodFault, MethodRequest, TokenMethod } from './method.ts';
 import type { Exchange } from '../../http.ts';
-import { attackRow } from '../attacks/catalogue.ts';
+import { ASSERTION_FAULTS, attackRow, type AssertionFault } from '../attacks/catalogue.ts';
 import { JWT_ATTACKS, sentAt, type JwtAttack } from '../attacks/jwt.ts';
 import { runSkip } from '../../skip-record.ts';
 
 const ASSERTION_TYPE = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 
-export type AssertionFault = 'wrong-aud' | 'expired' | 'iss-not-sub' | 'no-sub' | 'foreign-key' | 'alg-none';
-
-export const ASSERTION_FAULTS: Record<AssertionFault, string> = {
-  'wrong-aud': 'an audience other than the tenant',
-  expired: 'expired ten minutes ago',
-  'iss-not-sub': 'iss differs from sub',
-  'no-sub': 'no sub claim',
-  'foreign-key': 'signed by a key the tenant never registered',
-  'alg-none': 'unsigned (alg: none)',
-};
+export { ASSERTION_FAULTS, type AssertionFault } from '../attacks/catalogue.ts';
 
 const registered = new Map<string, Promise<KeyInput>>();
 /** The audience the tenant took for a client's genuine assertion, once tried (ASSERTION.accept). */

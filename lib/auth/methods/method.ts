@@ -1,9 +1,9 @@
-// What a way to authenticate of §5.2 is, as a row of lib/auth/methods/: its clauses, the
-// settings that configure it, how a client of it authenticates a request, its named faults.
+// What a way to authenticate of §5.2 is, as a row of lib/auth/methods/: its clauses, how a
+// client of it authenticates a request, its named faults (its clients' settings: clients.ts).
 import type { Config, MtlsClient } from '../../config.ts';
 import type { Exchange } from '../../http.ts';
 import type { Checks } from '../../checks.ts';
-import type { NamedFlow } from '../../config/declarations.ts';
+import type { MethodId } from './clients.ts';
 import type { AuthEncoding } from '../encoding.ts';
 import type { AttackRow } from '../attacks/catalogue.ts';
 import type { SkipRecord } from '../../skip-record.ts';
@@ -47,8 +47,8 @@ export interface MethodFault {
 
 /** A way to authenticate at the token endpoint (the client-credentials grant). */
 export interface TokenMethod extends AuthMethod {
-  /** Its value in IDM_NOT_OFFERED. */
-  id: NamedFlow;
+  /** Its value in IDM_NOT_OFFERED, and its row of clients (clients.ts). */
+  id: MethodId;
   /** The clause the faults' refusals are judged under. */
   refusedClause: string;
   /** More clauses the accepted case records (the form-encoded Basic header, the assertion's replay). */

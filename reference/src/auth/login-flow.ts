@@ -197,13 +197,9 @@ export async function completeLogin(
       error_description: admitted.description,
       state: tx.state,
     });
-  const tokens = await issueUserTokens(ctx, {
-    client,
-    user,
-    scope: admitted.scope,
-    ...(tx.audience ? { audience: tx.audience } : {}),
-    ...(admitted.resource ? { resource: admitted.resource } : {}),
-    ...(tx.nonce !== undefined ? { nonce: tx.nonce } : {}),
+  const tokens = await issueUserTokens(ctx, { client, user }, admitted, {
+    audience: tx.audience,
+    nonce: tx.nonce,
     refreshable: false,
     want: { accessToken: types.includes('token'), idToken: types.includes('id_token') },
     gty: 'implicit',

@@ -10,16 +10,8 @@ export const htmlHeaders = { 'content-type': 'text/html; charset=utf-8', 'x-fram
 export function loginPage(action: string, txId: string, clientId: string, message: string): string {
   return page(
     'Log in',
-    `  <h1>Log in</h1>
-  <p>to continue to ${esc(clientId)}</p>${alert(message)}
-  <form method="post" action="${esc(action)}">
-    <input type="hidden" name="state" value="${esc(txId)}">
-    <label for="username">Email address</label>
-    <input id="username" name="username" type="text" autocomplete="username" required>
-    <label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required>
-    <button type="submit">Continue</button>
-  </form>`,
+    intro('Log in', continueTo(clientId), message),
+    form(action, ['state', txId], field('username', 'Email address', TEXT_USERNAME), password(''), CONTINUE),
   );
 }
 
@@ -30,15 +22,14 @@ export function loginPage(action: string, txId: string, clientId: string, messag
 export function sessionLoginPage(action: string, next: string, message: string): string {
   return page(
     'Log in',
-    `  <h1>Log in</h1>${alert(message)}
-  <form method="post" action="${esc(action)}">
-    <input type="hidden" name="next" value="${esc(next)}">
-    <label for="username">Email address</label>
-    <input id="username" name="username" type="text" autocomplete="username" required autofocus>
-    <label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required>
-    <input type="submit" value="Log in">
-  </form>`,
+    intro('Log in', null, message),
+    form(
+      action,
+      ['next', next],
+      field('username', 'Email address', `${TEXT_USERNAME} autofocus`),
+      password(''),
+      '<input type="submit" value="Log in">',
+    ),
   );
 }
 
@@ -50,16 +41,11 @@ export function identifierPage(
   username: string,
   message: string,
 ): string {
+  const email = `type="email" inputmode="email" autocomplete="username" autocapitalize="none" spellcheck="false" value="${esc(username)}" required autofocus`;
   return page(
     'Log in',
-    `  <h1>Log in</h1>
-  <p>to continue to ${esc(clientId)}</p>${alert(message)}
-  <form method="post" action="${esc(action)}">
-    <input type="hidden" name="state" value="${esc(txId)}">
-    <label for="username">Email address</label>
-    <input id="username" name="username" type="email" inputmode="email" autocomplete="username" autocapitalize="none" spellcheck="false" value="${esc(username)}" required autofocus>
-    <button type="submit">Continue</button>
-  </form>`,
+    intro('Log in', continueTo(clientId), message),
+    form(action, ['state', txId], field('username', 'Email address', email), CONTINUE),
   );
 }
 
@@ -74,32 +60,25 @@ export function passwordPage(
 ): string {
   return page(
     'Enter your password',
-    `  <h1>Enter your password</h1>
-  <p>to continue to ${esc(clientId)}</p>${alert(message)}
-  <form method="post" action="${esc(action)}">
-    <input type="hidden" name="state" value="${esc(txId)}">
-    <label for="username">Email address</label>
-    <input id="username" name="username" type="email" autocomplete="username" value="${esc(username)}" readonly>
-    <a href="${esc(editUrl)}">Edit email address</a>
-    <label for="password">Password</label>
-    <input id="password" name="password" type="password" autocomplete="current-password" required autofocus>
-    <button type="submit">Continue</button>
-  </form>`,
+    intro('Enter your password', continueTo(clientId), message),
+    form(
+      action,
+      ['state', txId],
+      field('username', 'Email address', `type="email" autocomplete="username" value="${esc(username)}" readonly`),
+      `<a href="${esc(editUrl)}">Edit email address</a>`,
+      password(' autofocus'),
+      CONTINUE,
+    ),
   );
 }
 
 /** Second factor: a one-time code from an authenticator app. */
 export function otpPage(action: string, txId: string, message: string): string {
+  const otp = 'type="text" inputmode="numeric" autocomplete="one-time-code" required autofocus';
   return page(
     'Verify your identity',
-    `  <h1>Verify your identity</h1>
-  <p>Enter the one-time code from your authenticator app.</p>${alert(message)}
-  <form method="post" action="${esc(action)}">
-    <input type="hidden" name="state" value="${esc(txId)}">
-    <label for="otp">One-time code</label>
-    <input id="otp" name="otp" type="text" inputmode="numeric" autocomplete="one-time-code" required autofocus>
-    <button type="submit">Verify</button>
-  </form>`,
+    intro('Verify your identity', 'Enter the one-time code from your authenticator app.', message),
+    form(action, ['state', txId], field('otp', 'One-time code', otp), '<button type="submit">Verify</button>'),
   );
 }
 
@@ -126,16 +105,12 @@ export function consentPage(
   controls: keyof typeof CONSENT_CONTROLS = 'buttons',
 ): string {
   const items = scopes.map((s) => `\n    <li>${esc(s)}</li>`).join('');
+  const asking = `Hi ${esc(username)}, ${esc(clientId)} is asking for access to your account:`;
   return page(
     `Authorize ${clientId}`,
-    `  <h1>Authorize ${esc(clientId)}</h1>
-  <p>Hi ${esc(username)}, ${esc(clientId)} is asking for access to your account:</p>${alert(message)}
-  <ul>${items}
-  </ul>
-  <form method="post" action="${esc(action)}">
-    <input type="hidden" name="state" value="${esc(txId)}">
-    ${CONSENT_CONTROLS[controls]}
-  </form>`,
+    intro(`Authorize ${esc(clientId)}`, asking, message),
+    `  <ul>${items}\n  </ul>`,
+    form(action, ['state', txId], CONSENT_CONTROLS[controls]),
   );
 }
 
@@ -143,23 +118,52 @@ export function consentPage(
 export function logoutConfirmPage(action: string, logoutId: string): string {
   return page(
     'Sign out',
-    `  <h1>Do you want to sign out?</h1>
-  <form method="post" action="${esc(action)}">
-    <input type="hidden" name="state" value="${esc(logoutId)}">
-    <button type="submit" name="action" value="logout">Yes, sign out</button>
-    <button type="submit" name="action" value="cancel">Cancel</button>
-  </form>`,
+    intro('Do you want to sign out?', null, ''),
+    form(
+      action,
+      ['state', logoutId],
+      '<button type="submit" name="action" value="logout">Yes, sign out</button>',
+      '<button type="submit" name="action" value="cancel">Cancel</button>',
+    ),
   );
 }
 
 /** A page that only tells (the logout cancelled). */
 export function noticePage(title: string, text: string): string {
-  return page(title, `  <h1>${esc(title)}</h1>\n  <p>${esc(text)}</p>`);
+  return page(title, intro(esc(title), esc(text), ''));
 }
 
 // Helpers
 
-function page(title: string, main: string): string {
+const TEXT_USERNAME = 'type="text" autocomplete="username" required';
+const CONTINUE = '<button type="submit">Continue</button>';
+const continueTo = (clientId: string): string => `to continue to ${esc(clientId)}`;
+
+/** A page's heading (markup), the line under it when there is one, and the message as an alert. */
+function intro(heading: string, lead: string | null, message: string): string {
+  return `  <h1>${heading}</h1>${lead === null ? '' : `\n  <p>${lead}</p>`}${alert(message)}`;
+}
+
+/** A form posting its one hidden value (the transaction's `state`, or where to go next) and its controls. */
+function form(action: string, [name, value]: [string, string], ...controls: string[]): string {
+  return `  <form method="post" action="${esc(action)}">
+    <input type="hidden" name="${name}" value="${esc(value)}">
+${controls.map((c) => `    ${c}`).join('\n')}
+  </form>`;
+}
+
+/** A labelled input named by its id. */
+function field(id: string, label: string, attributes: string): string {
+  return `<label for="${id}">${label}</label>\n    <input id="${id}" name="${id}" ${attributes}>`;
+}
+
+/** The password field (after the username, or alone with `autofocus`). */
+function password(extra: string): string {
+  return field('password', 'Password', `type="password" autocomplete="current-password" required${extra}`);
+}
+
+/** A whole page: its title, and the parts of its main element, a line each. */
+function page(title: string, ...main: string[]): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${esc(title)}</title>
@@ -167,7 +171,7 @@ function page(title: string, main: string): string {
 </head>
 <body>
 <main>
-${main}
+${main.join('\n')}
 </main>
 </body>
 </html>

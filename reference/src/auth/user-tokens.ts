@@ -75,14 +75,13 @@ export interface IssuedTokens {
 
 export async function issueUserTokens(
   ctx: AppContext,
+  to: { client: ClientConfig; user: UserRecord },
+  /** What admitUser admitted: the scope, and a custom API's token (without one, the tenant's own for /userinfo). */
+  admitted: { scope: string; resource?: ResourceIssue },
   grant: {
-    client: ClientConfig;
-    user: UserRecord;
-    scope: string;
-    audience?: string;
-    /** A custom API's admitted token (admitUser); without it the tenant's own token for /userinfo. */
-    resource?: ResourceIssue;
-    nonce?: string;
+    /** The API asked for (none or empty: the tenant's own token). */
+    audience: string | undefined;
+    nonce?: string | undefined;
     /** A refresh token only where the grant may give one (not implicit). */
     refreshable: boolean;
     /** Which tokens: implicit may ask for the ID token only, or the access token only. */
@@ -91,10 +90,10 @@ export async function issueUserTokens(
   },
 ): Promise<IssuedTokens> {
   const nowS = Math.floor(ctx.parts.now() / 1000);
-  const scopes = grant.scope.split(' ').filter((s) => s !== '');
+  const { scope, resource } = admitted;
+  const scopes = scope.split(' ').filter((s) => s !== '');
   const openid = scopes.includes('openid');
   const header = { alg: 'RS256', typ: 'JWT', kid: ctx.signingKey.kid };
-  const resource = grant.resource;
   let accessToken: string;
   let lifetime: number;
   if (resource !== undefined) {
@@ -103,18 +102,18 @@ export async function issueUserTokens(
     const aud = [resource.settings.audience, ...(openid && readable ? [userinfoAudience(ctx)] : [])];
     lifetime = resource.lifetimeSeconds;
     accessToken = await mintResourceToken(ctx, resource, {
-      subject: grant.user.userId,
-      clientId: grant.client.clientId,
+      subject: to.user.userId,
+      clientId: to.client.clientId,
       gty: grant.gty,
       audience: aud.length === 1 ? (aud[0] as string) : aud,
       nowS,
     });
   } else {
     lifetime = ctx.parts.limits.userAccessTokenLifetimeSeconds;
-    accessToken = await new SignJWT({ scope: grant.scope, azp: grant.client.clientId, gty: grant.gty })
+    accessToken = await new SignJWT({ scope, azp: to.client.clientId, gty: grant.gty })
       .setProtectedHeader(header)
       .setIssuer(`${ctx.publicUrl}/`)
-      .setSubject(grant.user.userId)
+      .setSubject(to.user.userId)
       .setAudience(userinfoAudience(ctx))
       .setIssuedAt(nowS)
       .setExpirationTime(nowS + lifetime)
@@ -125,34 +124,34 @@ export async function issueUserTokens(
     access_token: accessToken,
     token_type: resource?.tokenType ?? 'Bearer',
     expires_in: lifetime,
-    scope: grant.scope,
+    scope,
   };
   const want = grant.want ?? { accessToken: true, idToken: openid };
   if (want.idToken && openid) {
     const claims = ctx.parts.idTokenClaims({
       issuer: `${ctx.publicUrl}/`,
-      subject: grant.user.userId,
-      clientId: grant.client.clientId,
+      subject: to.user.userId,
+      clientId: to.client.clientId,
       nowS,
       lifetimeS: ID_TOKEN_LIFETIME_S,
       ...(grant.nonce !== undefined ? { nonce: grant.nonce } : {}),
       ...(want.accessToken ? { accessToken } : {}),
-      profile: profileClaims(grant.user, scopes),
+      profile: profileClaims(to.user, scopes),
     });
     out.id_token = await new SignJWT(claims).setProtectedHeader(header).sign(ctx.signingKey.privateKey);
   }
   if (
     grant.refreshable &&
     scopes.includes('offline_access') &&
-    (grant.client.grantTypes ?? []).includes('refresh_token')
+    (to.client.grantTypes ?? []).includes('refresh_token')
   ) {
     // RFC 9449 §5: a public client's refresh token is bound to the DPoP key of its access token.
-    const cnf = grant.client.tokenEndpointAuthMethod === 'none' ? resource?.cnf : undefined;
+    const cnf = to.client.tokenEndpointAuthMethod === 'none' ? resource?.cnf : undefined;
     const jkt = cnf && 'jkt' in cnf ? cnf.jkt : undefined;
     out.refresh_token = newRefreshToken(ctx, {
-      clientId: grant.client.clientId,
-      userId: grant.user.userId,
-      scope: grant.scope,
+      clientId: to.client.clientId,
+      userId: to.user.userId,
+      scope,
       ...(grant.audience ? { audience: grant.audience } : {}),
       ...(jkt ? { jkt } : {}),
     });

@@ -194,12 +194,8 @@ async function password(
     return login.blocked
       ? reply.error(429, 'too_many_attempts', LOGIN_BLOCKED, login.headers)
       : reply.error(400, 'invalid_grant', 'Wrong email or password.');
-  const tokens = await issueUserTokens(ctx, {
-    client: who.client,
-    user: login.user,
-    scope: admitted.scope,
-    ...(params.audience ? { audience: params.audience } : {}),
-    ...(admitted.resource ? { resource: admitted.resource } : {}),
+  const tokens = await issueUserTokens(ctx, { client: who.client, user: login.user }, admitted, {
+    audience: params.audience,
     refreshable: true,
     gty: 'password',
   });
@@ -259,13 +255,9 @@ async function authorizationCode(
   if (ctx.parts.authStore.getCode(code) === undefined)
     return reply.error(400, 'invalid_grant', 'Invalid or expired authorization code');
   ctx.parts.authStore.deleteCode(code);
-  const tokens = await issueUserTokens(ctx, {
-    client: who.client,
-    user,
-    scope: admitted.scope,
-    ...(grant.audience ? { audience: grant.audience } : {}),
-    ...(admitted.resource ? { resource: admitted.resource } : {}),
-    ...(grant.nonce !== undefined ? { nonce: grant.nonce } : {}),
+  const tokens = await issueUserTokens(ctx, { client: who.client, user }, admitted, {
+    audience: grant.audience,
+    nonce: grant.nonce,
     refreshable: true,
     gty: 'authorization_code',
   });
@@ -306,12 +298,8 @@ async function passwordlessOtp(
       'invalid_grant',
       `No user has this ${realm === 'email' ? 'email address' : 'phone number'}`,
     );
-  const tokens = await issueUserTokens(ctx, {
-    client: who.client,
-    user,
-    scope: admitted.scope,
-    ...(params.audience ? { audience: params.audience } : {}),
-    ...(admitted.resource ? { resource: admitted.resource } : {}),
+  const tokens = await issueUserTokens(ctx, { client: who.client, user }, admitted, {
+    audience: params.audience,
     refreshable: true,
     gty: 'passwordless',
   });
@@ -360,12 +348,8 @@ async function refreshToken(
       return reply.error(400, 'invalid_grant', 'Unknown or revoked refresh token');
     ctx.parts.authStore.revokeRefreshToken(token);
   }
-  const tokens = await issueUserTokens(ctx, {
-    client: who.client,
-    user,
-    scope: admitted.scope,
-    ...(grant.audience ? { audience: grant.audience } : {}),
-    ...(admitted.resource ? { resource: admitted.resource } : {}),
+  const tokens = await issueUserTokens(ctx, { client: who.client, user }, admitted, {
+    audience: grant.audience,
     refreshable: false,
     gty: 'refresh_token',
   });

@@ -6,17 +6,8 @@ import type { TenantResponse } from '../types.ts';
 import { json } from '../errors.ts';
 import type { AppContext } from '../context.ts';
 import { ASSERTION_ALGS } from '../auth/assertion.ts';
+import { CLIENT_AUTH_METHODS } from '../auth/client-auth.ts';
 import { GRANT_TYPES } from './token.ts';
-
-/** The token and the revocation endpoint authenticate a client the same ways (§5.2). */
-const CLIENT_AUTH_METHODS = [
-  'client_secret_post',
-  'client_secret_basic',
-  'private_key_jwt',
-  'none',
-  'tls_client_auth',
-  'self_signed_tls_client_auth',
-];
 
 /** Every signing key of the tenant (RFC 7517 §5), each with its alg and kid; RS256 first. */
 export async function jwks(ctx: AppContext): Promise<TenantResponse> {
@@ -74,6 +65,7 @@ function serverMetadata(ctx: AppContext, revocation: boolean): Record<string, un
     response_modes_supported: ['query', 'fragment'],
     scopes_supported: scopesSupported(ctx),
     code_challenge_methods_supported: ['S256', 'plain'],
+    // The token and the revocation endpoint authenticate a client the same ways (§5.2).
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     token_endpoint_auth_signing_alg_values_supported: ASSERTION_ALGS,
     ...(revocation ? { revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS } : {}),

@@ -15,30 +15,13 @@ import {
 const SIGNING_ALGORITHMS = ['HS256', 'RS256', 'RS512', 'PS256'] as const; // §2.3
 const TOKEN_DIALECTS = ['access_token', 'access_token_authz', 'rfc9068_profile', 'rfc9068_profile_authz'] as const; // §2.3
 
-/** §2.2: the fields of the request body (all optional; no other fields allowed). */
-export const UPDATE_FIELDS = [
-  'name',
-  'scopes',
-  'signing_alg',
-  'signing_secret',
-  'skip_consent_for_verifiable_first_party_clients',
-  'allow_offline_access',
-  'allow_online_access',
-  'allow_online_access_with_ephemeral_sessions',
-  'token_lifetime',
-  'token_dialect',
-  'enforce_policies',
-  'token_encryption',
-  'consent_policy',
-  'authorization_details',
-  'proof_of_possession',
-  'subject_type_authorization',
-  'authorization_policy',
-] as const;
-
-/** Form bodies: flat fields typed by §2.2, non-flat fields as JSON text. */
-export const UPDATE_FORM_KINDS: FormKinds = {
+/**
+ * §2.2: the fields of the request body, in its order (all optional; no other fields allowed), each
+ * with how a form body carries it: flat fields typed by §2.2, non-flat fields as JSON text.
+ */
+export const UPDATE_FORM_KINDS = {
   name: 'string',
+  scopes: 'json',
   signing_alg: 'string',
   signing_secret: 'string',
   skip_consent_for_verifiable_first_party_clients: 'boolean',
@@ -48,14 +31,16 @@ export const UPDATE_FORM_KINDS: FormKinds = {
   token_lifetime: 'integer',
   token_dialect: 'string',
   enforce_policies: 'boolean',
-  consent_policy: 'nullable-string',
-  scopes: 'json',
   token_encryption: 'nullable-json',
+  consent_policy: 'nullable-string',
   authorization_details: 'nullable-json',
   proof_of_possession: 'nullable-json',
   subject_type_authorization: 'json',
   authorization_policy: 'nullable-json',
-};
+} as const satisfies FormKinds;
+
+/** §2.2: the fields of the request body, in its order. */
+export const UPDATE_FIELDS = Object.keys(UPDATE_FORM_KINDS) as ReadonlyArray<keyof typeof UPDATE_FORM_KINDS>;
 
 export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
   const t: ValidatorTable = {};
@@ -84,14 +69,7 @@ export function resourceServerValidators(lim: LimitsRef): ValidatorTable {
   t['rs.signing_secret'] = stringField({ min: () => lim().signingSecretMin }); // §2.2/§8 min 16
 
   // §2.2 booleans
-  for (const f of [
-    'skip_consent_for_verifiable_first_party_clients',
-    'allow_offline_access',
-    'allow_online_access',
-    'allow_online_access_with_ephemeral_sessions',
-    'enforce_policies',
-  ])
-    t[`rs.${f}`] = booleanField;
+  for (const f of UPDATE_FIELDS) if (UPDATE_FORM_KINDS[f] === 'boolean') t[`rs.${f}`] = booleanField;
 
   // §2.2/§8 token_lifetime: integer, 0..2592000 inclusive
   t['rs.token_lifetime'] = integerField(
