@@ -14,7 +14,7 @@
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import type { Config } from './config.ts';
-import { carried, redirectTarget } from './answer-class.ts';
+import { carried, passes, PASSES } from './answer-class.ts';
 import type { Exchange } from './http.ts';
 import { isObject } from './values.ts';
 import { peekClaims } from './auth/jwt-read.ts';
@@ -94,7 +94,7 @@ export const ANSWER_RULES: readonly AnswerRule[] = [
     clause: MGMT_FAULT,
     applies: (ex, cfg) => ex.request.url.startsWith(cfg.apiBase),
     judge: (ex, { check, info }) => {
-      const fault = ex.status >= 500;
+      const fault = ex.answer.class === 'fault';
       // A pass is said once a test; every fault is said with its answer.
       if (!fault && faultFreeSaid.has(info)) return;
       if (!fault) faultFreeSaid.add(info);
@@ -152,12 +152,12 @@ export interface ErrorRedirect {
 
 /** A 3xx to the request's own redirect_uri carrying `error`, from a request that sent a state. */
 export function errorRedirect(ex: Exchange): ErrorRedirect | null {
-  if (ex.status < 300 || ex.status >= 400 || ex.request.method !== 'GET') return null;
+  const to = ex.answer.redirect;
+  if (to === null || ex.request.method !== 'GET') return null;
   const asked = new URL(ex.request.url).searchParams;
   const sent = asked.get('state');
   const redirectUri = asked.get('redirect_uri');
-  const to = redirectTarget(ex);
-  if (sent === null || !redirectUri || to === null) return null;
+  if (sent === null || !redirectUri) return null;
   if (`${to.origin}${to.pathname}` !== redirectUri.split(/[?#]/)[0]) return null;
   const params = carried(to);
   const error = params.get('error');
@@ -218,7 +218,7 @@ function statedLifetimes(ex: Exchange): { expiresIn: number; stated: number } | 
 }
 
 function carriesToken(ex: Exchange): boolean {
-  if (ex.status < 200 || ex.status >= 300 || !isObject(ex.body)) return false;
+  if (!passes(ex.answer, PASSES.success) || !isObject(ex.body)) return false;
   const body = ex.body;
   return ['access_token', 'refresh_token', 'id_token'].some((k) => typeof body[k] === 'string' && body[k] !== '');
 }

@@ -52,7 +52,7 @@ import {
 import { Checks } from './checks.ts';
 import { TwinGate } from './twin-gate.ts';
 import { judgeAnswer } from './answer-rules.ts';
-import { classify, passes } from './answer-class.ts';
+import { passes, PASSES } from './answer-class.ts';
 import { acquire, release } from './lock.ts';
 import {
   makeSafe,
@@ -66,11 +66,11 @@ import {
 import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import type { CredentialContext } from './credentials.ts';
 import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
+import { attackList } from './auth/attacks/record.ts';
 import { experimentPayload, SERIAL_WIDTH, type ExperimentBody, type ExperimentOptions } from '../generators/index.ts';
 import { recordAnswered, recordSending } from './experiment-journal.ts';
 import { issued } from './credential-origin.ts';
 import { INVARIANTS, stateOf } from './management/update-answer.ts';
-import { CREATED } from './management/experiment-answer.ts';
 import { isObject, short } from './values.ts';
 import { claimLostWrite, StateLedger, WriteWatch } from './lost-writes.ts';
 import { encodeSkip, NO_ANSWER_ANNOTATION, noAnswerSkip, runSkip, type SkipRecord } from './skip-record.ts';
@@ -325,9 +325,8 @@ export const test = base.extend<
             },
             encoding: 'form',
           });
-          const token = (res.body as { access_token?: unknown } | undefined)?.access_token;
-          if (typeof token !== 'string' || res.status < 200 || res.status >= 300) return null;
-          suite.redactor.add(token);
+          const token = res.answer.issued?.accessToken ?? null;
+          if (token !== null) suite.redactor.add(token);
           return token;
         },
       });
@@ -344,7 +343,7 @@ export const test = base.extend<
 
   gate: [
     async ({ suite, check }, use, testInfo) => {
-      await use(new TwinGate(check, testInfo, suite.cfg.apiBase));
+      await use(new TwinGate(check, testInfo, suite.cfg.apiBase, attackList(testInfo)));
     },
     { box: 'self' },
   ],
@@ -383,7 +382,7 @@ export const test = base.extend<
       restoring = false,
     ) => {
       const ex = await request();
-      if (ex.status >= 200 && ex.status < 300 && isObject(ex.body)) {
+      if (passes(ex.answer, PASSES.success) && isObject(ex.body)) {
         if (ex.body.id === undefined || ex.body.id === cfg.resourceServerId)
           await watch.answered(ex, isObject(sent) ? sent : {}, by, request);
         known = watch.current();
@@ -490,7 +489,7 @@ export const test = base.extend<
             data: body,
             ...(o.encoding ? { encoding: o.encoding } : {}),
           });
-          const created = passes(classify(ex), CREATED) && isObject(ex.body) ? ex.body : null;
+          const created = passes(ex.answer, PASSES.success) && isObject(ex.body) ? ex.body : null;
           recordAnswered(cfg, named, created && typeof created.id === 'string' ? created.id : null);
           return ex;
         },
@@ -528,7 +527,7 @@ const HOUSEKEEPING_SENDS = 3;
  */
 async function untilNoFault(send: () => Promise<Exchange>): Promise<Exchange> {
   let ex = await send();
-  for (let i = 1; i < HOUSEKEEPING_SENDS && classify(ex).class === 'fault'; i++) ex = await send();
+  for (let i = 1; i < HOUSEKEEPING_SENDS && ex.answer.class === 'fault'; i++) ex = await send();
   return ex;
 }
 

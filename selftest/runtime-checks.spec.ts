@@ -6,6 +6,7 @@
 import { expect, test, type TestInfo } from '@playwright/test';
 import { Checks, replayCommand } from '../lib/checks.ts';
 import type { Exchange } from '../lib/http.ts';
+import { received } from '../lib/answer-class.ts';
 import { createRedactor } from '../lib/redact.ts';
 import { absorbSoftFailures, records } from './runtime-annotations.ts';
 
@@ -24,7 +25,7 @@ function exchange(
   body: unknown = { statusCode: status },
 ): Exchange {
   const data = { name: 'x', client_secret: SECRET };
-  return {
+  return received({
     request: {
       method: 'PATCH',
       url: 'http://127.0.0.1:4810/api/v2/resource-servers/rs_conformance',
@@ -36,7 +37,7 @@ function exchange(
     headers: { 'content-type': 'application/json', ...headers },
     text: JSON.stringify(body),
     body,
-  };
+  });
 }
 
 function checks(info: TestInfo = test.info()): Checks {

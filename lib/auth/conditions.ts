@@ -8,7 +8,7 @@ import type { Exchange } from '../http.ts';
 import { isObject } from '../values.ts';
 import { describeAnswer } from '../answer-words.ts';
 import { describeEndpoint, type Endpoint } from './endpoints.ts';
-import { answerEvidence, classify, describeClass, passes, PASSES } from '../answer-class.ts';
+import { answerEvidence, describeClass, passes, PASSES } from '../answer-class.ts';
 import { revocationGave, userInfoGave } from './flow-products.ts';
 import { validateIdToken, type IdTokenContext, type IssuerKeys } from './id-token.ts';
 
@@ -78,8 +78,8 @@ export function revocationAnswered(check: Checks, ex: Exchange, note: string): b
  * encoding (null: not judged). A 5xx is never a body read.
  */
 export function jsonBodyRead(check: Checks, ex: Exchange, url: string, any2xx = true): boolean | null {
-  const answer = classify(ex);
-  const read = passes(answer, PASSES.accepted) && ex.status < 300;
+  const { answer } = ex;
+  const read = passes(answer, PASSES.success);
   if (!any2xx && !read && answer.rule !== 'unsupported-media-type') return null;
   return check.that(
     'auth.api.post-json',

@@ -4,7 +4,7 @@
 // `call`), so a 5xx is mgmt.error.server-fault's alone; the rules after `created` are judged only
 // on an accepted creation (an error answer is no experiment).
 import { fieldsOf } from '../../schemas/index.ts';
-import { answerEvidence, classify, passes, type Passes } from '../answer-class.ts';
+import { answerEvidence, passes, PASSES } from '../answer-class.ts';
 import { describeAnswer, describeBody } from '../answer-words.ts';
 import { condition, perClause, type Condition } from '../condition.ts';
 import type { Exchange } from '../http.ts';
@@ -21,17 +21,14 @@ export interface Creation {
   strategyField: string;
 }
 
-/** A 2xx: the tenant took it and answered with what it made (a redirect is no creation). */
-export const CREATED: Passes = { classes: ['accepted'], except: ['login-page', 'to-client', 'redirect-onward'] };
-
 /** `clause` holds when the creation was answered with a 2xx (§4.2); a conflict (409) is named as one. */
 export const acceptedUnder = perClause((clause) =>
   condition<{ what: string; ex: Exchange }>({
     clauses: [clause],
     cite: '§4.2',
     judge: (check, { what, ex }) => {
-      const answer = classify(ex);
-      const ok = passes(answer, CREATED);
+      const { answer } = ex;
+      const ok = passes(answer, PASSES.success);
       const conflict = ex.status === 409 ? ' (a conflict, though the name was this creation’s own)' : '';
       return check.that(
         clause,
@@ -174,7 +171,7 @@ export const servedUnderApiV2 = condition<Exchange>({
   clauses: ['version.mgmt.path-prefix'],
   cite: '§4.1',
   judge: (check, ex) => {
-    if (!passes(classify(ex), CREATED)) return null;
+    if (!passes(ex.answer, PASSES.success)) return null;
     return check.that(
       'version.mgmt.path-prefix',
       new URL(ex.request.url).pathname.endsWith('/api/v2/experimentation/experiments'),

@@ -1,7 +1,6 @@
 // What the management API answered where the spec is silent: recorded under an observe clause,
 // in words built from the answer's data (lib/answer-words.ts), never judged.
 import { describeAnswer, describeBody } from '../answer-words.ts';
-import { classify } from '../answer-class.ts';
 import { condition, perClause, type Condition } from '../condition.ts';
 import type { Exchange } from '../http.ts';
 
@@ -30,7 +29,7 @@ export const errorBodyRecorded = condition<Answered>({
   clauses: ['rs.update.error.body'],
   cite: '§7.1',
   judge: (check, { what, ex }) => {
-    if (classify(ex).class !== 'refused') return null;
+    if (ex.answer.class !== 'refused') return null;
     check.observe('rs.update.error.body', `${what}: the ${ex.status}'s body${describeBody(ex)}`, ex);
     return null;
   },

@@ -6,16 +6,16 @@ import type { Exchange } from '../http.ts';
 import { peekClaims } from '../auth/jwt-read.ts';
 
 /**
- * §5.1: a token is issued — a 2xx carrying an access_token (the token answer's own rules are the
- * authentication API's, judged on its clients: auth.token.answer). Called without its exchange
- * (gate.call(c, null, ex)): a 5xx of the token endpoint is this clause's failure, the token not issued.
+ * §5.1: a token is issued (RFC 6749 §5.1, as the answer was read when received; the token answer's
+ * own rules are the authentication API's, judged on its clients: auth.token.answer). Called without
+ * its exchange (gate.call(c, null, ex)): a 5xx of the token endpoint is this clause's failure.
  */
 function tokenIssued(clause: string, asked: string) {
   return condition<Exchange>({
     clauses: [clause],
     cite: '§5.1',
     judge: (check, ex) => {
-      const ok = ex.status >= 200 && ex.status < 300 && tokenOf(ex) !== null;
+      const ok = ex.answer.issued !== null;
       return check.that(
         clause,
         ok,
@@ -71,8 +71,7 @@ export const schemeRecorded = condition<string>({
   },
 });
 
-/** The access token of a token answer, or null. */
+/** The access token a token answer issued, or null. */
 export function tokenOf(ex: Exchange): string | null {
-  const t = (ex.body as { access_token?: unknown } | undefined)?.access_token;
-  return typeof t === 'string' && t !== '' ? t : null;
+  return ex.answer.issued?.accessToken ?? null;
 }

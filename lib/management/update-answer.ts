@@ -7,7 +7,7 @@ import { UPDATABLE_FIELDS, type ResourceServer } from '../staging.ts';
 import { deepEqual, isObject, short } from '../values.ts';
 import { describeAnswer } from '../answer-words.ts';
 import type { TwinGate } from '../twin-gate.ts';
-import { classify } from '../answer-class.ts';
+import { passes, PASSES } from '../answer-class.ts';
 
 /** An answer and what was sent for it. */
 export interface Updated {
@@ -184,7 +184,7 @@ export const servedUnderPrefix = condition<{ ex: Exchange; path: string }>({
   judge: (check, { ex, path }) =>
     check.that(
       'version.mgmt.path-prefix',
-      ex.status >= 200 && ex.status < 300 && new URL(ex.request.url).pathname.endsWith(`/api/v2${path}`),
+      passes(ex.answer, PASSES.success) && new URL(ex.request.url).pathname.endsWith(`/api/v2${path}`),
       `${ex.request.method} ${path} is served under /api/v2 (answered ${ex.status})`,
       ex,
     ),
@@ -215,7 +215,7 @@ export async function judgeUpdateAnswer(gate: TwinGate, u: Updated): Promise<Res
   await gate.call(updateCreated, ex, { ex, what });
   // An error answer is not a resource server: judging its body against §2.1 would blame the
   // object's clauses for what is really a refused valid body.
-  if (ex.status < 200 || ex.status > 299) return null;
+  if (!passes(ex.answer, PASSES.success)) return null;
   if (!(await gate.call(isResourceServer, ex, ex)) && !isObject(ex.body)) return null;
   await gate.call(answerShapeRecorded, ex, ex);
   await gate.call(sentValuesBack, ex, u);
@@ -225,7 +225,7 @@ export async function judgeUpdateAnswer(gate: TwinGate, u: Updated): Promise<Res
 
 /** The resource server an answer carries: an accepted answer's JSON object (lib/answer-class.ts), else null. */
 export function stateOf(ex: Exchange): ResourceServer | null {
-  return classify(ex).class === 'accepted' && ex.status < 300 && isObject(ex.body) ? ex.body : null;
+  return passes(ex.answer, PASSES.success) && isObject(ex.body) ? ex.body : null;
 }
 
 /** Updatable fields that were not sent and still changed between `before` and `after` (rs.update.partial). */

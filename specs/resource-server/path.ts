@@ -10,7 +10,6 @@ import { BY_IDENTIFIER, updatedById, updatedByIdentifier } from '../../lib/manag
 import { servedUnderPrefix } from '../../lib/management/update-answer.ts';
 import { PERSISTED } from '../../lib/management/read-back.ts';
 import { recorded } from '../../lib/management/recorded.ts';
-import { classify } from '../../lib/answer-class.ts';
 
 const UNKNOWN_STATUS = recorded('rs.update.path.unknown-id.status');
 
@@ -52,7 +51,7 @@ test.describe('update a resource server: the path parameter', () => {
         const twinBack = await rs.read();
         const kept = rs.lostWrite(twinBack) !== null || (isObject(twinBack.body) && twinBack.body.name === byId);
         // A fault in the twin is the fault clause's to name, never a write that did not read back.
-        const fault = [write, twinBack].find((ex) => classify(ex).class === 'fault');
+        const fault = [write, twinBack].find((ex) => ex.answer.class === 'fault');
         twin = fault
           ? gate.twinOf(PERSISTED, fault)
           : gate.given(

@@ -6,12 +6,12 @@
 // accepts them (the test user's right login first: the accepted twin), else logins through
 // the hosted login page (code flow with PKCE), so a tenant without the grant is still held to §8.
 import type { TwinGate } from '../../../lib/twin-gate.ts';
+import { notIssuedCause } from '../../../lib/answer-words.ts';
 import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { notOfferedSkip, optInSkip, type Config } from '../../../lib/config.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
-import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
 import { tokenGave } from '../../../lib/auth/flow-products.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { parseRateLimit } from '../../../lib/pacer.ts';
@@ -93,7 +93,7 @@ test.describe('repeat login attempts (§8)', () => {
       const accepted = await login(user!.username, user!.password);
       const twin = gate.gave(tokenGave('auth.flow.password', accepted));
       if (!twin.ok) {
-        await throughLoginPage(flows, gate, cfg, `the password grant ${failureCause(accepted)}`);
+        await throughLoginPage(flows, gate, cfg, `the password grant ${notIssuedCause(accepted)}`);
         return;
       }
       let failed = 0;
@@ -117,7 +117,7 @@ test.describe('repeat login attempts (§8)', () => {
       const other = await login(user!.username, user!.password);
       check.that(
         'ratelimit.login-attempts',
-        issued(other),
+        other.answer.issued !== null,
         `the test user from the same IP answered ${other.status} (the limit is per account)`,
         other,
       );

@@ -2,16 +2,16 @@
 // endpoint that takes only forms does not conform), GET parameters in the query string, and
 // the one exception — SAML IdP-initiated SSO, a query parameter with a form-encoded value.
 import { answerOf } from '../../../lib/auth/conditions.ts';
+import { notIssuedCause } from '../../../lib/answer-words.ts';
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
-import { endpoint } from '../../../lib/auth/endpoints.ts';
-import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { contextOf, endpoint } from '../../../lib/auth/endpoints.ts';
 import { GRANT_CLAUSE } from '../../../lib/auth/encoding.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 import { judgeAbsent } from '../../../lib/auth/absent.ts';
-import { classify, describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
+import { describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
 import { describeProbe, probeAuthorize } from '../../../lib/auth/probe.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
@@ -31,17 +31,17 @@ test.describe('authentication API request conventions (§4.3)', () => {
       // token either, the encoding is not what fails: the grant's own clauses say why.
       const twin = gate.given(
         GRANT_CLAUSE[enc.grant],
-        issued(json) || (form !== null && issued(form)),
-        `${failureCause(json)} as JSON, and as a form ${form ? failureCause(form) : 'not sent'}`,
+        json.answer.issued !== null || (form !== null && form.answer.issued !== null),
+        `${notIssuedCause(json)} as JSON, and as a form ${form ? notIssuedCause(form) : 'not sent'}`,
       );
-      const answer = classify(json);
+      const { answer } = json;
       gate.holds(
         twin,
         'auth.api.post-json',
-        issued(json),
-        issued(json)
+        json.answer.issued !== null,
+        json.answer.issued !== null
           ? `the JSON ${grant} request answered ${json.status} with a token`
-          : `the JSON ${grant} request ${failureCause(json)} (${describeClass(answer)}); the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
+          : `the JSON ${grant} request ${notIssuedCause(json)} (${describeClass(answer)}); the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
         json,
       );
       answerOf(check, 'auth.api.base', `the authentication API's token endpoint at ${cfg.auth.tokenUrl}`, json);
@@ -87,9 +87,9 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const e = await flows.endpoint('authorize');
       const bare = await probeAuthorize(flows, anon, e, {}, [redirectUri!]);
       const what = `GET ${new URL(e.url).pathname} without query parameters`;
-      if (classify(bare.anonymous).class === 'fault') return void gate.faulted([], bare.anonymous, what);
+      if (bare.anonymous.answer.class === 'fault') return void gate.faulted([], bare.anonymous, what);
       check.observe('auth.api.get-query', `${what}: ${describeProbe(bare)}`, bare.anonymous);
-      const atOnce = classify(bare.anonymous, { clientRedirects: [redirectUri!] });
+      const atOnce = bare.anonymous.answer;
       const sentToClient =
         atOnce.rule === 'to-client' || atOnce.rule === 'error-to-client' || bare.afterLogin?.callback;
       if (sentToClient)
@@ -120,11 +120,11 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const invalid = Buffer.from(
         '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">not signed</samlp:Response>',
       ).toString('base64');
-      const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form' });
+      const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form', ...contextOf(cb) });
       // §4.3 names the SAML callback: an absent one is a missing flow (its own clause fails), never a refusal.
       judgeAbsent({ check, info: test.info() }, cb, ex);
       const what = 'an invalid SAMLResponse';
-      const answer = classify(ex, { endpoint: cb });
+      const { answer } = ex;
       // A 5xx says nothing of whether the form was read: the service fault of §7.3, judged there alone.
       if (answer.class === 'fault') return void gate.faulted('auth.api.saml-exception', ex, what);
       // The form is read (its one exception to the JSON convention): the twin of the refusal of its content.

@@ -113,10 +113,10 @@ const registeredLogouts = new Map<string, Promise<LogoutAnswer>>();
  * sent once per worker: the logout flow records its answer, and every near miss of the return
  * URL takes it as its accepted twin.
  */
-export function registeredLogout(flows: Flows, url: string, returnTo: string): Promise<LogoutAnswer> {
+export function registeredLogout(flows: Flows, e: Endpoint, url: string, returnTo: string): Promise<LogoutAnswer> {
   let answer = registeredLogouts.get(url);
   if (!answer) {
-    answer = flows.logout(url, [returnTo]);
+    answer = flows.logout(e, url, [returnTo]);
     registeredLogouts.set(url, answer);
     answer.catch(() => registeredLogouts.delete(url));
   }
@@ -129,11 +129,11 @@ const userInfos = new Map<string, Promise<Exchange>>();
  * Get user info with a user's access token as Bearer, once per token in a worker: the flow
  * judges it, the Bearer refusals take it as their accepted twin, the ID-token check reads its sub.
  */
-export function userInfoWith(flows: Flows, url: string, accessToken: string): Promise<Exchange> {
-  const key = `${url} ${accessToken}`;
+export function userInfoWith(flows: Flows, e: Endpoint, accessToken: string): Promise<Exchange> {
+  const key = `${e.url} ${accessToken}`;
   let answer = userInfos.get(key);
   if (!answer) {
-    answer = flows.get(url, {}, { authorization: `Bearer ${accessToken}` });
+    answer = flows.get(e, {}, { authorization: `Bearer ${accessToken}` });
     userInfos.set(key, answer);
     answer.catch(() => userInfos.delete(key));
   }

@@ -18,7 +18,9 @@ for (const federated of [false, true]) {
       const e = await flows.endpoint('logout');
       const url = logoutUrl(e, clientId, returnTo, federated ? { federated: '' } : {});
       // The plain logout is the near misses' accepted twin too (security/logout-return.spec.ts): sent once.
-      const answer = federated ? await flows.logout(url, [returnTo]) : await registeredLogout(flows, url, returnTo);
+      const answer = federated
+        ? await flows.logout(e, url, [returnTo])
+        : await registeredLogout(flows, e, url, returnTo);
       flows.stopIfAbsent(e, answer.ex);
       answerOf(check, clause, `logout${federated ? ' (federated)' : ''}`, answer.ex, whereTo(answer, returnTo));
       endpointOf(check, 'logout', e);

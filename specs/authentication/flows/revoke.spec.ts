@@ -111,7 +111,7 @@ test(
     const off = notOfferedSkip(run.cfg, 'revoke');
     if (off) return skipClauses(test.info(), off, 'auth.flow.revoke', 'auth.flow.revoke.effective');
     const e = await flows.endpoint('revoke');
-    const revoked = await flows.post(e.url, {
+    const revoked = await flows.post(e, {
       client_id: client.id,
       client_secret: client.secret,
       token: current,

@@ -16,7 +16,7 @@ test(
     const user = await flows.userTokens(USER_SCOPE);
     skipTest(user.problem);
     const e = await flows.endpoint('userinfo');
-    const ex = await userInfoWith(flows, e.url, user.accessToken!);
+    const ex = await userInfoWith(flows, e, user.accessToken!);
     flows.stopIfAbsent(e, ex);
     userInfoAnswered(check, ex, user.source);
     endpointOf(check, 'get user info', e);

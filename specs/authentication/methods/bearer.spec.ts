@@ -51,7 +51,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       skipTest(user.accessToken === null && (user.problem ?? runSkip({}, `no user token from ${user.source}`)));
       const token = user.accessToken!;
       // The accepted twin: the same endpoint with the user's valid token answers 200.
-      const accepted = await userInfoWith(flows, userinfo.url, token);
+      const accepted = await userInfoWith(flows, userinfo, token);
       const twin = gate.gave(userInfoGave(accepted));
       const jwt = isJwt(token);
       check.observe(

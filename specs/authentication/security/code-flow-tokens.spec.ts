@@ -13,7 +13,6 @@ import type { Checks } from '../../../lib/checks.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { issuerKeys } from '../../../lib/auth/id-token.ts';
 import { idTokenValid, sameSubject } from '../../../lib/auth/conditions.ts';
-import { issued } from '../../../lib/auth/acceptance.ts';
 import { productsSkip, tokenGave, userInfoGave } from '../../../lib/auth/flow-products.ts';
 import { publicClient, userInfoWith } from '../flows/flow-checks.ts';
 import { member } from './login.ts';
@@ -64,7 +63,7 @@ test(
     const sub = idToken === null ? null : subOf(idToken);
     const offUserinfo = notOfferedSkip(run.cfg, 'userinfo');
     const e = await flows.endpoint('userinfo');
-    const info = offUserinfo ? null : await userInfoWith(flows, e.url, t.accessToken!);
+    const info = offUserinfo ? null : await userInfoWith(flows, e, t.accessToken!);
     // Judged only where both products are there: an ID token with its sub (else auth.sec.id-token.valid
     // failed) and user info as auth.flow.userinfo requires it (one cause, one failure).
     const notCompared =
@@ -161,7 +160,7 @@ function judgeWidening(
   who: string,
 ): void {
   const what = `${who}: refresh asking for ${extra} beyond the grant`;
-  if (!issued(wider.ex)) {
+  if (wider.ex.answer.issued === null) {
     check.observe('auth.sec.refresh.wider-answer', `${what}: refused with ${wider.ex.status}`, wider.ex);
     gate.refused(twin, 'auth.sec.refresh.no-widening', wider.ex, what, FLOW_GRANT);
     return;

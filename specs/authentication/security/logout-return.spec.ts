@@ -87,7 +87,7 @@ async function nearAndTwin(
 ): Promise<{ near: LogoutAnswer; twin: LogoutAnswer; there: boolean; accepted: boolean }> {
   const u = new URL(logoutUrl(e, clientId, uri, extra));
   // Through a confirmation page when the tenant shows one: where the browser ends is the answer.
-  const near = await flows.logout(u.toString(), [uri, returnTo]);
+  const near = await flows.logout(e, u.toString(), [uri, returnTo]);
   flows.stopIfAbsent(e, near.ex);
   skipTest(notDrivenSkip({ notDriven: near.notDriven, stoppedAt: null }));
   const there = near.redirectedTo !== null && sameTarget(near.redirectedTo, uri, u);
@@ -95,8 +95,8 @@ async function nearAndTwin(
   // Without a hint, the registered logout is sent once per worker (logout.spec.ts records it too).
   const twin =
     Object.keys(extra).length === 0
-      ? await registeredLogout(flows, right.toString(), returnTo)
-      : await flows.logout(right.toString(), [returnTo]);
+      ? await registeredLogout(flows, e, right.toString(), returnTo)
+      : await flows.logout(e, right.toString(), [returnTo]);
   skipTest(!there && notDrivenSkip({ notDriven: twin.notDriven, stoppedAt: null }));
   const accepted = twin.redirectedTo !== null && sameTarget(twin.redirectedTo, returnTo, right);
   return { near, twin, there, accepted };

@@ -4,7 +4,8 @@
 // when it shows a page instead,
 // the browser logs in and the suite looks where it is sent. What the tenant does instead is
 // recorded.
-import { classify, describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
+import { describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
+import { contextOf } from '../../../lib/auth/endpoints.ts';
 import { authorizeContext, BROWSER_ACCEPT } from '../../../lib/auth/login-page.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
@@ -79,15 +80,15 @@ test.describe('redirect URIs match exactly', () => {
         const u = new URL(e.url);
         for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
         // Not flows.get: an HTML error page here is the tenant's right, not a §7.3 error object.
-        const first = await anon.send('GET', u.toString(), AS_BROWSER);
+        const first = await anon.send('GET', u.toString(), { ...AS_BROWSER, ...contextOf(e) });
         flows.stopIfAbsent(e, first);
         // The accepted twin: the same request with the registered URI is not refused (a login page
         // or a redirect without error); otherwise nothing here proves the near miss was refused for itself.
         const right = new URL(u);
         right.searchParams.set('redirect_uri', redirectUri);
-        twinAnswer ??= anon.send('GET', right.toString(), AS_BROWSER);
+        twinAnswer ??= anon.send('GET', right.toString(), { ...AS_BROWSER, context: authorizeContext([redirectUri]) });
         const twin = await twinAnswer;
-        const twinClass = classify(twin, authorizeContext(twin, [redirectUri]));
+        const twinClass = twin.answer;
         const accepted = gate.given(
           'auth.flow.code.pkce',
           passes(twinClass, PASSES.accepted),
