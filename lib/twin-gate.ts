@@ -16,7 +16,7 @@ import type { Exchange } from './http.ts';
 import { isObject } from './values.ts';
 import { describeBody, notIssuedCause } from './answer-words.ts';
 import { answerEvidence, describeClass, passes, PASSES, type Classified } from './answer-class.ts';
-import type { Condition } from './condition.ts';
+import { judgeBy, type Condition, type Judged } from './condition.ts';
 
 /** What the accepted case gave: made by the gate only. */
 export interface Twin {
@@ -105,9 +105,9 @@ export class TwinGate {
    * A named condition on an exchange the gate classifies first: a 5xx is a fault (the fault
    * clause fails once, the condition's clauses are skipped naming it), never the condition's.
    */
-  async call<I>(c: Condition<I>, ex: Exchange | null, input: I, what = ''): Promise<boolean | null> {
+  async call<I, C extends string>(c: Condition<I, C>, ex: Exchange | null, input: I, what = ''): Promise<Judged> {
     if (ex?.answer.class === 'fault') return this.faulted(c.clauses, ex, what || describeRequest(ex));
-    return c.judge(this.check, input);
+    return judgeBy(c, this.check, input);
   }
 
   /**

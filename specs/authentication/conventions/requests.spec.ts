@@ -1,7 +1,8 @@
 // §4.3 request conventions of the authentication API: POST parameters as JSON (a token
 // endpoint that takes only forms does not conform), GET parameters in the query string, and
 // the one exception — SAML IdP-initiated SSO, a query parameter with a form-encoded value.
-import { answerOf } from '../../../lib/auth/conditions.ts';
+import { probeRecorded } from '../../../lib/auth/conditions.ts';
+import { recorded } from '../../../lib/management/recorded.ts';
 import { notIssuedCause } from '../../../lib/answer-words.ts';
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
@@ -10,7 +11,6 @@ import { GRANT_CLAUSE } from '../../../lib/auth/encoding.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
-import { judgeAbsent } from '../../../lib/auth/absent.ts';
 import { describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
 import { describeProbe, probeAuthorize } from '../../../lib/auth/probe.ts';
 
@@ -18,7 +18,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'POST: a token request as JSON is answered like the same request as a form',
     clauses(OPERATIONS.authApi, 'auth.api.post-json', 'auth.api.base'),
-    async ({ run, anon, check, gate, flows }) => {
+    async ({ run, anon, gate, flows }) => {
       const { cfg } = run;
       // The authentication API's own client, over the grant it offers: lib/auth/encoding.ts's probe
       // is this very comparison (the form is sent only when JSON gives no token), so its answers
@@ -44,14 +44,15 @@ test.describe('authentication API request conventions (§4.3)', () => {
           : `the JSON ${grant} request ${notIssuedCause(json)} (${describeClass(answer)}); the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
         json,
       );
-      answerOf(check, 'auth.api.base', `the authentication API's token endpoint at ${cfg.auth.tokenUrl}`, json);
+      const base = `the authentication API's token endpoint at ${cfg.auth.tokenUrl}`;
+      await gate.call(recorded('auth.api.base'), null, { what: base, ex: json });
     },
   );
 
   test(
     'GET: authorization parameters are read from the query string',
     clauses(OPERATIONS.authApi, 'auth.api.get-query', 'auth.error.client-fault-4xx'),
-    async ({ run, anon, check, gate, flows }) => {
+    async ({ run, anon, gate, flows }) => {
       const { cfg } = run;
       const { publicClientId, post, redirectUri } = cfg.auth;
       skipTest(
@@ -88,7 +89,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const bare = await probeAuthorize(flows, anon, e, {}, [redirectUri!]);
       const what = `GET ${new URL(e.url).pathname} without query parameters`;
       if (bare.anonymous.answer.class === 'fault') return void gate.faulted([], bare.anonymous, what);
-      check.observe('auth.api.get-query', `${what}: ${describeProbe(bare)}`, bare.anonymous);
+      await gate.call(probeRecorded('auth.api.get-query'), null, { what, probe: bare });
       const atOnce = bare.anonymous.answer;
       const sentToClient =
         atOnce.rule === 'to-client' || atOnce.rule === 'error-to-client' || bare.afterLogin?.callback;
@@ -107,7 +108,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'SAML IdP-initiated: a form-encoded SAMLResponse is read; an invalid one is a 4xx error object',
     clauses(OPERATIONS.authApi, 'auth.api.saml-exception', 'auth.error.client-fault-4xx', 'auth.error.object'),
-    async ({ run, anon, check, gate }) => {
+    async ({ run, anon, gate, flows }) => {
       const { cfg } = run;
       const off = notOfferedSkip(cfg, 'saml');
       skipTest(off);
@@ -122,7 +123,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
       ).toString('base64');
       const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form', ...contextOf(cb) });
       // §4.3 names the SAML callback: an absent one is a missing flow (its own clause fails), never a refusal.
-      judgeAbsent({ check, info: test.info() }, cb, ex);
+      flows.stopIfAbsent(cb, ex);
       const what = 'an invalid SAMLResponse';
       const { answer } = ex;
       // A 5xx says nothing of whether the form was read: the service fault of §7.3, judged there alone.

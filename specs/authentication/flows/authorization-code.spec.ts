@@ -15,6 +15,7 @@ import { onLiveCredentials } from '../../../lib/auth/live-credential.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { codeFor, publicClient } from './flow-checks.ts';
 import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
+import { clientIdOnly, codesTaken } from '../../../lib/auth/conditions.ts';
 
 const WRONG = 'auth.flow.code.pkce.wrong-verifier';
 const MISSING = 'auth.flow.code.pkce.missing-verifier';
@@ -31,7 +32,7 @@ test(
     MISSING,
     'auth.flow.refusals',
   ),
-  async ({ run, flows, check, gate }) => {
+  async ({ run, flows, gate }) => {
     const { clientId, redirectUri } = publicClient(run.cfg);
     const exchange = (code: string, verifier: string | undefined): Promise<TokenAnswer> =>
       flows.token({
@@ -44,7 +45,7 @@ test(
     /** A fresh code and the exchange with its own verifier, or why there is none. */
     const login = async () => {
       const pair = pkcePair();
-      const got = await codeFor(flows, check, clientId, redirectUri, pair);
+      const got = await codeFor(flows, gate, clientId, redirectUri, pair);
       return { pair, got };
     };
 
@@ -68,11 +69,7 @@ test(
         { id: MISSING, send: (c) => exchange(c.code, undefined) },
       ],
     });
-    if (live.credentials > 1)
-      check.observe(
-        'auth.flow.refusals',
-        `the two refusals took ${live.credentials} codes: the tenant let a refusal consume the code (RFC 6749 §4.1.2), the other was sent again on a fresh one`,
-      );
+    if (live.credentials > 1) await gate.call(codesTaken, null, { codes: live.credentials, wrong: 'the two refusals' });
     const right = live.twin ?? (await exchange(first.got.code, first.pair.verifier));
 
     const { note } = await flows.encoding();
@@ -83,12 +80,7 @@ test(
       note,
     );
     // §5.2 "client ID only, for public applications": this exchange is that method.
-    check.that(
-      'auth.method.client-id-only',
-      twin.ok,
-      `the public client's code exchange with its client ID alone ${twin.ok ? `answered ${right.ex.status} with a token` : twin.cause}${note}`,
-      right.ex,
-    );
+    await gate.call(clientIdOnly, null, { twin, ex: right.ex, note });
     for (const [id, what, attack] of [
       [WRONG, 'code exchange with another code_verifier', 'wrong-verifier'],
       [MISSING, 'code exchange with no code_verifier', 'no-verifier'],

@@ -2,7 +2,7 @@
 // logout to the registered return URL.
 import type { Flows, LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Config } from '../../../lib/config.ts';
-import type { Checks } from '../../../lib/checks.ts';
+import type { TwinGate } from '../../../lib/twin-gate.ts';
 import type { Endpoint } from '../../../lib/auth/endpoints.ts';
 import { endpointOf } from '../../../lib/auth/conditions.ts';
 import type { Exchange } from '../../../lib/http.ts';
@@ -32,7 +32,7 @@ export function publicClient(cfg: Config): { clientId: string; redirectUri: stri
  */
 export async function codeFor(
   flows: Flows,
-  check: Checks,
+  gate: TwinGate,
   clientId: string,
   redirectUri: string,
   pair: PkcePair | null,
@@ -48,7 +48,7 @@ export async function codeFor(
   };
   if (pair) Object.assign(params, { code_challenge: pair.challenge, code_challenge_method: pair.method });
   const out = await flows.authorize(e, params, [redirectUri]);
-  endpointOf(check, `authorization code${pair ? ' with PKCE' : ''}`, e);
+  await gate.call(endpointOf, null, { flow: `authorization code${pair ? ' with PKCE' : ''}`, at: e });
   const code = out.params.code ?? null;
   if (out.callback !== null && code !== null && out.params.state === state) return { code, problem: null };
   const seen = out.callback

@@ -6,7 +6,9 @@
 // outbox shows it (IDM_PASSWORDLESS_OUTBOX_PATH), else beside the accepted start.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
-import { answerOf, endpointOf, jsonBodyRead } from '../../../lib/auth/conditions.ts';
+import { endpointOf, jsonBodyRead } from '../../../lib/auth/conditions.ts';
+import { passes, PASSES } from '../../../lib/answer-class.ts';
+import { recorded } from '../../../lib/management/recorded.ts';
 import { notOfferedSkip, optInSkip } from '../../../lib/config.ts';
 import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
 import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
@@ -50,11 +52,12 @@ for (const connection of ['email', 'sms'] as const) {
         send: 'code',
       });
       flows.stopIfAbsent(e, ex);
-      answerOf(check, clause, `passwordless start (${connection}, send code)`, ex);
-      endpointOf(check, `passwordless (${connection})`, e);
+      await gate.call(recorded(clause), null, { what: `passwordless start (${connection}, send code)`, ex });
+      await gate.call(endpointOf, null, { flow: `passwordless (${connection})`, at: e });
       // §4.3 JSON convention: a 2xx is its acceptance, a 415 its refusal; other answers say nothing
       // about it, nor does a form body sent because JSON was refused (auth.api.post-json said so once).
-      if ((await flows.encoding()).encoding === 'json') jsonBodyRead(check, ex, e.url, false);
+      if ((await flows.encoding()).encoding === 'json')
+        await gate.call(jsonBodyRead, null, { ex, url: e.url, any2xx: false });
 
       // The code sent is a credential: a made-up one is refused (one wrong code only, so a
       // tenant that voids codes after a few wrong ones still takes the right one after it). One
@@ -67,11 +70,7 @@ for (const connection of ['email', 'sms'] as const) {
         );
         return;
       }
-      const started = gate.given(
-        clause,
-        ex.status >= 200 && ex.status < 300,
-        `passwordless start answered ${ex.status}`,
-      );
+      const started = gate.given(clause, passes(ex.answer, PASSES.success), `passwordless start answered ${ex.status}`);
       const sent = run.cfg.auth.passwordlessOutboxUrl
         ? await codeSentTo(flows, run.cfg.auth.passwordlessOutboxUrl, to!)
         : null;
@@ -97,8 +96,8 @@ for (const connection of ['email', 'sms'] as const) {
         return;
       }
       // Without the code, only invalid_grant shows that the code was checked.
-      const error = isObject(wrong.ex.body) && typeof wrong.ex.body.error === 'string' ? wrong.ex.body.error : null;
-      if (wrong.ex.answer.issued === null && wrong.ex.status < 500 && error !== 'invalid_grant') {
+      const { error } = wrong.ex.answer;
+      if (wrong.ex.answer.issued === null && wrong.ex.answer.class !== 'fault' && error !== 'invalid_grant') {
         const offered = error !== 'unsupported_grant_type' && error !== 'unauthorized_client';
         skipClauses(
           info,

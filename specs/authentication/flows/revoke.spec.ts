@@ -118,16 +118,17 @@ test(
       token_type_hint: 'refresh_token',
     });
     flows.stopIfAbsent(e, revoked);
-    endpointOf(check, 'revoke refresh token', e);
+    await gate.call(endpointOf, null, { flow: 'revoke refresh token', at: e });
     // §4.3: a JSON revocation is the JSON convention at this endpoint (judged once where JSON was
     // refused). One cause, one failure: a 415 is the JSON refusal alone, the revocation then not
     // judged; any other refusal is the revocation's alone and says nothing of the encoding.
-    const read = encoding === 'json' ? jsonBodyRead(check, revoked, e.url, false) : null;
+    const read =
+      encoding === 'json' ? await gate.call(jsonBodyRead, null, { ex: revoked, url: e.url, any2xx: false }) : null;
     skipTest(
       read === false &&
         clauseSkip('auth.api.post-json', `the revocation's JSON body was refused with ${revoked.status}`),
     );
-    revocationAnswered(check, revoked, from);
+    await gate.call(revocationAnswered, null, { ex: revoked, note: from });
     // Revocation is effective only where the token worked before it, and was revoked.
     const twin = gate.all(worked, gate.gave(revocationGave(revoked)));
     if (!twin.ok) {

@@ -13,7 +13,7 @@ test.describe('token-endpoint flows', () => {
   test(
     'client credentials: a confidential client gets an access token',
     clauses(OPERATIONS.authFlow, 'auth.flow.client-credentials', 'auth.token.answer', 'auth.api.named-flows'),
-    async ({ run, flows, check, gate }) => {
+    async ({ run, flows, gate }) => {
       const { cfg } = run;
       skipTest(notOfferedSkip(cfg, 'client-credentials'));
       const post = cfg.auth.post;
@@ -31,7 +31,10 @@ test.describe('token-endpoint flows', () => {
           })
         ).ex;
       await gate.issued('auth.flow.client-credentials', answer, `client credentials (client ${post!.id})`, enc.note);
-      endpointOf(check, 'client credentials', `${cfg.auth.tokenUrl} (from ${cfg.auth.targetsFrom.tokenUrl})`);
+      await gate.call(endpointOf, null, {
+        flow: 'client credentials',
+        at: `${cfg.auth.tokenUrl} (from ${cfg.auth.targetsFrom.tokenUrl})`,
+      });
     },
   );
 

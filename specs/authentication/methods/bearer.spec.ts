@@ -13,6 +13,7 @@ import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { alterToken, forgeExpired, forgeLike, MALFORMED_TOKENS, truncateToken } from '../../../lib/auth/forge.ts';
 import { isJwt } from '../../../lib/auth/jwt-read.ts';
 import { userInfoWith } from '../flows/flow-checks.ts';
+import { bearerTokenFormat, challengeRecorded } from '../../../lib/auth/conditions.ts';
 import { userInfoGave } from '../../../lib/auth/flow-products.ts';
 import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { JWT_CLAUSES } from '../../../lib/auth/attacks/jwt.ts';
@@ -39,7 +40,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       'auth.error.client-fault-4xx',
       'auth.error.object',
     ),
-    async ({ run, suite, anon, check, flows, gate }, info) => {
+    async ({ run, suite, anon, flows, gate }, info) => {
       const { cfg } = run;
       // Another client's valid token: the management token, where the Management API is under test (IDM_APIS).
       const otherClientToken = suite.state.tokens.full;
@@ -54,12 +55,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       const accepted = await userInfoWith(flows, userinfo, token);
       const twin = gate.gave(userInfoGave(accepted));
       const jwt = isJwt(token);
-      check.observe(
-        'auth.method.bearer.token-format',
-        jwt
-          ? `the user's access token is a JWT: every variant exercised`
-          : `the user's access token is opaque (not a JWT, RFC 6749 §1.4): not exercised: ${JWT_ONLY.join('; ')}`,
-      );
+      await gate.call(bearerTokenFormat, null, { jwt, jwtOnly: JWT_ONLY });
       // Near copies of a live token are as secret as the token itself.
       const altered = alterToken(token);
       const truncated = truncateToken(token);
@@ -99,11 +95,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
         const ex = await anon.withAuthorization('userinfo', authorization).send('GET', userinfo.url);
         if (!refused(ex, what, attackRow('user-token', attack)) && SIGNATURE.includes(attack) && gate.took(ex))
           signatureTaken ??= what;
-        if (ex.status === 401)
-          check.observe(
-            'auth.method.bearer.status',
-            `WWW-Authenticate: ${ex.headers['www-authenticate'] ?? '(absent)'}`,
-          );
+        await gate.call(challengeRecorded, null, ex);
       }
       // The catalogue's JWT attacks (unsigned, algorithm confusion, embedded and remote keys, the
       // signature): made from the user's token, which must be a JWT to be attacked as one.

@@ -8,7 +8,8 @@
 // login's code (lib/auth/live-credential.ts). Then the twin's code exchanged again is refused. A
 // public client asking without PKCE is recorded as the tenant answers once it reads the request.
 import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
-import { describeProbe, probeAuthorize } from '../../../lib/auth/probe.ts';
+import { probeAuthorize } from '../../../lib/auth/probe.ts';
+import { codesTaken, probeRecorded } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
@@ -37,7 +38,7 @@ test.describe('authorization code binding', () => {
       'auth.sec.code.bound-client',
       'auth.flow.refusals',
     ),
-    async ({ run, flows, check, gate }) => {
+    async ({ run, flows, gate }) => {
       const { post, publicClientId, redirectUri } = run.cfg.auth;
       skipTest(
         !post &&
@@ -54,7 +55,7 @@ test.describe('authorization code binding', () => {
         'auth.sec.code.redirect-uri-required',
         'auth.sec.code.bound-client',
       ];
-      const got = await codeFor(flows, check, post!.id, redirectUri!, null);
+      const got = await codeFor(flows, gate, post!.id, redirectUri!, null);
       if (got.code === null) {
         gate.skip(gate.accepted(CONFIDENTIAL, false, got.problem, got.problem), ...refusals);
         return;
@@ -76,7 +77,7 @@ test.describe('authorization code binding', () => {
       // tenant), the later ones are sent again on a fresh login's code.
       const live = await onLiveCredentials({
         first: got.code,
-        fresh: async () => (await codeFor(flows, check, post!.id, redirectUri!, null)).code,
+        fresh: async () => (await codeFor(flows, gate, post!.id, redirectUri!, null)).code,
         genuine: (code) => flows.token(exchange(code)),
         attempts: [
           { id: DOWNGRADE, send: (code) => flows.token({ ...exchange(code), code_verifier: pkcePair().verifier }) },
@@ -99,12 +100,7 @@ test.describe('authorization code binding', () => {
             : []),
         ],
       });
-      check.observe(
-        'auth.flow.refusals',
-        live.credentials === 1
-          ? 'the code survived the wrong exchanges: its right exchange after them was accepted'
-          : `the wrong exchanges took ${live.credentials} codes: a refusal or an acceptance let the code die (RFC 6749 §4.1.2), and the ones after it were sent again on a fresh code`,
-      );
+      await gate.call(codesTaken, null, { codes: live.credentials, wrong: 'the wrong exchanges' });
       const twin = live.twin ?? (await flows.token(exchange(got.code)));
       const { note } = await flows.encoding();
       const accepted = await gate.issued(CONFIDENTIAL, twin.ex, 'code exchange with the client secret (no PKCE)', note);
@@ -166,7 +162,7 @@ test.describe('authorization code binding', () => {
   test(
     "a public client's authorization request without code_challenge: the answer is recorded",
     clauses(OPERATIONS.authFlow, 'auth.sec.pkce.public-without'),
-    async ({ run, flows, check, anon }) => {
+    async ({ run, flows, gate, anon }) => {
       const { publicClientId, redirectUri } = run.cfg.auth;
       skipTest(!publicClientId && NO_PUBLIC_CLIENT);
       skipTest(!redirectUri && NO_REDIRECT_URI);
@@ -185,11 +181,8 @@ test.describe('authorization code binding', () => {
         },
         [redirectUri!],
       );
-      check.observe(
-        'auth.sec.pkce.public-without',
-        `an authorization request without code_challenge: ${describeProbe(p)}`,
-        p.anonymous,
-      );
+      const what = 'an authorization request without code_challenge';
+      await gate.call(probeRecorded('auth.sec.pkce.public-without'), null, { what, probe: p });
     },
   );
 });
