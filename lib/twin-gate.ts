@@ -87,7 +87,7 @@ export const FLOW_GRANT: RefusalOptions = { statusClause: 'auth.flow.refusals', 
 export class TwinGate {
   constructor(
     private readonly check: Checks,
-    private readonly info: TestInfo,
+    readonly info: TestInfo,
     /** The management API's base: a fault there is the management fault clause's, elsewhere §7.3's. */
     private readonly apiBase: string,
     private readonly list: ListAttack = () => {},

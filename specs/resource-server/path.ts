@@ -24,7 +24,9 @@ test.describe('update a resource server: the path parameter', () => {
       await gate.call(servedUnderPrefix, ex, { ex, path: resourceServerPath(rs.id) });
     },
   );
+});
 
+test.describe('update a resource server: the path parameter', () => {
   test(
     'the resource server is updated when named by its identifier, percent-encoded',
     clauses(OPERATIONS.update, ...clausesOf(updatedByIdentifier)),
@@ -69,7 +71,9 @@ test.describe('update a resource server: the path parameter', () => {
       );
     },
   );
+});
 
+test.describe('update a resource server: the path parameter', () => {
   test(
     'an update naming no existing resource server is refused with a 4xx (code recorded)',
     clauses(OPERATIONS.update, ...clausesOf('rs.update.path.unknown-id', UNKNOWN_STATUS)),
@@ -79,7 +83,9 @@ test.describe('update a resource server: the path parameter', () => {
       await gate.call(UNKNOWN_STATUS, ex, { what: 'PATCH {} of an unknown id', ex });
     },
   );
+});
 
+test.describe('update a resource server: the path parameter', () => {
   test(
     'an update of the system resource server is refused with 400',
     clauses(OPERATIONS.update, 'rs.update.error.400.system'),

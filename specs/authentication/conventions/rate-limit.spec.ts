@@ -43,7 +43,9 @@ test.describe('rate limits of the authentication API (§8)', () => {
       await gate.call(authLimitStateReported, null, { looked: [token, ...revoked], note });
     },
   );
+});
 
+test.describe('rate limits of the authentication API (§8)', () => {
   test(
     'a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them',
     clauses(OPERATIONS.authRateLimit, 'auth.error.429', 'ratelimit.429.remaining-spent'),

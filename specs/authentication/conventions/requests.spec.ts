@@ -48,7 +48,9 @@ test.describe('authentication API request conventions (§4.3)', () => {
       await gate.call(recorded('auth.api.base'), null, { what: base, ex: json });
     },
   );
+});
 
+test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'GET: authorization parameters are read from the query string',
     clauses(OPERATIONS.authApi, 'auth.api.get-query', 'auth.error.client-fault-4xx'),
@@ -104,7 +106,9 @@ test.describe('authentication API request conventions (§4.3)', () => {
         );
     },
   );
+});
 
+test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'SAML IdP-initiated: a form-encoded SAMLResponse is read; an invalid one is a 4xx error object',
     clauses(OPERATIONS.authApi, 'auth.api.saml-exception', 'auth.error.client-fault-4xx', 'auth.error.object'),

@@ -1,13 +1,15 @@
-// What the flow specs share: the public client they log in with, a login for a code, and
-// logout to the registered return URL.
+// What the flow specs share: the public client they log in with, a login for a code, the wrong
+// presentations of a code judged where they met a live one, and logout to the registered return URL.
 import type { Flows, LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Config } from '../../../lib/config.ts';
-import type { TwinGate } from '../../../lib/twin-gate.ts';
+import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/twin-gate.ts';
 import type { Endpoint } from '../../../lib/auth/endpoints.ts';
 import { endpointOf } from '../../../lib/auth/conditions.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { newState, type PkcePair } from '../../../lib/auth/pkce.ts';
-import { skipTest } from '../../../lib/declare.ts';
+import { skipClauses, skipTest } from '../../../lib/declare.ts';
+import type { LiveAttempt, LiveRun } from '../../../lib/auth/live-credential.ts';
+import type { AttackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 import { NO_REDIRECT_URI } from '../../../lib/auth/needs.ts';
@@ -94,6 +96,35 @@ export function logoutClient(cfg: Config): { clientId: string; returnTo: string;
       ),
   );
   return { clientId: clientId!, returnTo: auth.logoutReturnTo!, confidential: !auth.publicClientId };
+}
+
+/** A wrong presentation of a code: a row of the attack catalogue (its clause), said as `what`. */
+export interface WrongCode<C = string> extends LiveAttempt<C> {
+  what: string;
+  row: AttackRow;
+}
+
+/**
+ * Each wrong presentation refused beside the code's right exchange, where it met a live code
+ * (lib/auth/live-credential.ts); one no fresh code was had for is not judged: the login that would
+ * have given one failed.
+ */
+export function refusedOnLiveCodes<C>(
+  gate: TwinGate,
+  twin: Twin,
+  live: LiveRun<C>,
+  wrong: readonly WrongCode<C>[],
+): void {
+  for (const w of wrong) {
+    const answer = live.answers.get(w.id);
+    if (answer !== undefined) gate.refused(twin, w.row.clause, answer.ex, w.what, { ...FLOW_GRANT, attack: w.row });
+    else
+      skipClauses(
+        gate.info,
+        runSkip({ answer: 'refused' }, `not judged: no live code to present ${w.what} on (a fresh login gave none)`),
+        w.row.clause,
+      );
+  }
 }
 
 /**

@@ -18,7 +18,9 @@ import { userInfoGave } from '../../../lib/auth/flow-products.ts';
 import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { JWT_CLAUSES } from '../../../lib/auth/attacks/jwt.ts';
 import { materialFor } from '../../../lib/auth/attacks/material.ts';
-import { sendJwtAttacks } from '../../../lib/auth/attacks/send.ts';
+import { sendJwtAttacks, type CarrierAttacks } from '../../../lib/auth/attacks/send.ts';
+import type { TwinGate } from '../../../lib/twin-gate.ts';
+import type { Flows } from '../../../lib/auth/flow-types.ts';
 import { clauseSkip, runSkip, tenantSkip } from '../../../lib/skip-record.ts';
 import { managementSkip, notOfferedSkip } from '../../../lib/config.ts';
 
@@ -56,33 +58,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       const twin = gate.gave(userInfoGave(accepted));
       const jwt = isJwt(token);
       await gate.call(bearerTokenFormat, null, { jwt, jwtOnly: JWT_ONLY });
-      // Near copies of a live token are as secret as the token itself.
-      const altered = alterToken(token);
-      const truncated = truncateToken(token);
-      flows.secret(altered);
-      flows.secret(truncated);
-      // Each case is a row of the attack catalogue (its answer goes to the report's attack section).
-      const cases: Array<[string, string | null, string]> = [
-        ['no Authorization header', null, 'no-token'],
-        ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string, string] => [
-          `a garbage token (${what})`,
-          `Bearer ${t}`,
-          'malformed',
-        ]),
-        ['the user token with one character changed', `Bearer ${altered}`, 'altered'],
-        ['the user token cut short', `Bearer ${truncated}`, 'truncated'],
-      ];
-      // The management token is tenant-signed and valid, but another client's, for the management API.
-      const OTHER_CLIENT = "another client's valid token for another audience (the management API)";
-      if (otherClientToken !== null) cases.push([OTHER_CLIENT, `Bearer ${otherClientToken}`, 'other-client']);
-      else gate.notMade(attackRow('user-token', 'other-client'), `${OTHER_CLIENT}: ${managementSkip(cfg)?.text}`);
-      if (jwt) {
-        // Same header and claims as the user's token, suite-signed: only the property named differs.
-        cases.push(
-          [JWT_ONLY[0], `Bearer ${await forgeExpired(token)}`, 'expired'],
-          [JWT_ONLY[1], `Bearer ${await forgeLike(token)}`, 'foreign-key'],
-        );
-      }
+      const cases = await variantsOf(token, jwt, otherClientToken, gate, flows, managementSkip(cfg)?.text);
       const refused = (ex: Exchange, what: string, row: AttackRow, note = '') =>
         gate.refused(twin, row.clause, ex, `user info with ${what}`, {
           statusClause: 'auth.method.bearer.status',
@@ -120,18 +96,60 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
         send: (t) => anon.withAuthorization('jwt-attack', `Bearer ${t}`).send('GET', userinfo.url),
         judge: (row, ex, what, note) => refused(ex, `a user token: ${what}`, row, note),
         notMade: (row, why) => gate.notMade(row, why),
-        ...(signatureTaken === null
-          ? {}
-          : {
-              unjudged: {
-                cause: clauseSkip(
-                  'auth.method.bearer',
-                  `not judged: user info took ${signatureTaken} (auth.method.bearer), so it checks no signature and every JWT attack on it is that one cause`,
-                ),
-                record: (row, ex, cause) => gate.notJudged(row, ex, cause),
-              },
-            }),
+        ...(signatureTaken === null ? {} : { unjudged: signatureUnchecked(signatureTaken, gate) }),
       });
     },
   );
 });
+
+// Helpers
+
+/**
+ * The Bearer variants of the user's token, each a row of the attack catalogue: [what, the
+ * Authorization header, the row's attack]. Near copies of a live token are as secret as the token.
+ */
+async function variantsOf(
+  token: string,
+  jwt: boolean,
+  otherClientToken: string | null,
+  gate: TwinGate,
+  flows: Flows,
+  noManagement: string | undefined,
+): Promise<Array<[string, string | null, string]>> {
+  const altered = alterToken(token);
+  const truncated = truncateToken(token);
+  flows.secret(altered);
+  flows.secret(truncated);
+  const cases: Array<[string, string | null, string]> = [
+    ['no Authorization header', null, 'no-token'],
+    ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string, string] => [
+      `a garbage token (${what})`,
+      `Bearer ${t}`,
+      'malformed',
+    ]),
+    ['the user token with one character changed', `Bearer ${altered}`, 'altered'],
+    ['the user token cut short', `Bearer ${truncated}`, 'truncated'],
+  ];
+  // The management token is tenant-signed and valid, but another client's, for the management API.
+  const OTHER_CLIENT = "another client's valid token for another audience (the management API)";
+  if (otherClientToken !== null) cases.push([OTHER_CLIENT, `Bearer ${otherClientToken}`, 'other-client']);
+  else gate.notMade(attackRow('user-token', 'other-client'), `${OTHER_CLIENT}: ${noManagement}`);
+  // Same header and claims as the user's token, suite-signed: only the property named differs.
+  if (jwt)
+    cases.push(
+      [JWT_ONLY[0], `Bearer ${await forgeExpired(token)}`, 'expired'],
+      [JWT_ONLY[1], `Bearer ${await forgeLike(token)}`, 'foreign-key'],
+    );
+  return cases;
+}
+
+/** A carrier that took an altered signature checks none (issue 40, item 8): its JWT attacks are that one cause. */
+function signatureUnchecked(taken: string, gate: TwinGate): CarrierAttacks['unjudged'] {
+  return {
+    cause: clauseSkip(
+      'auth.method.bearer',
+      `not judged: user info took ${taken} (auth.method.bearer), so it checks no signature and every JWT attack on it is that one cause`,
+    ),
+    record: (row, ex, cause) => gate.notJudged(row, ex, cause),
+  };
+}
