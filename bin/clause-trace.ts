@@ -233,7 +233,8 @@ function validatedSchemaClauses(runtimeSrc: string): Map<string, Validation[]> {
 
 function runWideRules(): Map<string, string[]> {
   const out = new Map<string, string[]>();
-  for (const rule of ANSWER_RULES) push(out, rule.clause, `${rule.name} (lib/answer-rules.ts)`);
+  for (const rule of ANSWER_RULES)
+    for (const id of rule.condition.clauses) push(out, id, `${rule.name} (lib/answer-rules.ts)`);
   for (const id of RUN_LEVEL_CLAUSES)
     push(out, id, "the run's authentication-API errors, judged over the run (reporters/auth-errors.ts)");
   return out;

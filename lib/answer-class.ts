@@ -1,9 +1,12 @@
-// What the tenant did with a request, decided once (issue 30, item 1): every exchange a clause
-// judges is classified by the first rule of RULES that speaks of it, into one of five classes —
-// accepted, refused, not offered, fault, no answer — and a clause states which classes (or
-// rules) pass it (PASSES). The rule and its citation go into the evidence of the check, so a
-// reader sees why an answer counted as a refusal, and nothing downstream reads the message.
-import type { Exchange } from './http.ts';
+// What the tenant did with a request, decided once, when it is received (issues 30 and 46): every
+// exchange is classified by the first rule of RULES that speaks of it, into one of five classes —
+// accepted, refused, not offered, fault, no answer — in the context its receiver knows
+// (AnswerContext), and carries that reading (`ex.answer`): its class, the credential issued, the
+// redirect target, the error code. A clause states which classes (or rules) pass it (PASSES). The
+// rule and its citation go into the evidence of the check, so a reader sees why an answer counted
+// as a refusal, and nothing downstream reads the message or compares a status range again.
+import type { Exchange, RawExchange } from './http.ts';
+import { isObject } from './values.ts';
 import type { AnswerClass } from './skip-record.ts';
 import type { Endpoint } from './auth/endpoints.ts';
 
@@ -21,8 +24,8 @@ export interface AnswerContext {
   loginPages?: readonly string[];
 }
 
-/** An exchange, or the request that got no answer in full (a time-out, a reset). */
-export type Answer = Exchange | { noAnswer: Error };
+/** An exchange as received, or the request that got no answer in full (a time-out, a reset). */
+export type Answer = RawExchange | { noAnswer: Error };
 
 export type RuleId = (typeof RULES)[number]['id'];
 
@@ -30,6 +33,16 @@ export interface Classified {
   class: AnswerClass;
   rule: RuleId;
   citation: string;
+}
+
+/** An exchange's class and what the gate and the conditions read of it, decided once where it is received. */
+export interface Reading extends Classified {
+  /** RFC 6749 §5.1: a 2xx carrying an access_token and a token_type, the credential issued; else null. */
+  issued: { accessToken: string; tokenType: string } | null;
+  /** Where a 3xx sends the browser (its Location), or null. */
+  redirect: URL | null;
+  /** The `error` member of a JSON error object (RFC 6749 §5.2, §7.3), or null. */
+  error: string | null;
 }
 
 interface Rule {
@@ -153,6 +166,25 @@ export function classify(a: Answer, ctx: AnswerContext = {}): Classified {
   return { class: rule.class, rule: rule.id, citation: rule.citation };
 }
 
+/** The exchange `raw` read once, in the context its receiver knows: what every judgement of it reads. */
+export function received(raw: RawExchange, ctx: AnswerContext = {}): Exchange {
+  const body = isObject(raw.body) ? raw.body : {};
+  const token = body.access_token;
+  const type = body.token_type;
+  return {
+    ...raw,
+    answer: {
+      ...classify(raw, ctx),
+      issued:
+        raw.status >= 200 && raw.status < 300 && typeof token === 'string' && token !== '' && typeof type === 'string'
+          ? { accessToken: token, tokenType: type }
+          : null,
+      redirect: redirectTarget(raw),
+      error: typeof body.error === 'string' ? body.error : null,
+    },
+  };
+}
+
 /** What passes a clause: classes, and rules of a class that do not (e.g. refused, but not as a content type). */
 export interface Passes {
   classes: readonly AnswerClass[];
@@ -170,6 +202,8 @@ export const PASSES = {
   refused4xx: { classes: ['refused'], except: ['error-to-client', 'error-redirect', 'own-error-page'] },
   /** auth.api.saml-exception: the form was read — any answer but a refusal of its content type; a 5xx never counts. */
   formRead: { classes: ['accepted', 'refused'], except: ['unsupported-media-type'] },
+  /** A 2xx: taken, and answered with what was asked (a redirect is no answer of its own). */
+  success: { classes: ['accepted'], except: ['login-page', 'to-client', 'redirect-onward'] },
 } as const satisfies Record<string, Passes>;
 
 export function passes(c: Classified, p: Passes): boolean {
@@ -181,14 +215,14 @@ export function describeClass(c: Classified): string {
   return `${c.class} (${c.rule})`;
 }
 
-/** The evidence a check carries beside its exchange. */
+/** The evidence a check carries beside its exchange: the class, the rule, its citation. */
 export function answerEvidence(c: Classified): { answer: Classified } {
-  return { answer: c };
+  return { answer: { class: c.class, rule: c.rule, citation: c.citation } };
 }
 
 // Helpers
 
-/** Where a 3xx sends the browser, or null for any other answer: the one reading of a Location. */
+/** Where a 3xx sends the browser, or null for any other answer: the one reading of a Location (`ex.answer.redirect`). */
 export function redirectTarget(a: Answer): URL | null {
   if (!('status' in a) || a.status < 300 || a.status >= 400) return null;
   const location = a.headers.location;

@@ -3,6 +3,7 @@
 // "undefined" of an answer without a body and names the content type where no JSON came back.
 import type { Exchange } from './http.ts';
 import { isObject, short } from './values.ts';
+import { passes, PASSES } from './answer-class.ts';
 
 /** Status, where a redirect pointed (no query), then the error code, the JSON members, or what the body was. */
 export function describeAnswer(ex: Exchange): string {
@@ -20,4 +21,11 @@ export function describeBody(ex: Exchange): string {
   if (ex.text === '') return ' without a body';
   const type = ex.headers['content-type']?.split(';')[0]?.trim();
   return ` ${type ? `as ${type}` : 'without a Content-Type'}: ${short(ex.text)}`;
+}
+
+/** Why a token request meant to be accepted issued none (RFC 6749 §5.1), in one line; a 404 is an absent endpoint, never a refusal. */
+export function notIssuedCause(ex: Exchange): string {
+  if (ex.status === 404) return `endpoint not found at ${new URL(ex.request.url).pathname}`;
+  if (passes(ex.answer, PASSES.success)) return `answered ${ex.status} without an access_token and a token_type`;
+  return `answered ${ex.status}${ex.answer.error === null ? '' : ` ${ex.answer.error}`}`;
 }

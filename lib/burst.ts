@@ -6,6 +6,7 @@
 // tenant's limit is absent or above what the run may spend: burstUnbreached). Every request is
 // counted; the caller records the checks.
 import { describeTransportError, loadUndici, type Exchange } from './http.ts';
+import { received } from './answer-class.ts';
 import type { Pacer } from './pacer.ts';
 import { noAnswerSkip, tenantSkip, type SkipRecord } from './skip-record.ts';
 
@@ -203,13 +204,13 @@ async function send(
   } catch {
     /* not JSON */
   }
-  return {
+  return received({
     request: { method: o.method, url: o.url, headers: o.headers, ...(o.body !== undefined ? { body: o.body } : {}) },
     status: res.statusCode,
     headers,
     text,
     body,
-  };
+  });
 }
 
 /** An answer counted: its status and Remaining, the bound its Limit sets, the first 429 and the last answer before it. */

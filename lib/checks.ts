@@ -39,25 +39,6 @@ export class Checks {
 
   // --- assertions (clause first) -------------------------------------------------------
 
-  /** The response status is one of `expected`. */
-  expectStatus(clause: string, ex: Exchange, expected: number | number[], what = describe(ex)): boolean {
-    const list = Array.isArray(expected) ? expected : [expected];
-    const ok = list.includes(ex.status);
-    return this.record(clause, ok, `${what}: expected ${list.join(' or ')}, got ${ex.status}`, ex);
-  }
-
-  /** The request was refused as the client's fault: a 4xx (never a 2xx, never a 5xx). */
-  expectRejected(clause: string, ex: Exchange, what = describe(ex)): boolean {
-    const ok = ex.status >= 400 && ex.status < 500;
-    return this.record(clause, ok, `${what}: expected a 4xx, got ${ex.status}`, ex);
-  }
-
-  /** The request was accepted: a 2xx. */
-  expectAccepted(clause: string, ex: Exchange, what = describe(ex)): boolean {
-    const ok = ex.status >= 200 && ex.status < 300;
-    return this.record(clause, ok, `${what}: expected a 2xx, got ${ex.status}`, ex);
-  }
-
   /**
    * `data` validates against the schema of `typeName`. Each schema error that maps to its own
    * clause fails that clause; errors without a mapping fail `clause`.
@@ -131,12 +112,6 @@ export class Checks {
       }
       this.push(r);
     }
-  }
-
-  failedCount(): number {
-    return this.info.annotations.filter(
-      (a) => a.type === 'check' && a.description && JSON.parse(a.description).outcome === 'failed',
-    ).length;
   }
 
   private record(clause: string, ok: boolean, message: string, ex?: Exchange, extra?: Partial<Evidence>): boolean {

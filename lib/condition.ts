@@ -1,22 +1,92 @@
 // The shape of a named condition, for both halves (the OpenID Foundation suite's conditions): a
-// few lines that judge one thing, name the clause they judge and the text it rests on. A test
-// declares the clauses of the conditions it uses (`clausesOf`), so no list of clauses is kept by
-// hand beside them, and the gate runs each condition on an exchange it has classified first
-// (lib/twin-gate.ts `call`): a 5xx is the fault clause's, never the condition's.
-import type { Checks } from './checks.ts';
+// few lines that judge one thing, name the clauses they judge and the text they rest on. The judge
+// records through a Verdict bound to those clauses, so a clause id is written once, in `clauses`:
+// `v.that(ok, message, ex)` and `v.observe(message, ex)` record under the first, `v.on(id)` under
+// another of its own (an id it does not declare is a type error, and throws). A test declares the
+// clauses of the conditions it uses (`clausesOf`), so no list of clauses is kept by hand beside
+// them, and the gate runs each condition on an exchange whose class was decided when it was
+// received (lib/twin-gate.ts `call`): a 5xx is the fault clause's, never the condition's.
+import type { Checks, Evidence } from './checks.ts';
+import type { Exchange } from './http.ts';
 
-export interface Condition<I> {
+/** true when it holds, false when it fails, null when the input leaves it unjudged (or it records only). */
+export type Judged = boolean | null;
+
+type Clauses<C extends string = string> = readonly [C, ...C[]];
+
+export interface Condition<I, C extends string = string> {
   /** The clauses it may record: the one it judges first, then any it records beside it. */
-  readonly clauses: readonly [string, ...string[]];
+  readonly clauses: Clauses<C>;
   /** The spec section or standard it rests on, e.g. "§4.1" or "RFC 9110 §15.6". */
   readonly cite: string;
-  /** true when it holds, false when it fails, null when the input leaves it unjudged. */
-  readonly judge: (check: Checks, input: I) => boolean | null | Promise<boolean | null>;
+  judge(v: Verdict<C>, input: I): Judged | Promise<Judged>;
 }
 
-/** A condition, typed by its input. */
-export function condition<I>(c: Condition<I>): Condition<I> {
+/**
+ * A condition: its input typed by the judge's second parameter, `condition({ clauses: ['a', 'b'],
+ * cite, judge: (v, x: X) => … })`, so that `v.on` takes 'a' or 'b' only.
+ */
+export function condition<I, const C extends Clauses = Clauses>(c: {
+  clauses: C;
+  cite: string;
+  judge: (v: Verdict<C[number]>, input: I) => Judged | Promise<Judged>;
+}): Condition<I, C[number]> {
   return c;
+}
+
+/** What a condition records, bound to its own clauses (lib/checks.ts records each as one `check`). */
+export class Verdict<C extends string = string> {
+  constructor(
+    private readonly check: Checks,
+    private readonly clauses: Clauses<C>,
+    private readonly clause: C = clauses[0],
+  ) {}
+
+  /** The clause holds when `ok` (a `must` clause); `message` says what was expected and seen. */
+  that(ok: boolean, message: string, ex?: Exchange, extra?: Partial<Evidence>): boolean;
+  /**
+   * @deprecated clause first, the shape before issue 46, kept for lib/api-tokens/conditions.ts until
+   * it is converted: the clause must be one of the condition's own.
+   */
+  that(clause: C, ok: boolean, message: string, ex?: Exchange, extra?: Partial<Evidence>): boolean;
+  that(...a: [unknown, ...unknown[]]): boolean {
+    if (typeof a[0] === 'string') return this.on(a[0] as C).that(...(a.slice(1) as [boolean, string]));
+    const [ok, message, ex, extra] = a as [boolean, string, Exchange?, Partial<Evidence>?];
+    return this.check.that(this.clause, ok, message, ex, extra);
+  }
+
+  /** What the target did where the spec is silent (an `observe` clause): never passes, never fails. */
+  observe(observation: string, ex?: Exchange, extra?: Partial<Evidence>): null;
+  /** @deprecated clause first, as `that`'s second form. */
+  observe(clause: C, observation: string, ex?: Exchange, extra?: Partial<Evidence>): null;
+  observe(...a: [string, ...unknown[]]): null {
+    if (typeof a[1] === 'string') return this.on(a[0] as C).observe(...(a.slice(1) as [string]));
+    const [observation, ex, extra] = a as [string, Exchange?, Partial<Evidence>?];
+    this.check.observe(this.clause, observation, ex, extra);
+    return null;
+  }
+
+  /** `data` validates against the schema of `typeName`; each schema error under its own clause (lib/checks.ts). */
+  schema(typeName: string, data: unknown, ex?: Exchange): Promise<boolean> {
+    return this.check.expectSchema(this.clause, typeName, data, ex);
+  }
+
+  /** X-RateLimit-Limit, -Remaining and -Reset are all present with numeric values. */
+  rateLimitHeaders(ex: Exchange, what?: string): boolean {
+    return this.check.expectRateLimitHeaders(this.clause, ex, what);
+  }
+
+  /** The same verdict recording under `clause`, one of the condition's own. */
+  on(clause: C): Verdict<C> {
+    if (!this.clauses.includes(clause))
+      throw new Error(`suite bug: ${clause} is not a clause of this condition (${this.clauses.join(', ')})`);
+    return new Verdict(this.check, this.clauses, clause);
+  }
+}
+
+/** Judges `input` by `c`, recording in `check`: the gate's `call` without its fault rule (lib/answer-rules.ts). */
+export function judgeBy<I, C extends string>(c: Condition<I, C>, check: Checks, input: I): Judged | Promise<Judged> {
+  return c.judge(new Verdict(check, c.clauses), input);
 }
 
 /**

@@ -10,6 +10,7 @@
 import type { Pacer } from './pacer.ts';
 import { parseRateLimit } from './pacer.ts';
 import { sleep } from './lock.ts';
+import { received, type AnswerContext, type Reading } from './answer-class.ts';
 
 export interface SentRequest {
   method: string;
@@ -21,13 +22,19 @@ export interface SentRequest {
   data?: unknown;
 }
 
-export interface Exchange {
+/** A request and its answer as the wire gave them. */
+export interface RawExchange {
   request: SentRequest;
   status: number;
   headers: Record<string, string>;
   text: string;
   /** Parsed JSON when the response was JSON, else the text (or undefined when empty). */
   body: unknown;
+}
+
+/** An exchange read once where it was received (lib/answer-class.ts `received`): what every judgement reads. */
+export interface Exchange extends RawExchange {
+  readonly answer: Reading;
 }
 
 export interface RequestCounter {
@@ -52,6 +59,8 @@ export interface SendOptions {
    * provokes a per-account block whose headers describe the block, not the endpoint's limit.
    */
   learnFrom429?: boolean;
+  /** What the sender knows around the answer (the endpoint it went to, the client's redirect URIs): it is classified in it. */
+  context?: AnswerContext | ((raw: RawExchange) => AnswerContext);
 }
 
 export interface ClientOptions {
@@ -199,7 +208,8 @@ export class ApiClient {
       try {
         const { cut, ...res } = await fetchCapped(method, url, headers, body, this.opts.timeoutMs);
         // A cut body is not parsed: its text starts with the note, and half a JSON is no answer.
-        ex = { request, ...res, body: cut ? res.text : parseBody(res.text, res.headers['content-type']) };
+        const raw = { request, ...res, body: cut ? res.text : parseBody(res.text, res.headers['content-type']) };
+        ex = received(raw, typeof o.context === 'function' ? o.context(raw) : o.context);
       } catch (e) {
         await this.opts.pacer.release(key, null, null);
         if (again.unanswered && !retriedUnanswered) {

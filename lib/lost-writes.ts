@@ -19,7 +19,7 @@ import { sleep } from './lock.ts';
 import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
 import { deepEqual, isObject } from './values.ts';
 import { clauseSkip, faultSkip, type SkipRecord } from './skip-record.ts';
-import { classify } from './answer-class.ts';
+import { passes, PASSES } from './answer-class.ts';
 import { MGMT_FAULT } from './twin-gate.ts';
 
 /** The pause before a candidate is made again, and the least time between the invalid bodies' first write and their read (specs/resource-server/rejects-invalid-updates.ts): longer than "a moment" of replication. */
@@ -260,12 +260,12 @@ function fingerprint(state: ResourceServer): Record<string, string> {
 // Helpers
 
 function answers(ex: Exchange): ex is Exchange & { body: ResourceServer } {
-  return ex.status >= 200 && ex.status < 300 && isObject(ex.body);
+  return passes(ex.answer, PASSES.success) && isObject(ex.body);
 }
 
 /** An answer that is no state: the fault itself when it is one (nothing told), else false (not as expected). */
 function faultOr(ex: Exchange): Exchange | false {
-  return classify(ex).class === 'fault' ? ex : false;
+  return ex.answer.class === 'fault' ? ex : false;
 }
 
 /** Of `fields`, those both states show with different values. */

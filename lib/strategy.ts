@@ -3,6 +3,7 @@
 // once the answer to a valid creation carries that field with a value of the enum; only
 // then is the enum asserted (exp.create.strategy.enum). One place decides confirmation.
 import type { Exchange } from './http.ts';
+import { passes, PASSES } from './answer-class.ts';
 import { validateAgainst } from './schema-bridge.ts';
 import { runSkip, type SkipRecord } from './skip-record.ts';
 
@@ -16,7 +17,7 @@ export function strategyConfirmation(ex: Exchange, field: string): StrategyConfi
     confirmed: false,
     message: `strategy field "${field}" not confirmed: ${why}`,
   });
-  if (ex.status < 200 || ex.status > 299) return no(`the valid creation was answered ${ex.status}`);
+  if (!passes(ex.answer, PASSES.success)) return no(`the valid creation was answered ${ex.status}`);
   const body = ex.body;
   if (typeof body !== 'object' || body === null || Array.isArray(body)) return no('the answer is not a JSON object');
   const record = body as Record<string, unknown>;

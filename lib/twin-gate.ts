@@ -4,20 +4,19 @@
 // only this gate makes one, and every refusal condition takes one — a refusal cannot be judged
 // without its twin. Beside a twin that failed, the refusal's clauses are skipped naming it and
 // its cause; a wrong request the tenant accepted fails its clause whatever the twin did.
+//
+// The gate reads each exchange's class as it was decided when received (`ex.answer`, lib/answer-class.ts)
+// and knows no catalogue of either half: the attack catalogue's rows are listed by the recorder the
+// fixture hands it (lib/auth/attacks/record.ts).
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import { skipClauses } from './declare.ts';
-import { faultSkip } from './skip-record.ts';
+import { clauseSkip, faultSkip, type SkipRecord } from './skip-record.ts';
 import type { Exchange } from './http.ts';
 import { isObject } from './values.ts';
-import { describeBody } from './answer-words.ts';
-import { answerEvidence, classify, describeClass, passes, PASSES, type Classified } from './answer-class.ts';
-import { expectIssued, failureCause, issued, notExercised } from './auth/acceptance.ts';
-import type { AttackRow } from './auth/attacks/catalogue.ts';
-import type { FlowGave } from './auth/flow-products.ts';
-import { recordAttack, type AttackOutcome } from './auth/attacks/record.ts';
-import type { Condition } from './condition.ts';
-import type { SkipRecord } from './skip-record.ts';
+import { describeBody, notIssuedCause } from './answer-words.ts';
+import { answerEvidence, describeClass, passes, PASSES, type Classified } from './answer-class.ts';
+import { judgeBy, type Condition, type Judged } from './condition.ts';
 
 /** What the accepted case gave: made by the gate only. */
 export interface Twin {
@@ -28,6 +27,27 @@ export interface Twin {
   readonly [TWIN]: true;
 }
 declare const TWIN: unique symbol;
+
+/** What a flow or an accepted case gave, as its own clause judges it: the twin of what is judged beside it. */
+export interface Gave {
+  /** The accepted case's own clause. */
+  readonly clause: string;
+  readonly ok: boolean;
+  /** What it gave, in one line (the clause's evidence, and the skip text of what needed it). */
+  readonly seen: string;
+}
+
+/** What a wrong request came to, decided once: refused as the carrier must, let in, a fault, or not judged. */
+export type AttackOutcome = 'refused' | 'accepted' | 'wrong refusal' | 'fault' | 'not judged' | 'not made';
+
+/** A wrong request that is a row of the attack catalogue (lib/auth/attacks/catalogue.ts): its id and its clause. */
+export interface Listed {
+  readonly id: string;
+  readonly clause: string;
+}
+
+/** Lists what a row of the catalogue came to (the report's attack section); handed to the gate by its fixture. */
+export type ListAttack = (row: Listed, ex: Exchange | null, outcome: AttackOutcome, note: string) => void;
 
 const CLIENT_FAULT = 'auth.error.client-fault-4xx';
 /** §7.1 lists the management API's error statuses; a 5xx is none of them (RFC 9110 §15.6). */
@@ -45,7 +65,7 @@ export interface RefusalOptions {
   /** false when the request itself is right and refused for another reason (a blocked login). */
   faulty?: boolean;
   /** The row of the attack catalogue this wrong request is (its answer goes to the report's attack section). */
-  attack?: AttackRow;
+  attack?: Listed;
   /** Said beside the attack's answer in the report (e.g. the key URL the tenant fetched). */
   attackNote?: string;
 }
@@ -67,9 +87,10 @@ export const FLOW_GRANT: RefusalOptions = { statusClause: 'auth.flow.refusals', 
 export class TwinGate {
   constructor(
     private readonly check: Checks,
-    private readonly info: TestInfo,
+    readonly info: TestInfo,
     /** The management API's base: a fault there is the management fault clause's, elsewhere §7.3's. */
     private readonly apiBase: string,
+    private readonly list: ListAttack = () => {},
   ) {}
 
   /**
@@ -84,18 +105,22 @@ export class TwinGate {
    * A named condition on an exchange the gate classifies first: a 5xx is a fault (the fault
    * clause fails once, the condition's clauses are skipped naming it), never the condition's.
    */
-  async call<I>(c: Condition<I>, ex: Exchange | null, input: I, what = ''): Promise<boolean | null> {
-    if (ex && classify(ex).class === 'fault') return this.faulted(c.clauses, ex, what || describeRequest(ex));
-    return c.judge(this.check, input);
+  async call<I, C extends string>(c: Condition<I, C>, ex: Exchange | null, input: I, what = ''): Promise<Judged> {
+    if (ex?.answer.class === 'fault') return this.faulted(c.clauses, ex, what || describeRequest(ex));
+    return judgeBy(c, this.check, input);
   }
 
   /**
-   * The accepted case at the token endpoint: `clause` holds when a token was issued (RFC 6749
-   * §5.1), the answer then validating as a token answer. `note` says how it was sent.
+   * The accepted case at the token endpoint, the one acceptance check of a method or flow: `clause`
+   * holds when a token was issued (RFC 6749 §5.1), the answer then validating as a token answer
+   * (auth.token.answer). `note` says how it was sent where that differs from the spec's convention.
    */
   async issued(clause: string, ex: Exchange, what: string, note = ''): Promise<Twin> {
-    const ok = await expectIssued(this.check, clause, ex, what, note);
-    return twin(clause, ok, ok ? '' : failureCause(ex));
+    const ok = ex.answer.issued !== null;
+    const cause = ok ? '' : notIssuedCause(ex);
+    this.check.that(clause, ok, `${what} ${ok ? `answered ${ex.status} with a token` : cause}${note}`, ex);
+    if (ok) await this.check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
+    return twin(clause, ok, cause);
   }
 
   /**
@@ -103,7 +128,7 @@ export class TwinGate {
    * it was a fault, the fault clause is what the refusals beside it are skipped naming.
    */
   twinOf(clause: string, ex: Exchange): Twin {
-    const answer = classify(ex);
+    const { answer } = ex;
     return answer.class === 'fault'
       ? twin(this.faultClause(ex), false, `answered ${ex.status}`)
       : twin(clause, answer.class === 'accepted', answer.class === 'accepted' ? '' : `answered ${ex.status}`);
@@ -115,7 +140,7 @@ export class TwinGate {
   }
 
   /** What a flow gave, as its own clause judges it (lib/auth/flow-products.ts): the twin of what judges its products. */
-  gave(g: FlowGave): Twin {
+  gave(g: Gave): Twin {
     return twin(g.clause, g.ok, g.ok ? '' : g.seen);
   }
 
@@ -139,8 +164,7 @@ export class TwinGate {
   refused(t: Twin, clause: string, ex: Exchange, what: string, o: RefusalOptions = {}): boolean {
     const verdict = this.judgeRefusal(t, clause, ex, what, o);
     if (o.attack)
-      recordAttack(
-        this.info,
+      this.list(
         o.attack,
         ex,
         outcomeOf(t, ex, verdict, o.tokenEndpoint === true),
@@ -160,10 +184,10 @@ export class TwinGate {
     ex: Exchange,
     status: number | '4xx',
     what: string,
-    attack?: AttackRow,
+    attack?: Listed,
     note = '',
   ): boolean {
-    const answer = classify(ex);
+    const { answer } = ex;
     const ok =
       !t.ok && answer.class !== 'accepted'
         ? this.skip(t, clause)
@@ -177,19 +201,13 @@ export class TwinGate {
               answerEvidence(answer),
             );
     if (attack)
-      recordAttack(
-        this.info,
-        attack,
-        ex,
-        outcomeOf(t, ex, ok, false),
-        note || (t.ok ? '' : notExercised(t.clause, t.cause).text),
-      );
+      this.list(attack, ex, outcomeOf(t, ex, ok, false), note || (t.ok ? '' : notExercised(t.clause, t.cause).text));
     return ok;
   }
 
   /** An attack that could not be made from what the carrier offers: its row says why, its clause is not judged by it. */
-  notMade(attack: AttackRow, why: string): void {
-    recordAttack(this.info, attack, null, 'not made', why);
+  notMade(attack: Listed, why: string): void {
+    this.list(attack, null, 'not made', why);
   }
 
   /**
@@ -197,8 +215,8 @@ export class TwinGate {
    * none: its JWT attacks are that one cause, issue 40 item 8): listed with what the tenant
    * answered, its clause skipped with the record.
    */
-  notJudged(attack: AttackRow, ex: Exchange, cause: SkipRecord): void {
-    recordAttack(this.info, attack, ex, 'not judged', cause.text);
+  notJudged(attack: Listed, ex: Exchange, cause: SkipRecord): void {
+    this.list(attack, ex, 'not judged', cause.text);
     skipClauses(this.info, cause, attack.clause);
   }
 
@@ -208,10 +226,10 @@ export class TwinGate {
   }
 
   private judgeRefusal(t: Twin, clause: string, ex: Exchange, what: string, o: RefusalOptions): boolean {
-    if (!t.ok && !issued(ex)) return this.skip(t, clause, ...companions(o));
+    if (!t.ok && ex.answer.issued === null) return this.skip(t, clause, ...companions(o));
     const { check } = this;
     const faulty = o.faulty !== false && clause !== CLIENT_FAULT;
-    const answer = classify(ex);
+    const { answer } = ex;
     let refused: boolean;
     if (faulty && answer.class === 'fault') {
       this.faulted([clause], ex, what);
@@ -287,7 +305,7 @@ export class TwinGate {
    * judges nothing more on it and may skip what else rested on the answer with the same record.
    */
   faultedFor(ex: Exchange, judged: ReadonlyArray<Condition<never> | string>, what: string): SkipRecord | null {
-    if (classify(ex).class !== 'fault') return null;
+    if (ex.answer.class !== 'fault') return null;
     return this.skipForFault(
       judged.flatMap((c) => (typeof c === 'string' ? [c] : c.clauses)),
       ex,
@@ -296,7 +314,7 @@ export class TwinGate {
   }
 
   private skipForFault(clauses: readonly string[], ex: Exchange, what: string): SkipRecord {
-    const answer = classify(ex);
+    const { answer } = ex;
     const fault = this.faultClause(ex);
     // A management answer's fault is judged on the answer itself (lib/answer-rules.ts), once.
     if (fault !== MGMT_FAULT)
@@ -326,17 +344,22 @@ export class TwinGate {
 
 // Helpers
 
+/** The record a refusal clause is skipped with when its accepted twin failed: it names the twin's clause. */
+export function notExercised(acceptClause: string, cause: string): SkipRecord {
+  return clauseSkip(acceptClause, `not exercised: the accepted case failed (${acceptClause}: ${cause})`);
+}
+
 /** What an attack came to, decided once: refused as the carrier must, let in, a fault, or not judged. */
 function outcomeOf(t: Twin, ex: Exchange, refused: boolean, tokenEndpoint: boolean): AttackOutcome {
   if (refused) return 'refused';
   if (taken(ex, tokenEndpoint)) return 'accepted';
-  if (classify(ex).class === 'fault') return 'fault';
+  if (ex.answer.class === 'fault') return 'fault';
   return t.ok ? 'wrong refusal' : 'not judged';
 }
 
-/** A wrong credential taken: a token issued, or (elsewhere than a token endpoint) an accepted 2xx. */
+/** A wrong credential taken: a token issued, or (elsewhere than a token endpoint) a 2xx. */
 function taken(ex: Exchange, tokenEndpoint: boolean): boolean {
-  return issued(ex) || (!tokenEndpoint && classify(ex).class === 'accepted' && ex.status < 300);
+  return ex.answer.issued !== null || (!tokenEndpoint && passes(ex.answer, PASSES.success));
 }
 
 function describeRequest(ex: Exchange): string {
@@ -352,6 +375,6 @@ function companions(o: RefusalOptions): string[] {
 }
 
 function errorCode(ex: Exchange): string {
-  if (isObject(ex.body) && typeof ex.body.error === 'string') return ex.body.error;
+  if (ex.answer.error !== null) return ex.answer.error;
   return isObject(ex.body) ? `members ${Object.keys(ex.body).join(', ')}` : 'no error object';
 }

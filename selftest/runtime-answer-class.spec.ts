@@ -2,7 +2,7 @@
 // each rule on the answers it speaks of, the order that makes a declared flow, a 415 or a
 // login page win over the broader rule, and what passes the clauses judged on a class.
 import { expect, test } from '@playwright/test';
-import { classify, passes, PASSES, RULES, type AnswerContext } from '../lib/answer-class.ts';
+import { classify, passes, PASSES, received, RULES, type AnswerContext } from '../lib/answer-class.ts';
 import type { Endpoint } from '../lib/auth/endpoints.ts';
 import type { Exchange } from '../lib/http.ts';
 
@@ -10,13 +10,14 @@ const TENANT = 'https://tenant.example.test';
 const CLIENT = 'https://app.conformance.test/callback';
 const CTX: AnswerContext = { clientRedirects: [CLIENT], loginPages: [`${TENANT}/u/login`] };
 
-const answer = (status: number, location?: string, url = `${TENANT}/authorize`): Exchange => ({
-  request: { method: 'GET', url, headers: {} },
-  status,
-  headers: location === undefined ? {} : { location },
-  text: '',
-  body: undefined,
-});
+const answer = (status: number, location?: string, url = `${TENANT}/authorize`): Exchange =>
+  received({
+    request: { method: 'GET', url, headers: {} },
+    status,
+    headers: location === undefined ? {} : { location },
+    text: '',
+    body: undefined,
+  });
 const at = (source: Endpoint['source']): Endpoint => ({
   which: 'samlCallback',
   url: `${TENANT}/login/callback`,

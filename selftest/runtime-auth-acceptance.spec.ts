@@ -2,7 +2,9 @@
 // "token issued", a 404 told apart from a refusal, IDM_NOT_OFFERED parsed strictly, §7.3
 // counting API answers only, and the report's root causes first.
 import { test, expect } from '@playwright/test';
-import { failureCause, issued, notExercised } from '../lib/auth/acceptance.ts';
+import { notExercised } from '../lib/twin-gate.ts';
+import { notIssuedCause } from '../lib/answer-words.ts';
+import { received } from '../lib/answer-class.ts';
 import { runSkip } from '../lib/skip-record.ts';
 import { recordAuthError } from '../lib/auth/error-records.ts';
 import { IdmError } from '../lib/errors.ts';
@@ -19,22 +21,27 @@ const STAGING = {
 };
 
 function ex(status: number, body: unknown, path = '/oauth/token', contentType = 'application/json'): Exchange {
-  return {
+  return received({
     request: { method: 'POST', url: `https://t.example.test${path}`, headers: {} },
     status,
     headers: { 'content-type': contentType },
     text: typeof body === 'string' ? body : JSON.stringify(body),
     body,
-  };
+  });
 }
 
 test('a token is issued only with a 2xx, an access_token and a token_type (RFC 6749 §5.1)', () => {
-  expect(issued(ex(200, { access_token: 'a', token_type: 'Bearer' }))).toBe(true);
+  const issued = (e: Exchange) => e.answer.issued !== null;
+  expect(ex(200, { access_token: 'a', token_type: 'Bearer' }).answer.issued).toEqual({
+    accessToken: 'a',
+    tokenType: 'Bearer',
+  });
   expect(issued(ex(200, { access_token: 'a' }))).toBe(false);
   expect(issued(ex(200, { token_type: 'Bearer' }))).toBe(false);
   expect(issued(ex(400, { access_token: 'a', token_type: 'Bearer' }))).toBe(false);
-  expect(failureCause(ex(400, { error: 'invalid_request' }))).toBe('answered 400 invalid_request');
-  expect(failureCause(ex(404, 'Not Found', '/login/callback', 'text/html'))).toBe(
+  expect(notIssuedCause(ex(400, { error: 'invalid_request' }))).toBe('answered 400 invalid_request');
+  expect(notIssuedCause(ex(200, { access_token: 'a' }))).toBe('answered 200 without an access_token and a token_type');
+  expect(notIssuedCause(ex(404, 'Not Found', '/login/callback', 'text/html'))).toBe(
     'endpoint not found at /login/callback',
   );
 });

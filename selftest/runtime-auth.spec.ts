@@ -12,6 +12,7 @@ import { describeAuthError } from '../lib/auth/error-records.ts';
 import { alterToken, truncateToken } from '../lib/auth/forge.ts';
 import { isJwt } from '../lib/auth/jwt-read.ts';
 import type { Exchange } from '../lib/http.ts';
+import { received } from '../lib/answer-class.ts';
 
 const cfg = parseConfig({});
 const PUBLIC_KEY = EMBEDDED.pkjwtKeyFile.replace('.private.pem', '.public.pem');
@@ -130,13 +131,14 @@ test.describe('mTLS edge headers', () => {
 });
 
 test.describe('auth-error records (§7.3)', () => {
-  const ex = (status: number, body: unknown): Exchange => ({
-    request: { method: 'POST', url: 'http://127.0.0.1/oauth/token?x=1', headers: {} },
-    status,
-    headers: {},
-    text: JSON.stringify(body),
-    body,
-  });
+  const ex = (status: number, body: unknown): Exchange =>
+    received({
+      request: { method: 'POST', url: 'http://127.0.0.1/oauth/token?x=1', headers: {} },
+      status,
+      headers: {},
+      text: JSON.stringify(body),
+      body,
+    });
   test('code and description found under the usual member names', () => {
     expect(describeAuthError(ex(401, { error: 'invalid_client', error_description: 'bad' }))).toEqual({
       at: 'POST /oauth/token',

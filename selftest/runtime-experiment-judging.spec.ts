@@ -8,6 +8,7 @@ import { Checks, type CheckRecord } from '../lib/checks.ts';
 import { createRedactor } from '../lib/redact.ts';
 import { TwinGate } from '../lib/twin-gate.ts';
 import type { Exchange } from '../lib/http.ts';
+import { received } from '../lib/answer-class.ts';
 import { refusedBesideTwin } from '../lib/management/experiment-refusals.ts';
 import { judgeCreated } from '../lib/management/experiment-answer.ts';
 import { recorded } from '../lib/management/recorded.ts';
@@ -156,13 +157,13 @@ function gateOf(info: TestInfo): TwinGate {
 }
 
 function answer(status: number, body: unknown, text = JSON.stringify(body), type = 'application/json'): Exchange {
-  return {
+  return received({
     request: { method: 'POST', url: `${API}/experimentation/experiments`, headers: {}, body: '{}' },
     status,
     headers: text === '' ? {} : { 'content-type': type },
     text: text ?? '',
     body,
-  };
+  });
 }
 
 function checksOf(info: TestInfo): CheckRecord[] {

@@ -23,6 +23,7 @@ import { walkLogin } from '../lib/auth/login-walk.ts';
 import { describeStep, describeSteps } from '../lib/auth/walk-steps.ts';
 import { parseConfig } from '../lib/config.ts';
 import type { ApiClient, Exchange } from '../lib/http.ts';
+import { received } from '../lib/answer-class.ts';
 
 test('PKCE S256 matches the example of RFC 7636 Appendix B, and pairs are fresh', () => {
   expect(s256('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk')).toBe('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM');
@@ -148,21 +149,16 @@ test('endpoints: a setting wins, then the discovery document, then the default p
   expect(await endpoint(cfg, client, 'logout')).toMatchObject({ url: `${base}/t1/bye`, source: 'setting' });
   expect(describeEndpoint(userinfo)).toBe('/me (from the discovery document)');
   const revoke = await endpoint(cfg, client, 'revoke');
-  const at = (e: typeof revoke, status: number): Exchange => ({
-    request: { method: 'POST', url: e.url, headers: {} },
-    status,
-    headers: {},
-    text: '',
-    body: undefined,
-  });
-  expect(missing(revoke, at(revoke, 405))).toBe(true);
-  expect(missing(revoke, at(revoke, 400))).toBe(false);
-  expect(missing(userinfo, at(userinfo, 405)), 'a 405 at a discovered endpoint is its answer, not its absence').toBe(
-    false,
-  );
-  expect(missing(userinfo, at(userinfo, 404)), 'an endpoint discovery lists is offered: its 404 is a refusal').toBe(
-    false,
-  );
+  // Sent to `e`: received in the context of the endpoint it went to (lib/answer-class.ts).
+  const at = (e: typeof revoke, status: number): Exchange =>
+    received(
+      { request: { method: 'POST', url: e.url, headers: {} }, status, headers: {}, text: '', body: undefined },
+      { endpoint: e },
+    );
+  expect(missing(at(revoke, 405))).toBe(true);
+  expect(missing(at(revoke, 400))).toBe(false);
+  expect(missing(at(userinfo, 405)), 'a 405 at a discovered endpoint is its answer, not its absence').toBe(false);
+  expect(missing(at(userinfo, 404)), 'an endpoint discovery lists is offered: its 404 is a refusal').toBe(false);
   expect(missingText(revoke, 404)).toBe(
     'no revoke endpoint: /t1/oauth/revoke (default path; IDM_REVOKE_PATH moves it) answered 404; set IDM_REVOKE_PATH to its path, or IDM_NOT_OFFERED=revoke if the tenant does not offer it',
   );
@@ -180,13 +176,13 @@ test('endpoints: RFC 8414 metadata lists what the discovery document does not; i
     send: async (method: string, url: string): Promise<Exchange> => {
       asked.push(url);
       const doc = docs[url];
-      return {
+      return received({
         request: { method, url, headers: {} },
         status: doc ? 200 : 404,
         headers: { 'content-type': 'application/json' },
         text: JSON.stringify(doc ?? {}),
         body: doc ?? {},
-      };
+      });
     },
   } as unknown as ApiClient;
   const cfg = parseConfig({
@@ -211,13 +207,14 @@ test('an endpoint not found fails its flow’s own clause once, where it is judg
     source: 'default',
     setting: 'IDM_REVOKE_PATH',
   } as const;
-  const ex = {
+  const raw = {
     request: { method: 'POST', url: revoke.url, headers: {} },
     status: 404,
     headers: {},
     text: '',
     body: undefined,
   };
+  const ex = received(raw, { endpoint: revoke });
   const run = (declared: string[]) => {
     const annotations = declared.map((d) => ({ type: 'clause', description: d }));
     let skipped: string | undefined;
@@ -241,7 +238,7 @@ test('an endpoint not found fails its flow’s own clause once, where it is judg
   const other = run(['ratelimit.auth-api.headers']);
   expect(other.checks).toEqual([]);
   expect(other.skip.cause).toEqual({ clause: 'auth.flow.revoke' });
-  const served = { ...ex, status: 200 };
+  const served = received({ ...raw, status: 200 }, { endpoint: revoke });
   const info = { annotations: [] } as unknown as TestInfo;
   expect(judgeAbsent({ check: new Checks(info, createRedactor()), info }, revoke, served)).toBe(false);
 });
@@ -526,12 +523,13 @@ function loginPages(other: () => string): RequestListener {
 }
 
 function fakeClient(doc: unknown): ApiClient {
-  const send = async (method: string, url: string): Promise<Exchange> => ({
-    request: { method, url, headers: {} },
-    status: 200,
-    headers: { 'content-type': 'application/json' },
-    text: JSON.stringify(doc),
-    body: doc,
-  });
+  const send = async (method: string, url: string): Promise<Exchange> =>
+    received({
+      request: { method, url, headers: {} },
+      status: 200,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify(doc),
+      body: doc,
+    });
   return { send } as unknown as ApiClient;
 }

@@ -7,6 +7,7 @@ import { SignJWT, UnsecuredJWT, createLocalJWKSet, exportJWK, generateKeyPair, t
 import { issuerKeys, validateIdToken, type IssuerKeys } from '../lib/auth/id-token.ts';
 import { parseConfig } from '../lib/config.ts';
 import type { ApiClient, Exchange } from '../lib/http.ts';
+import { received } from '../lib/answer-class.ts';
 
 const ISSUER = 'https://tenant.example.test/';
 const CLIENT = 'client-1';
@@ -101,13 +102,13 @@ test('issuer and keys come from the discovery document and its jwks_uri; without
 function fakeClient(docs: Record<string, unknown>): ApiClient {
   const send = async (method: string, url: string): Promise<Exchange> => {
     const body = docs[url];
-    return {
+    return received({
       request: { method, url, headers: {} },
       status: body === undefined ? 404 : 200,
       headers: { 'content-type': 'application/json' },
       text: JSON.stringify(body ?? {}),
       body,
-    };
+    });
   };
   return { send } as unknown as ApiClient;
 }

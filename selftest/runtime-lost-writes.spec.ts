@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
 import type { Exchange } from '../lib/http.ts';
+import { received } from '../lib/answer-class.ts';
 import { StateLedger, WriteWatch } from '../lib/lost-writes.ts';
 import type { ResourceServer } from '../lib/staging.ts';
 
@@ -153,11 +154,11 @@ function watchOn(t: FakeTenant) {
 }
 
 function exchange(status: number, body: unknown): Exchange {
-  return {
+  return received({
     request: { method: 'PATCH', url: 'https://tenant.test/api/v2/resource-servers/rs_x', headers: {} },
     status,
     headers: {},
     text: JSON.stringify(body),
     body: structuredClone(body),
-  };
+  });
 }

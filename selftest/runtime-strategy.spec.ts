@@ -4,6 +4,7 @@
 // names what was seen and the setting to change.
 import { test, expect } from '@playwright/test';
 import type { Exchange } from '../lib/http.ts';
+import { received } from '../lib/answer-class.ts';
 import { isOutsider, notAssertedSkip, strategyConfirmation } from '../lib/strategy.ts';
 
 const FIELD = 'allocation_strategy';
@@ -16,7 +17,7 @@ const EXPERIMENT = {
 };
 
 function answer(status: number, body: unknown): Exchange {
-  return {
+  return received({
     request: {
       method: 'POST',
       url: 'http://127.0.0.1:4810/api/v2/experimentation/experiments',
@@ -28,7 +29,7 @@ function answer(status: number, body: unknown): Exchange {
     headers: { 'content-type': 'application/json' },
     text: JSON.stringify(body),
     body,
-  };
+  });
 }
 
 test('an accepted creation carrying the field with percentage or segment confirms the name', () => {

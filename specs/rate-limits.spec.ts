@@ -28,7 +28,9 @@ test.describe('rate limits', () => {
       await gate.call(limitStateReported, ex, { ex, what: 'PATCH {}', endpoint: 'update' });
     },
   );
+});
 
+test.describe('rate limits', () => {
   test(
     'an experiment-creation answer reports the limit state (limit recorded)',
     clauses(OPERATIONS.rateLimit, 'ratelimit.headers', 'ratelimit.per-endpoint'),
@@ -42,7 +44,9 @@ test.describe('rate limits', () => {
       });
     },
   );
+});
 
+test.describe('rate limits', () => {
   test(
     'a bounded burst of updates reaches 429 carrying the three X-RateLimit-* headers, with Remaining falling before it',
     clauses(

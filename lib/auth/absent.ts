@@ -13,7 +13,6 @@ import { skipTest } from '../declare.ts';
 import type { Exchange } from '../http.ts';
 import { clauseSkip, tenantSkip } from '../skip-record.ts';
 import { describeEndpoint, type Endpoint } from './endpoints.ts';
-import { classify } from '../answer-class.ts';
 
 /** The flow each endpoint serves (its IDM_NOT_OFFERED name) and the clause that judges it. */
 const FLOW_OF: Record<Endpoint['which'], { flow: NamedFlow | null; clause: string }> = {
@@ -25,9 +24,12 @@ const FLOW_OF: Record<Endpoint['which'], { flow: NamedFlow | null; clause: strin
   samlCallback: { flow: 'saml', clause: 'auth.api.saml-exception' },
 };
 
-/** Whether an answer at `e` says there is no such endpoint (lib/answer-class.ts, rule endpoint-absent). */
-export function missing(e: Endpoint, ex: Exchange): boolean {
-  return classify(ex, { endpoint: e }).rule === 'endpoint-absent';
+/**
+ * Whether an answer says there is no such endpoint (lib/answer-class.ts, rule endpoint-absent): its
+ * sender classified it knowing the endpoint it went to (lib/auth/endpoints.ts `contextOf`).
+ */
+export function missing(ex: Exchange): boolean {
+  return ex.answer.rule === 'endpoint-absent';
 }
 
 /** What a missing endpoint is, and the two ways to say where it is or that it is not offered. */
@@ -43,7 +45,7 @@ export function missingText(e: Endpoint, status: number): string {
  * records), and the test stops; any other test stops skipped, naming that clause.
  */
 export function judgeAbsent(on: { check: Checks; info: TestInfo }, e: Endpoint, ex: Exchange): boolean {
-  if (!missing(e, ex)) return false;
+  if (!missing(ex)) return false;
   const { clause } = FLOW_OF[e.which];
   const text = missingText(e, ex.status);
   const judged = clauseEntry(clause)?.kind === 'must';

@@ -11,7 +11,6 @@
 // convention, the client-credentials flow) do not send it again.
 import type { Config } from '../config.ts';
 import type { ApiClient, Exchange, SendOptions } from '../http.ts';
-import { issued } from './acceptance.ts';
 import { oneLoginAtATime } from './one-login.ts';
 import { isSkipRecord, type SkipRecord } from '../skip-record.ts';
 
@@ -155,7 +154,7 @@ async function probe(cfg: Config, anon: ApiClient, login?: CodeLogin): Promise<A
   // A grant declared not offered is not asked for: its clause is skipped as the tenant's.
   const clientCredentials = notOffered.has('client-credentials') ? null : await tryGrant(cfg, anon, async () => cc);
   const taken = (a: ProbeAnswers): 'json' | 'form' | null =>
-    issued(a.json) ? 'json' : a.form && issued(a.form) ? 'form' : null;
+    a.json.answer.issued !== null ? 'json' : a.form && a.form.answer.issued !== null ? 'form' : null;
   const found = (grant: OfferedGrant, a: ProbeAnswers, encoding: 'json' | 'form'): AuthEncoding => ({
     encoding,
     note: encoding === 'form' ? FORM_NOTE : '',
@@ -202,7 +201,7 @@ async function tryGrant(
   };
   const json = await send('json');
   if (json === null) return null;
-  return { json, form: issued(json) ? null : await send('form') };
+  return { json, form: json.answer.issued !== null ? null : await send('form') };
 }
 
 function answerIn(enc: AuthEncoding, a: ProbeAnswers | null): Exchange | null {

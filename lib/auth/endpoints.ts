@@ -93,6 +93,10 @@ export async function endpoint(cfg: Config, client: ApiClient, which: AuthPath):
   return { which, url: `${cfg.auth.url}${AUTH_PATH_DEFAULTS[which]}`, source: 'default', setting };
 }
 
+/** An answer from an endpoint is classified knowing where the suite found it (lib/answer-class.ts, rule endpoint-absent). */
+export const contextOf = (to: string | Endpoint): { context?: { endpoint: Endpoint } } =>
+  typeof to === 'string' ? {} : { context: { endpoint: to } };
+
 /** One line for reports: where the endpoint is and how the suite knew. */
 export function describeEndpoint(e: Endpoint): string {
   const how =

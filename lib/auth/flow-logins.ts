@@ -14,6 +14,7 @@ import { walkLogin, type AuthorizeOutcome, type BrowserPacing } from './login-wa
 import { oneLoginAtATime } from './one-login.ts';
 import { codeRequest, newState, type PkcePair } from './pkce.ts';
 import { str, type FlowContext } from './flow-context.ts';
+import { contextOf } from './endpoints.ts';
 import type { Flows, LoginEnd, UserTokens } from './flow-types.ts';
 import type { CodeLogin } from './encoding.ts';
 import { describeSteps, drove, type WalkStep } from './walk-steps.ts';
@@ -52,7 +53,7 @@ export function flowLogins(x: FlowContext, r: Pick<Flows, 'stopIfAbsent'>): Logi
       if ((params.scope ?? '').split(' ').includes('offline_access') && params.prompt === undefined)
         u.searchParams.set('prompt', 'consent');
       // A default path nobody confirmed: one plain GET tells "no such endpoint" from a fault.
-      if (e.source === 'default') r.stopIfAbsent(e, await anon.send('GET', u.toString()));
+      if (e.source === 'default') r.stopIfAbsent(e, await anon.send('GET', u.toString(), contextOf(e)));
       const login = { username: as?.username ?? user!.username, password: as?.password ?? user!.password };
       const browser = await loginBrowser.get();
       const outcome = await oneLoginAtATime(cfg.auth.url, login.username, () =>
@@ -73,13 +74,12 @@ export function flowLogins(x: FlowContext, r: Pick<Flows, 'stopIfAbsent'>): Logi
       skipTest(notDrivenSkip(outcome), testInfo);
       return outcome;
     },
-    async logout(url, returnUris) {
+    async logout(e, url, returnUris) {
       // Not flows.get: an HTML page here is the tenant's right, not a §7.3 error object.
-      const ex = await anon.send('GET', url);
-      const location = ex.status >= 300 && ex.status < 400 ? (ex.headers.location ?? null) : null;
+      const ex = await anon.send('GET', url, contextOf(e));
       const page = ex.status === 200 && /html/i.test(ex.headers['content-type'] ?? '');
       if (!page || !loginBrowser.lookup.path)
-        return { ex, redirectedTo: location === null ? null : new URL(location, url).href, steps: [], notDriven: null };
+        return { ex, redirectedTo: ex.answer.redirect?.href ?? null, steps: [], notDriven: null };
       const walked = await walkLogin(await loginBrowser.get(), {
         url,
         redirectUris: returnUris,

@@ -6,26 +6,17 @@
 import type { Exchange } from '../http.ts';
 import type { SkipRecord } from '../skip-record.ts';
 import { isObject } from '../values.ts';
-import { describeBody } from '../answer-words.ts';
+import { describeBody, notIssuedCause } from '../answer-words.ts';
+import { notExercised, type Gave } from '../twin-gate.ts';
 import type { AuthorizeOutcome } from './login-walk.ts';
-import { failureCause, issued, notExercised } from './acceptance.ts';
-
-/** What a flow gave, as its own clause judges it. */
-export interface FlowGave {
-  /** The flow's own clause. */
-  readonly clause: string;
-  readonly ok: boolean;
-  /** What the flow gave, in one line (the clause's evidence, and the skip text of what needed it). */
-  readonly seen: string;
-}
 
 /**
  * Every token-endpoint flow (the code exchanges, password, refresh, client credentials): a token
- * issued (RFC 6749 §5.1, lib/auth/acceptance.ts, which the flows' own clauses are judged with).
+ * issued (RFC 6749 §5.1, as the answer was read when received: the flows' own clauses are judged with it).
  */
-export function tokenGave(clause: string, ex: Exchange): FlowGave {
-  const ok = issued(ex);
-  return { clause, ok, seen: ok ? `answered ${ex.status} with a token` : failureCause(ex) };
+export function tokenGave(clause: string, ex: Exchange): Gave {
+  const ok = ex.answer.issued !== null;
+  return { clause, ok, seen: ok ? `answered ${ex.status} with a token` : notIssuedCause(ex) };
 }
 
 /**
@@ -33,7 +24,7 @@ export function tokenGave(clause: string, ex: Exchange): FlowGave {
  * token_type and the state sent, and the query carries no access token. Any response_type
  * with `token` in it gives these (OIDC Core §3.2.2.5), whatever else it adds.
  */
-export function implicitGave(out: AuthorizeOutcome, state: string): FlowGave {
+export function implicitGave(out: AuthorizeOutcome, state: string): Gave {
   const missing = ['access_token', 'token_type', 'state'].filter((k) => !out.carriedIn.fragment.includes(k));
   const ok =
     out.callback !== null &&
@@ -47,7 +38,7 @@ export function implicitGave(out: AuthorizeOutcome, state: string): FlowGave {
 }
 
 /** auth.flow.userinfo (OIDC Core §5.3.2): 200 with a JSON object carrying a sub string. */
-export function userInfoGave(ex: Exchange): FlowGave {
+export function userInfoGave(ex: Exchange): Gave {
   const sub = isObject(ex.body) ? ex.body.sub : undefined;
   const ok = ex.status === 200 && typeof sub === 'string' && sub !== '';
   const body = isObject(ex.body)
@@ -59,11 +50,11 @@ export function userInfoGave(ex: Exchange): FlowGave {
 }
 
 /** auth.flow.revoke (RFC 7009 §2.2): the revocation is answered 200. */
-export function revocationGave(ex: Exchange): FlowGave {
+export function revocationGave(ex: Exchange): Gave {
   return { clause: 'auth.flow.revoke', ok: ex.status === 200, seen: `answered ${ex.status}` };
 }
 
 /** The record a clause judging a flow's products is skipped with where the flow gave none; null where it did. */
-export function productsSkip(g: FlowGave): SkipRecord | null {
+export function productsSkip(g: Gave): SkipRecord | null {
   return g.ok ? null : notExercised(g.clause, g.seen);
 }

@@ -3,9 +3,10 @@
 // query): the token endpoint, whose tokens are masked from then on and whose answers validate
 // as token answers, the password grant (one login of a user at a time), any POST or GET.
 import { skipTest } from '../declare.ts';
+import { passes, PASSES } from '../answer-class.ts';
 import { isSkipRecord, runSkip } from '../skip-record.ts';
 import { judgeAbsent } from './absent.ts';
-import { endpoint } from './endpoints.ts';
+import { contextOf, endpoint, type Endpoint } from './endpoints.ts';
 import { authEncoding, overGrant, tokenPost, type CodeLogin } from './encoding.ts';
 import { str, type FlowContext } from './flow-context.ts';
 import type { Flows } from './flow-types.ts';
@@ -39,7 +40,7 @@ export function flowRequests(x: FlowContext, login: CodeLogin): Requests {
         tokenType: str(body.token_type),
       };
       for (const t of [answer.accessToken, answer.refreshToken, str(body.id_token)]) secret(t);
-      if (ex.status >= 200 && ex.status < 300)
+      if (passes(ex.answer, PASSES.success))
         await check.expectSchema('auth.token.answer', 'TokenResponse', ex.body, ex);
       return answer;
     },
@@ -67,13 +68,22 @@ export function flowRequests(x: FlowContext, login: CodeLogin): Requests {
         scope,
       });
     },
-    post: async (url, data, headers) =>
-      anon.send('POST', url, { data, encoding: (await r.encoding()).encoding, ...(headers ? { headers } : {}) }),
-    async get(url, query, headers) {
-      const u = new URL(url);
+    post: async (to, data, headers) =>
+      anon.send('POST', urlOf(to), {
+        data,
+        encoding: (await r.encoding()).encoding,
+        ...(headers ? { headers } : {}),
+        ...contextOf(to),
+      }),
+    async get(to, query, headers) {
+      const u = new URL(urlOf(to));
       for (const [k, v] of Object.entries(query ?? {})) u.searchParams.set(k, v);
-      return anon.send('GET', u.toString(), headers ? { headers } : {});
+      return anon.send('GET', u.toString(), { ...(headers ? { headers } : {}), ...contextOf(to) });
     },
   };
   return r;
 }
+
+// Helpers
+
+const urlOf = (to: string | Endpoint): string => (typeof to === 'string' ? to : to.url);

@@ -103,10 +103,13 @@ export interface Flows {
    * skips the test, naming the settings, when either is not configured.
    */
   passwordGrant(scope: string): Promise<TokenAnswer>;
-  /** POST with the accepted encoding (JSON by §4.3). */
-  post(url: string, data: Record<string, unknown>, headers?: Record<string, string>): Promise<Exchange>;
-  /** GET with parameters in the query string. */
-  get(url: string, query?: Record<string, string>, headers?: Record<string, string>): Promise<Exchange>;
+  /**
+   * POST with the accepted encoding (JSON by §4.3). Sent to an Endpoint, the answer is classified
+   * knowing it (a 404 where nothing lists it: no such endpoint, lib/answer-class.ts).
+   */
+  post(to: string | Endpoint, data: Record<string, unknown>, headers?: Record<string, string>): Promise<Exchange>;
+  /** GET with parameters in the query string; to an Endpoint as `post`. */
+  get(to: string | Endpoint, query?: Record<string, string>, headers?: Record<string, string>): Promise<Exchange>;
   /**
    * An authorization request through the hosted login in Chromium (the login walk), as the
    * configured test user. Skips the test (with the reason) when there is no Chromium or no test
@@ -119,7 +122,7 @@ export interface Flows {
    * GET a logout URL; a page in answer (a logout confirmation) is walked in the browser,
    * confirmed, and followed to where it sends the browser (any of `returnUris`).
    */
-  logout(url: string, returnUris: string[]): Promise<LogoutAnswer>;
+  logout(e: Endpoint, url: string, returnUris: string[]): Promise<LogoutAnswer>;
   /** Masks a value in every report from now on (codes, tokens met outside a token answer). */
   secret(value: string | null | undefined): void;
 }

@@ -5,7 +5,6 @@
 // succeeded after it. A server may let a misused code die (RFC 6749 §4.1.2), and an accepted wrong
 // presentation spends it: the attempts after it are sent again on a fresh credential, each round
 // settling at least its first attempt. An accepted wrong presentation is decisive on any code.
-import { issued } from './acceptance.ts';
 import type { Exchange } from '../http.ts';
 import type { TokenAnswer } from './flow-types.ts';
 
@@ -56,14 +55,14 @@ export async function onLiveCredentials<C, A extends Answered = TokenAnswer>(o: 
     for (const a of pending) {
       const r = await a.send(c);
       ran.push([a, r]);
-      if (issued(r.ex)) break; // spent: the rest wait for a fresh credential
+      if (r.ex.answer.issued !== null) break; // spent: the rest wait for a fresh credential
     }
     const g = await o.genuine(c);
     twin = g;
-    if (issued(g.ex)) {
+    if (g.ex.answer.issued !== null) {
       twinCredential = c;
       for (const [a, r] of ran) answers.set(a.id, r);
-    } else for (const [i, [a, r]] of ran.entries()) if (i === 0 || issued(r.ex)) answers.set(a.id, r);
+    } else for (const [i, [a, r]] of ran.entries()) if (i === 0 || r.ex.answer.issued !== null) answers.set(a.id, r);
     pending = pending.filter((a) => !answers.has(a.id));
   }
   // No genuine use accepted yet: a fresh credential's own is the twin.
@@ -72,7 +71,7 @@ export async function onLiveCredentials<C, A extends Answered = TokenAnswer>(o: 
     if (c !== null) {
       credentials++;
       twin = await o.genuine(c);
-      if (issued(twin.ex)) twinCredential = c;
+      if (twin.ex.answer.issued !== null) twinCredential = c;
     }
   }
   return { answers, twin, twinCredential, credentials };

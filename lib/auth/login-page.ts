@@ -3,7 +3,7 @@
 // sent; and for the probes that go on through it (lib/auth/probe.ts), an answer that is, or leads
 // to, a page asking the person to log in. Read from the markup (a password, e-mail or username
 // input), never from the page's words.
-import type { ApiClient, Exchange } from '../http.ts';
+import type { ApiClient, Exchange, RawExchange } from '../http.ts';
 import { carried, redirectTarget, type AnswerContext } from '../answer-class.ts';
 
 /**
@@ -13,12 +13,15 @@ import { carried, redirectTarget, type AnswerContext } from '../answer-class.ts'
 export const BROWSER_ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
 /**
- * The context an authorization request is classified in: `readable`, a request the tenant can
- * read, leads to its login page (when it redirects at all), so that page is the login page.
+ * The context an authorization request is classified in, for its sender (SendOptions.context): the
+ * answer to a request the tenant can read leads to its login page (when it redirects at all), so
+ * that page is the login page.
  */
-export function authorizeContext(readable: Exchange, clientRedirects: readonly string[]): AnswerContext {
-  const landing = redirectTarget(readable);
-  return { clientRedirects, loginPages: landing ? [landing.href] : [] };
+export function authorizeContext(clientRedirects: readonly string[]): (readable: RawExchange) => AnswerContext {
+  return (readable) => {
+    const landing = redirectTarget(readable);
+    return { clientRedirects, loginPages: landing ? [landing.href] : [] };
+  };
 }
 
 /**
@@ -27,7 +30,7 @@ export function authorizeContext(readable: Exchange, clientRedirects: readonly s
  */
 export async function isLoginPage(client: ApiClient, ex: Exchange): Promise<boolean> {
   if (ex.status === 200) return asksToLogIn(ex);
-  const to = redirectTarget(ex);
+  const to = ex.answer.redirect;
   if (to === null || carried(to).has('error') || (to.protocol !== 'http:' && to.protocol !== 'https:')) return false;
   return asksToLogIn(await client.send('GET', to.href, { headers: { accept: BROWSER_ACCEPT } }));
 }

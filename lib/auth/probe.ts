@@ -3,12 +3,12 @@
 // before it reads the request — walked through that login as the test user, so that what the
 // tenant does once it reads the request is what is judged and recorded, not the page in front of it.
 import type { ApiClient, Exchange } from '../http.ts';
-import { carried, redirectTarget } from '../answer-class.ts';
+import { carried } from '../answer-class.ts';
 import { describeAnswer } from '../answer-words.ts';
-import type { Endpoint } from './endpoints.ts';
 import type { Flows } from './flow-types.ts';
 import type { AuthorizeOutcome } from './login-walk.ts';
 import { BROWSER_ACCEPT, isLoginPage } from './login-page.ts';
+import type { Endpoint } from './endpoints.ts';
 
 export interface ProbeAnswer {
   /** The answer to the request sent anonymously. */
@@ -31,7 +31,10 @@ export async function probeAuthorize(
 ): Promise<ProbeAnswer> {
   const u = new URL(e.url);
   for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
-  const anonymous = await anon.send('GET', u.toString(), { headers: { accept: BROWSER_ACCEPT } });
+  const anonymous = await anon.send('GET', u.toString(), {
+    headers: { accept: BROWSER_ACCEPT },
+    context: { endpoint: e, clientRedirects: redirectUris },
+  });
   flows.stopIfAbsent(e, anonymous);
   if (!(await isLoginPage(anon, anonymous))) return { anonymous, afterLogin: null };
   return { anonymous, afterLogin: await flows.walk(e, params, redirectUris) };
@@ -39,7 +42,7 @@ export async function probeAuthorize(
 
 /** What a probe came to, in one line: the anonymous answer and, after a login, where the browser ended. */
 export function describeProbe(p: ProbeAnswer): string {
-  const to = redirectTarget(p.anonymous);
+  const to = p.anonymous.answer.redirect;
   const told = to === null ? '' : ` (${carried(to).has('error') ? `error ${carried(to).get('error')}` : 'no error'})`;
   const first = `answered ${describeAnswer(p.anonymous)}${told}`;
   const out = p.afterLogin;

@@ -11,12 +11,11 @@ const SCOPE = 'update:resource_servers';
  * §7.1: the 403's message states that one of update:resource_servers is expected. The spec names
  * no field of the error body, so the scope is searched in its text; judged beside a 403 only.
  */
-export const namesScope = condition<Exchange>({
+export const namesScope = condition({
   clauses: ['auth.mgmt.missing-scope.names-scope'],
   cite: '§7.1',
-  judge: (check, ex) =>
-    check.that(
-      'auth.mgmt.missing-scope.names-scope',
+  judge: (v, ex: Exchange) =>
+    v.that(
       ex.text.includes(SCOPE),
       ex.text.includes(SCOPE)
         ? `the 403 body names ${SCOPE}`

@@ -4,7 +4,7 @@
 // `call`), so a 5xx is mgmt.error.server-fault's alone; the rules after `created` are judged only
 // on an accepted creation (an error answer is no experiment).
 import { fieldsOf } from '../../schemas/index.ts';
-import { answerEvidence, classify, passes, type Passes } from '../answer-class.ts';
+import { answerEvidence, passes, PASSES } from '../answer-class.ts';
 import { describeAnswer, describeBody } from '../answer-words.ts';
 import { condition, perClause, type Condition } from '../condition.ts';
 import type { Exchange } from '../http.ts';
@@ -21,20 +21,16 @@ export interface Creation {
   strategyField: string;
 }
 
-/** A 2xx: the tenant took it and answered with what it made (a redirect is no creation). */
-export const CREATED: Passes = { classes: ['accepted'], except: ['login-page', 'to-client', 'redirect-onward'] };
-
 /** `clause` holds when the creation was answered with a 2xx (§4.2); a conflict (409) is named as one. */
 export const acceptedUnder = perClause((clause) =>
-  condition<{ what: string; ex: Exchange }>({
+  condition({
     clauses: [clause],
     cite: '§4.2',
-    judge: (check, { what, ex }) => {
-      const answer = classify(ex);
-      const ok = passes(answer, CREATED);
+    judge: (v, { what, ex }: { what: string; ex: Exchange }) => {
+      const { answer } = ex;
+      const ok = passes(answer, PASSES.success);
       const conflict = ex.status === 409 ? ' (a conflict, though the name was this creation’s own)' : '';
-      return check.that(
-        clause,
+      return v.that(
         ok,
         `${what}: ${ok ? 'created' : `expected a 2xx, got ${describeAnswer(ex)}${conflict}`}`,
         ex,
@@ -48,20 +44,17 @@ export const acceptedUnder = perClause((clause) =>
 export const created = acceptedUnder('exp.create.accepted');
 
 /** §4.2 shows no success status: the one given is recorded. */
-const successStatus = condition<Creation>({
+const successStatus = condition({
   clauses: ['exp.create.success.status'],
   cite: '§4.2 (not shown: recorded)',
-  judge: (check, { ex }) => {
-    check.observe('exp.create.success.status', `answered ${ex.status}`);
-    return null;
-  },
+  judge: (v, { ex }: Creation) => v.observe(`answered ${ex.status}`),
 });
 
 /**
  * §2.4: the created experiment is a JSON object of the Experiment type; the schema's own clauses
  * (required fields, id pattern, is_valid type, date-time formats) are judged with it.
  */
-const experimentTypes = condition<Creation>({
+const experimentTypes = condition({
   clauses: [
     'exp.response.types',
     'exp.response.required-fields',
@@ -70,44 +63,36 @@ const experimentTypes = condition<Creation>({
     'exp.response.timestamps.format',
   ],
   cite: '§2.4, §4.2',
-  judge: async (check, { ex }) => {
-    if (!isObject(ex.body))
-      return check.that(
-        'exp.response.types',
-        false,
-        `the created experiment is no JSON object:${describeBody(ex)}`,
-        ex,
-      );
-    return check.expectSchema('exp.response.types', 'Experiment', ex.body, ex);
+  judge: async (v, { ex }: Creation) => {
+    if (!isObject(ex.body)) return v.that(false, `the created experiment is no JSON object:${describeBody(ex)}`, ex);
+    return v.schema('Experiment', ex.body, ex);
   },
 });
 
 /** §2.4 states no order of created_at and updated_at: whether updated_at ≥ created_at is recorded. */
-const timestampsOrder = condition<Creation>({
+const timestampsOrder = condition({
   clauses: ['exp.response.timestamps.order'],
   cite: '§2.4 (not stated: recorded)',
-  judge: (check, { ex }) => {
+  judge: (v, { ex }: Creation) => {
     const body = isObject(ex.body) ? ex.body : {};
     if (typeof body.created_at !== 'string' || typeof body.updated_at !== 'string') return null;
     const later = Date.parse(body.updated_at) >= Date.parse(body.created_at);
-    check.observe('exp.response.timestamps.order', later ? 'updated_at ≥ created_at' : 'updated_at < created_at');
-    return null;
+    return v.observe(later ? 'updated_at ≥ created_at' : 'updated_at < created_at');
   },
 });
 
 const ECHOED = ['name', 'feature_flag_id', 'description', 'authentication_flow', 'assignment_config', 'allocations'];
 
 /** §4.2: the created experiment carries the values sent, where it includes them. */
-const echo = condition<Creation>({
+const echo = condition({
   clauses: ['exp.response.echo'],
   cite: '§4.2',
-  judge: (check, { ex, sent }) => {
+  judge: (v, { ex, sent }: Creation) => {
     const body = isObject(ex.body) ? ex.body : {};
     const fields = ECHOED.filter((f) => f in sent);
     const differing = fields.filter((f) => f in body && !carries(body[f], sent[f]));
     const missing = fields.filter((f) => !(f in body));
-    return check.that(
-      'exp.response.echo',
+    return v.that(
       differing.length === 0,
       differing.length === 0
         ? `sent values come back${missing.length ? ` (absent: ${missing.join(', ')})` : ''}`
@@ -118,34 +103,32 @@ const echo = condition<Creation>({
 });
 
 /** §2.4 does not name the strategy attribute: what the answer carries under the configured name, beside what was sent. */
-const strategyNamed = condition<Creation>({
+const strategyNamed = condition({
   clauses: ['exp.create.strategy.name'],
   cite: '§2.4 (field name not shown: recorded)',
-  judge: (check, { ex, sent, strategyField: field }) => {
+  judge: (v, { ex, sent, strategyField: field }: Creation) => {
     if (!(field in sent)) return null;
     const body = isObject(ex.body) ? ex.body : {};
-    check.observe(
-      'exp.create.strategy.name',
+    return v.observe(
       !(field in body)
         ? strategyConfirmation(ex, field).message
         : deepEqual(body[field], sent[field])
           ? `${field}: the answer carries ${short(body[field])}, as sent`
           : `${field}: the answer carries ${short(body[field])} where ${short(sent[field])} was sent`,
     );
-    return null;
   },
 });
 
 const EXPERIMENT_FIELDS = fieldsOf('Experiment').map((f) => f.name);
 
 /** §2.4 does not say the experiment is closed: fields beyond it are recorded (the strategy's under its own clause). */
-const extraFields = condition<Creation>({
+const extraFields = condition({
   clauses: ['exp.response.extra-fields'],
   cite: '§2.4 (not shown: recorded)',
-  judge: (check, { ex, strategyField }) => {
+  judge: (v, { ex, strategyField }: Creation) => {
     const body = isObject(ex.body) ? ex.body : {};
     const extra = Object.keys(body).filter((k) => !EXPERIMENT_FIELDS.includes(k) && k !== strategyField);
-    if (extra.length > 0) check.observe('exp.response.extra-fields', `fields beyond 2.4: ${extra.sort().join(', ')}`);
+    if (extra.length > 0) v.observe(`fields beyond 2.4: ${extra.sort().join(', ')}`);
     return null;
   },
 });
@@ -153,30 +136,27 @@ const extraFields = condition<Creation>({
 const STATUS_VALUES = ['draft', 'active', 'paused', 'completed', 'archived'];
 
 /** §3 lists the status values, not the field that carries one: a field carrying a value of the list is recorded. */
-const statusValues = condition<Creation>({
+const statusValues = condition({
   clauses: ['exp.status.values'],
   cite: '§3 (field not shown: recorded)',
-  judge: (check, { ex }) => {
+  judge: (v, { ex }: Creation) => {
     const body = isObject(ex.body) ? ex.body : {};
     const fields = Object.entries(body).filter(([, v]) => typeof v === 'string' && STATUS_VALUES.includes(v));
-    check.observe(
-      'exp.status.values',
+    return v.observe(
       fields.length > 0
         ? `status value ${fields.map(([k, v]) => `${k}=${v}`).join(', ')}`
         : 'no field carries a value of the status enum',
     );
-    return null;
   },
 });
 
 /** §4.1: the management API is served under /api/v2; judged on a creation (a refusal proves nothing of the path). */
-export const servedUnderApiV2 = condition<Exchange>({
+export const servedUnderApiV2 = condition({
   clauses: ['version.mgmt.path-prefix'],
   cite: '§4.1',
-  judge: (check, ex) => {
-    if (!passes(classify(ex), CREATED)) return null;
-    return check.that(
-      'version.mgmt.path-prefix',
+  judge: (v, ex: Exchange) => {
+    if (!passes(ex.answer, PASSES.success)) return null;
+    return v.that(
       new URL(ex.request.url).pathname.endsWith('/api/v2/experimentation/experiments'),
       `the creation is served under /api/v2 (answered ${ex.status})`,
       ex,

@@ -6,7 +6,6 @@
 // as a taken name would pass). Sent in this order, a twin is needed only for a refusal, and its
 // name is free unless the wrong request took it — which it did only by being accepted.
 import type { TestInfo } from '@playwright/test';
-import { classify } from '../answer-class.ts';
 import { describeAnswer } from '../answer-words.ts';
 import { skipClauses } from '../declare.ts';
 import type { Exchange } from '../http.ts';
@@ -50,7 +49,7 @@ export async function refusedBesideTwin(gate: TwinGate, info: TestInfo, c: Wrong
     return false;
   }
   // An acceptance fails the clause whatever a twin would give, and a fault is the fault clause's: no twin is sent.
-  const twin = classify(ex).class === 'refused' ? await twinOf(gate, c) : gate.given(created.clauses[0], true, '');
+  const twin = ex.answer.class === 'refused' ? await twinOf(gate, c) : gate.given(created.clauses[0], true, '');
   return gate.refusedWith(twin, c.clause, ex, '4xx', c.what);
 }
 
@@ -79,6 +78,6 @@ async function twinOf(gate: TwinGate, c: WrongCreation): Promise<Twin> {
   const ex = await c.right();
   const what = `its twin (the same creation made right, named "${c.name}")`;
   const ok = (await gate.call(created, ex, { what, ex })) === true;
-  const clause = classify(ex).class === 'fault' ? gate.faultClause(ex) : created.clauses[0];
+  const clause = ex.answer.class === 'fault' ? gate.faultClause(ex) : created.clauses[0];
   return gate.given(clause, ok, ok ? '' : `${what} answered ${describeAnswer(ex)}`);
 }

@@ -13,30 +13,21 @@ export const STRATEGY_ENUM = 'exp.create.strategy.enum';
 export const enumValueAccepted = acceptedUnder(STRATEGY_ENUM);
 
 /** §2.4: whether the answer to a valid creation confirms the configured name (recorded: the name is not shown). */
-export const nameConfirmed = condition<{ ex: Exchange; field: string }>({
+export const nameConfirmed = condition({
   clauses: ['exp.create.strategy.name'],
   cite: '§2.4 (field name not shown: recorded)',
-  judge: (check, { ex, field }) => {
-    check.observe('exp.create.strategy.name', strategyConfirmation(ex, field).message, ex);
-    return null;
-  },
+  judge: (v, { ex, field }: { ex: Exchange; field: string }) => v.observe(strategyConfirmation(ex, field).message, ex),
 });
 
 /** §2.4: the attribute has the same enum on the response; an answer without it is recorded (its name is not shown). */
-export const answeredInEnum = condition<{ ex: Exchange; field: string }>({
+export const answeredInEnum = condition({
   clauses: [STRATEGY_ENUM, 'exp.create.strategy.name'],
   cite: '§2.4',
-  judge: (check, { ex, field }) => {
+  judge: (v, { ex, field }: { ex: Exchange; field: string }) => {
     const answered = isObject(ex.body) ? ex.body[field] : undefined;
     if (answered === undefined) {
-      check.observe('exp.create.strategy.name', `the answer to "segment" does not carry ${field}`, ex);
-      return null;
+      return v.on('exp.create.strategy.name').observe(`the answer to "segment" does not carry ${field}`, ex);
     }
-    return check.that(
-      STRATEGY_ENUM,
-      !isOutsider(answered),
-      `the answer to "segment" carries ${field} ${short(answered)}`,
-      ex,
-    );
+    return v.that(!isOutsider(answered), `the answer to "segment" carries ${field} ${short(answered)}`, ex);
   },
 });

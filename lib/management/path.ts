@@ -4,18 +4,18 @@ import { describeAnswer } from '../answer-words.ts';
 import { condition } from '../condition.ts';
 import type { Exchange } from '../http.ts';
 import { isObject, short } from '../values.ts';
+import { updateSucceeded } from './update-answer.ts';
 
 export const BY_IDENTIFIER = 'rs.update.path.by-identifier';
 
 /** §4.1: named by its id, the resource server is updated: 201, the answer its own, the name written. */
-export const updatedById = condition<{ ex: Exchange; id: string; name: string }>({
+export const updatedById = condition({
   clauses: ['rs.update.path.by-id'],
   cite: '§4.1',
-  judge: (check, { ex, id, name }) => {
+  judge: (v, { ex, id, name }: { ex: Exchange; id: string; name: string }) => {
     const body = isObject(ex.body) ? ex.body : {};
-    return check.that(
-      'rs.update.path.by-id',
-      ex.status === 201 && body.id === id && body.name === name,
+    return v.that(
+      updateSucceeded(ex) && body.id === id && body.name === name,
       `PATCH /resource-servers/${id} {name}: answered ${describeAnswer(ex)}, id ${short(body.id)}, name ${short(body.name)}`,
       ex,
     );
@@ -23,14 +23,13 @@ export const updatedById = condition<{ ex: Exchange; id: string; name: string }>
 });
 
 /** §4.1: named by its identifier (percent-encoded), the same resource server answers. */
-export const updatedByIdentifier = condition<{ ex: Exchange; id: string; identifier: string }>({
+export const updatedByIdentifier = condition({
   clauses: [BY_IDENTIFIER],
   cite: '§4.1',
-  judge: (check, { ex, id, identifier }) => {
+  judge: (v, { ex, id, identifier }: { ex: Exchange; id: string; identifier: string }) => {
     const body = isObject(ex.body) ? ex.body : {};
-    return check.that(
-      BY_IDENTIFIER,
-      ex.status === 201 && body.id === id,
+    return v.that(
+      updateSucceeded(ex) && body.id === id,
       `PATCH /resource-servers/${encodeURIComponent(identifier)} {name}: answered ${describeAnswer(ex)}, id ${short(body.id)}`,
       ex,
     );

@@ -1,7 +1,6 @@
 // What the management API answered where the spec is silent: recorded under an observe clause,
 // in words built from the answer's data (lib/answer-words.ts), never judged.
 import { describeAnswer, describeBody } from '../answer-words.ts';
-import { classify } from '../answer-class.ts';
 import { condition, perClause, type Condition } from '../condition.ts';
 import type { Exchange } from '../http.ts';
 
@@ -15,24 +14,20 @@ export interface Answered {
 
 /** `clause` (observe) records what the tenant answered to a request. */
 export const recorded = perClause((clause) =>
-  condition<Answered>({
+  condition({
     clauses: [clause],
     cite: 'not shown by the spec: recorded',
-    judge: (check, { what, ex, extra = '' }) => {
-      check.observe(clause, `${what}: answered ${describeAnswer(ex)}${extra}`, ex);
-      return null;
-    },
+    judge: (v, { what, ex, extra = '' }: Answered) => v.observe(`${what}: answered ${describeAnswer(ex)}${extra}`, ex),
   }),
 );
 
 /** §7.1: "Shape of the management API error body: not shown" — recorded for refusals only (a success has none). */
-export const errorBodyRecorded = condition<Answered>({
+export const errorBodyRecorded = condition({
   clauses: ['rs.update.error.body'],
   cite: '§7.1',
-  judge: (check, { what, ex }) => {
-    if (classify(ex).class !== 'refused') return null;
-    check.observe('rs.update.error.body', `${what}: the ${ex.status}'s body${describeBody(ex)}`, ex);
-    return null;
+  judge: (v, { what, ex }: Answered) => {
+    if (ex.answer.class !== 'refused') return null;
+    return v.observe(`${what}: the ${ex.status}'s body${describeBody(ex)}`, ex);
   },
 });
 
@@ -41,15 +36,12 @@ export const errorBodyRecorded = condition<Answered>({
  * suite could not put back (lib/staging.ts). A must clause recorded only so is not judged: the run's.
  */
 export function notSentHere(clause: string): Condition<string> {
-  return condition<string>({
+  return condition({
     clauses: [clause],
     cite: 'staging safety (lib/staging.ts)',
-    judge: (check, description) => {
-      check.observe(
-        clause,
+    judge: (v, description: string) =>
+      v.observe(
         `not sent to this target: ${description} would change a field that cannot be restored (IDM_ALLOW=lifetime,irreversible to send it)`,
-      );
-      return null;
-    },
+      ),
   });
 }

@@ -2,22 +2,22 @@
 // names, for the management audience, and that token satisfying the update as a bearer JWT.
 import { describeAnswer } from '../answer-words.ts';
 import { condition } from '../condition.ts';
+import { createdAs } from './update-answer.ts';
 import type { Exchange } from '../http.ts';
 import { peekClaims } from '../auth/jwt-read.ts';
 
 /**
- * §5.1: a token is issued — a 2xx carrying an access_token (the token answer's own rules are the
- * authentication API's, judged on its clients: auth.token.answer). Called without its exchange
- * (gate.call(c, null, ex)): a 5xx of the token endpoint is this clause's failure, the token not issued.
+ * §5.1: a token is issued (RFC 6749 §5.1, as the answer was read when received; the token answer's
+ * own rules are the authentication API's, judged on its clients: auth.token.answer). Called without
+ * its exchange (gate.call(c, null, ex)): a 5xx of the token endpoint is this clause's failure.
  */
 function tokenIssued(clause: string, asked: string) {
-  return condition<Exchange>({
+  return condition({
     clauses: [clause],
     cite: '§5.1',
-    judge: (check, ex) => {
-      const ok = ex.status >= 200 && ex.status < 300 && tokenOf(ex) !== null;
-      return check.that(
-        clause,
+    judge: (v, ex: Exchange) => {
+      const ok = ex.answer.issued !== null;
+      return v.that(
         ok,
         `${asked}: ${ok ? `answered ${ex.status} with an access_token` : `expected a 2xx with an access_token, got ${describeAnswer(ex)}`}`,
         ex,
@@ -33,46 +33,34 @@ export const issuedAtNamedPath = tokenIssued('auth.token.endpoint', 'POST /oauth
 export const issuedForManagement = tokenIssued('auth.token.audience', 'a token request for the management audience');
 
 /** §5.1: the bearer scheme (format JWT) satisfies the update: PATCH {} with the issued token answered 201. */
-export const bearerAccepted = condition<Exchange>({
-  clauses: ['auth.mgmt.bearer-jwt'],
-  cite: '§5.1, §4.1',
-  judge: (check, ex) =>
-    check.that(
-      'auth.mgmt.bearer-jwt',
-      ex.status === 201,
-      `PATCH {} with the freshly issued bearer token: expected 201, got ${describeAnswer(ex)}`,
-      ex,
-    ),
-});
+export const bearerAccepted = createdAs(
+  'auth.mgmt.bearer-jwt',
+  '§5.1, §4.1',
+  'PATCH {} with the freshly issued bearer token',
+);
 
 /** §5.1 shows scope names of the form <action>:<resource>; what the token carries is recorded. */
-export const scopeNamesRecorded = condition<string | null>({
+export const scopeNamesRecorded = condition({
   clauses: ['auth.mgmt.scope-names'],
   cite: '§5.1 (recorded)',
-  judge: (check, token) => {
+  judge: (v, token: string | null) => {
     const scope = token ? peekClaims(token)?.scope : undefined;
-    check.observe(
-      'auth.mgmt.scope-names',
+    return v.observe(
       scope !== undefined
         ? `the full client's token carries scope "${String(scope)}"`
         : 'the token carries no readable scope claim',
     );
-    return null;
   },
 });
 
 /** §1: both APIs are served over HTTPS; the scheme of the target is recorded (the embedded tenant is plain HTTP). */
-export const schemeRecorded = condition<string>({
+export const schemeRecorded = condition({
   clauses: ['mgmt.transport.https'],
   cite: '§1 (recorded)',
-  judge: (check, baseUrl) => {
-    check.observe('mgmt.transport.https', `the target is served over ${new URL(baseUrl).protocol.replace(':', '')}`);
-    return null;
-  },
+  judge: (v, baseUrl: string) => v.observe(`the target is served over ${new URL(baseUrl).protocol.replace(':', '')}`),
 });
 
-/** The access token of a token answer, or null. */
+/** The access token a token answer issued, or null. */
 export function tokenOf(ex: Exchange): string | null {
-  const t = (ex.body as { access_token?: unknown } | undefined)?.access_token;
-  return typeof t === 'string' && t !== '' ? t : null;
+  return ex.answer.issued?.accessToken ?? null;
 }

@@ -7,7 +7,7 @@ import { UPDATABLE_FIELDS, type ResourceServer } from '../staging.ts';
 import { deepEqual, isObject, short } from '../values.ts';
 import { describeAnswer } from '../answer-words.ts';
 import type { TwinGate } from '../twin-gate.ts';
-import { classify } from '../answer-class.ts';
+import { passes, PASSES } from '../answer-class.ts';
 
 /** An answer and what was sent for it. */
 export interface Updated {
@@ -18,42 +18,49 @@ export interface Updated {
   before: ResourceServer | null;
 }
 
+/** §7.1: "400 invalid body", the status a body the spec calls invalid is refused with (the twin gate judges it). */
+export const INVALID = 400;
+export const refusedAsInvalid = (ex: Exchange): boolean => ex.status === INVALID;
+
+/** §4.1: "Success: HTTP 201", the one status an update is taken with. */
+export const updateSucceeded = (ex: Exchange): boolean => ex.status === 201;
+
 /**
  * §4.1: "Success: HTTP 201" — judged under `clause`: the update's own, or the clause of the valid
  * value it carries (a limit's edge, null where allowed), whose acceptance is that rule's.
  */
 export const createdUnder = perClause((clause) =>
-  condition<{ ex: Exchange; what: string }>({
+  condition({
     clauses: [clause],
     cite: '§4.1',
-    judge: (check, { ex, what }) =>
-      check.that(clause, ex.status === 201, `${what}: expected 201, got ${describeAnswer(ex)}`, ex),
+    judge: (v, { ex, what }: { ex: Exchange; what: string }) =>
+      v.that(updateSucceeded(ex), `${what}: expected 201, got ${describeAnswer(ex)}`, ex),
   }),
 );
+
+/** `createdUnder(clause)` for an update sent one way only, said as `what` (§4's encodings, §2.2's empty body, §5.1's bearer). */
+export function createdAs(clause: string, cite: string, what: string) {
+  const created = createdUnder(clause);
+  return condition({ clauses: [clause], cite, judge: (v, ex: Exchange) => created.judge(v, { ex, what }) });
+}
 
 export const updateCreated = createdUnder('rs.update.success.status');
 
 /** §2.1: the answer is the resource server object, closed, each field of its type (the schema names each rule). */
-const isResourceServer = condition<Exchange>({
+const isResourceServer = condition({
   clauses: ['rs.response.object', 'rs.response.closed', 'rs.response.types'],
   cite: '§2.1',
-  judge: async (check, ex) => {
-    if (!isObject(ex.body))
-      return check.that(
-        'rs.response.object',
-        false,
-        `the answer's body is not a JSON object: ${describeAnswer(ex)}`,
-        ex,
-      );
-    return check.expectSchema('rs.response.object', 'ResourceServer', ex.body, ex);
-  },
+  judge: (v, ex: Exchange) =>
+    isObject(ex.body)
+      ? v.schema('ResourceServer', ex.body, ex)
+      : v.that(false, `the answer's body is not a JSON object: ${describeAnswer(ex)}`, ex),
 });
 
 /** §4.1 (a partial update): each value sent comes back in the answer. */
-export const sentValuesBack = condition<Updated>({
+export const sentValuesBack = condition({
   clauses: ['rs.update.applied', 'rs.response.fields-present'],
   cite: '§4.1, §2.2',
-  judge: (check, { ex, sent }) => {
+  judge: (v, { ex, sent }: Updated) => {
     const body = ex.body as ResourceServer;
     if (!sent) return null;
     const missing = Object.keys(sent).filter((f) => !(f in body));
@@ -61,11 +68,10 @@ export const sentValuesBack = condition<Updated>({
       .filter(([f, v]) => f in body && !deepEqual(body[f], v))
       .map(([f, v]) => `${f}: sent ${short(v)}, got ${short(body[f])}`);
     if (missing.length > 0)
-      check.observe('rs.response.fields-present', `sent field(s) absent from the answer: ${missing.join(', ')}`, ex);
+      v.on('rs.response.fields-present').observe(`sent field(s) absent from the answer: ${missing.join(', ')}`, ex);
     const carried = Object.keys(sent).filter((f) => !missing.includes(f));
     if (carried.length === 0 && differing.length === 0) return null;
-    return check.that(
-      'rs.update.applied',
+    return v.that(
       differing.length === 0,
       differing.length === 0
         ? `sent values come back: ${carried.join(', ')}`
@@ -76,14 +82,13 @@ export const sentValuesBack = condition<Updated>({
 });
 
 /** §4.1, §2.2 (a partial update, all fields optional): fields not sent keep their values. */
-const unsentKept = condition<Updated>({
+const unsentKept = condition({
   clauses: ['rs.update.partial'],
   cite: '§4.1, §2.2',
-  judge: (check, { ex, sent, before }) => {
+  judge: (v, { ex, sent, before }: Updated) => {
     if (!sent || !before) return null;
     const changed = unsentChanges(sent, before, ex.body as ResourceServer);
-    return check.that(
-      'rs.update.partial',
+    return v.that(
       changed.length === 0,
       changed.length === 0 ? 'fields not sent keep their values' : `fields not sent changed: ${changed.join('; ')}`,
       ex,
@@ -92,19 +97,18 @@ const unsentKept = condition<Updated>({
 });
 
 /** What §2.1 leaves open: which fields are present, the client_id format, authorization_details items. */
-const answerShapeRecorded = condition<Exchange>({
+const answerShapeRecorded = condition({
   clauses: ['rs.response.fields-present', 'rs.response.client_id.format', 'rs.response.authorization_details.items'],
   cite: '§2.1 (not shown: recorded)',
-  judge: (check, ex) => {
+  judge: (v, ex: Exchange) => {
     const body = ex.body as ResourceServer;
-    check.observe('rs.response.fields-present', `fields present: ${Object.keys(body).sort().join(', ')}`);
+    v.observe(`fields present: ${Object.keys(body).sort().join(', ')}`);
     if ('client_id' in body) {
-      const v = body.client_id;
-      check.observe(
-        'rs.response.client_id.format',
-        typeof v === 'string'
-          ? `client_id of ${v.length} characters matching ${/^[A-Za-z0-9]+$/.test(v) ? '[A-Za-z0-9]+' : 'other characters'}`
-          : `client_id ${short(v)}`,
+      const id = body.client_id;
+      v.on('rs.response.client_id.format').observe(
+        typeof id === 'string'
+          ? `client_id of ${id.length} characters matching ${/^[A-Za-z0-9]+$/.test(id) ? '[A-Za-z0-9]+' : 'other characters'}`
+          : `client_id ${short(id)}`,
       );
     }
     if (Array.isArray(body.authorization_details) && body.authorization_details.length > 0) {
@@ -113,8 +117,7 @@ const answerShapeRecorded = condition<Exchange>({
           body.authorization_details.map((i) => (Array.isArray(i) ? 'array' : i === null ? 'null' : typeof i)),
         ),
       ].sort();
-      check.observe(
-        'rs.response.authorization_details.items',
+      v.on('rs.response.authorization_details.items').observe(
         `authorization_details items of type ${kinds.join(', ')}`,
       );
     }
@@ -129,14 +132,13 @@ export interface Seen {
 }
 
 /** §2.1: the identifier "cannot be changed once set". */
-const identifierKept = condition<Seen>({
+const identifierKept = condition({
   clauses: ['rs.response.identifier.immutable'],
   cite: '§2.1',
-  judge: (check, { ex, snapshot }) => {
+  judge: (v, { ex, snapshot }: Seen) => {
     const body = ex.body as ResourceServer;
     if (typeof snapshot.identifier !== 'string' || !('identifier' in body)) return null;
-    return check.that(
-      'rs.response.identifier.immutable',
+    return v.that(
       body.identifier === snapshot.identifier,
       `identifier: was ${short(snapshot.identifier)}, now ${short(body.identifier)}`,
       ex,
@@ -145,31 +147,25 @@ const identifierKept = condition<Seen>({
 });
 
 /** §2.1: is_system is false for a custom resource server (the one the suite may modify). */
-const customNotSystem = condition<Seen>({
+const customNotSystem = condition({
   clauses: ['rs.response.is_system.custom-false'],
   cite: '§2.1',
-  judge: (check, { ex }) => {
+  judge: (v, { ex }: Seen) => {
     const body = ex.body as ResourceServer;
     if (!('is_system' in body)) return null;
-    return check.that(
-      'rs.response.is_system.custom-false',
-      body.is_system === false,
-      `is_system of the custom resource server: ${short(body.is_system)}`,
-      ex,
-    );
+    return v.that(body.is_system === false, `is_system of the custom resource server: ${short(body.is_system)}`, ex);
   },
 });
 
 /** §2.1, §8: token_lifetime_for_web cannot exceed token_lifetime. */
-const webWithinLifetime = condition<Seen>({
+const webWithinLifetime = condition({
   clauses: ['rs.response.token_lifetime_for_web.le-token_lifetime'],
   cite: '§2.1, §8',
-  judge: (check, { ex }) => {
+  judge: (v, { ex }: Seen) => {
     const body = ex.body as ResourceServer;
     if (typeof body.token_lifetime !== 'number' || typeof body.token_lifetime_for_web !== 'number') return null;
     const ok = body.token_lifetime_for_web <= body.token_lifetime;
-    return check.that(
-      'rs.response.token_lifetime_for_web.le-token_lifetime',
+    return v.that(
       ok,
       `token_lifetime_for_web ${body.token_lifetime_for_web} ${ok ? '≤' : '>'} token_lifetime ${body.token_lifetime}`,
       ex,
@@ -178,13 +174,12 @@ const webWithinLifetime = condition<Seen>({
 });
 
 /** §9: the management API's path prefix is /api/v2. */
-export const servedUnderPrefix = condition<{ ex: Exchange; path: string }>({
+export const servedUnderPrefix = condition({
   clauses: ['version.mgmt.path-prefix'],
   cite: '§9',
-  judge: (check, { ex, path }) =>
-    check.that(
-      'version.mgmt.path-prefix',
-      ex.status >= 200 && ex.status < 300 && new URL(ex.request.url).pathname.endsWith(`/api/v2${path}`),
+  judge: (v, { ex, path }: { ex: Exchange; path: string }) =>
+    v.that(
+      passes(ex.answer, PASSES.success) && new URL(ex.request.url).pathname.endsWith(`/api/v2${path}`),
       `${ex.request.method} ${path} is served under /api/v2 (answered ${ex.status})`,
       ex,
     ),
@@ -215,7 +210,7 @@ export async function judgeUpdateAnswer(gate: TwinGate, u: Updated): Promise<Res
   await gate.call(updateCreated, ex, { ex, what });
   // An error answer is not a resource server: judging its body against §2.1 would blame the
   // object's clauses for what is really a refused valid body.
-  if (ex.status < 200 || ex.status > 299) return null;
+  if (!passes(ex.answer, PASSES.success)) return null;
   if (!(await gate.call(isResourceServer, ex, ex)) && !isObject(ex.body)) return null;
   await gate.call(answerShapeRecorded, ex, ex);
   await gate.call(sentValuesBack, ex, u);
@@ -225,7 +220,7 @@ export async function judgeUpdateAnswer(gate: TwinGate, u: Updated): Promise<Res
 
 /** The resource server an answer carries: an accepted answer's JSON object (lib/answer-class.ts), else null. */
 export function stateOf(ex: Exchange): ResourceServer | null {
-  return classify(ex).class === 'accepted' && ex.status < 300 && isObject(ex.body) ? ex.body : null;
+  return passes(ex.answer, PASSES.success) && isObject(ex.body) ? ex.body : null;
 }
 
 /** Updatable fields that were not sent and still changed between `before` and `after` (rs.update.partial). */

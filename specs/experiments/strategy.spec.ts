@@ -28,7 +28,6 @@ import {
   type ExperimentBody,
 } from '../../generators/index.ts';
 import { clauseSkip, runSkip } from '../../lib/skip-record.ts';
-import { classify } from '../../lib/answer-class.ts';
 import { describeAnswer } from '../../lib/answer-words.ts';
 
 const ENUM = STRATEGY_ENUM;
@@ -94,7 +93,7 @@ async function confirmName(run: RunInfo, experiments: ExperimentsHelper, gate: T
   skipTest(
     (await gate.call(created, ex, { what, ex })) !== true &&
       clauseSkip(
-        classify(ex).class === 'fault' ? MGMT_FAULT : created.clauses[0],
+        ex.answer.class === 'fault' ? MGMT_FAULT : created.clauses[0],
         `not judged: ${what} answered ${describeAnswer(ex)}`,
       ),
   );

@@ -7,10 +7,9 @@ import { resourceServerPath } from '../../lib/http.ts';
 import { isObject, short } from '../../lib/values.ts';
 import { runSkip } from '../../lib/skip-record.ts';
 import { BY_IDENTIFIER, updatedById, updatedByIdentifier } from '../../lib/management/path.ts';
-import { servedUnderPrefix } from '../../lib/management/update-answer.ts';
+import { INVALID, refusedAsInvalid, servedUnderPrefix, updateSucceeded } from '../../lib/management/update-answer.ts';
 import { PERSISTED } from '../../lib/management/read-back.ts';
 import { recorded } from '../../lib/management/recorded.ts';
-import { classify } from '../../lib/answer-class.ts';
 
 const UNKNOWN_STATUS = recorded('rs.update.path.unknown-id.status');
 
@@ -25,7 +24,9 @@ test.describe('update a resource server: the path parameter', () => {
       await gate.call(servedUnderPrefix, ex, { ex, path: resourceServerPath(rs.id) });
     },
   );
+});
 
+test.describe('update a resource server: the path parameter', () => {
   test(
     'the resource server is updated when named by its identifier, percent-encoded',
     clauses(OPERATIONS.update, ...clausesOf(updatedByIdentifier)),
@@ -36,7 +37,7 @@ test.describe('update a resource server: the path parameter', () => {
       const ex = await rs.update({ name }, { via: identifier });
       // Same object: the name written through the identifier reads back through the id.
       const back = await rs.read();
-      const found = isObject(ex.body) && ex.status === 201 && ex.body.id === rs.id;
+      const found = isObject(ex.body) && updateSucceeded(ex) && ex.body.id === rs.id;
       // A write lost before the read-back shows another name there (said under rs.update.persisted).
       const lost = rs.lostWrite(back);
       if (lost && found) return skipClauses(info, lost, BY_IDENTIFIER);
@@ -52,7 +53,7 @@ test.describe('update a resource server: the path parameter', () => {
         const twinBack = await rs.read();
         const kept = rs.lostWrite(twinBack) !== null || (isObject(twinBack.body) && twinBack.body.name === byId);
         // A fault in the twin is the fault clause's to name, never a write that did not read back.
-        const fault = [write, twinBack].find((ex) => classify(ex).class === 'fault');
+        const fault = [write, twinBack].find((ex) => ex.answer.class === 'fault');
         twin = fault
           ? gate.twinOf(PERSISTED, fault)
           : gate.given(
@@ -70,7 +71,9 @@ test.describe('update a resource server: the path parameter', () => {
       );
     },
   );
+});
 
+test.describe('update a resource server: the path parameter', () => {
   test(
     'an update naming no existing resource server is refused with a 4xx (code recorded)',
     clauses(OPERATIONS.update, ...clausesOf('rs.update.path.unknown-id', UNKNOWN_STATUS)),
@@ -80,7 +83,9 @@ test.describe('update a resource server: the path parameter', () => {
       await gate.call(UNKNOWN_STATUS, ex, { what: 'PATCH {} of an unknown id', ex });
     },
   );
+});
 
+test.describe('update a resource server: the path parameter', () => {
   test(
     'an update of the system resource server is refused with 400',
     clauses(OPERATIONS.update, 'rs.update.error.400.system'),
@@ -94,9 +99,9 @@ test.describe('update a resource server: the path parameter', () => {
       // same way: the configured one found by its identifier. Sent only when the answer is not 400.
       const identifier = typeof run.snapshot.identifier === 'string' ? run.snapshot.identifier : null;
       let twin = gate.setupRead();
-      if (ex.status !== 400 && identifier && /[/:]/.test(system))
+      if (!refusedAsInvalid(ex) && identifier && /[/:]/.test(system))
         twin = gate.twinOf(BY_IDENTIFIER, await mgmt.patch(resourceServerPath(identifier), { data: {} }));
-      gate.refusedWith(twin, 'rs.update.error.400.system', ex, 400, `PATCH the system resource server (${system})`);
+      gate.refusedWith(twin, 'rs.update.error.400.system', ex, INVALID, `PATCH the system resource server (${system})`);
     },
   );
 });

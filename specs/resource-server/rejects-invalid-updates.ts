@@ -26,7 +26,6 @@ import { loadUpdateCases } from '../../generators/cases.ts';
 import { TargetTransportError, type Exchange } from '../../lib/http.ts';
 import { sleep } from '../../lib/lock.ts';
 import { SETTLE_MS } from '../../lib/lost-writes.ts';
-import { classify } from '../../lib/answer-class.ts';
 
 /** The type a clause belongs to: `rs.scope.value.length` → `scope`; the body's own rules → `update`. */
 const typeOf = (clause: string): string => clause.split('.')[1] ?? clause;
@@ -224,7 +223,7 @@ async function fromSnapshot(rs: ResourceServerUnderTest, snapshot: ResourceServe
   const now = stateOf(await rs.read());
   if (!now) return false;
   const back = restoreBody(snapshot, now);
-  return Object.keys(back).length === 0 || classify(await rs.update(back)).class !== 'fault';
+  return Object.keys(back).length === 0 || (await rs.update(back)).answer.class !== 'fault';
 }
 
 /** Writable fields (and the identifier) whose values differ. */

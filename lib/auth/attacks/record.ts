@@ -3,11 +3,8 @@
 // `attack` annotation by the test that sent it; never the credential itself.
 import type { TestInfo } from '@playwright/test';
 import type { Exchange } from '../../http.ts';
-import { isObject } from '../../values.ts';
-import { CARRIERS, citationOf, type AttackRow } from './catalogue.ts';
-
-/** refused: a refusal as the carrier must give it; accepted: let in; the rest: not judged. */
-export type AttackOutcome = 'refused' | 'accepted' | 'wrong refusal' | 'fault' | 'not judged' | 'not made';
+import type { AttackOutcome, ListAttack } from '../../twin-gate.ts';
+import { ATTACK_ROWS, CARRIERS, citationOf, type AttackRow } from './catalogue.ts';
 
 export interface AttackSeen {
   row: string;
@@ -23,13 +20,16 @@ export interface AttackSeen {
   note?: string;
 }
 
-export function recordAttack(
-  info: TestInfo,
-  r: AttackRow,
-  ex: Exchange | null,
-  outcome: AttackOutcome,
-  note = '',
-): void {
+/** The lister the twin gate is handed (lib/fixtures.ts): each row it judges is recorded in `info` with what it came to. */
+export function attackList(info: TestInfo): ListAttack {
+  return (listed, ex, outcome, note) => {
+    const row = ATTACK_ROWS.find((r) => r.id === listed.id);
+    if (!row) throw new Error(`suite bug: no attack row ${listed.id}`);
+    recordAttack(info, row, ex, outcome, note);
+  };
+}
+
+function recordAttack(info: TestInfo, r: AttackRow, ex: Exchange | null, outcome: AttackOutcome, note = ''): void {
   const seen: AttackSeen = {
     row: r.id,
     carrier: CARRIERS[r.carrier].name,
@@ -38,7 +38,7 @@ export function recordAttack(
     citation: citationOf(r),
     what: r.what,
     status: ex?.status ?? null,
-    error: ex && isObject(ex.body) && typeof ex.body.error === 'string' ? ex.body.error.slice(0, 80) : null,
+    error: ex?.answer.error?.slice(0, 80) ?? null,
     outcome,
     ...(note ? { note } : {}),
   };

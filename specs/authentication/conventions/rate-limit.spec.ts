@@ -2,7 +2,7 @@
 // state is reported in X-RateLimit-Limit, -Remaining, -Reset". The authentication API's own
 // answers are looked at (a tenant that sends the headers on none of them does not conform),
 // and the opt-in bounded burst at its token endpoint reaches 429 (§7.3).
-import { limitStateReported, tooManyRequestsExplained } from '../../../lib/auth/conditions.ts';
+import { authLimitStateReported, tooManyRequestsExplained } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { judgeByRule } from '../../../lib/answer-rules.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
@@ -18,7 +18,7 @@ test.describe('rate limits of the authentication API (§8)', () => {
   test(
     'authentication-API answers report the limit state in X-RateLimit-*',
     clauses(OPERATIONS.authRateLimit, 'ratelimit.auth-api.headers'),
-    async ({ run, anon, check, flows }) => {
+    async ({ run, anon, gate, flows }) => {
       const { cfg } = run;
       const data = probeGrant(cfg);
       skipTest(!data && NO_POST_CLIENT);
@@ -40,10 +40,12 @@ test.describe('rate limits of the authentication API (§8)', () => {
               encoding,
             }),
           ];
-      limitStateReported(check, [token, ...revoked], note);
+      await gate.call(authLimitStateReported, null, { looked: [token, ...revoked], note });
     },
   );
+});
 
+test.describe('rate limits of the authentication API (§8)', () => {
   test(
     'a burst of token requests: the authentication API answers 429 with the X-RateLimit-* headers and a message naming them',
     clauses(OPERATIONS.authRateLimit, 'auth.error.429', 'ratelimit.429.remaining-spent'),
@@ -82,7 +84,10 @@ test.describe('rate limits of the authentication API (§8)', () => {
       // No breach within the bound: nothing §7.3 speaks about happened (ratelimit.auth-api.headers judges the headers).
       // The tenant's own behaviour, on any machine: its limit is absent or above what the run may spend.
       skipTest(!r && burstUnbreached(result, 'token requests'));
-      tooManyRequestsExplained(check, r!, `the token endpoint's 429 after ${result.sent} requests`);
+      await gate.call(tooManyRequestsExplained, null, {
+        r: r!,
+        what: `the token endpoint's 429 after ${result.sent} requests`,
+      });
       // The burst's own connections pass no client: the rule about every 429 is applied here; a 429
       // without a numeric limit state has nothing it speaks of, auth.error.429's finding.
       if (!judgeByRule('ratelimit.429.remaining-spent', r!, cfg, { check, info }))

@@ -1,24 +1,24 @@
 // §4.3 request conventions of the authentication API: POST parameters as JSON (a token
 // endpoint that takes only forms does not conform), GET parameters in the query string, and
 // the one exception — SAML IdP-initiated SSO, a query parameter with a form-encoded value.
-import { answerOf } from '../../../lib/auth/conditions.ts';
+import { probeRecorded } from '../../../lib/auth/conditions.ts';
+import { recorded } from '../../../lib/management/recorded.ts';
+import { notIssuedCause } from '../../../lib/answer-words.ts';
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
-import { endpoint } from '../../../lib/auth/endpoints.ts';
-import { failureCause, issued } from '../../../lib/auth/acceptance.ts';
+import { contextOf, endpoint } from '../../../lib/auth/endpoints.ts';
 import { GRANT_CLAUSE } from '../../../lib/auth/encoding.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
-import { judgeAbsent } from '../../../lib/auth/absent.ts';
-import { classify, describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
+import { describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
 import { describeProbe, probeAuthorize } from '../../../lib/auth/probe.ts';
 
 test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'POST: a token request as JSON is answered like the same request as a form',
     clauses(OPERATIONS.authApi, 'auth.api.post-json', 'auth.api.base'),
-    async ({ run, anon, check, gate, flows }) => {
+    async ({ run, anon, gate, flows }) => {
       const { cfg } = run;
       // The authentication API's own client, over the grant it offers: lib/auth/encoding.ts's probe
       // is this very comparison (the form is sent only when JSON gives no token), so its answers
@@ -31,27 +31,30 @@ test.describe('authentication API request conventions (§4.3)', () => {
       // token either, the encoding is not what fails: the grant's own clauses say why.
       const twin = gate.given(
         GRANT_CLAUSE[enc.grant],
-        issued(json) || (form !== null && issued(form)),
-        `${failureCause(json)} as JSON, and as a form ${form ? failureCause(form) : 'not sent'}`,
+        json.answer.issued !== null || (form !== null && form.answer.issued !== null),
+        `${notIssuedCause(json)} as JSON, and as a form ${form ? notIssuedCause(form) : 'not sent'}`,
       );
-      const answer = classify(json);
+      const { answer } = json;
       gate.holds(
         twin,
         'auth.api.post-json',
-        issued(json),
-        issued(json)
+        json.answer.issued !== null,
+        json.answer.issued !== null
           ? `the JSON ${grant} request answered ${json.status} with a token`
-          : `the JSON ${grant} request ${failureCause(json)} (${describeClass(answer)}); the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
+          : `the JSON ${grant} request ${notIssuedCause(json)} (${describeClass(answer)}); the same request as a form obtained a token: the rest of the authentication API is judged with form bodies`,
         json,
       );
-      answerOf(check, 'auth.api.base', `the authentication API's token endpoint at ${cfg.auth.tokenUrl}`, json);
+      const base = `the authentication API's token endpoint at ${cfg.auth.tokenUrl}`;
+      await gate.call(recorded('auth.api.base'), null, { what: base, ex: json });
     },
   );
+});
 
+test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'GET: authorization parameters are read from the query string',
     clauses(OPERATIONS.authApi, 'auth.api.get-query', 'auth.error.client-fault-4xx'),
-    async ({ run, anon, check, gate, flows }) => {
+    async ({ run, anon, gate, flows }) => {
       const { cfg } = run;
       const { publicClientId, post, redirectUri } = cfg.auth;
       skipTest(
@@ -87,9 +90,9 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const e = await flows.endpoint('authorize');
       const bare = await probeAuthorize(flows, anon, e, {}, [redirectUri!]);
       const what = `GET ${new URL(e.url).pathname} without query parameters`;
-      if (classify(bare.anonymous).class === 'fault') return void gate.faulted([], bare.anonymous, what);
-      check.observe('auth.api.get-query', `${what}: ${describeProbe(bare)}`, bare.anonymous);
-      const atOnce = classify(bare.anonymous, { clientRedirects: [redirectUri!] });
+      if (bare.anonymous.answer.class === 'fault') return void gate.faulted([], bare.anonymous, what);
+      await gate.call(probeRecorded('auth.api.get-query'), null, { what, probe: bare });
+      const atOnce = bare.anonymous.answer;
       const sentToClient =
         atOnce.rule === 'to-client' || atOnce.rule === 'error-to-client' || bare.afterLogin?.callback;
       if (sentToClient)
@@ -103,11 +106,13 @@ test.describe('authentication API request conventions (§4.3)', () => {
         );
     },
   );
+});
 
+test.describe('authentication API request conventions (§4.3)', () => {
   test(
     'SAML IdP-initiated: a form-encoded SAMLResponse is read; an invalid one is a 4xx error object',
     clauses(OPERATIONS.authApi, 'auth.api.saml-exception', 'auth.error.client-fault-4xx', 'auth.error.object'),
-    async ({ run, anon, check, gate }) => {
+    async ({ run, anon, gate, flows }) => {
       const { cfg } = run;
       const off = notOfferedSkip(cfg, 'saml');
       skipTest(off);
@@ -120,11 +125,11 @@ test.describe('authentication API request conventions (§4.3)', () => {
       const invalid = Buffer.from(
         '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol">not signed</samlp:Response>',
       ).toString('base64');
-      const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form' });
+      const ex = await anon.send('POST', url, { data: { SAMLResponse: invalid }, encoding: 'form', ...contextOf(cb) });
       // §4.3 names the SAML callback: an absent one is a missing flow (its own clause fails), never a refusal.
-      judgeAbsent({ check, info: test.info() }, cb, ex);
+      flows.stopIfAbsent(cb, ex);
       const what = 'an invalid SAMLResponse';
-      const answer = classify(ex, { endpoint: cb });
+      const { answer } = ex;
       // A 5xx says nothing of whether the form was read: the service fault of §7.3, judged there alone.
       if (answer.class === 'fault') return void gate.faulted('auth.api.saml-exception', ex, what);
       // The form is read (its one exception to the JSON convention): the twin of the refusal of its content.

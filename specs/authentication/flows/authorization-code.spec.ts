@@ -6,15 +6,14 @@
 // may let a misused code die (RFC 6749 §4.1.2), and then the refusal after it is sent again on a
 // fresh login's code (lib/auth/live-credential.ts). The confidential client's exchange (no PKCE) and
 // its single use are judged with the code-binding rules (specs/authentication/security/).
-import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
-import { clauses, OPERATIONS, skipClauses } from '../../../lib/declare.ts';
+import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { pkcePair } from '../../../lib/auth/pkce.ts';
 import type { TokenAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { onLiveCredentials } from '../../../lib/auth/live-credential.ts';
-import { runSkip } from '../../../lib/skip-record.ts';
-import { codeFor, publicClient } from './flow-checks.ts';
+import { codeFor, publicClient, refusedOnLiveCodes, type WrongCode } from './flow-checks.ts';
 import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
+import { clientIdOnly, codesTaken } from '../../../lib/auth/conditions.ts';
 
 const WRONG = 'auth.flow.code.pkce.wrong-verifier';
 const MISSING = 'auth.flow.code.pkce.missing-verifier';
@@ -31,7 +30,7 @@ test(
     MISSING,
     'auth.flow.refusals',
   ),
-  async ({ run, flows, check, gate }) => {
+  async ({ run, flows, gate }) => {
     const { clientId, redirectUri } = publicClient(run.cfg);
     const exchange = (code: string, verifier: string | undefined): Promise<TokenAnswer> =>
       flows.token({
@@ -44,7 +43,7 @@ test(
     /** A fresh code and the exchange with its own verifier, or why there is none. */
     const login = async () => {
       const pair = pkcePair();
-      const got = await codeFor(flows, check, clientId, redirectUri, pair);
+      const got = await codeFor(flows, gate, clientId, redirectUri, pair);
       return { pair, got };
     };
 
@@ -57,24 +56,30 @@ test(
     type Code = { code: string; verifier: string };
     const codeOf = (l: Awaited<ReturnType<typeof login>>): Code | null =>
       l.got.code === null ? null : { code: l.got.code, verifier: l.pair.verifier };
+    const wrong: WrongCode<Code>[] = [
+      {
+        id: WRONG,
+        what: 'code exchange with another code_verifier',
+        row: attackRow('authorization-code', 'wrong-verifier'),
+        send: (c) => exchange(c.code, pkcePair().verifier),
+      },
+      {
+        id: MISSING,
+        what: 'code exchange with no code_verifier',
+        row: attackRow('authorization-code', 'no-verifier'),
+        send: (c) => exchange(c.code, undefined),
+      },
+    ];
     // Each refusal counts only on a live code (issue 40, item 4): the code's own exchange after
     // them shows it survived; where one killed it, the one after is sent again on a fresh login's.
     const live = await onLiveCredentials<Code>({
       first: codeOf(first)!,
       fresh: async () => codeOf(await login()),
       genuine: (c) => exchange(c.code, c.verifier),
-      attempts: [
-        { id: WRONG, send: (c) => exchange(c.code, pkcePair().verifier) },
-        { id: MISSING, send: (c) => exchange(c.code, undefined) },
-      ],
+      attempts: wrong,
     });
-    if (live.credentials > 1)
-      check.observe(
-        'auth.flow.refusals',
-        `the two refusals took ${live.credentials} codes: the tenant let a refusal consume the code (RFC 6749 §4.1.2), the other was sent again on a fresh one`,
-      );
+    if (live.credentials > 1) await gate.call(codesTaken, null, { codes: live.credentials, wrong: 'the two refusals' });
     const right = live.twin ?? (await exchange(first.got.code, first.pair.verifier));
-
     const { note } = await flows.encoding();
     const twin = await gate.issued(
       'auth.flow.code.pkce',
@@ -83,24 +88,7 @@ test(
       note,
     );
     // §5.2 "client ID only, for public applications": this exchange is that method.
-    check.that(
-      'auth.method.client-id-only',
-      twin.ok,
-      `the public client's code exchange with its client ID alone ${twin.ok ? `answered ${right.ex.status} with a token` : twin.cause}${note}`,
-      right.ex,
-    );
-    for (const [id, what, attack] of [
-      [WRONG, 'code exchange with another code_verifier', 'wrong-verifier'],
-      [MISSING, 'code exchange with no code_verifier', 'no-verifier'],
-    ] as const) {
-      const answer = live.answers.get(id);
-      if (answer === undefined)
-        skipClauses(
-          test.info(),
-          runSkip({ answer: 'refused' }, `not judged: no live code to present ${what} on (a fresh login gave none)`),
-          id,
-        );
-      else gate.refused(twin, id, answer.ex, what, { ...FLOW_GRANT, attack: attackRow('authorization-code', attack) });
-    }
+    await gate.call(clientIdOnly, null, { twin, ex: right.ex, note });
+    refusedOnLiveCodes(gate, twin, live, wrong);
   },
 );

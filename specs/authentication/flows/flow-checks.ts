@@ -1,13 +1,15 @@
-// What the flow specs share: the public client they log in with, a login for a code, and
-// logout to the registered return URL.
+// What the flow specs share: the public client they log in with, a login for a code, the wrong
+// presentations of a code judged where they met a live one, and logout to the registered return URL.
 import type { Flows, LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import type { Config } from '../../../lib/config.ts';
-import type { Checks } from '../../../lib/checks.ts';
+import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/twin-gate.ts';
 import type { Endpoint } from '../../../lib/auth/endpoints.ts';
 import { endpointOf } from '../../../lib/auth/conditions.ts';
 import type { Exchange } from '../../../lib/http.ts';
 import { newState, type PkcePair } from '../../../lib/auth/pkce.ts';
-import { skipTest } from '../../../lib/declare.ts';
+import { skipClauses, skipTest } from '../../../lib/declare.ts';
+import type { LiveAttempt, LiveRun } from '../../../lib/auth/live-credential.ts';
+import type { AttackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { runSkip } from '../../../lib/skip-record.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
 import { NO_REDIRECT_URI } from '../../../lib/auth/needs.ts';
@@ -32,7 +34,7 @@ export function publicClient(cfg: Config): { clientId: string; redirectUri: stri
  */
 export async function codeFor(
   flows: Flows,
-  check: Checks,
+  gate: TwinGate,
   clientId: string,
   redirectUri: string,
   pair: PkcePair | null,
@@ -48,7 +50,7 @@ export async function codeFor(
   };
   if (pair) Object.assign(params, { code_challenge: pair.challenge, code_challenge_method: pair.method });
   const out = await flows.authorize(e, params, [redirectUri]);
-  endpointOf(check, `authorization code${pair ? ' with PKCE' : ''}`, e);
+  await gate.call(endpointOf, null, { flow: `authorization code${pair ? ' with PKCE' : ''}`, at: e });
   const code = out.params.code ?? null;
   if (out.callback !== null && code !== null && out.params.state === state) return { code, problem: null };
   const seen = out.callback
@@ -96,6 +98,35 @@ export function logoutClient(cfg: Config): { clientId: string; returnTo: string;
   return { clientId: clientId!, returnTo: auth.logoutReturnTo!, confidential: !auth.publicClientId };
 }
 
+/** A wrong presentation of a code: a row of the attack catalogue (its clause), said as `what`. */
+export interface WrongCode<C = string> extends LiveAttempt<C> {
+  what: string;
+  row: AttackRow;
+}
+
+/**
+ * Each wrong presentation refused beside the code's right exchange, where it met a live code
+ * (lib/auth/live-credential.ts); one no fresh code was had for is not judged: the login that would
+ * have given one failed.
+ */
+export function refusedOnLiveCodes<C>(
+  gate: TwinGate,
+  twin: Twin,
+  live: LiveRun<C>,
+  wrong: readonly WrongCode<C>[],
+): void {
+  for (const w of wrong) {
+    const answer = live.answers.get(w.id);
+    if (answer !== undefined) gate.refused(twin, w.row.clause, answer.ex, w.what, { ...FLOW_GRANT, attack: w.row });
+    else
+      skipClauses(
+        gate.info,
+        runSkip({ answer: 'refused' }, `not judged: no live code to present ${w.what} on (a fresh login gave none)`),
+        w.row.clause,
+      );
+  }
+}
+
 /**
  * An ID token of the logout's client from a login of its own, for `id_token_hint` (OIDC
  * RP-Initiated Logout 1.0 §2 RECOMMENDS it; some servers return to post_logout_redirect_uri only
@@ -113,10 +144,10 @@ const registeredLogouts = new Map<string, Promise<LogoutAnswer>>();
  * sent once per worker: the logout flow records its answer, and every near miss of the return
  * URL takes it as its accepted twin.
  */
-export function registeredLogout(flows: Flows, url: string, returnTo: string): Promise<LogoutAnswer> {
+export function registeredLogout(flows: Flows, e: Endpoint, url: string, returnTo: string): Promise<LogoutAnswer> {
   let answer = registeredLogouts.get(url);
   if (!answer) {
-    answer = flows.logout(url, [returnTo]);
+    answer = flows.logout(e, url, [returnTo]);
     registeredLogouts.set(url, answer);
     answer.catch(() => registeredLogouts.delete(url));
   }
@@ -129,11 +160,11 @@ const userInfos = new Map<string, Promise<Exchange>>();
  * Get user info with a user's access token as Bearer, once per token in a worker: the flow
  * judges it, the Bearer refusals take it as their accepted twin, the ID-token check reads its sub.
  */
-export function userInfoWith(flows: Flows, url: string, accessToken: string): Promise<Exchange> {
-  const key = `${url} ${accessToken}`;
+export function userInfoWith(flows: Flows, e: Endpoint, accessToken: string): Promise<Exchange> {
+  const key = `${e.url} ${accessToken}`;
   let answer = userInfos.get(key);
   if (!answer) {
-    answer = flows.get(url, {}, { authorization: `Bearer ${accessToken}` });
+    answer = flows.get(e, {}, { authorization: `Bearer ${accessToken}` });
     userInfos.set(key, answer);
     answer.catch(() => userInfos.delete(key));
   }

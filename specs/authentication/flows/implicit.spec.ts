@@ -17,13 +17,13 @@ const UNREGISTERED = 'https://unregistered.conformance.test/callback';
 test(
   'implicit grant: the access token, its type and the state come back in the fragment; an unregistered redirect URI is never redirected to',
   clauses(OPERATIONS.authFlow, 'auth.flow.implicit', 'auth.api.named-flows', 'auth.flow.implicit.redirect-uri'),
-  async ({ run, flows, check, gate }) => {
+  async ({ run, flows, gate }) => {
     const off = notOfferedSkip(run.cfg, 'implicit');
     skipTest(off);
     const { clientId, redirectUri } = publicClient(run.cfg);
     const e = await flows.endpoint('authorize');
     const { ok, seen } = await implicitGrant(flows, clientId, redirectUri);
-    endpointOf(check, 'implicit grant', e);
+    await gate.call(endpointOf, null, { flow: 'implicit grant', at: e });
     // The refusal beside its accepted twin: the same request with the registered URI gave a token.
     const twin = gate.accepted('auth.flow.implicit', ok, `implicit grant for client ${clientId}: ${seen}`, seen);
     if (!twin.ok) {

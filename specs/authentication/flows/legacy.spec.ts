@@ -1,6 +1,7 @@
 // WS-Federation and legacy delegation (§4.3): named, with nothing shown; the suite knocks at
 // the paths tenants of this kind use and records the answer (never a verdict).
-import { answerOf, endpointOf } from '../../../lib/auth/conditions.ts';
+import { endpointOf } from '../../../lib/auth/conditions.ts';
+import { recorded } from '../../../lib/management/recorded.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
@@ -8,7 +9,7 @@ import { notOfferedSkip } from '../../../lib/config.ts';
 test(
   'WS-Federation and legacy delegation: answers recorded',
   clauses(OPERATIONS.authFlow, 'auth.flow.wsfed', 'auth.flow.delegation', 'auth.api.named-flows'),
-  async ({ run, flows, check }) => {
+  async ({ run, flows, gate }) => {
     const { auth } = run.cfg;
     const clientId = auth.publicClientId ?? auth.post?.id ?? run.cfg.client.id;
     const offWsfed = notOfferedSkip(run.cfg, 'wsfed');
@@ -17,7 +18,7 @@ test(
     if (offWsfed) skipClauses(test.info(), offWsfed, 'auth.flow.wsfed');
     else {
       const wsfed = await flows.get(`${auth.url}/wsfed/${encodeURIComponent(clientId)}`);
-      answerOf(check, 'auth.flow.wsfed', 'GET /wsfed/{client_id}', wsfed);
+      await gate.call(recorded('auth.flow.wsfed'), null, { what: 'GET /wsfed/{client_id}', ex: wsfed });
     }
     if (offDelegation) skipClauses(test.info(), offDelegation, 'auth.flow.delegation');
     else {
@@ -26,12 +27,11 @@ test(
         grant_type: 'urn:ietf:params:oauth:grant-type:jwt-bearer',
         scope: 'openid',
       });
-      answerOf(check, 'auth.flow.delegation', 'POST /delegation', delegation);
+      await gate.call(recorded('auth.flow.delegation'), null, { what: 'POST /delegation', ex: delegation });
     }
-    endpointOf(
-      check,
-      'WS-Federation and delegation',
-      '/wsfed/{client_id} and /delegation: default paths (no setting moves them)',
-    );
+    await gate.call(endpointOf, null, {
+      flow: 'WS-Federation and delegation',
+      at: '/wsfed/{client_id} and /delegation: default paths (no setting moves them)',
+    });
   },
 );

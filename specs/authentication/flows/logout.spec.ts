@@ -3,7 +3,8 @@
 // registered return URL in the query) and where it sends the browser is recorded.
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { answerOf, endpointOf } from '../../../lib/auth/conditions.ts';
+import { endpointOf } from '../../../lib/auth/conditions.ts';
+import { recorded } from '../../../lib/management/recorded.ts';
 import type { LogoutAnswer } from '../../../lib/auth/flow-fixtures.ts';
 import { logoutClient, logoutUrl, registeredLogout } from './flow-checks.ts';
 import { describeSteps } from '../../../lib/auth/walk-steps.ts';
@@ -13,15 +14,18 @@ for (const federated of [false, true]) {
   test(
     `logout${federated ? ' with federated' : ''}: answer recorded`,
     clauses(OPERATIONS.authFlow, clause, 'auth.api.named-flows'),
-    async ({ run, flows, check }) => {
+    async ({ run, flows, gate }) => {
       const { clientId, returnTo } = logoutClient(run.cfg);
       const e = await flows.endpoint('logout');
       const url = logoutUrl(e, clientId, returnTo, federated ? { federated: '' } : {});
       // The plain logout is the near misses' accepted twin too (security/logout-return.spec.ts): sent once.
-      const answer = federated ? await flows.logout(url, [returnTo]) : await registeredLogout(flows, url, returnTo);
+      const answer = federated
+        ? await flows.logout(e, url, [returnTo])
+        : await registeredLogout(flows, e, url, returnTo);
       flows.stopIfAbsent(e, answer.ex);
-      answerOf(check, clause, `logout${federated ? ' (federated)' : ''}`, answer.ex, whereTo(answer, returnTo));
-      endpointOf(check, 'logout', e);
+      const what = `logout${federated ? ' (federated)' : ''}`;
+      await gate.call(recorded(clause), null, { what, ex: answer.ex, extra: whereTo(answer, returnTo) });
+      await gate.call(endpointOf, null, { flow: 'logout', at: e });
     },
   );
 }

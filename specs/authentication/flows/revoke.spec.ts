@@ -5,7 +5,10 @@
 // Before the revocation, the refresh-token rows of the attack catalogue are sent beside the
 // refresh that worked (RFC 6749 §6): one never issued, one altered, an expired copy where the
 // token is a JWT, and the token presented by another client whose own credentials work.
-import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
+import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/twin-gate.ts';
+import type { Config } from '../../../lib/config.ts';
+import type { ApiClient } from '../../../lib/http.ts';
+import type { Flows, TokenAnswer } from '../../../lib/auth/flow-types.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { endpointOf, jsonBodyRead, revocationAnswered } from '../../../lib/auth/conditions.ts';
@@ -32,7 +35,7 @@ test(
     'auth.api.post-json',
     'auth.api.named-flows',
   ),
-  async ({ run, anon, flows, check, gate }, info) => {
+  async ({ run, anon, flows, gate }) => {
     const user = await flows.userTokens('openid offline_access', { confidential: true });
     skipTest(user.problem);
     skipTest(
@@ -60,74 +63,32 @@ test(
     const current = before.refreshToken ?? user.refreshToken!;
 
     // Refresh tokens the tenant never issued, judged beside the refresh that worked.
-    const forged = [
-      [GRANT_ATTACKS.refreshNeverIssued, await madeUpLike(current)],
-      [GRANT_ATTACKS.refreshAltered, alterToken(current)],
-      [GRANT_ATTACKS.refreshExpired, isJwt(current) ? await forgeExpired(current) : null],
-    ] as const;
-    for (const [row, token] of forged) {
-      if (token === null) {
-        gate.notMade(row, 'not made: the refresh token is opaque (RFC 6749 §1.5), so no expired copy can be made');
-        continue;
-      }
-      flows.secret(token);
-      const wrong = await refresh(token);
-      gate.refused(worked, row.clause, wrong.ex, `a refresh token ${row.what}`, { ...FLOW_GRANT, attack: row });
-    }
-    // Another client presents it, with credentials shown to work in the same request shape. The token
-    // is live when it meets it (issue 40, item 4): the refresh that worked was its last presentation.
-    const other = run.cfg.auth.basic;
-    const bound = GRANT_ATTACKS.refreshOtherClient;
-    if (!other)
-      skipClauses(
-        info,
-        runSkip(
-          { setting: 'IDM_BASIC_CLIENT_ID' },
-          'needs a second confidential client: set IDM_BASIC_CLIENT_ID and IDM_BASIC_CLIENT_SECRET',
-        ),
-        bound.clause,
-      );
-    else {
-      const own = await BASIC.request(run.cfg, other);
-      // Over the grant the tenant offers, as the Basic method itself is judged (lib/auth/encoding.ts).
-      const enc = await flows.encoding();
-      const theirs = await tokenPost(anon, enc, run.cfg, await flows.grantRequest(own.data, other.id), {
-        headers: own.headers,
-      });
-      const twin = gate.all(worked, gate.gave(tokenGave(BASIC.clause, theirs)));
-      const wrong = await flows.post(
-        run.cfg.auth.tokenUrl,
-        { grant_type: 'refresh_token', refresh_token: current },
-        own.headers,
-      );
-      gate.refused(twin, bound.clause, wrong, `the refresh token ${bound.what} (${other.id})`, {
-        ...FLOW_GRANT,
-        attack: bound,
-      });
-    }
+    await forgedRefused(flows, gate, worked, (token) => refresh(token), current);
+    await otherClientRefused(run.cfg, anon, flows, gate, worked, current);
 
     // A tenant without revocation still refreshes, and its refresh tokens are still held to their
     // rules above: only the revocation's clauses are its to skip.
     const off = notOfferedSkip(run.cfg, 'revoke');
-    if (off) return skipClauses(test.info(), off, 'auth.flow.revoke', 'auth.flow.revoke.effective');
+    if (off) return skipClauses(gate.info, off, 'auth.flow.revoke', 'auth.flow.revoke.effective');
     const e = await flows.endpoint('revoke');
-    const revoked = await flows.post(e.url, {
+    const revoked = await flows.post(e, {
       client_id: client.id,
       client_secret: client.secret,
       token: current,
       token_type_hint: 'refresh_token',
     });
     flows.stopIfAbsent(e, revoked);
-    endpointOf(check, 'revoke refresh token', e);
+    await gate.call(endpointOf, null, { flow: 'revoke refresh token', at: e });
     // §4.3: a JSON revocation is the JSON convention at this endpoint (judged once where JSON was
     // refused). One cause, one failure: a 415 is the JSON refusal alone, the revocation then not
     // judged; any other refusal is the revocation's alone and says nothing of the encoding.
-    const read = encoding === 'json' ? jsonBodyRead(check, revoked, e.url, false) : null;
+    const read =
+      encoding === 'json' ? await gate.call(jsonBodyRead, null, { ex: revoked, url: e.url, any2xx: false }) : null;
     skipTest(
       read === false &&
         clauseSkip('auth.api.post-json', `the revocation's JSON body was refused with ${revoked.status}`),
     );
-    revocationAnswered(check, revoked, from);
+    await gate.call(revocationAnswered, null, { ex: revoked, note: from });
     // Revocation is effective only where the token worked before it, and was revoked.
     const twin = gate.all(worked, gate.gave(revocationGave(revoked)));
     if (!twin.ok) {
@@ -141,3 +102,65 @@ test(
     });
   },
 );
+
+// Helpers
+
+/** Refresh tokens made up in the shape of the genuine one (the attack catalogue's rows), each refused beside it. */
+async function forgedRefused(
+  flows: Flows,
+  gate: TwinGate,
+  worked: Twin,
+  refresh: (token: string) => Promise<TokenAnswer>,
+  current: string,
+): Promise<void> {
+  const forged = [
+    [GRANT_ATTACKS.refreshNeverIssued, await madeUpLike(current)],
+    [GRANT_ATTACKS.refreshAltered, alterToken(current)],
+    [GRANT_ATTACKS.refreshExpired, isJwt(current) ? await forgeExpired(current) : null],
+  ] as const;
+  for (const [row, token] of forged) {
+    if (token === null) {
+      gate.notMade(row, 'not made: the refresh token is opaque (RFC 6749 §1.5), so no expired copy can be made');
+      continue;
+    }
+    flows.secret(token);
+    const wrong = await refresh(token);
+    gate.refused(worked, row.clause, wrong.ex, `a refresh token ${row.what}`, { ...FLOW_GRANT, attack: row });
+  }
+}
+
+/**
+ * Another client presents it, with credentials shown to work in the same request shape. The token
+ * is live when it meets it (issue 40, item 4): the refresh that worked was its last presentation.
+ */
+async function otherClientRefused(
+  cfg: Config,
+  anon: ApiClient,
+  flows: Flows,
+  gate: TwinGate,
+  worked: Twin,
+  current: string,
+): Promise<void> {
+  const other = cfg.auth.basic;
+  const bound = GRANT_ATTACKS.refreshOtherClient;
+  if (!other) {
+    const why = 'needs a second confidential client: set IDM_BASIC_CLIENT_ID and IDM_BASIC_CLIENT_SECRET';
+    return skipClauses(gate.info, runSkip({ setting: 'IDM_BASIC_CLIENT_ID' }, why), bound.clause);
+  }
+  const own = await BASIC.request(cfg, other);
+  // Over the grant the tenant offers, as the Basic method itself is judged (lib/auth/encoding.ts).
+  const enc = await flows.encoding();
+  const theirs = await tokenPost(anon, enc, cfg, await flows.grantRequest(own.data, other.id), {
+    headers: own.headers,
+  });
+  const twin = gate.all(worked, gate.gave(tokenGave(BASIC.clause, theirs)));
+  const wrong = await flows.post(
+    cfg.auth.tokenUrl,
+    { grant_type: 'refresh_token', refresh_token: current },
+    own.headers,
+  );
+  gate.refused(twin, bound.clause, wrong, `the refresh token ${bound.what} (${other.id})`, {
+    ...FLOW_GRANT,
+    attack: bound,
+  });
+}

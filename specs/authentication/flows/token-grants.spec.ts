@@ -6,7 +6,6 @@ import { endpointOf } from '../../../lib/auth/conditions.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { notOfferedSkip } from '../../../lib/config.ts';
-import { expectIssued } from '../../../lib/auth/acceptance.ts';
 import { clientCredentialsAnswer } from '../../../lib/auth/encoding.ts';
 import { NO_POST_CLIENT } from '../../../lib/auth/needs.ts';
 
@@ -14,7 +13,7 @@ test.describe('token-endpoint flows', () => {
   test(
     'client credentials: a confidential client gets an access token',
     clauses(OPERATIONS.authFlow, 'auth.flow.client-credentials', 'auth.token.answer', 'auth.api.named-flows'),
-    async ({ run, flows, check }) => {
+    async ({ run, flows, gate }) => {
       const { cfg } = run;
       skipTest(notOfferedSkip(cfg, 'client-credentials'));
       const post = cfg.auth.post;
@@ -31,14 +30,11 @@ test.describe('token-endpoint flows', () => {
             audience: cfg.audience,
           })
         ).ex;
-      await expectIssued(
-        check,
-        'auth.flow.client-credentials',
-        answer,
-        `client credentials (client ${post!.id})`,
-        enc.note,
-      );
-      endpointOf(check, 'client credentials', `${cfg.auth.tokenUrl} (from ${cfg.auth.targetsFrom.tokenUrl})`);
+      await gate.issued('auth.flow.client-credentials', answer, `client credentials (client ${post!.id})`, enc.note);
+      await gate.call(endpointOf, null, {
+        flow: 'client credentials',
+        at: `${cfg.auth.tokenUrl} (from ${cfg.auth.targetsFrom.tokenUrl})`,
+      });
     },
   );
 

@@ -11,14 +11,14 @@ import { notOfferedSkip } from '../../../lib/config.ts';
 test(
   "get user info with the user's access token as Bearer",
   clauses(OPERATIONS.authFlow, 'auth.flow.userinfo', 'auth.api.named-flows'),
-  async ({ run, flows, check }) => {
+  async ({ run, flows, gate }) => {
     skipTest(notOfferedSkip(run.cfg, 'userinfo'));
     const user = await flows.userTokens(USER_SCOPE);
     skipTest(user.problem);
     const e = await flows.endpoint('userinfo');
-    const ex = await userInfoWith(flows, e.url, user.accessToken!);
+    const ex = await userInfoWith(flows, e, user.accessToken!);
     flows.stopIfAbsent(e, ex);
-    userInfoAnswered(check, ex, user.source);
-    endpointOf(check, 'get user info', e);
+    await gate.call(userInfoAnswered, null, { ex, from: user.source });
+    await gate.call(endpointOf, null, { flow: 'get user info', at: e });
   },
 );

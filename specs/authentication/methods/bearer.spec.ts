@@ -13,11 +13,14 @@ import { endpoint } from '../../../lib/auth/endpoints.ts';
 import { alterToken, forgeExpired, forgeLike, MALFORMED_TOKENS, truncateToken } from '../../../lib/auth/forge.ts';
 import { isJwt } from '../../../lib/auth/jwt-read.ts';
 import { userInfoWith } from '../flows/flow-checks.ts';
+import { bearerTokenFormat, challengeRecorded } from '../../../lib/auth/conditions.ts';
 import { userInfoGave } from '../../../lib/auth/flow-products.ts';
 import { attackRow } from '../../../lib/auth/attacks/catalogue.ts';
 import { JWT_CLAUSES } from '../../../lib/auth/attacks/jwt.ts';
 import { materialFor } from '../../../lib/auth/attacks/material.ts';
-import { sendJwtAttacks } from '../../../lib/auth/attacks/send.ts';
+import { sendJwtAttacks, type CarrierAttacks } from '../../../lib/auth/attacks/send.ts';
+import type { TwinGate } from '../../../lib/twin-gate.ts';
+import type { Flows } from '../../../lib/auth/flow-types.ts';
 import { clauseSkip, runSkip, tenantSkip } from '../../../lib/skip-record.ts';
 import { managementSkip, notOfferedSkip } from '../../../lib/config.ts';
 
@@ -39,7 +42,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       'auth.error.client-fault-4xx',
       'auth.error.object',
     ),
-    async ({ run, suite, anon, check, flows, gate }, info) => {
+    async ({ run, suite, anon, flows, gate }, info) => {
       const { cfg } = run;
       // Another client's valid token: the management token, where the Management API is under test (IDM_APIS).
       const otherClientToken = suite.state.tokens.full;
@@ -51,42 +54,11 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
       skipTest(user.accessToken === null && (user.problem ?? runSkip({}, `no user token from ${user.source}`)));
       const token = user.accessToken!;
       // The accepted twin: the same endpoint with the user's valid token answers 200.
-      const accepted = await userInfoWith(flows, userinfo.url, token);
+      const accepted = await userInfoWith(flows, userinfo, token);
       const twin = gate.gave(userInfoGave(accepted));
       const jwt = isJwt(token);
-      check.observe(
-        'auth.method.bearer.token-format',
-        jwt
-          ? `the user's access token is a JWT: every variant exercised`
-          : `the user's access token is opaque (not a JWT, RFC 6749 §1.4): not exercised: ${JWT_ONLY.join('; ')}`,
-      );
-      // Near copies of a live token are as secret as the token itself.
-      const altered = alterToken(token);
-      const truncated = truncateToken(token);
-      flows.secret(altered);
-      flows.secret(truncated);
-      // Each case is a row of the attack catalogue (its answer goes to the report's attack section).
-      const cases: Array<[string, string | null, string]> = [
-        ['no Authorization header', null, 'no-token'],
-        ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string, string] => [
-          `a garbage token (${what})`,
-          `Bearer ${t}`,
-          'malformed',
-        ]),
-        ['the user token with one character changed', `Bearer ${altered}`, 'altered'],
-        ['the user token cut short', `Bearer ${truncated}`, 'truncated'],
-      ];
-      // The management token is tenant-signed and valid, but another client's, for the management API.
-      const OTHER_CLIENT = "another client's valid token for another audience (the management API)";
-      if (otherClientToken !== null) cases.push([OTHER_CLIENT, `Bearer ${otherClientToken}`, 'other-client']);
-      else gate.notMade(attackRow('user-token', 'other-client'), `${OTHER_CLIENT}: ${managementSkip(cfg)?.text}`);
-      if (jwt) {
-        // Same header and claims as the user's token, suite-signed: only the property named differs.
-        cases.push(
-          [JWT_ONLY[0], `Bearer ${await forgeExpired(token)}`, 'expired'],
-          [JWT_ONLY[1], `Bearer ${await forgeLike(token)}`, 'foreign-key'],
-        );
-      }
+      await gate.call(bearerTokenFormat, null, { jwt, jwtOnly: JWT_ONLY });
+      const cases = await variantsOf(token, jwt, otherClientToken, gate, flows, managementSkip(cfg)?.text);
       const refused = (ex: Exchange, what: string, row: AttackRow, note = '') =>
         gate.refused(twin, row.clause, ex, `user info with ${what}`, {
           statusClause: 'auth.method.bearer.status',
@@ -99,11 +71,7 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
         const ex = await anon.withAuthorization('userinfo', authorization).send('GET', userinfo.url);
         if (!refused(ex, what, attackRow('user-token', attack)) && SIGNATURE.includes(attack) && gate.took(ex))
           signatureTaken ??= what;
-        if (ex.status === 401)
-          check.observe(
-            'auth.method.bearer.status',
-            `WWW-Authenticate: ${ex.headers['www-authenticate'] ?? '(absent)'}`,
-          );
+        await gate.call(challengeRecorded, null, ex);
       }
       // The catalogue's JWT attacks (unsigned, algorithm confusion, embedded and remote keys, the
       // signature): made from the user's token, which must be a JWT to be attacked as one.
@@ -128,18 +96,60 @@ test.describe('OAuth2 access token in Authorization: Bearer (§5.2)', () => {
         send: (t) => anon.withAuthorization('jwt-attack', `Bearer ${t}`).send('GET', userinfo.url),
         judge: (row, ex, what, note) => refused(ex, `a user token: ${what}`, row, note),
         notMade: (row, why) => gate.notMade(row, why),
-        ...(signatureTaken === null
-          ? {}
-          : {
-              unjudged: {
-                cause: clauseSkip(
-                  'auth.method.bearer',
-                  `not judged: user info took ${signatureTaken} (auth.method.bearer), so it checks no signature and every JWT attack on it is that one cause`,
-                ),
-                record: (row, ex, cause) => gate.notJudged(row, ex, cause),
-              },
-            }),
+        ...(signatureTaken === null ? {} : { unjudged: signatureUnchecked(signatureTaken, gate) }),
       });
     },
   );
 });
+
+// Helpers
+
+/**
+ * The Bearer variants of the user's token, each a row of the attack catalogue: [what, the
+ * Authorization header, the row's attack]. Near copies of a live token are as secret as the token.
+ */
+async function variantsOf(
+  token: string,
+  jwt: boolean,
+  otherClientToken: string | null,
+  gate: TwinGate,
+  flows: Flows,
+  noManagement: string | undefined,
+): Promise<Array<[string, string | null, string]>> {
+  const altered = alterToken(token);
+  const truncated = truncateToken(token);
+  flows.secret(altered);
+  flows.secret(truncated);
+  const cases: Array<[string, string | null, string]> = [
+    ['no Authorization header', null, 'no-token'],
+    ...Object.entries(MALFORMED_TOKENS).map(([what, t]): [string, string, string] => [
+      `a garbage token (${what})`,
+      `Bearer ${t}`,
+      'malformed',
+    ]),
+    ['the user token with one character changed', `Bearer ${altered}`, 'altered'],
+    ['the user token cut short', `Bearer ${truncated}`, 'truncated'],
+  ];
+  // The management token is tenant-signed and valid, but another client's, for the management API.
+  const OTHER_CLIENT = "another client's valid token for another audience (the management API)";
+  if (otherClientToken !== null) cases.push([OTHER_CLIENT, `Bearer ${otherClientToken}`, 'other-client']);
+  else gate.notMade(attackRow('user-token', 'other-client'), `${OTHER_CLIENT}: ${noManagement}`);
+  // Same header and claims as the user's token, suite-signed: only the property named differs.
+  if (jwt)
+    cases.push(
+      [JWT_ONLY[0], `Bearer ${await forgeExpired(token)}`, 'expired'],
+      [JWT_ONLY[1], `Bearer ${await forgeLike(token)}`, 'foreign-key'],
+    );
+  return cases;
+}
+
+/** A carrier that took an altered signature checks none (issue 40, item 8): its JWT attacks are that one cause. */
+function signatureUnchecked(taken: string, gate: TwinGate): CarrierAttacks['unjudged'] {
+  return {
+    cause: clauseSkip(
+      'auth.method.bearer',
+      `not judged: user info took ${taken} (auth.method.bearer), so it checks no signature and every JWT attack on it is that one cause`,
+    ),
+    record: (row, ex, cause) => gate.notJudged(row, ex, cause),
+  };
+}

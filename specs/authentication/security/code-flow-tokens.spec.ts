@@ -9,11 +9,9 @@ import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/twin-gate.ts'
 import { decodeJwt } from 'jose';
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import type { Flows, TokenAnswer } from '../../../lib/auth/flow-types.ts';
-import type { Checks } from '../../../lib/checks.ts';
-import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
+import { clauses, nothingFailed, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import { issuerKeys } from '../../../lib/auth/id-token.ts';
-import { idTokenValid, sameSubject } from '../../../lib/auth/conditions.ts';
-import { issued } from '../../../lib/auth/acceptance.ts';
+import { idTokenValid, narrowingRecorded, sameSubject, widerRecorded } from '../../../lib/auth/conditions.ts';
 import { productsSkip, tokenGave, userInfoGave } from '../../../lib/auth/flow-products.ts';
 import { publicClient, userInfoWith } from '../flows/flow-checks.ts';
 import { member } from './login.ts';
@@ -47,7 +45,7 @@ test(
     'auth.sec.token.pragma',
     'auth.flow.refusals',
   ),
-  async ({ run, flows, check, anon, gate }, testInfo) => {
+  async ({ run, flows, anon, gate }, testInfo) => {
     const { clientId } = publicClient(run.cfg);
     const user = await flows.userTokens(USER_SCOPE);
     skipTest(user.problem ?? (user.exchange === null && runSkip({}, `${user.source} gave no code exchange`)));
@@ -58,13 +56,14 @@ test(
     // OIDC Core §3.1.3.3: the answer to an openid code exchange carries an ID token.
     const idToken = member(t.ex.body, 'id_token');
     const keys = await issuerKeys(run.cfg, anon);
-    const valid = await idTokenValid(check, 'the openid code exchange', idToken, keys, { clientId, nonce }, t.ex);
+    const of = 'the openid code exchange';
+    const valid = await gate.call(idTokenValid, null, { of, idToken, keys, expect: { clientId, nonce }, ex: t.ex });
     if (valid === null) skipped.push(runSkip({}, `ID token not validated: ${keys}`));
 
     const sub = idToken === null ? null : subOf(idToken);
     const offUserinfo = notOfferedSkip(run.cfg, 'userinfo');
     const e = await flows.endpoint('userinfo');
-    const info = offUserinfo ? null : await userInfoWith(flows, e.url, t.accessToken!);
+    const info = offUserinfo ? null : await userInfoWith(flows, e, t.accessToken!);
     // Judged only where both products are there: an ID token with its sub (else auth.sec.id-token.valid
     // failed) and user info as auth.flow.userinfo requires it (one cause, one failure).
     const notCompared =
@@ -74,7 +73,7 @@ test(
           ? clauseSkip('auth.sec.id-token.valid', 'user info sub not compared: no ID token sub')
           : productsSkip(userInfoGave(info));
     if (notCompared) skipClauses(testInfo, notCompared, 'auth.sec.userinfo.sub');
-    else sameSubject(check, info!, sub!);
+    else await gate.call(sameSubject, null, { info: info!, sub: sub! });
 
     // RFC 6749 §6 binds every client's refresh: each client that holds a refresh token is
     // tried, the public one from the shared login and the confidential one from its own (a
@@ -105,16 +104,16 @@ test(
           'no client got a refresh_token for scope offline_access with prompt=consent: allow offline access for the Post client (IDM_POST_CLIENT_ID) on the tenant',
         ),
       );
-    for (const h of holders) await judgeRefreshOf(h, flows, gate, check);
+    for (const h of holders) await judgeRefreshOf(h, flows, gate);
     // Nothing failed but a part could not be judged: the reason is the test's.
-    skipTest(check.failedCount() === 0 && skipped);
+    skipTest(nothingFailed(testInfo) && skipped);
   },
 );
 
 // Helpers
 
 /** A refresh asking wider, one asking narrower, and the plain one (the twin), for one client. */
-async function judgeRefreshOf(h: RefreshHolder, flows: Flows, gate: TwinGate, check: Checks): Promise<void> {
+async function judgeRefreshOf(h: RefreshHolder, flows: Flows, gate: TwinGate): Promise<void> {
   const granted = scopeSet(h.scope ?? USER_SCOPE);
   const extra = WIDER.find((s) => !granted.has(s)) ?? 'email';
   // A rotating tenant hands a new refresh token with each answer: the next request uses it.
@@ -131,15 +130,11 @@ async function judgeRefreshOf(h: RefreshHolder, flows: Flows, gate: TwinGate, ch
   };
   const wider = await refresh([...granted, extra].join(' '));
   const narrower = await refresh('openid');
-  check.observe(
-    'auth.sec.refresh.narrowing',
-    `${h.who}: refresh asking for openid only answered ${narrower.ex.status}${narrower.accessToken ? ` with scope ${member(narrower.ex.body, 'scope') ?? '(not stated)'}` : ''}`,
-    narrower.ex,
-  );
+  await gate.call(narrowingRecorded, null, { who: h.who, narrower: narrower.ex });
   // The accepted twin: the same refresh without a scope (RFC 6749 §6: the grant as it was).
   const plain = await refresh();
   const twin = gate.gave(tokenGave('auth.flow.refresh', plain.ex));
-  judgeWidening(gate, twin, check, wider, granted, extra, h.who);
+  await judgeWidening(gate, twin, wider, granted, extra, h.who);
 }
 
 /** RFC 6749 §3.3: a scope is a space-separated set. */
@@ -151,29 +146,23 @@ function scopeSet(scope: string): Set<string> {
  * RFC 6749 §6 forbids widening, not answering: a refusal passes as a refusal, and a token
  * passes when the scope it states (§5.1; none stated = the scope asked) is within the grant.
  */
-function judgeWidening(
+async function judgeWidening(
   gate: TwinGate,
   twin: Twin,
-  check: Checks,
   wider: TokenAnswer,
   granted: Set<string>,
   extra: string,
   who: string,
-): void {
+): Promise<void> {
   const what = `${who}: refresh asking for ${extra} beyond the grant`;
-  if (!issued(wider.ex)) {
-    check.observe('auth.sec.refresh.wider-answer', `${what}: refused with ${wider.ex.status}`, wider.ex);
+  await gate.call(widerRecorded, null, { what, wider: wider.ex });
+  if (wider.ex.answer.issued === null) {
     gate.refused(twin, 'auth.sec.refresh.no-widening', wider.ex, what, FLOW_GRANT);
     return;
   }
   const stated = member(wider.ex.body, 'scope');
   const answered = scopeSet(stated ?? [...granted, extra].join(' '));
   const beyond = [...answered].filter((s) => !granted.has(s));
-  check.observe(
-    'auth.sec.refresh.wider-answer',
-    `${what}: answered ${wider.ex.status} with ${stated === null ? 'no scope member' : `scope "${stated}"`}`,
-    wider.ex,
-  );
   // A widened grant fails the clause whatever the twin did.
   gate.holds(
     twin,

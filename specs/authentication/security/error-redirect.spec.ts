@@ -10,6 +10,7 @@ import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
 import { errorRedirect, stateKept, type ErrorRedirect } from '../../../lib/answer-rules.ts';
 import { describeProbe, probeAuthorize, type ProbeAnswer } from '../../../lib/auth/probe.ts';
 import { publicClient } from '../flows/flow-checks.ts';
+import { probeRecorded } from '../../../lib/auth/conditions.ts';
 import { tenantSkip } from '../../../lib/skip-record.ts';
 
 const STATE_KEPT = 'auth.sec.error-redirect.state';
@@ -23,7 +24,7 @@ const FAULTS = [
 test(
   'an unsupported response_type is reported to the client by a redirect carrying the state sent',
   clauses(OPERATIONS.authFlow, STATE_KEPT, 'auth.sec.redirect-uri.answer'),
-  async ({ run, flows, check, anon }, info) => {
+  async ({ run, flows, gate, anon }, info) => {
     const { clientId, redirectUri } = publicClient(run.cfg);
     const e = await flows.endpoint('authorize');
     const seen: string[] = [];
@@ -42,10 +43,9 @@ test(
       const p = await probeAuthorize(flows, anon, e, params, [redirectUri]);
       if (errorRedirect(p.anonymous) !== null) return;
       const after = errorAfterLogin(p, state);
-      if (after !== null) return void stateKept(check, after);
-      const answer = `${fault.what}: ${describeProbe(p)}`;
-      check.observe('auth.sec.redirect-uri.answer', answer, p.anonymous);
-      seen.push(answer);
+      if (after !== null) return void (await gate.call(stateKept, null, { r: after }));
+      await gate.call(probeRecorded('auth.sec.redirect-uri.answer'), null, { what: fault.what, probe: p });
+      seen.push(`${fault.what}: ${describeProbe(p)}`);
     }
     skipClauses(
       info,

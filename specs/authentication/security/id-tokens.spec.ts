@@ -16,7 +16,7 @@ test.describe('ID tokens outside the code flow', () => {
   test(
     'implicit "id_token token": the ID token validates, nonce and at_hash included',
     clauses(OPERATIONS.authFlow, 'auth.sec.id-token.valid'),
-    async ({ run, flows, check, anon }) => {
+    async ({ run, flows, gate, anon }) => {
       const { clientId, redirectUri } = publicClient(run.cfg);
       const keys = await issuerKeys(run.cfg, anon);
       skipTest(typeof keys === 'string' && runSkip({}, `ID tokens cannot be validated: ${keys}`));
@@ -29,10 +29,11 @@ test.describe('ID tokens outside the code flow', () => {
       });
       const accessToken = out.params.access_token;
       if (typeof keys === 'string') return;
-      await idTokenValid(check, 'the implicit "id_token token" login', out.params.id_token, keys, {
-        clientId,
-        nonce,
-        ...(accessToken ? { accessToken } : {}),
+      await gate.call(idTokenValid, null, {
+        of: 'the implicit "id_token token" login',
+        idToken: out.params.id_token,
+        keys,
+        expect: { clientId, nonce, ...(accessToken ? { accessToken } : {}) },
       });
     },
   );
@@ -40,7 +41,7 @@ test.describe('ID tokens outside the code flow', () => {
   test(
     'password grant with openid: the ID token validates',
     clauses(OPERATIONS.authFlow, 'auth.sec.id-token.valid', 'auth.sec.token.no-store', 'auth.sec.token.pragma'),
-    async ({ run, flows, check, anon }) => {
+    async ({ run, flows, gate, anon }) => {
       const keys = await issuerKeys(run.cfg, anon);
       skipTest(typeof keys === 'string' && runSkip({}, `ID tokens cannot be validated: ${keys}`));
       skipTest(notOfferedSkip(run.cfg, 'password'));
@@ -54,7 +55,8 @@ test.describe('ID tokens outside the code flow', () => {
           tenantSkip({}, 'the password grant with scope openid answered no id_token: nothing to validate'),
       );
       if (idToken === null || typeof keys === 'string') return;
-      await idTokenValid(check, 'the password grant', idToken, keys, { clientId: run.cfg.auth.post!.id }, t.ex);
+      const expect = { clientId: run.cfg.auth.post!.id };
+      await gate.call(idTokenValid, null, { of: 'the password grant', idToken, keys, expect, ex: t.ex });
     },
   );
 });

@@ -4,7 +4,10 @@
 // when it shows a page instead,
 // the browser logs in and the suite looks where it is sent. What the tenant does instead is
 // recorded.
-import { classify, describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
+import { describeClass, passes, PASSES } from '../../../lib/answer-class.ts';
+import { contextOf } from '../../../lib/auth/endpoints.ts';
+import { seen } from '../../../lib/auth/conditions.ts';
+import { recorded } from '../../../lib/management/recorded.ts';
 import { authorizeContext, BROWSER_ACCEPT } from '../../../lib/auth/login-page.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
@@ -26,6 +29,9 @@ interface NearMiss {
 let twinAnswer: Promise<Exchange> | null = null;
 
 const EXACT = 'auth.sec.redirect-uri.exact';
+const ANSWER = 'auth.sec.redirect-uri.answer';
+/** Answered with an error status, a 4xx (a redirect carrying an error is not one). */
+const ERROR_STATUS = PASSES.refused4xx;
 /** Sent as a person's browser sends it (item 2 of issue 31: a server may answer JSON with 401). */
 const AS_BROWSER = { headers: { accept: BROWSER_ACCEPT } };
 
@@ -55,15 +61,12 @@ test.describe('redirect URIs match exactly', () => {
   for (const miss of NEAR_MISSES) {
     test(
       `a redirect URI with ${miss.what} is never redirected to`,
-      clauses(OPERATIONS.authFlow, 'auth.sec.redirect-uri.exact', 'auth.sec.redirect-uri.answer'),
-      async ({ run, flows, check, anon, gate }) => {
+      clauses(OPERATIONS.authFlow, EXACT, ANSWER),
+      async ({ run, flows, anon, gate }) => {
         const { clientId, redirectUri } = publicClient(run.cfg);
         const registered = new URL(redirectUri);
         const allowed = miss.allowed?.(registered) ?? null;
-        if (allowed !== null) {
-          check.observe('auth.sec.redirect-uri.answer', `${miss.what}: ${allowed}`);
-          return;
-        }
+        if (allowed !== null) return void (await gate.call(seen(ANSWER), null, { said: `${miss.what}: ${allowed}` }));
         const uri = miss.uri(registered);
         const e = await flows.endpoint('authorize');
         const pair = pkcePair();
@@ -79,62 +82,50 @@ test.describe('redirect URIs match exactly', () => {
         const u = new URL(e.url);
         for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
         // Not flows.get: an HTML error page here is the tenant's right, not a §7.3 error object.
-        const first = await anon.send('GET', u.toString(), AS_BROWSER);
+        const first = await anon.send('GET', u.toString(), { ...AS_BROWSER, ...contextOf(e) });
         flows.stopIfAbsent(e, first);
         // The accepted twin: the same request with the registered URI is not refused (a login page
         // or a redirect without error); otherwise nothing here proves the near miss was refused for itself.
         const right = new URL(u);
         right.searchParams.set('redirect_uri', redirectUri);
-        twinAnswer ??= anon.send('GET', right.toString(), AS_BROWSER);
-        const twin = await twinAnswer;
-        const twinClass = classify(twin, authorizeContext(twin, [redirectUri]));
+        twinAnswer ??= anon.send('GET', right.toString(), { ...AS_BROWSER, context: authorizeContext([redirectUri]) });
+        const twin = (await twinAnswer).answer;
         const accepted = gate.given(
           'auth.flow.code.pkce',
-          passes(twinClass, PASSES.accepted),
-          `the same authorization request with the registered redirect URI answered ${twin.status}: ${describeClass(twinClass)}`,
+          passes(twin, PASSES.accepted),
+          `the same authorization request with the registered redirect URI answered ${(await twinAnswer).status}: ${describeClass(twin)}`,
         );
-        const location = first.status >= 300 && first.status < 400 ? first.headers.location : undefined;
+        const answered = { what: miss.what, ex: first };
         // Redirected there fails the rule whatever the twin did.
-        if (location !== undefined && isAt(location, uri, registered)) {
-          gate.holds(
-            accepted,
-            EXACT,
-            false,
-            `authorization request with ${miss.what}: redirected to it at once (${first.status})`,
-            first,
-            true,
-          );
-          return;
+        if (first.answer.redirect !== null && isAt(first.headers.location!, uri, registered)) {
+          const said = `authorization request with ${miss.what}: redirected to it at once (${first.status})`;
+          return void gate.holds(accepted, EXACT, false, said, first, true);
         }
         if (!accepted.ok) {
           gate.skip(accepted, EXACT);
-          check.observe('auth.sec.redirect-uri.answer', `${miss.what}: answered ${first.status}`, first);
-          return;
+          return void (await gate.call(recorded(ANSWER), null, answered));
         }
-        if (first.status >= 400) {
+        if (passes(first.answer, ERROR_STATUS) || first.answer.class === 'fault') {
           gate.holds(accepted, EXACT, true, `authorization request with ${miss.what}: refused (${first.status})`);
-          check.observe(
-            'auth.sec.redirect-uri.answer',
-            `${miss.what}: answered ${first.status} ${first.headers['content-type'] ?? ''}`.trim(),
-            first,
-          );
-          return;
+          return void (await gate.call(recorded(ANSWER), null, answered));
         }
         // A login page (or a redirect to one): log in, then see where the browser goes.
         const out = await flows.authorize(e, params, [uri, redirectUri]);
         const there = out.callback !== null && isAt(out.callback.href, uri, registered);
+        const after = out.loggedIn ? ' after the login form' : '';
         gate.holds(
           accepted,
           EXACT,
           !there,
-          `authorization request with ${miss.what}: ${there ? `the browser was sent there${out.loggedIn ? ' after the login form' : ''}` : 'not redirected there'}`,
+          `authorization request with ${miss.what}: ${there ? `the browser was sent there${after}` : 'not redirected there'}`,
           undefined,
           true,
         );
-        check.observe(
-          'auth.sec.redirect-uri.answer',
-          `${miss.what}: ${out.callback ? `the browser was sent to ${there ? 'it' : 'the registered URI'}${out.params.error ? ` with error ${out.params.error}` : ''}` : `the browser stayed at ${out.stoppedAt ?? 'the tenant'}${out.loggedIn ? ' after the login form' : ''}`}`,
-        );
+        const error = out.params.error ? ` with error ${out.params.error}` : '';
+        const said = out.callback
+          ? `the browser was sent to ${there ? 'it' : 'the registered URI'}${error}`
+          : `the browser stayed at ${out.stoppedAt ?? 'the tenant'}${after}`;
+        await gate.call(seen(ANSWER), null, { said: `${miss.what}: ${said}` });
       },
     );
   }
