@@ -43,25 +43,12 @@ export class Verdict<C extends string = string> {
   ) {}
 
   /** The clause holds when `ok` (a `must` clause); `message` says what was expected and seen. */
-  that(ok: boolean, message: string, ex?: Exchange, extra?: Partial<Evidence>): boolean;
-  /**
-   * @deprecated clause first, the shape before issue 46, kept for lib/api-tokens/conditions.ts until
-   * it is converted: the clause must be one of the condition's own.
-   */
-  that(clause: C, ok: boolean, message: string, ex?: Exchange, extra?: Partial<Evidence>): boolean;
-  that(...a: [unknown, ...unknown[]]): boolean {
-    if (typeof a[0] === 'string') return this.on(a[0] as C).that(...(a.slice(1) as [boolean, string]));
-    const [ok, message, ex, extra] = a as [boolean, string, Exchange?, Partial<Evidence>?];
+  that(ok: boolean, message: string, ex?: Exchange, extra?: Partial<Evidence>): boolean {
     return this.check.that(this.clause, ok, message, ex, extra);
   }
 
   /** What the target did where the spec is silent (an `observe` clause): never passes, never fails. */
-  observe(observation: string, ex?: Exchange, extra?: Partial<Evidence>): null;
-  /** @deprecated clause first, as `that`'s second form. */
-  observe(clause: C, observation: string, ex?: Exchange, extra?: Partial<Evidence>): null;
-  observe(...a: [string, ...unknown[]]): null {
-    if (typeof a[1] === 'string') return this.on(a[0] as C).observe(...(a.slice(1) as [string]));
-    const [observation, ex, extra] = a as [string, Exchange?, Partial<Evidence>?];
+  observe(observation: string, ex?: Exchange, extra?: Partial<Evidence>): null {
     this.check.observe(this.clause, observation, ex, extra);
     return null;
   }

@@ -10,21 +10,9 @@ import { expect, test } from '@playwright/test';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAX_LINES = 80;
 
-/**
- * Files other helpers of issue 46 hold on this branch (the settings room becomes rows; the property
- * runner and the pacer are not this branch's): the lead empties the list as they are merged.
- */
-const OWNED_ELSEWHERE: readonly string[] = [
-  'specs/settings/proof-of-possession.ts',
-  'specs/settings/signing-and-shape.ts',
-  'specs/settings/user-tokens.ts',
-  'lib/property.ts',
-  'lib/pacer.ts',
-];
-
 test(`no function or test body in lib/ or specs/ is over ${MAX_LINES} lines`, () => {
   const long = [...files('lib'), ...files('specs')].flatMap((f) => longFunctions(f));
-  expect(long.filter((l) => !OWNED_ELSEWHERE.includes(l.split(':')[0]!))).toEqual([]);
+  expect(long).toEqual([]);
 });
 
 test('the measure can fail: a function of 81 lines is found', () => {

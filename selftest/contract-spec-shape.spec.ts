@@ -21,22 +21,13 @@ const OUTSIDE_THE_CONDITIONS: ReadonlyArray<[RegExp, string]> = [
   ],
 ];
 
-/**
- * Lines of specs/settings/ that break the rules on this branch: the settings room becomes rows of
- * data on its own branch (issue 46, item 3), and the lead empties this list when it merges.
- */
-const KNOWN: readonly string[] = [
-  'specs/settings/user-tokens.ts: an answer classified again (it was read once, when received: ex.answer)',
-];
-
 test('no spec judges outside the named conditions and the gate', () => {
   const found = new Set<string>();
   for (const file of files('specs')) {
     for (const line of readFileSync(join(ROOT, file), 'utf8').split('\n'))
       for (const [re, what] of OUTSIDE_THE_CONDITIONS) if (re.test(line)) found.add(`${file}: ${what}`);
   }
-  // Exactly the known ones: a file mended leaves the list with it.
-  expect([...found]).toEqual([...KNOWN]);
+  expect([...found]).toEqual([]);
   // And the gate is what they use.
   const unjudged = files('specs').filter((f) => {
     const text = readFileSync(join(ROOT, f), 'utf8');
@@ -59,15 +50,11 @@ test('the structure check can fail: a check of its own, or a status compared, is
   expect(OUTSIDE_THE_CONDITIONS.some(([re]) => re.test('      `answered ${ex.status}`,'))).toBe(false);
 });
 
-/** Conditions still in the shape before issue 46 (`check.that(clause, …)`): the lead converts them at the merge. */
-const OLD_SHAPE: readonly string[] = ['lib/api-tokens/conditions.ts'];
-
 test('every condition of lib/ records through the verdict bound to its clauses, never through a check', () => {
   const mixed = files('lib').filter((f) =>
     conditionsIn(readFileSync(join(ROOT, f), 'utf8')).some((c) => /\bcheck\.\w+\s*\(/.test(c)),
   );
-  // Exactly the known ones: a file converted leaves the list with it.
-  expect(mixed).toEqual([...OLD_SHAPE]);
+  expect(mixed).toEqual([]);
   expect(conditionsIn("condition({ clauses: ['a'], judge: (check, x) => check.that('a', x, 'm') })")).toHaveLength(1);
 });
 

@@ -276,19 +276,6 @@ test.describe("a condition's verdict, bound to its clauses (lib/condition.ts)", 
     // Typed as any string, as a condition made with an explicit input type is: the throw still holds.
     const v = new Verdict<string>(checks(), [MUST]);
     expect(() => v.on(MUST_2)).toThrow(/not a clause of this condition/);
-    expect(() => v.that(MUST_2, true, 'clause first, undeclared')).toThrow(/not a clause of this condition/);
     expect(records()).toEqual([]);
-  });
-
-  test('the clause-first form kept for lib/api-tokens/ records the same', () => {
-    const v = new Verdict<string>(checks(), [MUST, OBSERVE]);
-    v.that(MUST, true, 'clause first');
-    v.observe(OBSERVE, 'clause first');
-    v.observe('first clause');
-    expect(records().map((r) => [r.clause, r.outcome])).toEqual([
-      [MUST, 'passed'],
-      [OBSERVE, 'observed'],
-      [MUST, 'observed'],
-    ]);
   });
 });

@@ -5,7 +5,6 @@
 // user flow reaches the API and they are not applicable.
 import { readFileSync } from 'node:fs';
 import { notOfferedSkip, separateAuthUrl, type Config } from '../config.ts';
-import { classify } from '../answer-class.ts';
 import { describeAnswer } from '../answer-words.ts';
 import { tokenPost } from '../auth/encoding.ts';
 import { codeRequest, newState } from '../auth/pkce.ts';
@@ -273,7 +272,7 @@ export const publicCodeWithoutProof: Ask = {
         })
       : null;
     const without = live?.answers.get('without');
-    if (without && (live?.twinCredential != null || classify(without.ex).class !== 'refused'))
+    if (without && (live?.twinCredential != null || without.ex.answer.class !== 'refused'))
       return { t: without, twin: r.gate.given(ISSUED, true, '') };
     const withProof = live?.twin ?? null;
     const fault = withProof && r.gate.faultedFor(withProof.ex, [], withProof.what);

@@ -41,11 +41,10 @@ function lifetimeIs(clause: 'rs.settings.token_lifetime' | 'rs.settings.token_li
   return condition<Lifetime>({
     clauses: [clause],
     cite: '§2.1',
-    judge: (check, { what, read, expiresIn, seconds, ex }) => {
+    judge: (v, { what, read, expiresIn, seconds, ex }) => {
       const stated = read?.jws ? statedLifetime(read) : null;
       const ok = read?.jws ? stated === seconds : Number(expiresIn) === seconds;
-      return check.that(
-        clause,
+      return v.that(
         ok,
         `${what}: ${read?.jws ? `exp − iat ${stated}` : `expires_in ${short(expiresIn)} (the token cannot be read: ${read?.problem ?? 'none'})`}, the setting ${seconds} s`,
         ex,
@@ -72,7 +71,7 @@ export const webLifetime = lifetimeIs('rs.settings.token_lifetime_for_web');
 export const signedWithAlg = condition<{ t: ApiToken; alg: string; keys: JSONWebKeySet | string }>({
   clauses: ['rs.settings.signing_alg'],
   cite: '§2.1; RFC 7515 §4.1.1',
-  judge: async (check, { t, alg, keys }) => {
+  judge: async (v, { t, alg, keys }) => {
     const why = readable(t);
     const seen = t.read?.jws?.header.alg;
     let problem = why ?? (seen === alg ? null : `signed ${short(seen)}`);
@@ -81,8 +80,7 @@ export const signedWithAlg = condition<{ t: ApiToken; alg: string; keys: JSONWeb
         typeof keys === 'string'
           ? `the tenant's keys cannot be read: ${keys}`
           : await verifiesWith(t.read!.jws!.compact, alg, { set: keys });
-    return check.that(
-      'rs.settings.signing_alg',
+    return v.that(
       problem === null,
       `${t.what}, signing_alg ${alg}: ${problem ?? `a JWS of alg ${alg}${alg === 'HS256' ? '' : ' that verifies with the published key'}`}`,
       t.ex,
@@ -94,10 +92,9 @@ export const signedWithAlg = condition<{ t: ApiToken; alg: string; keys: JSONWeb
 export const signedWithSecret = condition<{ t: ApiToken; secret: string }>({
   clauses: ['rs.settings.signing_secret'],
   cite: '§2.1; RFC 7518 §3.2',
-  judge: async (check, { t, secret }) => {
+  judge: async (v, { t, secret }) => {
     const problem = readable(t) ?? (await verifiesWith(t.read!.jws!.compact, 'HS256', { secret }));
-    return check.that(
-      'rs.settings.signing_secret',
+    return v.that(
       problem === null,
       `${t.what}: ${problem === null ? 'verifies with the signing_secret written' : `does not verify with the signing_secret written (${problem})`}`,
       t.ex,
@@ -109,12 +106,11 @@ export const signedWithSecret = condition<{ t: ApiToken; secret: string }>({
 export const plainDialect = condition<ApiToken>({
   clauses: ['rs.settings.token_dialect.access_token'],
   cite: '§2.3; RFC 7519 §4.1',
-  judge: (check, t) => {
+  judge: (v, t) => {
     const problems = readable(t)
       ? [readable(t)!]
       : dialectProblems(t.read!, ['iss', 'sub', 'aud', 'exp', 'iat'], 'JWT');
-    return check.that(
-      'rs.settings.token_dialect.access_token',
+    return v.that(
       problems.length === 0,
       `${t.what}, dialect access_token: ${problems.join('; ') || 'typed JWT with iss, sub, aud, exp, iat'}`,
       t.ex,
@@ -126,12 +122,11 @@ export const plainDialect = condition<ApiToken>({
 export const rfc9068Dialect = condition<ApiToken>({
   clauses: ['rs.settings.token_dialect.rfc9068'],
   cite: '§2.3; RFC 9068 §2.1, §2.2',
-  judge: (check, t) => {
+  judge: (v, t) => {
     const problems = readable(t)
       ? [readable(t)!]
       : dialectProblems(t.read!, ['iss', 'exp', 'aud', 'sub', 'client_id', 'iat', 'jti'], 'at+jwt');
-    return check.that(
-      'rs.settings.token_dialect.rfc9068',
+    return v.that(
       problems.length === 0,
       `${t.what}, dialect rfc9068_profile: ${problems.join('; ') || 'typed at+jwt with every claim of RFC 9068 §2.2'}`,
       t.ex,
@@ -146,18 +141,16 @@ export const rfc9068Dialect = condition<ApiToken>({
 export const permissionsAdded = condition<{ authz: ApiToken; plain: ReadToken }>({
   clauses: ['rs.settings.token_dialect.authz', 'rs.settings.permissions.claim'],
   cite: '§2.3',
-  judge: (check, { authz, plain }) => {
+  judge: (v, { authz, plain }) => {
     const why = readable(authz);
     const base = new Set(Object.keys(plain.jws?.claims ?? {}));
     const claims = authz.read?.jws?.claims ?? {};
     const added = Object.keys(claims).filter((k) => !base.has(k) && !VARYING.has(k));
     if (added.length > 0)
-      check.observe(
-        'rs.settings.permissions.claim',
+      v.on('rs.settings.permissions.claim').observe(
         `the _authz token adds ${added.map((k) => `${k} ${short(claims[k])}`).join(', ')}`,
       );
-    return check.that(
-      'rs.settings.token_dialect.authz',
+    return v.that(
       why === null && added.length > 0,
       `${authz.what}: ${why ?? (added.length > 0 ? `adds ${added.join(', ')} to the plain dialect's claims` : "carries no claim the plain dialect's token lacks")}`,
       authz.ex,
@@ -173,7 +166,7 @@ export const permissionsAdded = condition<{ authz: ApiToken; plain: ReadToken }>
 export const encryptedAsConfigured = condition<{ t: ApiToken; alg: string; kid: string } | { t: ApiToken; off: true }>({
   clauses: ['rs.settings.token_encryption'],
   cite: '§2.3; RFC 7516 §7.1; RFC 7519 §5.2',
-  judge: (check, input) => {
+  judge: (v, input) => {
     const { t } = input;
     const problems: string[] = [];
     if (!t.access) problems.push(`no access token: ${describeAnswer(t.ex)}`);
@@ -191,8 +184,7 @@ export const encryptedAsConfigured = condition<{ t: ApiToken; alg: string; kid: 
     }
     const what =
       'off' in input ? 'after token_encryption null' : `encrypted to the pem written (${input.alg}, kid ${input.kid})`;
-    return check.that(
-      'rs.settings.token_encryption',
+    return v.that(
       problems.length === 0,
       `${t.what}, ${what}: ${problems.join('; ') || ('off' in input ? 'a JWS again' : 'a compact nested JWE that decrypts with the run’s key')}`,
       t.ex,
@@ -204,9 +196,8 @@ export const encryptedAsConfigured = condition<{ t: ApiToken; alg: string; kid: 
 export const dpopBound = condition<{ t: ApiToken; thumbprint: string }>({
   clauses: ['rs.settings.pop.dpop.bound', 'rs.settings.dpop.nonce'],
   cite: '§2.3; RFC 9449 §5, §6.1',
-  judge: (check, { t, thumbprint }) => {
-    check.observe(
-      'rs.settings.dpop.nonce',
+  judge: (v, { t, thumbprint }) => {
+    v.on('rs.settings.dpop.nonce').observe(
       `${t.what}: ${t.nonceAsked ? 'the tenant asked for a nonce first (use_dpop_nonce)' : 'no nonce asked'}`,
     );
     const problems: string[] = [];
@@ -217,8 +208,7 @@ export const dpopBound = condition<{ t: ApiToken; thumbprint: string }>({
       if (t.read?.jws && cnf?.jkt !== thumbprint)
         problems.push(`cnf.jkt ${short(cnf?.jkt)}, not the proof key's thumbprint`);
     }
-    return check.that(
-      'rs.settings.pop.dpop.bound',
+    return v.that(
       problems.length === 0,
       `${t.what}: ${problems.join('; ') || `token_type DPoP${t.read?.jws ? ', cnf.jkt the proof key' : ''}`}`,
       t.ex,
@@ -234,14 +224,13 @@ export const dpopBound = condition<{ t: ApiToken; thumbprint: string }>({
 export const certificateBound = condition<{ t: ApiToken; certPem: string }>({
   clauses: ['rs.settings.pop.mtls'],
   cite: '§2.3; RFC 8705 §3.1',
-  judge: (check, { t, certPem }) => {
+  judge: (v, { t, certPem }) => {
     if (t.access && t.read?.form === 'opaque') return null;
     const expected = createHash('sha256').update(new X509Certificate(certPem).raw).digest('base64url');
     const cnf = t.read?.jws?.claims.cnf as Record<string, unknown> | undefined;
     const why = readable(t);
     const ok = why === null && cnf?.['x5t#S256'] === expected;
-    return check.that(
-      'rs.settings.pop.mtls',
+    return v.that(
       ok,
       `${t.what}: ${why ?? (ok ? 'bound to the certificate (cnf.x5t#S256)' : `cnf ${short(cnf)}, not the certificate's thumbprint`)}`,
       t.ex,
@@ -253,9 +242,8 @@ export const certificateBound = condition<{ t: ApiToken; certPem: string }>({
 export const offlineAccessAs = condition<{ t: ApiToken; allowed: boolean }>({
   clauses: ['rs.settings.allow_offline_access'],
   cite: '§2.1',
-  judge: (check, { t, allowed }) =>
-    check.that(
-      'rs.settings.allow_offline_access',
+  judge: (v, { t, allowed }) =>
+    v.that(
       allowed ? t.refresh !== null : t.refresh === null,
       `${t.what} with allow_offline_access ${allowed}: ${t.refresh ? 'a refresh token was issued' : `no refresh token (${describeAnswer(t.ex)})`}`,
       t.ex,
@@ -269,21 +257,19 @@ export const offlineAccessAs = condition<{ t: ApiToken; allowed: boolean }>({
 export const onlyDefinedScopes = condition<{ t: ApiToken; defined: readonly string[]; undefinedAsked: string }>({
   clauses: ['rs.settings.scopes', 'rs.settings.scopes.undefined'],
   cite: '§2.1; RFC 6749 §3.3',
-  judge: (check, { t, defined, undefinedAsked }) => {
+  judge: (v, { t, defined, undefinedAsked }) => {
     const error = (t.ex.body as { error?: unknown } | undefined)?.error;
     if (!t.access && error === 'invalid_scope') {
-      check.observe('rs.settings.scopes.undefined', `${t.what}: refused with invalid_scope`);
-      return check.that('rs.settings.scopes', true, `${t.what}: refused with invalid_scope`, t.ex);
+      v.on('rs.settings.scopes.undefined').observe(`${t.what}: refused with invalid_scope`);
+      return v.that(true, `${t.what}: refused with invalid_scope`, t.ex);
     }
     const granted = scopesOf(t);
     const foreign = granted.filter((s) => !defined.includes(s) && !OPENID_SCOPES.includes(s));
     if (t.access)
-      check.observe(
-        'rs.settings.scopes.undefined',
+      v.on('rs.settings.scopes.undefined').observe(
         `${t.what}: ${granted.includes(undefinedAsked) ? 'carried' : 'dropped'} (token scope ${short(granted.join(' '))})`,
       );
-    return check.that(
-      'rs.settings.scopes',
+    return v.that(
       t.access !== null && foreign.length === 0,
       `${t.what}: ${t.access ? `scope ${short(granted.join(' '))}${foreign.length > 0 ? `, ${foreign.join(', ')} not defined by the API` : ', every value defined'}` : `no token and no invalid_scope: ${describeAnswer(t.ex)}`}`,
       t.ex,
@@ -331,12 +317,11 @@ function scopesOf(t: ApiToken): string[] {
 export const apiTokenIssued = condition<ApiToken>({
   clauses: ['rs.settings.token.issued'],
   cite: '§2.1; RFC 6749 §5.1; RFC 7519 §4.1.3',
-  judge: (check, t) => {
+  judge: (v, t) => {
     // A token the suite can read names its audience (RFC 7519 §4.1.3): one for another API is none for this one.
     const aud = t.read?.jws?.claims.aud;
     const forIt = aud === undefined || (Array.isArray(aud) ? aud.includes(t.audience) : aud === t.audience);
-    return check.that(
-      'rs.settings.token.issued',
+    return v.that(
       t.access !== null && forIt,
       `${t.what}: ${t.access ? `answered ${t.ex.status} with an access token (${t.read?.form ?? 'unread'})${forIt ? '' : ` for the audience ${short(aud)}, not the API`}` : describeAnswer(t.ex)}`,
       t.ex,
@@ -353,12 +338,7 @@ export const issuedUnder = perClause((clause) =>
   condition<ApiToken>({
     clauses: [clause],
     cite: '§2.3',
-    judge: (check, t) =>
-      check.that(
-        clause,
-        t.access !== null,
-        `${t.what} under ${clause}: ${t.access ? 'issued' : describeAnswer(t.ex)}`,
-        t.ex,
-      ),
+    judge: (v, t) =>
+      v.that(t.access !== null, `${t.what} under ${clause}: ${t.access ? 'issued' : describeAnswer(t.ex)}`, t.ex),
   }),
 );

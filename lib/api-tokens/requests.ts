@@ -68,9 +68,8 @@ export class ApiTokens {
     const proof = async (nonce?: string) =>
       dpop ? { dpop: await (await dpopKey()).proof('POST', url, nonce) } : ({} as Record<string, string>);
     let ex = await send(await proof());
-    const error = isObject(ex.body) ? ex.body.error : undefined;
     const nonce = ex.headers['dpop-nonce'];
-    const asked = dpop && (ex.status === 400 || ex.status === 401) && error === 'use_dpop_nonce' && !!nonce;
+    const asked = dpop && ex.answer.error === 'use_dpop_nonce' && !!nonce;
     if (asked) ex = await send(await proof(nonce));
     return this.answer(ex, what, asked);
   }
@@ -85,8 +84,8 @@ export class ApiTokens {
   async answer(ex: Exchange, what: string, nonceAsked = false): Promise<ApiToken> {
     const body = isObject(ex.body) ? ex.body : {};
     const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
-    const access = ex.status >= 200 && ex.status < 300 ? str(body.access_token) : null;
-    const refresh = ex.status >= 200 && ex.status < 300 ? str(body.refresh_token) : null;
+    const access = ex.answer.issued?.accessToken ?? null;
+    const refresh = ex.answer.issued ? str(body.refresh_token) : null;
     this.secret(access);
     this.secret(refresh);
     return {

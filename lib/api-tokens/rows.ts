@@ -8,7 +8,6 @@
 import type { TestDetails, TestInfo } from '@playwright/test';
 import type { JSONWebKeySet } from 'jose';
 import { describeAnswer } from '../answer-words.ts';
-import { classify } from '../answer-class.ts';
 import { clausesOf, type Condition } from '../condition.ts';
 import { clauseEntry } from '../catalogue.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../declare.ts';
@@ -296,7 +295,7 @@ async function writeSetting(r: Room, body: Body): Promise<{ body: Body } | { ski
   const what = `PATCH ${short(safe)}`;
   const fault = r.gate.faultedFor(ex, [], what);
   if (fault) return { skip: fault };
-  const answer = classify(ex).class;
+  const answer = ex.answer.class;
   if (answer === 'accepted') return { body: safe };
   return {
     skip: tenantSkip({ answer }, `not applicable: the tenant did not take ${what}: ${describeAnswer(ex)}`),

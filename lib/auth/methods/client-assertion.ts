@@ -5,7 +5,6 @@ import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { SignJWT, UnsecuredJWT, exportJWK, importPKCS8, type JWK, type KeyInput } from 'jose';
 import type { Config } from '../../config.ts';
-import { issued } from '../acceptance.ts';
 import { suiteKey } from '../forge.ts';
 import type { MethodClient, MethodFault, MethodRequest, TokenMethod } from './method.ts';
 import type { Exchange } from '../../http.ts';
@@ -121,7 +120,7 @@ export const ASSERTION: TokenMethod = {
       const req = { data: assertionBody(cfg, await clientAssertion(cfg, undefined, jti, a.aud)), headers: {}, jti };
       const ex = await send(req);
       first ??= { req, ex };
-      if (issued(ex)) {
+      if (ex.answer.issued !== null) {
         taken.set(c.id, { ...a, tried: i + 1 });
         return { req, ex };
       }
@@ -145,12 +144,12 @@ export const ASSERTION: TokenMethod = {
       'auth.method.param-names',
       `client_id, client_assertion_type and client_assertion in a ${enc.encoding === 'json' ? 'JSON' : 'form'} body answered ${ex.status}; ${ASSERTION.describe(cfg, { id: '' })}`,
     );
-    if (!issued(ex)) return;
+    if (ex.answer.issued === null) return;
     // Whether a used jti may be used again is left open (RFC 7523 §3 lets the server refuse it).
     const again = await send(await replayOf(cfg, req));
     check.observe(
       'auth.method.client-assertion.replay',
-      `a second assertion with the same jti answered ${again.status}${issued(again) ? ' with a token (replay accepted)' : ''}`,
+      `a second assertion with the same jti answered ${again.status}${again.answer.issued !== null ? ' with a token (replay accepted)' : ''}`,
       again,
     );
   },

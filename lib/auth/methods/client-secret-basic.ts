@@ -1,6 +1,5 @@
 // §5.2 "Client ID and secret", Basic: the header, id and secret form-encoded first (RFC 6749
 // §2.3.1 form-encodes them before Base64).
-import { issued } from '../acceptance.ts';
 import { cc, ID_ALONE, type MethodRequest, type TokenMethod } from './method.ts';
 import { test } from '@playwright/test';
 import { skipClauses } from '../../declare.ts';
@@ -53,7 +52,7 @@ export const BASIC: TokenMethod = {
       );
       return;
     }
-    const ok = issued(ex);
+    const ok = ex.answer.issued !== null;
     check.that(
       'auth.method.client-secret-basic.form-encoded',
       ok,
