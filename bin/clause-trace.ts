@@ -224,6 +224,11 @@ function validatedSchemaClauses(runtimeSrc: string): Map<string, Validation[]> {
   const pairs = new Set(
     [...runtimeSrc.matchAll(/\bexpectSchema\(\s*['"]([^'"]+)['"]\s*,\s*['"](\w+)['"]/g)].map((m) => `${m[2]} ${m[1]}`),
   );
+  // A condition's `v.schema('Type', …)` validates under the first of its clauses (lib/condition.ts).
+  for (const part of runtimeSrc.split(/\bclauses:\s*\[/).slice(1)) {
+    const under = /^\s*['"]([^'"]+)['"]/.exec(part)?.[1];
+    if (under) for (const m of part.matchAll(/\bv\.schema\(\s*['"](\w+)['"]/g)) pairs.add(`${m[1]} ${under}`);
+  }
   for (const pair of pairs) {
     const [type, under] = pair.split(' ') as [string, string];
     if (isType(type)) for (const id of clausesOfType(type, { followRefs: true })) push(out, id, { type, under });

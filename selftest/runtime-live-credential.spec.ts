@@ -5,7 +5,8 @@
 import { expect, test } from '@playwright/test';
 import { onLiveCredentials } from '../lib/auth/live-credential.ts';
 import type { TokenAnswer } from '../lib/auth/flow-types.ts';
-import type { Exchange } from '../lib/http.ts';
+import { received } from '../lib/answer-class.ts';
+import type { RawExchange } from '../lib/http.ts';
 
 /** A tenant of single-use codes: `kills` says whether a refusal spends the code, `takes` which wrong ones it accepts. */
 function tenant(o: { kills: boolean; takes?: string[] }) {
@@ -13,13 +14,13 @@ function tenant(o: { kills: boolean; takes?: string[] }) {
   const live = new Set<string>();
   const metDead: string[] = [];
   const answer = (ok: boolean): TokenAnswer => {
-    const ex = {
+    const ex = received({
       request: { method: 'POST', url: 'http://t/token', headers: {} },
       status: ok ? 200 : 400,
       headers: {},
       text: '',
       body: ok ? { access_token: 'a', token_type: 'Bearer' } : { error: 'invalid_grant' },
-    } as Exchange;
+    } as RawExchange);
     return { ex, accessToken: ok ? 'a' : null, refreshToken: null, tokenType: ok ? 'Bearer' : null };
   };
   const present = (code: string, wrong: string | null): TokenAnswer => {
