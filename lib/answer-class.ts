@@ -91,6 +91,18 @@ export const RULES = [
     applies: (a: Answer) => 'status' in a && a.status === 415,
   },
   {
+    id: 'page-for-user',
+    class: 'refused',
+    citation:
+      "RFC 6749 §4.1.2.1: an authorization request in error is not redirected; the resource owner is told, in a page of the tenant's (any media type but JSON), as a login page's error is",
+    applies: (a: Answer, ctx: AnswerContext) =>
+      'status' in a &&
+      a.status >= 400 &&
+      a.status < 500 &&
+      (/^text\/html/i.test(a.headers['content-type'] ?? '') ||
+        (ctx.endpoint?.which === 'authorize' && !/json/i.test(a.headers['content-type'] ?? ''))),
+  },
+  {
     id: 'client-error',
     class: 'refused',
     citation: "§7.3; RFC 9110 §15.5: a 4xx is a refusal, the client's fault",

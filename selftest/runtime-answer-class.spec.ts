@@ -25,6 +25,22 @@ const at = (source: Endpoint['source']): Endpoint => ({
   setting: 'IDM_SAML_CALLBACK_PATH',
 });
 
+/** A 4xx of `type` (issue 47: a page for the user, not an API answer, wherever it is not JSON at the authorization endpoint). */
+const page = (status: number, type: string): Exchange =>
+  received({
+    request: { method: 'GET', url: `${TENANT}/authorize`, headers: {} },
+    status,
+    headers: { 'content-type': type },
+    text: 'auth request is missing client_id',
+    body: undefined,
+  });
+const authorize: Endpoint = {
+  which: 'authorize',
+  url: `${TENANT}/authorize`,
+  source: 'default',
+  setting: 'IDM_AUTHORIZE_PATH',
+};
+
 test('each answer falls to the rule that speaks of it, first match winning', () => {
   const cases: [Exchange | { noAnswer: Error }, AnswerContext, string, string][] = [
     [answer(200), { ...CTX, declared: true }, 'not-offered', 'declared-not-offered'],
@@ -38,6 +54,10 @@ test('each answer falls to the rule that speaks of it, first match winning', () 
     [answer(503), CTX, 'fault', 'server-error'],
     [answer(415), CTX, 'refused', 'unsupported-media-type'],
     [answer(400), CTX, 'refused', 'client-error'],
+    [page(400, 'text/plain'), { endpoint: authorize }, 'refused', 'page-for-user'],
+    [page(400, 'text/html; charset=utf-8'), CTX, 'refused', 'page-for-user'],
+    [page(400, 'application/json'), { endpoint: authorize }, 'refused', 'client-error'],
+    [page(400, 'text/plain'), CTX, 'refused', 'client-error'],
     [answer(302, `${CLIENT}?error=invalid_request&state=s`), CTX, 'refused', 'error-to-client'],
     [answer(302, `${CLIENT}#error=access_denied`), CTX, 'refused', 'error-to-client'],
     [answer(302, '/error?error=invalid_request'), CTX, 'refused', 'error-redirect'],

@@ -2,17 +2,18 @@
 // each assertion fault breaks exactly its property (the others still verify), the Basic header
 // is form-encoded per RFC 6749 §2.3.1, the mTLS headers can be replaced or left out one by one.
 import { readFileSync } from 'node:fs';
-import { expect, test } from '@playwright/test';
+import { expect, test, type TestInfo } from '@playwright/test';
 import { compactVerify, decodeJwt, decodeProtectedHeader, importSPKI, jwtVerify } from 'jose';
 import { parseConfig, EMBEDDED, withDiscovered, type Config } from '../lib/config.ts';
 import { ASSERTION_FAULTS, clientAssertion, type AssertionFault } from '../lib/auth/methods/client-assertion.ts';
 import { basicAuthorization, needsFormEncoding } from '../lib/auth/methods/client-secret-basic.ts';
 import { FOREIGN_CERT_FILE, mtlsHeaders } from '../lib/auth/methods/mtls.ts';
-import { describeAuthError } from '../lib/auth/error-records.ts';
+import { describeAuthError, recordAuthError } from '../lib/auth/error-records.ts';
 import { alterToken, truncateToken } from '../lib/auth/forge.ts';
 import { isJwt } from '../lib/auth/jwt-read.ts';
 import type { Exchange } from '../lib/http.ts';
-import { received } from '../lib/answer-class.ts';
+import { received, type AnswerContext } from '../lib/answer-class.ts';
+import type { Endpoint } from '../lib/auth/endpoints.ts';
 
 const cfg = parseConfig({});
 const PUBLIC_KEY = EMBEDDED.pkjwtKeyFile.replace('.private.pem', '.public.pem');
@@ -173,6 +174,31 @@ test.describe('auth-error records (§7.3)', () => {
       code: null,
       description: false,
     });
+  });
+  test("a page for the user is no API answer: the authorization endpoint's text page is not recorded (issue 47)", () => {
+    const annotations: { type: string; description?: string }[] = [];
+    const info = { annotations } as unknown as TestInfo;
+    const authorize: Endpoint = {
+      which: 'authorize',
+      url: 'http://t/authorize',
+      source: 'default',
+      setting: 'IDM_AUTHORIZE_PATH',
+    };
+    const plain = (ctx: AnswerContext) =>
+      received(
+        {
+          request: { method: 'GET', url: 'http://t/authorize', headers: {} },
+          status: 400,
+          headers: { 'content-type': 'text/plain' },
+          text: 'auth request is missing client_id',
+          body: undefined,
+        },
+        ctx,
+      );
+    expect(recordAuthError(info, plain({ endpoint: authorize }))).toBeNull();
+    // The same answer from an endpoint the run does not know as the authorization endpoint counts.
+    expect(recordAuthError(info, plain({}))).toMatchObject({ object: false, type: 'text/plain' });
+    expect(annotations).toHaveLength(1);
   });
 });
 

@@ -56,12 +56,10 @@ export function describeAuthError(ex: Exchange): AuthErrorSeen {
 
 /**
  * Whether an answer is an API answer §7.3 speaks of: not the 404 of an endpoint that does not
- * exist, not an HTML page shown to a person (the login and authorize endpoints' error pages,
- * RFC 6749 §4.1.2.1 "inform the resource owner").
+ * exist, not a page shown to a person (its class's rule, lib/answer-class.ts `page-for-user`).
  */
 function isApiError(ex: Exchange): boolean {
-  if (ex.status < 400 || ex.status === 404) return false;
-  return !/^text\/html/i.test(ex.headers['content-type'] ?? '');
+  return ex.status >= 400 && ex.status !== 404 && ex.answer.rule !== 'page-for-user';
 }
 
 /** Records an authentication-API error answer (status >= 400) for the run-wide §7.3 judgement. */
