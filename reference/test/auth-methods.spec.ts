@@ -14,6 +14,7 @@ import {
   SPA,
   assertion,
   basicAuth,
+  clientCredentials,
   form,
   isAuthError,
   jsonBody,
@@ -27,11 +28,7 @@ let c: Client;
 test.beforeAll(async () => ({ t, c } = await tenant()));
 test.afterAll(async () => t.close());
 
-const cc = (extra: Record<string, string> = {}) => ({
-  grant_type: 'client_credentials',
-  audience: `${t.publicUrl}/api/v2/`,
-  ...extra,
-});
+const cc = (extra?: Record<string, string>) => clientCredentials(t, extra);
 const expectRefused = (r: { status: number; body: unknown }, status: number, error: string) => {
   expect(r.status).toBe(status);
   expect((r.body as { error: string }).error).toBe(error);

@@ -50,12 +50,9 @@ export class Client {
     client: { id: string; secret: string } = FULL,
     audience = `${this.tenant.publicUrl}/api/v2/`,
   ): Promise<string> {
-    const r = await this.token({
-      grant_type: 'client_credentials',
-      client_id: client.id,
-      client_secret: client.secret,
-      audience,
-    });
+    const r = await this.token(
+      clientCredentials(this.tenant, { client_id: client.id, client_secret: client.secret, audience }),
+    );
     if (r.status !== 200) throw new Error(`token request failed: ${r.status} ${r.text}`);
     return r.body.access_token as string;
   }
@@ -74,6 +71,13 @@ export class Client {
     });
   }
 }
+
+/** The client-credentials grant's body for `t`'s management API, with `extra` added. */
+export const clientCredentials = (t: RunningTenant, extra: Record<string, string> = {}): Record<string, string> => ({
+  grant_type: 'client_credentials',
+  audience: `${t.publicUrl}/api/v2/`,
+  ...extra,
+});
 
 export async function tenant(options: TenantOptions = {}): Promise<{ t: RunningTenant; c: Client }> {
   const t = await startTenant({ host: '127.0.0.1', port: 0, rateLimit: NO_THROTTLE, ...options });

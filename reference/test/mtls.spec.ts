@@ -7,7 +7,7 @@ import { createHash, X509Certificate } from 'node:crypto';
 import { test, expect } from '@playwright/test';
 import { decodeJwt } from 'jose';
 import { DEV_MTLS_CA_CERT_PATH, DEV_MTLS_CERT_PATH, type RunningTenant } from '../src/index.ts';
-import { EDGE_API_KEY, MTLS, MTLS_CA, POST, isAuthError, tenant, type Client } from './helpers.ts';
+import { EDGE_API_KEY, MTLS, MTLS_CA, POST, clientCredentials, isAuthError, tenant, type Client } from './helpers.ts';
 
 let t: RunningTenant;
 let c: Client;
@@ -18,11 +18,7 @@ const pem = (p: string) => readFileSync(p, 'utf8');
 const SELF = pem(DEV_MTLS_CERT_PATH);
 const CA = pem(DEV_MTLS_CA_CERT_PATH);
 const OTHER = pem(fileURLToPath(new URL('../dev-keys/unregistered.cert.pem', import.meta.url)));
-const cc = (clientId: string) => ({
-  grant_type: 'client_credentials',
-  client_id: clientId,
-  audience: `${t.publicUrl}/api/v2/`,
-});
+const cc = (clientId: string) => clientCredentials(t, { client_id: clientId });
 const edge = (cert: string, extra: Record<string, string> = {}) => ({
   'cname-api-key': EDGE_API_KEY,
   'client-certificate': encodeURIComponent(cert),

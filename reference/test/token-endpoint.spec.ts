@@ -8,6 +8,7 @@ import {
   PKJWT,
   RS_CONFORMANCE_IDENTIFIER,
   assertion,
+  clientCredentials,
   tenant,
   type Client,
 } from './helpers.ts';
@@ -19,7 +20,7 @@ test.beforeAll(async () => ({ t, c } = await tenant()));
 test.afterAll(async () => t.close());
 
 const mgmt = () => `${t.publicUrl}/api/v2/`;
-const grant = (extra: Record<string, string>) => ({ grant_type: 'client_credentials', audience: mgmt(), ...extra });
+const grant = (extra?: Record<string, string>) => clientCredentials(t, extra);
 
 test('client secret in a JSON body gives an RS256 access token with the granted scope', async () => {
   const r = await c.token(grant({ client_id: FULL.id, client_secret: FULL.secret }));
