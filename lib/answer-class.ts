@@ -49,7 +49,8 @@ interface Rule {
   id: string;
   class: AnswerClass;
   citation: string;
-  applies(a: Answer, ctx: AnswerContext): boolean;
+  /** `to`: where a 3xx sends the browser (redirectTarget), read once for every rule. */
+  applies(a: Answer, ctx: AnswerContext, to: URL | null): boolean;
 }
 
 /** First match wins: the order is part of the rules (a declared flow before its 404, a 415 before any 4xx). */
@@ -112,45 +113,33 @@ export const RULES = [
     id: 'error-to-client',
     class: 'refused',
     citation: 'RFC 6749 §4.1.2.1, §4.2.2.1: the error told to the client at its registered redirect URI',
-    applies: (a: Answer, ctx: AnswerContext) => {
-      const to = redirectTarget(a);
-      return to !== null && carried(to).has('error') && toClient(to, ctx);
-    },
+    applies: (_a: Answer, ctx: AnswerContext, to: URL | null) =>
+      to !== null && carried(to).has('error') && toClient(to, ctx),
   },
   {
     id: 'error-redirect',
     class: 'refused',
     citation: 'RFC 6749 §4.1.2.1: an error shown to the resource owner, never sent to an unchecked client',
-    applies: (a: Answer) => {
-      const to = redirectTarget(a);
-      return to !== null && carried(to).has('error');
-    },
+    applies: (_a: Answer, _ctx: AnswerContext, to: URL | null) => to !== null && carried(to).has('error'),
   },
   {
     id: 'login-page',
     class: 'accepted',
     citation: 'RFC 6749 §3.1: the server goes on to authenticate the resource owner — not a refusal',
-    applies: (a: Answer, ctx: AnswerContext) => {
-      const to = redirectTarget(a);
-      return to !== null && isLoginPage(to, ctx);
-    },
+    applies: (_a: Answer, ctx: AnswerContext, to: URL | null) => to !== null && isLoginPage(to, ctx),
   },
   {
     id: 'to-client',
     class: 'accepted',
     citation: 'RFC 6749 §4.1.2, §4.2.2: the answer sent to the client (a code or tokens, no error)',
-    applies: (a: Answer, ctx: AnswerContext) => {
-      const to = redirectTarget(a);
-      return to !== null && toClient(to, ctx);
-    },
+    applies: (_a: Answer, ctx: AnswerContext, to: URL | null) => to !== null && toClient(to, ctx),
   },
   {
     id: 'own-error-page',
     class: 'refused',
     citation:
       "RFC 6749 §4.1.2.1: a redirect to the tenant's own origin carrying no code or token and naming no client (its error page)",
-    applies: (a: Answer, ctx: AnswerContext) => {
-      const to = redirectTarget(a);
+    applies: (a: Answer, ctx: AnswerContext, to: URL | null) => {
       if (to === null || !('request' in a) || to.origin !== new URL(a.request.url).origin) return false;
       const params = carried(to);
       return (
@@ -174,7 +163,8 @@ export const RULES = [
 
 /** The class of what the tenant did, by the first rule that speaks of it. */
 export function classify(a: Answer, ctx: AnswerContext = {}): Classified {
-  const rule = RULES.find((r) => r.applies(a, ctx)) as (typeof RULES)[number];
+  const to = redirectTarget(a);
+  const rule = RULES.find((r) => r.applies(a, ctx, to)) as (typeof RULES)[number];
   return { class: rule.class, rule: rule.id, citation: rule.citation };
 }
 

@@ -10,7 +10,7 @@ import { recordAnswered, recordSending } from './experiment-journal.ts';
 import { isObject } from './values.ts';
 import { runSkip } from './skip-record.ts';
 import { skipTest } from './declare.ts';
-import type { Suite } from './test-run.ts';
+import { builds, type Suite } from './test-run.ts';
 
 export interface ExperimentsHelper {
   /** The generator options of this run, with a serial per payload: each payload's name is its own. */
@@ -22,44 +22,41 @@ export interface ExperimentsHelper {
 }
 
 export const experimentsFixture: Fixtures<{ experiments: ExperimentsHelper }, { suite: Suite }, { mgmt: ApiClient }> = {
-  experiments: [
-    async ({ suite, mgmt }, use, testInfo) => {
-      const { cfg, state } = suite;
-      skipTest(optInSkip(cfg, 'experiments'), testInfo);
-      skipTest(
-        (!cfg.featureFlagId || cfg.variationIds.length === 0) &&
-          runSkip({ setting: 'IDM_FEATURE_FLAG_ID' }, 'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS'),
-        testInfo,
-      );
-      const options: ExperimentOptions = {
-        featureFlagId: cfg.featureFlagId!,
-        variationIds: cfg.variationIds,
-        strategyField: cfg.strategyField,
-        runTag: state.runTag,
-        authenticationFlow: cfg.authenticationFlow,
-        assignmentSubject: cfg.assignmentSubject,
-        serial: () => nextSerial(testInfo.workerIndex),
-      };
-      const helper: ExperimentsHelper = {
-        options,
-        realistic: () => experimentPayload(options),
-        async create(body, o = {}) {
-          // Journaled before it goes and with what came back: a kill in between leaves its name.
-          const named = { name: isObject(body) ? String(body.name) : '', runTag: state.runTag };
-          recordSending(cfg, named);
-          const ex = await (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
-            data: body,
-            ...(o.encoding ? { encoding: o.encoding } : {}),
-          });
-          const created = passes(ex.answer, PASSES.success) && isObject(ex.body) ? ex.body : null;
-          recordAnswered(cfg, named, created && typeof created.id === 'string' ? created.id : null);
-          return ex;
-        },
-      };
-      await use(helper);
-    },
-    { box: 'self' },
-  ],
+  experiments: builds(async ({ suite, mgmt }, use, testInfo) => {
+    const { cfg, state } = suite;
+    skipTest(optInSkip(cfg, 'experiments'), testInfo);
+    skipTest(
+      (!cfg.featureFlagId || cfg.variationIds.length === 0) &&
+        runSkip({ setting: 'IDM_FEATURE_FLAG_ID' }, 'needs IDM_FEATURE_FLAG_ID and IDM_VARIATION_IDS'),
+      testInfo,
+    );
+    const options: ExperimentOptions = {
+      featureFlagId: cfg.featureFlagId!,
+      variationIds: cfg.variationIds,
+      strategyField: cfg.strategyField,
+      runTag: state.runTag,
+      authenticationFlow: cfg.authenticationFlow,
+      assignmentSubject: cfg.assignmentSubject,
+      serial: () => nextSerial(testInfo.workerIndex),
+    };
+    const helper: ExperimentsHelper = {
+      options,
+      realistic: () => experimentPayload(options),
+      async create(body, o = {}) {
+        // Journaled before it goes and with what came back: a kill in between leaves its name.
+        const named = { name: isObject(body) ? String(body.name) : '', runTag: state.runTag };
+        recordSending(cfg, named);
+        const ex = await (o.client ?? mgmt).post(EXPERIMENTS_PATH, {
+          data: body,
+          ...(o.encoding ? { encoding: o.encoding } : {}),
+        });
+        const created = passes(ex.answer, PASSES.success) && isObject(ex.body) ? ex.body : null;
+        recordAnswered(cfg, named, created && typeof created.id === 'string' ? created.id : null);
+        return ex;
+      },
+    };
+    await use(helper);
+  }),
 };
 
 // Helpers

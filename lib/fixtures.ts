@@ -4,8 +4,7 @@
 // lib/test-clients.ts), the resource server under test (`rs`: lib/rs-fixture.ts) and the
 // experiments helper (`experiments`: lib/experiments-fixture.ts).
 // Every request is paced and counted; the count lands in the `requests` annotation.
-// Fixtures that only build an object are `box: 'self'`: no step of their own in the reports, where
-// each was a step begun and ended, twice per test (setup, teardown), each a message to the runner.
+// Fixtures that only build an object are `box: 'self'` (builds(), lib/test-run.ts).
 // The runner's own test, without @playwright/test's browser fixtures: no spec uses page, context or
 // request (undici sends; lib/auth/browser.ts launches Chromium itself), and their per-test auto
 // fixtures (trace recording, context options) cost every test a few steps, each with a captured,

@@ -24,34 +24,11 @@ import type { Checks } from './checks.ts';
 import type { TwinGate } from './twin-gate.ts';
 import type { Suite } from './test-run.ts';
 
-export interface ResourceServerUnderTest {
-  id: string;
-  /** The identifier (audience) from the snapshot, when it has one. */
-  identifier: string | null;
-  snapshot: ResourceServer;
-  /**
-   * The state this test starts from: the snapshot, or — once a restore was refused (said once,
-   * lib/staging.ts) — the state read at the start, so no-write and read-your-writes are judged
-   * against a state the suite knows.
-   */
-  start: ResourceServer;
-  /** PATCH the resource server. `via` addresses it by another path parameter (identifier…). */
-  update(
-    body: unknown,
-    o?: { via?: string; encoding?: Encoding; raw?: string; headers?: Record<string, string> },
-  ): Promise<Exchange>;
-  /** Current state through an empty partial update (the spec shows no read operation). */
-  read(): Promise<Exchange>;
-  /** The state the tenant last answered with (null after a refused write, which may have written). */
-  current(): ResourceServer | null;
-  /**
-   * Why a judgement on these answers is skipped: a write lost later changed the state one of
-   * them shows (said under rs.update.persisted, lib/lost-writes.ts); null when none did.
-   */
-  lostWrite(...exs: Exchange[]): SkipRecord | null;
-  /** A valid body made safe for the target (lib/staging.ts); identity on the embedded tenant. */
-  safe<T extends Record<string, unknown>>(body: T): Record<string, unknown>;
-}
+/** The resource server as a test sees it: what the fixture does after the test stays its own. */
+export type ResourceServerUnderTest = Pick<
+  UnderTest,
+  'id' | 'identifier' | 'snapshot' | 'start' | 'update' | 'read' | 'current' | 'lostWrite' | 'safe'
+>;
 
 export const rsFixture: Fixtures<
   { rs: ResourceServerUnderTest },
@@ -82,8 +59,9 @@ export const rsFixture: Fixtures<
 const HOUSEKEEPING_SENDS = 3;
 
 /** The resource server a test writes: what it was answered, what it wrote, and how to put it back. */
-class UnderTest implements ResourceServerUnderTest {
+class UnderTest {
   readonly id: string;
+  /** The identifier (audience) from the snapshot, when it has one. */
   readonly identifier: string | null;
   readonly snapshot: ResourceServer;
   /** The state the tenant last answered with (null after a refused write, which may have written). */
@@ -96,6 +74,11 @@ class UnderTest implements ResourceServerUnderTest {
     private readonly mgmt: ApiClient,
     private readonly gate: TwinGate,
     readonly watch: WriteWatch,
+    /**
+     * The state this test starts from: the snapshot, or — once a restore was refused (said once,
+     * lib/staging.ts) — the state read at the start, so no-write and read-your-writes are judged
+     * against a state the suite knows.
+     */
     readonly start: ResourceServer,
     private readonly refusal: ReturnType<typeof readRestoreRefusal>,
   ) {
@@ -122,7 +105,11 @@ class UnderTest implements ResourceServerUnderTest {
     return new UnderTest(suite, mgmt, gate, watch, start, refusal);
   }
 
-  update(body: unknown, o: Parameters<ResourceServerUnderTest['update']>[1] = {}): Promise<Exchange> {
+  /** PATCH the resource server. `via` addresses it by another path parameter (identifier…). */
+  update(
+    body: unknown,
+    o: { via?: string; encoding?: Encoding; raw?: string; headers?: Record<string, string> } = {},
+  ): Promise<Exchange> {
     const raw = o.raw?.trim();
     const wrote = raw !== undefined ? raw !== '' && raw !== '{}' : !(isObject(body) && Object.keys(body).length === 0);
     this.dirty ||= wrote;
@@ -137,20 +124,20 @@ class UnderTest implements ResourceServerUnderTest {
     return this.send(sent, by, request, wrote);
   }
 
+  /** Current state through an empty partial update (the spec shows no read operation). */
   read(restoring = false): Promise<Exchange> {
-    return this.send(
-      {},
-      'PATCH {}',
-      () => this.mgmt.patch(resourceServerPath(this.id), { data: {} }),
-      false,
-      restoring,
-    );
+    return this.send({}, 'PATCH {}', () => this.patch({}), false, restoring);
   }
 
+  /** The state the tenant last answered with. */
   current(): ResourceServer | null {
     return this.known;
   }
 
+  /**
+   * Why a judgement on these answers is skipped: a write lost later changed the state one of
+   * them shows (said under rs.update.persisted, lib/lost-writes.ts); null when none did.
+   */
   lostWrite(...exs: Exchange[]): SkipRecord | null {
     for (const ex of exs) {
       const why = this.watch.disturbance(ex);
@@ -159,6 +146,7 @@ class UnderTest implements ResourceServerUnderTest {
     return null;
   }
 
+  /** A valid body made safe for the target (lib/staging.ts); identity on the embedded tenant. */
   safe<T extends Record<string, unknown>>(body: T): Record<string, unknown> {
     const { cfg } = this.suite;
     return cfg.embedded
@@ -182,13 +170,7 @@ class UnderTest implements ResourceServerUnderTest {
     if (Object.keys(body).length === 0) return;
     const restore = (b: Record<string, unknown>) =>
       untilNoFault(() =>
-        this.send(
-          b,
-          `the restore ${this.describe(b)} after the test`,
-          () => this.mgmt.patch(resourceServerPath(this.id), { data: b }),
-          true,
-          true,
-        ),
+        this.send(b, `the restore ${this.describe(b)} after the test`, () => this.patch(b), true, true),
       );
     let after = stateOf(await restore(body)) ? this.known : null;
     let refused: string[] = [];
@@ -208,6 +190,10 @@ class UnderTest implements ResourceServerUnderTest {
       left,
       `restoring ${cfg.resourceServerId} to its snapshot left fields changed${refused.length > 0 ? `: the tenant refused ${refused.join('; ')}` : ''} (said once; later tests are judged from the state they start in)`,
     ).toEqual([]);
+  }
+
+  private patch(body: unknown): Promise<Exchange> {
+    return this.mgmt.patch(resourceServerPath(this.id), { data: body });
   }
 
   private describe(body: unknown): string {

@@ -13,7 +13,7 @@ import type { CredentialContext } from './credentials.ts';
 import { issued } from './credential-origin.ts';
 import { encodeSkip, NO_ANSWER_ANNOTATION, noAnswerSkip, runSkip } from './skip-record.ts';
 import { skipTest } from './declare.ts';
-import type { Suite } from './test-run.ts';
+import { builds, type Suite } from './test-run.ts';
 
 export interface ClientFixtures {
   client: (name: string, token: string | null) => ApiClient;
@@ -28,88 +28,71 @@ export const clientFixtures: Fixtures<
   { suite: Suite },
   { counter: RequestCounter; transcript: Exchange[]; check: Checks }
 > = {
-  client: [
-    async ({ suite, counter, transcript, check }, use, info) => {
-      await use(
-        (name, token) =>
-          new ApiClient({
-            name,
-            token,
-            apiBase: suite.cfg.apiBase,
-            timeoutMs: suite.cfg.timeoutMs,
-            pacer: suite.pacer,
-            counter,
-            onExchange: (ex) => {
-              transcript.push(ex);
-              // Rules about every answer of a kind are judged on every answer (lib/answer-rules.ts).
-              judgeAnswer(ex, suite.cfg, { check, info });
-            },
-            onNoAnswer: (n) =>
-              info.annotations.push({ type: NO_ANSWER_ANNOTATION, description: encodeSkip(noAnswerSkip(n)) }),
-            onResent: (r) => info.annotations.push({ type: RESENT_ANNOTATION, description: JSON.stringify(r) }),
-          }),
-      );
-    },
-    { box: 'self' },
-  ],
+  client: builds(async ({ suite, counter, transcript, check }, use, info) => {
+    await use(
+      (name, token) =>
+        new ApiClient({
+          name,
+          token,
+          apiBase: suite.cfg.apiBase,
+          timeoutMs: suite.cfg.timeoutMs,
+          pacer: suite.pacer,
+          counter,
+          onExchange: (ex) => {
+            transcript.push(ex);
+            // Rules about every answer of a kind are judged on every answer (lib/answer-rules.ts).
+            judgeAnswer(ex, suite.cfg, { check, info });
+          },
+          onNoAnswer: (n) =>
+            info.annotations.push({ type: NO_ANSWER_ANNOTATION, description: encodeSkip(noAnswerSkip(n)) }),
+          onResent: (r) => info.annotations.push({ type: RESENT_ANNOTATION, description: JSON.stringify(r) }),
+        }),
+    );
+  }),
 
-  mgmt: [
-    async ({ suite, client }, use, testInfo) => {
-      skipTest(managementSkip(suite.cfg), testInfo);
-      await use(client('full', suite.state.tokens.full));
-    },
-    { box: 'self' },
-  ],
+  mgmt: builds(async ({ suite, client }, use, testInfo) => {
+    skipTest(managementSkip(suite.cfg), testInfo);
+    await use(client('full', suite.state.tokens.full));
+  }),
 
-  anon: [
-    async ({ client }, use) => {
-      await use(client('anonymous', null));
-    },
-    { box: 'self' },
-  ],
+  anon: builds(({ client }, use) => use(client('anonymous', null))),
 
-  limited: [
-    async ({ suite, client }, use, testInfo) => {
-      skipTest(
-        !suite.state.tokens.limited &&
-          runSkip(
-            { setting: 'IDM_LIMITED_CLIENT_ID' },
-            'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET',
-          ),
-        testInfo,
-      );
-      // Its reproductions name their own variable: $IDM_ACCESS_TOKEN would send the full client's.
-      if (suite.state.tokens.limited) issued(suite.state.tokens.limited, 'IDM_LIMITED_ACCESS_TOKEN');
-      await use(client('limited', suite.state.tokens.limited));
-    },
-    { box: 'self' },
-  ],
+  limited: builds(async ({ suite, client }, use, testInfo) => {
+    skipTest(
+      !suite.state.tokens.limited &&
+        runSkip(
+          { setting: 'IDM_LIMITED_CLIENT_ID' },
+          'needs a client without update:resource_servers: set IDM_LIMITED_CLIENT_ID and IDM_LIMITED_CLIENT_SECRET',
+        ),
+      testInfo,
+    );
+    // Its reproductions name their own variable: $IDM_ACCESS_TOKEN would send the full client's.
+    if (suite.state.tokens.limited) issued(suite.state.tokens.limited, 'IDM_LIMITED_ACCESS_TOKEN');
+    await use(client('limited', suite.state.tokens.limited));
+  }),
 
-  credentials: [
-    async ({ suite, anon }, use, testInfo) => {
-      const { cfg, state } = suite;
-      // The credential cases are made from the management token: none when that API is not under test.
-      skipTest(managementSkip(cfg), testInfo);
-      await use({
-        cfg,
-        realToken: state.tokens.full ?? '',
-        otherAudience: typeof state.snapshot.identifier === 'string' ? state.snapshot.identifier : null,
-        async tokenFor(audience) {
-          const res = await anon.send('POST', cfg.tokenUrl, {
-            data: {
-              grant_type: 'client_credentials',
-              client_id: cfg.client.id,
-              client_secret: cfg.client.secret,
-              audience,
-            },
-            encoding: 'form',
-          });
-          const token = res.answer.issued?.accessToken ?? null;
-          if (token !== null) suite.redactor.add(token);
-          return token;
-        },
-      });
-    },
-    { box: 'self' },
-  ],
+  credentials: builds(async ({ suite, anon }, use, testInfo) => {
+    const { cfg, state } = suite;
+    // The credential cases are made from the management token: none when that API is not under test.
+    skipTest(managementSkip(cfg), testInfo);
+    await use({
+      cfg,
+      realToken: state.tokens.full ?? '',
+      otherAudience: typeof state.snapshot.identifier === 'string' ? state.snapshot.identifier : null,
+      async tokenFor(audience) {
+        const res = await anon.send('POST', cfg.tokenUrl, {
+          data: {
+            grant_type: 'client_credentials',
+            client_id: cfg.client.id,
+            client_secret: cfg.client.secret,
+            audience,
+          },
+          encoding: 'form',
+        });
+        const token = res.answer.issued?.accessToken ?? null;
+        if (token !== null) suite.redactor.add(token);
+        return token;
+      },
+    });
+  }),
 };

@@ -32,6 +32,14 @@ import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { attackList } from './auth/attacks/record.ts';
 import { MANAGEMENT_OPERATIONS, skipTest } from './declare.ts';
 
+/**
+ * A fixture that only builds an object, `box: 'self'`: no step of its own in the reports, where
+ * each was a step begun and ended, twice per test (setup, teardown), each a message to the runner.
+ */
+export function builds<F>(fn: F): [F, { box: 'self' }] {
+  return [fn, { box: 'self' }];
+}
+
 export interface Suite {
   cfg: Config;
   state: RunState;
@@ -74,27 +82,14 @@ export const runFixtures: Fixtures<RunFixtures, { suite: Suite; loginBrowser: Lo
     { scope: 'worker' },
   ],
 
-  run: [
-    async ({ suite }, use) => {
-      const { cfg, state } = suite;
-      await use({ cfg, seed: state.seed, runTag: state.runTag, snapshot: state.snapshot, runs: DEPTH_RUNS[cfg.depth] });
-    },
-    { box: 'self' },
-  ],
+  run: builds(async ({ suite }, use) => {
+    const { cfg, state } = suite;
+    await use({ cfg, seed: state.seed, runTag: state.runTag, snapshot: state.snapshot, runs: DEPTH_RUNS[cfg.depth] });
+  }),
 
-  counter: [
-    async ({}, use) => {
-      await use({ sent: 0, throttled: 0, waitedMs: 0 });
-    },
-    { box: 'self' },
-  ],
+  counter: builds(({}, use) => use({ sent: 0, throttled: 0, waitedMs: 0 })),
 
-  transcript: [
-    async ({}, use) => {
-      await use([]);
-    },
-    { box: 'self' },
-  ],
+  transcript: builds(({}, use) => use([])),
 
   _record: [
     async ({ suite, counter, transcript }, use, testInfo) => {
@@ -155,19 +150,11 @@ export const runFixtures: Fixtures<RunFixtures, { suite: Suite; loginBrowser: Lo
     { auto: true },
   ],
 
-  check: [
-    async ({ suite }, use, testInfo) => {
-      await use(new Checks(testInfo, suite.redactor));
-    },
-    { box: 'self' },
-  ],
+  check: builds(({ suite }, use, testInfo) => use(new Checks(testInfo, suite.redactor))),
 
-  gate: [
-    async ({ suite, check }, use, testInfo) => {
-      await use(new TwinGate(check, testInfo, suite.cfg.apiBase, attackList(testInfo)));
-    },
-    { box: 'self' },
-  ],
+  gate: builds(({ suite, check }, use, testInfo) =>
+    use(new TwinGate(check, testInfo, suite.cfg.apiBase, attackList(testInfo))),
+  ),
 };
 
 // Helpers

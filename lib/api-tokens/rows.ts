@@ -20,7 +20,7 @@ import type { Twin, TwinGate } from '../twin-gate.ts';
 import { deepEqual, isObject, short } from '../values.ts';
 import { PERSISTED } from '../management/read-back.ts';
 import { recorded } from '../management/recorded.ts';
-import type { Ask, Asked } from './asks.ts';
+import { clientCredentials, type Ask, type Asked } from './asks.ts';
 import { apiTokenIssued } from './conditions.ts';
 import { tenantKeys } from './keys.ts';
 import { ApiTokens, type ApiToken } from './requests.ts';
@@ -32,8 +32,8 @@ export interface SettingRow<T = ApiToken> {
   id: string;
   /** The PATCH body, or one made at the moment (null: none needed); a row without stands under the previous write. */
   write?: Body | ((r: Room) => Body | null | Promise<Body | null>);
-  /** The token it asks for. */
-  ask: Ask<T>;
+  /** The token it asks for: by default client credentials of IDM_API_CLIENT_ID (else the management client). */
+  ask?: Ask<T>;
   /** The twin of every row after it: the API's token issued, or those rows are not judged. */
   twin?: true;
   /** The token must be issued (rs.settings.token.issued) before its conditions judge what it carries. */
@@ -175,7 +175,7 @@ export async function runRows(rows: readonly SettingRow<unknown>[], f: RoomFixtu
     f.info,
   );
   // A test none of whose rows the configuration allows, for one reason, is skipped for it.
-  const needs = rows.map((x) => x.ask.needs?.(cfg) ?? null);
+  const needs = rows.map((x) => askOf(x).needs?.(cfg) ?? null);
   if (needs.every((n) => n !== null && deepEqual(n, needs[0]))) skipTest(needs[0], f.info);
   const r = new Room(f);
   for (const [i, x] of rows.entries()) if (!(await runRow(r, x, rows.slice(i)))) return;
@@ -186,7 +186,7 @@ async function runRow(r: Room, x: SettingRow<unknown>, rest: readonly SettingRow
   r.written = {};
   const stand = await standing(r, x, rest);
   if (stand === 'lost') return false;
-  const asked = stand ? { skip: stand } : await x.ask.send(r);
+  const asked = stand ? { skip: stand } : await askOf(x).send(r);
   if ('skip' in asked) {
     r.done.set(x.id, { t: null, skipped: asked.skip });
     skipClauses(r.info, asked.skip, ...(x.twin ? clausesFrom(rest) : mustOf(x)));
@@ -221,7 +221,7 @@ async function standing(
 ): Promise<SkipRecord | 'lost' | null> {
   const twinRow = x.refused?.twin === undefined ? undefined : r.done.get(x.refused.twin);
   const why =
-    twinRow?.skipped ?? (x.write ? null : r.stage) ?? x.ask.needs?.(r.cfg) ?? (await x.ask.ready?.(r)) ?? null;
+    twinRow?.skipped ?? (x.write ? null : r.stage) ?? askOf(x).needs?.(r.cfg) ?? (await askOf(x).ready?.(r)) ?? null;
   if (!x.write) return why;
   if (why) return (r.stage = why);
   const body = typeof x.write === 'function' ? await x.write(r) : x.write;
@@ -234,6 +234,10 @@ async function standing(
   if (r.wrote) return null;
   r.wrote = true;
   return (await confirmed(r, w.body, clausesFrom(rest))) ? null : 'lost';
+}
+
+function askOf(x: SettingRow<unknown>): Ask<unknown> {
+  return x.ask ?? clientCredentials();
 }
 
 /** The twin a row's token gives the refusals after it (a twin row's own is judged: baseTwin). */

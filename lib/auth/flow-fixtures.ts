@@ -7,6 +7,7 @@
 // loginBrowser is registered with the base fixtures (lib/fixtures.ts): a worker fixture
 // declared here would give these specs workers of their own, started after the others'.
 import { test as base } from '../fixtures.ts';
+import { builds } from '../test-run.ts';
 import type { FlowContext } from './flow-context.ts';
 import { codeLoginOf, flowLogins, userTokensOf } from './flow-logins.ts';
 import { endpoint } from './endpoints.ts';
@@ -22,37 +23,34 @@ export type { Flows, LogoutAnswer, TokenAnswer } from './flow-types.ts';
 export const USER_SCOPE = 'openid profile email offline_access';
 
 export const test = base.extend<{ flows: Flows }>({
-  flows: [
-    async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
-      const x: FlowContext = {
-        cfg: suite.cfg,
-        pacer: suite.pacer,
-        anon,
-        check,
-        counter,
-        loginBrowser,
-        testInfo,
-        secret: (v) => {
-          if (typeof v === 'string' && v.length >= 4) suite.redactor.add(v);
-        },
-      };
-      // The code exchange's logins walk with the logins below, made after the requests they need.
-      let walk: Flows['walk'] | undefined;
-      const codeLogin = codeLoginOf(x, {
-        walk: (...a) => walk!(...a),
-        endpoint: (which) => endpoint(suite.cfg, anon, which),
-      });
-      const requests = flowRequests(x, codeLogin);
-      const logins = flowLogins(x, requests);
-      walk = logins.walk;
-      const flows: Flows = {
-        ...requests,
-        ...logins,
-        userTokens: userTokensOf(x, { ...requests, ...logins }),
-        secret: x.secret,
-      };
-      await use(flows);
-    },
-    { box: 'self' },
-  ],
+  flows: builds(async ({ suite, anon, counter, check, loginBrowser }, use, testInfo) => {
+    const x: FlowContext = {
+      cfg: suite.cfg,
+      pacer: suite.pacer,
+      anon,
+      check,
+      counter,
+      loginBrowser,
+      testInfo,
+      secret: (v) => {
+        if (typeof v === 'string' && v.length >= 4) suite.redactor.add(v);
+      },
+    };
+    // The code exchange's logins walk with the logins below, made after the requests they need.
+    let walk: Flows['walk'] | undefined;
+    const codeLogin = codeLoginOf(x, {
+      walk: (...a) => walk!(...a),
+      endpoint: (which) => endpoint(suite.cfg, anon, which),
+    });
+    const requests = flowRequests(x, codeLogin);
+    const logins = flowLogins(x, requests);
+    walk = logins.walk;
+    const flows: Flows = {
+      ...requests,
+      ...logins,
+      userTokens: userTokensOf(x, { ...requests, ...logins }),
+      secret: x.secret,
+    };
+    await use(flows);
+  }),
 });

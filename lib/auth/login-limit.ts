@@ -8,7 +8,7 @@ import { parseRateLimit } from '../pacer.ts';
 import type { Flows } from './flow-types.ts';
 import type { AuthorizeOutcome } from './login-walk.ts';
 import { oneLoginAtATime } from './one-login.ts';
-import { newState, pkcePair } from './pkce.ts';
+import { codeRequest } from './pkce.ts';
 
 /**
  * The three kinds of attempt share the endpoint's own rate limit, which refills within
@@ -59,16 +59,7 @@ export async function pageLogin(flows: Flows, cfg: Config): Promise<Login<Author
   return (username, password) =>
     pastEndpointLimit(
       () => {
-        const pair = pkcePair();
-        const params = {
-          response_type: 'code',
-          client_id: publicClientId!,
-          redirect_uri: redirectUri!,
-          scope: 'openid',
-          state: newState(),
-          code_challenge: pair.challenge,
-          code_challenge_method: pair.method,
-        };
+        const { params } = codeRequest(publicClientId!, redirectUri!, 'openid');
         return flows.authorize(e, params, [redirectUri!], { username, password }, { provokesBlock: true });
       },
       (out) => out.throttled?.resetAt,

@@ -119,526 +119,443 @@ export interface Declaration {
   readonly run?: true;
 }
 
+/** An entry as the table writes it: its group is the list it stands in, its kind text unless given. */
+export type Entry = Omit<Declaration, 'group' | 'kind'> & { readonly kind?: Kind };
+
 const fromRoot = (path: string): string =>
   relative(fileURLToPath(new URL('../..', import.meta.url)), path).replace(/\\/g, '/');
 const pathKind = { type: 'path' } as const;
 const urlKind = { type: 'url' } as const;
-const text = { type: 'text' } as const;
 const apiV2 = (baseUrl: string): string => `${baseUrl}/api/v2/`;
 /** The setting that overrides an authentication-API path (AUTH_PATHS). */
 const pathSetting = <P extends AuthPath>(path: P) =>
   ({
     name: AUTH_PATHS[path].setting,
-    group: 'authentication',
     kind: pathKind,
     defaultDoc: `discovery, else \`${AUTH_PATHS[path].fallback}\``,
     doc: 'authentication-API path: this setting wins, else the server’s metadata where it lists the endpoint (the OpenID discovery document, then the RFC 8414 authorization server metadata), else the default',
   }) as const;
 
-// `as const`: each entry keeps its literal name, kind and default, from which the names and the
-// types the accessors read (below) are derived.
-const DECLARED = [
-  // Target and management API
-  {
-    name: 'IDM_BASE_URL',
-    group: 'target',
-    kind: { type: 'url', origin: true },
-    defaultDoc: 'the embedded tenant on `http://127.0.0.1:<IDM_EMBEDDED_PORT>`',
-    doc: 'tenant origin (without `/api/v2`); unset starts the embedded reference tenant',
-  },
-  {
-    name: 'IDM_APIS',
-    group: 'target',
-    kind: { type: 'enum', values: API_SCOPES },
-    default: 'both',
-    doc: "the APIs under test: `both`, or `authentication` alone (a server with no Management API, e.g. an OpenID provider: `IDM_CLIENT_ID`, `IDM_CLIENT_SECRET` and `IDM_RESOURCE_SERVER_ID` are then not required, nothing is snapshotted or restored, and every management test is skipped as the run's, naming this setting, so the verdict says INCOMPLETE), or `management` alone (every authentication-API test skipped the same way: the Management API judged apart, as the mutation harness compares that half)",
-  },
-  {
-    name: 'IDM_CLIENT_ID',
-    group: 'target',
-    kind: text,
-    embedded: EMBEDDED.client.id,
-    required: true,
-    doc: 'machine-to-machine client with `update:resource_servers` (and the experiment scope)',
-  },
-  {
-    name: 'IDM_CLIENT_SECRET',
-    group: 'target',
-    kind: text,
-    embedded: EMBEDDED.client.secret,
-    required: true,
-    secret: true,
-    doc: 'its secret',
-  },
-  {
-    name: 'IDM_LIMITED_CLIENT_ID',
-    group: 'target',
-    kind: text,
-    embedded: EMBEDDED.limited.id,
-    together: 'limited',
-    unset: 'the 403 (missing scope) tests skipped',
-    doc: 'a client without `update:resource_servers`',
-  },
-  {
-    name: 'IDM_LIMITED_CLIENT_SECRET',
-    group: 'target',
-    kind: text,
-    embedded: EMBEDDED.limited.secret,
-    together: 'limited',
-    secret: true,
-    doc: 'its secret',
-  },
-  {
-    name: 'IDM_API_CLIENT_ID',
-    group: 'target',
-    kind: text,
-    together: 'api-client',
-    unset: 'the management client obtains the tokens for the resource server’s API (the settings-in-effect rows)',
-    doc: 'a client allowed to obtain tokens for the API of `IDM_RESOURCE_SERVER_ID` (a client grant for its identifier), when the management client holds none',
-  },
-  {
-    name: 'IDM_API_CLIENT_SECRET',
-    group: 'target',
-    kind: text,
-    together: 'api-client',
-    secret: true,
-    doc: 'its secret',
-  },
-  {
-    name: 'IDM_UNGRANTED_CLIENT_ID',
-    group: 'target',
-    kind: text,
-    embedded: EMBEDDED.limited.id,
-    together: 'ungranted',
-    unset: 'the refusal under `require_client_grant` skipped',
-    doc: 'a client that may use client credentials (its secret in the body) and holds no client grant for that API; its credentials are shown live by a token for the management API (`IDM_AUDIENCE`) unless it is the limited client',
-  },
-  {
-    name: 'IDM_UNGRANTED_CLIENT_SECRET',
-    group: 'target',
-    kind: text,
-    embedded: EMBEDDED.limited.secret,
-    together: 'ungranted',
-    secret: true,
-    doc: 'its secret',
-  },
-  {
-    name: 'IDM_RESOURCE_SERVER_ID',
-    group: 'target',
-    kind: text,
-    embedded: EMBEDDED.resourceServerId,
-    required: true,
-    doc: 'the custom resource server the suite may modify (snapshotted first, restored at the end)',
-  },
-  {
-    name: 'IDM_SYSTEM_RESOURCE_SERVER_ID',
-    group: 'target',
-    kind: text,
-    default: apiV2,
-    defaultDoc: '`<base>/api/v2/`',
-    doc: 'how the system resource server is addressed (its identifier)',
-  },
-  {
-    name: 'IDM_AUDIENCE',
-    group: 'target',
-    kind: text,
-    default: apiV2,
-    defaultDoc: '`<base>/api/v2/`',
-    doc: 'audience of the management token',
-  },
-  {
-    name: 'IDM_TOKEN_PATH',
-    group: 'target',
-    kind: pathKind,
-    default: '/oauth/token',
-    doc: 'token endpoint path of the management API (§5.1; the authentication API has `IDM_AUTH_TOKEN_PATH`)',
-  },
-  {
-    name: 'IDM_EXPIRED_TOKEN',
-    group: 'target',
-    kind: text,
-    secret: true,
-    doc: 'a tenant-signed expired token for the expired-token case (else one is forged)',
-  },
-  {
-    name: 'IDM_EARLY_ACCESS',
-    group: 'target',
-    kind: { type: 'bool' },
-    default: 'true',
-    doc: 'include the Early Access field `authorization_policy` in valid bodies',
-  },
-  // Experiments
-  {
-    name: 'IDM_FEATURE_FLAG_ID',
-    group: 'experiments',
-    kind: text,
-    embedded: EMBEDDED.featureFlagId,
-    together: 'flag',
-    unset: 'the experiment creations skipped',
-    doc: 'a feature flag for experiments',
-  },
-  {
-    name: 'IDM_VARIATION_IDS',
-    group: 'experiments',
-    kind: { type: 'list', min: 2, what: 'variation ids (a control and a treatment)' },
-    embedded: EMBEDDED.variationIds.join(','),
-    together: 'flag',
-    doc: 'at least two of its variations, control first',
-  },
-  {
-    name: 'IDM_STRATEGY_FIELD',
-    group: 'experiments',
-    kind: { type: 'text', pattern: /^[A-Za-z_][A-Za-z0-9_]*$/, what: 'a field name' },
-    default: 'allocation_strategy',
-    doc: 'name of the allocation-strategy attribute (the spec does not show it); its enum is asserted once a valid creation answers with it',
-  },
-  {
-    name: 'IDM_SEGMENT_IDS',
-    group: 'experiments',
-    kind: { type: 'list', min: 1, what: 'segment ids' },
-    embedded: EMBEDDED.segmentIds.join(','),
-    unset: 'the `segment` half of exp.create.strategy.enum skipped',
-    doc: 'segment ids the target knows, in allocation order, for the `segment` strategy',
-  },
-  {
-    name: 'IDM_AUTHENTICATION_FLOW',
-    group: 'experiments',
-    kind: text,
-    default: 'login',
-    doc: 'value for the experiment field whose allowed values the spec does not show',
-  },
-  {
-    name: 'IDM_ASSIGNMENT_SUBJECT',
-    group: 'experiments',
-    kind: text,
-    default: 'device',
-    doc: 'likewise',
-  },
-  // Authentication API
-  {
-    name: 'IDM_AUTH_URL',
-    group: 'authentication',
-    kind: { type: 'url', origin: true },
-    default: (baseUrl) => baseUrl,
-    defaultDoc: 'the base URL',
-    doc: '`{auth_url}`: origin of the authentication API',
-  },
-  {
-    name: 'IDM_AUTH_TOKEN_PATH',
-    group: 'authentication',
-    kind: pathKind,
-    defaultDoc: 'discovery, else `IDM_TOKEN_PATH`',
-    doc: "the authentication API's token endpoint path: this setting wins (`<auth url><path>`), else the `token_endpoint` of the discovery document (or of the RFC 8414 metadata), else `<auth url><IDM_TOKEN_PATH>`",
-  },
-  {
-    name: 'IDM_ASSERTION_AUDIENCE',
-    group: 'authentication',
-    // RFC 7519 §4.1.3: a StringOrURI, here without spaces.
-    kind: { type: 'text', pattern: /^\S+$/, what: 'an audience (a URI, or token-endpoint) without spaces' },
-    defaultDoc: 'the discovery `issuer` (else `<auth url>/`), then the token endpoint URL',
-    doc: "`aud` of the client assertions (RFC 7523 §3: a value that identifies the authorization server). Unset, the genuine assertion is tried with the issuer, then with the token endpoint URL (OIDC Core §9), and the first taken signs every assertion of the run (the report's `auth.method.param-names` says which); set, only this: another URI, or `token-endpoint` for the authentication API's token endpoint",
-  },
-  {
-    name: 'IDM_PUBLIC_CLIENT_ID',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.publicClientId,
-    unset: 'the public-client (PKCE) flows skipped',
-    doc: 'a public client (auth method `none`, PKCE)',
-  },
-  // The clients of the ways to authenticate at the token endpoint (lib/auth/methods/clients.ts).
-  ...METHOD_SETTINGS,
-  {
-    name: 'IDM_TEST_USERNAME',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.user.username,
-    together: 'user',
-    unset: 'the password grant, user info, revoke and browser logins skipped',
-    doc: 'a test user on a database connection',
-  },
-  {
-    name: 'IDM_TEST_PASSWORD',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.user.password,
-    together: 'user',
-    secret: true,
-    doc: 'its password',
-  },
-  {
-    name: 'IDM_TEST_CONNECTION',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.user.connection,
-    doc: 'the test user’s database connection',
-  },
-  {
-    name: 'IDM_LOCKOUT_USERNAME',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.lockout.username,
-    together: 'lockout',
-    unset: '§8 repeat-login limit skipped',
-    doc: 'a user the §8 repeat-login test may lock (never the test user; with `IDM_ALLOW=lockout`)',
-  },
-  {
-    name: 'IDM_LOCKOUT_PASSWORD',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.lockout.password,
-    together: 'lockout',
-    secret: true,
-    doc: 'its password',
-  },
-  {
-    name: 'IDM_LOCKOUT_ATTEMPTS',
-    group: 'authentication',
-    kind: { type: 'int', min: 1, max: 1000 },
-    default: '12',
-    doc: 'failed logins the §8 test spends at most before the lockout user must be blocked (the spec states the limit, not its value)',
-  },
-  {
-    name: 'IDM_NOT_OFFERED',
-    group: 'authentication',
-    kind: { type: 'list', min: 0, what: 'named flows and ways to authenticate', values: NAMED_FLOWS },
-    defaultDoc: 'none',
-    doc: `named flows and ways to authenticate the tenant does not offer on purpose (${NAMED_FLOWS.map((f) => `\`${f}\``).join(', ')}): their clauses are skipped "not offered" (the tenant's), nothing else depends on them; unset, an endpoint not found fails its flow's own clause once, naming its path setting (the spec names it)`,
-  },
-  {
-    name: 'IDM_REDIRECT_URI',
-    group: 'authentication',
-    kind: urlKind,
-    embedded: EMBEDDED.redirectUri,
-    unset: 'the authorization-code flows skipped',
-    doc: 'registered redirect URI of the public and post clients',
-  },
-  {
-    name: 'IDM_LOGOUT_RETURN_TO',
-    group: 'authentication',
-    kind: urlKind,
-    embedded: EMBEDDED.logoutReturnTo,
-    unset: 'logout with returnTo skipped',
-    doc: 'registered logout return URL',
-  },
-  {
-    name: 'IDM_PASSWORDLESS_EMAIL',
-    group: 'authentication',
-    kind: { type: 'text', pattern: /^[^\s@]+@[^\s@]+$/, what: 'an e-mail address' },
-    embedded: EMBEDDED.passwordlessEmail,
-    unset: 'passwordless start by e-mail skipped',
-    doc: 'recipient for passwordless start by e-mail (with `IDM_ALLOW=passwordless`)',
-  },
-  {
-    name: 'IDM_PASSWORDLESS_PHONE',
-    group: 'authentication',
-    kind: { type: 'text', pattern: /^\+[1-9]\d{6,14}$/, what: 'an E.164 number such as +15555550100' },
-    embedded: EMBEDDED.passwordlessPhone,
-    unset: 'passwordless start by SMS skipped',
-    doc: 'recipient for passwordless start by SMS (E.164)',
-  },
-  {
-    name: 'IDM_PASSWORDLESS_OUTBOX_PATH',
-    group: 'authentication',
-    kind: pathKind,
-    embedded: EMBEDDED.passwordlessOutboxPath,
-    unset: 'a made-up one-time code judged by invalid_grant alone, beside an accepted passwordless start',
-    doc: 'test tenants only: an authentication-API path answering the one-time codes the tenant sent (`{messages: [{to, code}]}`, newest last), so the passwordless grant is tried with the code sent beside a made-up one; a real tenant leaves it unset',
-  },
-  {
-    name: 'IDM_SAML_CONNECTION',
-    group: 'authentication',
-    kind: text,
-    embedded: EMBEDDED.samlConnection,
-    unset: 'the SAML IdP-initiated callback skipped',
-    doc: 'the SAML connection for the IdP-initiated callback',
-  },
-  ...AUTH_PATH_NAMES.map(pathSetting),
-  // The login walk (lib/auth/login-walk.ts): Playwright selectors (CSS, lists with commas). The
-  // fields have CSS defaults; the buttons none: unset, each is found by its role and accessible
-  // name, from the vocabulary of lib/auth/control-words.ts (Playwright's getByRole, which reads a
-  // label wherever the markup nests it), and a setting replaces that vocabulary.
-  {
-    name: 'IDM_LOGIN_USERNAME_SELECTOR',
-    group: 'authentication',
-    kind: text,
-    default:
-      'input[type=email], input[autocomplete~=username], input[name=username], input[name=email], input[name=login]',
-    doc: 'login-walk selector of the username or e-mail field (browser flows; on its own page or beside the password)',
-  },
-  {
-    name: 'IDM_LOGIN_PASSWORD_SELECTOR',
-    group: 'authentication',
-    kind: text,
-    default: 'input[type=password]',
-    doc: 'login-walk selector of the password field',
-  },
-  {
-    name: 'IDM_LOGIN_SUBMIT_SELECTOR',
-    group: 'authentication',
-    kind: text,
-    defaultDoc:
-      'a button (`<button>`, `<input type=submit>`, `role=button`) named Continue, Next, Log in, Sign in, Submit, Verify, Go, OK, Proceed or Enter',
-    doc: 'login-walk selector of the control that submits a filled field (the one in the field’s form first; else Enter)',
-  },
-  {
-    name: 'IDM_LOGIN_CONSENT_SELECTOR',
-    group: 'authentication',
-    kind: text,
-    defaultDoc:
-      'a button named Accept, Allow, Authorize, Approve, Submit consent, Continue, Yes, Agree, Grant or Confirm (and no decline word)',
-    doc: 'login-walk selector of the control that accepts a consent page (or passes an interstitial page without fields)',
-  },
-  {
-    name: 'IDM_LOGIN_DECLINE_SELECTOR',
-    group: 'authentication',
-    kind: text,
-    defaultDoc:
-      'a button or a link named Deny, Decline, Cancel, Reject, Refuse, Not now or Don’t allow (a button also No)',
-    doc: 'login-walk selector of the control that declines a consent page, a button or a link (the consent-refused case, RFC 6749 §4.1.2.1)',
-  },
-  {
-    name: 'IDM_LOGOUT_CONFIRM_SELECTOR',
-    group: 'authentication',
-    kind: text,
-    defaultDoc: 'a button named Yes, Confirm or Continue, or whose name says sign out or log out',
-    doc: 'login-walk selector of the control that confirms a logout-confirmation page',
-  },
-  {
-    name: 'IDM_CHROMIUM',
-    group: 'authentication',
-    kind: text,
-    defaultDoc:
-      "Playwright's Chromium (`npx playwright install chromium`), else Google Chrome or Microsoft Edge (Playwright's `chrome` and `msedge` channels), else `/usr/bin/chromium-headless-shell`, `/usr/bin/chromium` or `/usr/bin/chromium-browser`",
-    doc: "the Chromium binary of the browser flows and of the HTML report's browser test; when set, the only one tried; no browser found skips them",
-  },
-  // Run
-  {
-    name: 'IDM_DEPTH',
-    group: 'run',
-    kind: { type: 'enum', values: DEPTHS },
-    default: 'default',
-    doc: '`quick` (pull requests) / `default` / `deep` (nightly): fast-check runs per property (update 5/20/100, experiment 2/5/25)',
-  },
-  {
-    name: 'IDM_FAIL_ON_INCOMPLETE',
-    group: 'run',
-    kind: { type: 'bool' },
-    default: 'false',
-    doc: 'the gate fails an INCOMPLETE run (must clauses not exercised for a reason of the run: no Chromium, a login not driven, a setting unset) with exit code 4; off, such a run exits 0 and says INCOMPLETE',
-    run: true,
-  },
-  {
-    name: 'IDM_SEED',
-    group: 'run',
-    kind: { type: 'int', min: -0x80000000, max: 0x7fffffff },
-    defaultDoc: 'random, printed',
-    doc: 'replays the generated cases of a run',
-  },
-  {
-    name: 'IDM_REPLAY_PATH',
-    group: 'run',
-    kind: text,
-    doc: 'with `IDM_SEED` and `--grep`, replays one counterexample (the path a failure prints)',
-    run: true,
-  },
-  {
-    name: 'IDM_ALLOW',
-    group: 'run',
-    kind: { type: 'list', min: 0, what: 'opt-ins', values: ALLOWANCE_NAMES },
-    defaultDoc: 'none',
-    doc: `opt-ins against a non-embedded target: ${Object.entries(ALLOWANCES)
-      .map(([k, v]) => `\`${k}\` (${v})`)
-      .join(', ')}, \`all\``,
-  },
-  {
-    name: 'IDM_TIMEOUT_MS',
-    group: 'run',
-    kind: { type: 'int', min: 100, max: 120000 },
-    default: '8000',
-    doc: 'per-request timeout in ms (headers and body together)',
-  },
-  {
-    name: 'IDM_PACING_RESERVE',
-    group: 'run',
-    kind: { type: 'int', min: 0, max: 1000 },
-    default: '1',
-    doc: 'requests kept in reserve per rate-limit bucket before waiting for `X-RateLimit-Reset`',
-  },
-  // Files, folders and ports
-  {
-    name: 'IDM_ENV_FILE',
-    group: 'files',
-    kind: text,
-    default: '.env',
-    doc: 'the env file to read (relative to the working directory); read from the environment only, since it names the file',
-  },
-  {
-    name: 'IDM_REPORTS_DIR',
-    group: 'files',
-    kind: text,
-    default: 'reports',
-    doc: 'where every report of a run goes (`run-meta.json` and the Allure results included)',
-    run: true,
-  },
-  {
-    name: 'IDM_STATE_DIR',
-    group: 'files',
-    kind: text,
-    default: fileURLToPath(new URL('../../.idm-state', import.meta.url)),
-    defaultDoc: '`.idm-state` in the checkout',
-    doc: 'where the restore journal and the run lock live (owner-only, git-ignored)',
-    run: true,
-  },
-  {
-    name: 'IDM_BASELINE',
-    group: 'files',
-    kind: text,
-    default: 'baseline/known-deviations.json',
-    doc: 'the known-deviation baseline',
-    run: true,
-  },
-  {
-    name: 'IDM_EMBEDDED_PORT',
-    group: 'files',
-    kind: { type: 'int', min: 1, max: 65535 },
-    default: '4810',
-    doc: 'loopback port of the embedded tenant, e.g. when 4810 is taken',
-    run: true,
-  },
-  {
-    name: 'IDM_MUTATION_PORT_BASE',
-    group: 'files',
-    kind: { type: 'int', min: 1024, max: 65000 },
-    default: '5000',
-    doc: 'first of the 90 loopback ports the mutation harness launches variants on (two checkouts at once)',
-    run: true,
-  },
-  {
-    name: 'IDM_INTEROP_PORT_BASE',
-    group: 'files',
-    kind: { type: 'int', min: 1024, max: 65000 },
-    default: '6100',
-    doc: 'first of the loopback ports `npm run interop` starts its servers on (ten per server, in the order of the legs)',
-    run: true,
-  },
-  {
-    name: 'IDM_SELFTEST_SAMPLES',
-    group: 'files',
-    kind: { type: 'int', min: 1, max: 1_000_000 },
-    default: '3000',
-    doc: 'samples per schema in the contract self-test (`selftest/contract-schemas.spec.ts`)',
-    run: true,
-  },
-] as const satisfies readonly Declaration[];
-
-/** The declared names: naming a setting that is not declared is a type error. */
-export type SettingName = (typeof DECLARED)[number]['name'];
-export type Setting = Declaration & { readonly name: SettingName };
-export const SETTINGS: readonly Setting[] = DECLARED;
+// By group, in the order of GROUPS. `as const`: each entry keeps its literal name, kind and default,
+// from which the names and the types the accessors read (below) are derived.
+const DECLARED = {
+  target: [
+    {
+      name: 'IDM_BASE_URL',
+      kind: { type: 'url', origin: true },
+      defaultDoc: 'the embedded tenant on `http://127.0.0.1:<IDM_EMBEDDED_PORT>`',
+      doc: 'tenant origin (without `/api/v2`); unset starts the embedded reference tenant',
+    },
+    {
+      name: 'IDM_APIS',
+      kind: { type: 'enum', values: API_SCOPES },
+      default: 'both',
+      doc: "the APIs under test: `both`, or `authentication` alone (a server with no Management API, e.g. an OpenID provider: `IDM_CLIENT_ID`, `IDM_CLIENT_SECRET` and `IDM_RESOURCE_SERVER_ID` are then not required, nothing is snapshotted or restored, and every management test is skipped as the run's, naming this setting, so the verdict says INCOMPLETE), or `management` alone (every authentication-API test skipped the same way: the Management API judged apart, as the mutation harness compares that half)",
+    },
+    {
+      name: 'IDM_CLIENT_ID',
+      embedded: EMBEDDED.client.id,
+      required: true,
+      doc: 'machine-to-machine client with `update:resource_servers` (and the experiment scope)',
+    },
+    {
+      name: 'IDM_CLIENT_SECRET',
+      embedded: EMBEDDED.client.secret,
+      required: true,
+      secret: true,
+      doc: 'its secret',
+    },
+    {
+      name: 'IDM_LIMITED_CLIENT_ID',
+      embedded: EMBEDDED.limited.id,
+      together: 'limited',
+      unset: 'the 403 (missing scope) tests skipped',
+      doc: 'a client without `update:resource_servers`',
+    },
+    {
+      name: 'IDM_LIMITED_CLIENT_SECRET',
+      embedded: EMBEDDED.limited.secret,
+      together: 'limited',
+      secret: true,
+      doc: 'its secret',
+    },
+    {
+      name: 'IDM_API_CLIENT_ID',
+      together: 'api-client',
+      unset: 'the management client obtains the tokens for the resource server’s API (the settings-in-effect rows)',
+      doc: 'a client allowed to obtain tokens for the API of `IDM_RESOURCE_SERVER_ID` (a client grant for its identifier), when the management client holds none',
+    },
+    {
+      name: 'IDM_API_CLIENT_SECRET',
+      together: 'api-client',
+      secret: true,
+      doc: 'its secret',
+    },
+    {
+      name: 'IDM_UNGRANTED_CLIENT_ID',
+      embedded: EMBEDDED.limited.id,
+      together: 'ungranted',
+      unset: 'the refusal under `require_client_grant` skipped',
+      doc: 'a client that may use client credentials (its secret in the body) and holds no client grant for that API; its credentials are shown live by a token for the management API (`IDM_AUDIENCE`) unless it is the limited client',
+    },
+    {
+      name: 'IDM_UNGRANTED_CLIENT_SECRET',
+      embedded: EMBEDDED.limited.secret,
+      together: 'ungranted',
+      secret: true,
+      doc: 'its secret',
+    },
+    {
+      name: 'IDM_RESOURCE_SERVER_ID',
+      embedded: EMBEDDED.resourceServerId,
+      required: true,
+      doc: 'the custom resource server the suite may modify (snapshotted first, restored at the end)',
+    },
+    {
+      name: 'IDM_SYSTEM_RESOURCE_SERVER_ID',
+      default: apiV2,
+      defaultDoc: '`<base>/api/v2/`',
+      doc: 'how the system resource server is addressed (its identifier)',
+    },
+    {
+      name: 'IDM_AUDIENCE',
+      default: apiV2,
+      defaultDoc: '`<base>/api/v2/`',
+      doc: 'audience of the management token',
+    },
+    {
+      name: 'IDM_TOKEN_PATH',
+      kind: pathKind,
+      default: '/oauth/token',
+      doc: 'token endpoint path of the management API (§5.1; the authentication API has `IDM_AUTH_TOKEN_PATH`)',
+    },
+    {
+      name: 'IDM_EXPIRED_TOKEN',
+      secret: true,
+      doc: 'a tenant-signed expired token for the expired-token case (else one is forged)',
+    },
+    {
+      name: 'IDM_EARLY_ACCESS',
+      kind: { type: 'bool' },
+      default: 'true',
+      doc: 'include the Early Access field `authorization_policy` in valid bodies',
+    },
+  ],
+  experiments: [
+    {
+      name: 'IDM_FEATURE_FLAG_ID',
+      embedded: EMBEDDED.featureFlagId,
+      together: 'flag',
+      unset: 'the experiment creations skipped',
+      doc: 'a feature flag for experiments',
+    },
+    {
+      name: 'IDM_VARIATION_IDS',
+      kind: { type: 'list', min: 2, what: 'variation ids (a control and a treatment)' },
+      embedded: EMBEDDED.variationIds.join(','),
+      together: 'flag',
+      doc: 'at least two of its variations, control first',
+    },
+    {
+      name: 'IDM_STRATEGY_FIELD',
+      kind: { type: 'text', pattern: /^[A-Za-z_][A-Za-z0-9_]*$/, what: 'a field name' },
+      default: 'allocation_strategy',
+      doc: 'name of the allocation-strategy attribute (the spec does not show it); its enum is asserted once a valid creation answers with it',
+    },
+    {
+      name: 'IDM_SEGMENT_IDS',
+      kind: { type: 'list', min: 1, what: 'segment ids' },
+      embedded: EMBEDDED.segmentIds.join(','),
+      unset: 'the `segment` half of exp.create.strategy.enum skipped',
+      doc: 'segment ids the target knows, in allocation order, for the `segment` strategy',
+    },
+    {
+      name: 'IDM_AUTHENTICATION_FLOW',
+      default: 'login',
+      doc: 'value for the experiment field whose allowed values the spec does not show',
+    },
+    {
+      name: 'IDM_ASSIGNMENT_SUBJECT',
+      default: 'device',
+      doc: 'likewise',
+    },
+  ],
+  authentication: [
+    {
+      name: 'IDM_AUTH_URL',
+      kind: { type: 'url', origin: true },
+      default: (baseUrl) => baseUrl,
+      defaultDoc: 'the base URL',
+      doc: '`{auth_url}`: origin of the authentication API',
+    },
+    {
+      name: 'IDM_AUTH_TOKEN_PATH',
+      kind: pathKind,
+      defaultDoc: 'discovery, else `IDM_TOKEN_PATH`',
+      doc: "the authentication API's token endpoint path: this setting wins (`<auth url><path>`), else the `token_endpoint` of the discovery document (or of the RFC 8414 metadata), else `<auth url><IDM_TOKEN_PATH>`",
+    },
+    {
+      name: 'IDM_ASSERTION_AUDIENCE',
+      // RFC 7519 §4.1.3: a StringOrURI, here without spaces.
+      kind: { type: 'text', pattern: /^\S+$/, what: 'an audience (a URI, or token-endpoint) without spaces' },
+      defaultDoc: 'the discovery `issuer` (else `<auth url>/`), then the token endpoint URL',
+      doc: "`aud` of the client assertions (RFC 7523 §3: a value that identifies the authorization server). Unset, the genuine assertion is tried with the issuer, then with the token endpoint URL (OIDC Core §9), and the first taken signs every assertion of the run (the report's `auth.method.param-names` says which); set, only this: another URI, or `token-endpoint` for the authentication API's token endpoint",
+    },
+    {
+      name: 'IDM_PUBLIC_CLIENT_ID',
+      embedded: EMBEDDED.publicClientId,
+      unset: 'the public-client (PKCE) flows skipped',
+      doc: 'a public client (auth method `none`, PKCE)',
+    },
+    // The clients of the ways to authenticate at the token endpoint (lib/auth/methods/clients.ts).
+    ...METHOD_SETTINGS,
+    {
+      name: 'IDM_TEST_USERNAME',
+      embedded: EMBEDDED.user.username,
+      together: 'user',
+      unset: 'the password grant, user info, revoke and browser logins skipped',
+      doc: 'a test user on a database connection',
+    },
+    {
+      name: 'IDM_TEST_PASSWORD',
+      embedded: EMBEDDED.user.password,
+      together: 'user',
+      secret: true,
+      doc: 'its password',
+    },
+    {
+      name: 'IDM_TEST_CONNECTION',
+      embedded: EMBEDDED.user.connection,
+      doc: 'the test user’s database connection',
+    },
+    {
+      name: 'IDM_LOCKOUT_USERNAME',
+      embedded: EMBEDDED.lockout.username,
+      together: 'lockout',
+      unset: '§8 repeat-login limit skipped',
+      doc: 'a user the §8 repeat-login test may lock (never the test user; with `IDM_ALLOW=lockout`)',
+    },
+    {
+      name: 'IDM_LOCKOUT_PASSWORD',
+      embedded: EMBEDDED.lockout.password,
+      together: 'lockout',
+      secret: true,
+      doc: 'its password',
+    },
+    {
+      name: 'IDM_LOCKOUT_ATTEMPTS',
+      kind: { type: 'int', min: 1, max: 1000 },
+      default: '12',
+      doc: 'failed logins the §8 test spends at most before the lockout user must be blocked (the spec states the limit, not its value)',
+    },
+    {
+      name: 'IDM_NOT_OFFERED',
+      kind: { type: 'list', min: 0, what: 'named flows and ways to authenticate', values: NAMED_FLOWS },
+      defaultDoc: 'none',
+      doc: `named flows and ways to authenticate the tenant does not offer on purpose (${NAMED_FLOWS.map((f) => `\`${f}\``).join(', ')}): their clauses are skipped "not offered" (the tenant's), nothing else depends on them; unset, an endpoint not found fails its flow's own clause once, naming its path setting (the spec names it)`,
+    },
+    {
+      name: 'IDM_REDIRECT_URI',
+      kind: urlKind,
+      embedded: EMBEDDED.redirectUri,
+      unset: 'the authorization-code flows skipped',
+      doc: 'registered redirect URI of the public and post clients',
+    },
+    {
+      name: 'IDM_LOGOUT_RETURN_TO',
+      kind: urlKind,
+      embedded: EMBEDDED.logoutReturnTo,
+      unset: 'logout with returnTo skipped',
+      doc: 'registered logout return URL',
+    },
+    {
+      name: 'IDM_PASSWORDLESS_EMAIL',
+      kind: { type: 'text', pattern: /^[^\s@]+@[^\s@]+$/, what: 'an e-mail address' },
+      embedded: EMBEDDED.passwordlessEmail,
+      unset: 'passwordless start by e-mail skipped',
+      doc: 'recipient for passwordless start by e-mail (with `IDM_ALLOW=passwordless`)',
+    },
+    {
+      name: 'IDM_PASSWORDLESS_PHONE',
+      kind: { type: 'text', pattern: /^\+[1-9]\d{6,14}$/, what: 'an E.164 number such as +15555550100' },
+      embedded: EMBEDDED.passwordlessPhone,
+      unset: 'passwordless start by SMS skipped',
+      doc: 'recipient for passwordless start by SMS (E.164)',
+    },
+    {
+      name: 'IDM_PASSWORDLESS_OUTBOX_PATH',
+      kind: pathKind,
+      embedded: EMBEDDED.passwordlessOutboxPath,
+      unset: 'a made-up one-time code judged by invalid_grant alone, beside an accepted passwordless start',
+      doc: 'test tenants only: an authentication-API path answering the one-time codes the tenant sent (`{messages: [{to, code}]}`, newest last), so the passwordless grant is tried with the code sent beside a made-up one; a real tenant leaves it unset',
+    },
+    {
+      name: 'IDM_SAML_CONNECTION',
+      embedded: EMBEDDED.samlConnection,
+      unset: 'the SAML IdP-initiated callback skipped',
+      doc: 'the SAML connection for the IdP-initiated callback',
+    },
+    ...AUTH_PATH_NAMES.map(pathSetting),
+    // The login walk (lib/auth/login-walk.ts): Playwright selectors (CSS, lists with commas). The
+    // fields have CSS defaults; the buttons none: unset, each is found by its role and accessible
+    // name, from the vocabulary of lib/auth/control-words.ts (Playwright's getByRole, which reads a
+    // label wherever the markup nests it), and a setting replaces that vocabulary.
+    {
+      name: 'IDM_LOGIN_USERNAME_SELECTOR',
+      default:
+        'input[type=email], input[autocomplete~=username], input[name=username], input[name=email], input[name=login]',
+      doc: 'login-walk selector of the username or e-mail field (browser flows; on its own page or beside the password)',
+    },
+    {
+      name: 'IDM_LOGIN_PASSWORD_SELECTOR',
+      default: 'input[type=password]',
+      doc: 'login-walk selector of the password field',
+    },
+    {
+      name: 'IDM_LOGIN_SUBMIT_SELECTOR',
+      defaultDoc:
+        'a button (`<button>`, `<input type=submit>`, `role=button`) named Continue, Next, Log in, Sign in, Submit, Verify, Go, OK, Proceed or Enter',
+      doc: 'login-walk selector of the control that submits a filled field (the one in the field’s form first; else Enter)',
+    },
+    {
+      name: 'IDM_LOGIN_CONSENT_SELECTOR',
+      defaultDoc:
+        'a button named Accept, Allow, Authorize, Approve, Submit consent, Continue, Yes, Agree, Grant or Confirm (and no decline word)',
+      doc: 'login-walk selector of the control that accepts a consent page (or passes an interstitial page without fields)',
+    },
+    {
+      name: 'IDM_LOGIN_DECLINE_SELECTOR',
+      defaultDoc:
+        'a button or a link named Deny, Decline, Cancel, Reject, Refuse, Not now or Don’t allow (a button also No)',
+      doc: 'login-walk selector of the control that declines a consent page, a button or a link (the consent-refused case, RFC 6749 §4.1.2.1)',
+    },
+    {
+      name: 'IDM_LOGOUT_CONFIRM_SELECTOR',
+      defaultDoc: 'a button named Yes, Confirm or Continue, or whose name says sign out or log out',
+      doc: 'login-walk selector of the control that confirms a logout-confirmation page',
+    },
+    {
+      name: 'IDM_CHROMIUM',
+      defaultDoc:
+        "Playwright's Chromium (`npx playwright install chromium`), else Google Chrome or Microsoft Edge (Playwright's `chrome` and `msedge` channels), else `/usr/bin/chromium-headless-shell`, `/usr/bin/chromium` or `/usr/bin/chromium-browser`",
+      doc: "the Chromium binary of the browser flows and of the HTML report's browser test; when set, the only one tried; no browser found skips them",
+    },
+  ],
+  run: [
+    {
+      name: 'IDM_DEPTH',
+      kind: { type: 'enum', values: DEPTHS },
+      default: 'default',
+      doc: '`quick` (pull requests) / `default` / `deep` (nightly): fast-check runs per property (update 5/20/100, experiment 2/5/25)',
+    },
+    {
+      name: 'IDM_FAIL_ON_INCOMPLETE',
+      kind: { type: 'bool' },
+      default: 'false',
+      doc: 'the gate fails an INCOMPLETE run (must clauses not exercised for a reason of the run: no Chromium, a login not driven, a setting unset) with exit code 4; off, such a run exits 0 and says INCOMPLETE',
+      run: true,
+    },
+    {
+      name: 'IDM_SEED',
+      kind: { type: 'int', min: -0x80000000, max: 0x7fffffff },
+      defaultDoc: 'random, printed',
+      doc: 'replays the generated cases of a run',
+    },
+    {
+      name: 'IDM_REPLAY_PATH',
+      doc: 'with `IDM_SEED` and `--grep`, replays one counterexample (the path a failure prints)',
+      run: true,
+    },
+    {
+      name: 'IDM_ALLOW',
+      kind: { type: 'list', min: 0, what: 'opt-ins', values: ALLOWANCE_NAMES },
+      defaultDoc: 'none',
+      doc: `opt-ins against a non-embedded target: ${Object.entries(ALLOWANCES)
+        .map(([k, v]) => `\`${k}\` (${v})`)
+        .join(', ')}, \`all\``,
+    },
+    {
+      name: 'IDM_TIMEOUT_MS',
+      kind: { type: 'int', min: 100, max: 120000 },
+      default: '8000',
+      doc: 'per-request timeout in ms (headers and body together)',
+    },
+    {
+      name: 'IDM_PACING_RESERVE',
+      kind: { type: 'int', min: 0, max: 1000 },
+      default: '1',
+      doc: 'requests kept in reserve per rate-limit bucket before waiting for `X-RateLimit-Reset`',
+    },
+  ],
+  files: [
+    {
+      name: 'IDM_ENV_FILE',
+      default: '.env',
+      doc: 'the env file to read (relative to the working directory); read from the environment only, since it names the file',
+    },
+    {
+      name: 'IDM_REPORTS_DIR',
+      default: 'reports',
+      doc: 'where every report of a run goes (`run-meta.json` and the Allure results included)',
+      run: true,
+    },
+    {
+      name: 'IDM_STATE_DIR',
+      default: fileURLToPath(new URL('../../.idm-state', import.meta.url)),
+      defaultDoc: '`.idm-state` in the checkout',
+      doc: 'where the restore journal and the run lock live (owner-only, git-ignored)',
+      run: true,
+    },
+    {
+      name: 'IDM_BASELINE',
+      default: 'baseline/known-deviations.json',
+      doc: 'the known-deviation baseline',
+      run: true,
+    },
+    {
+      name: 'IDM_EMBEDDED_PORT',
+      kind: { type: 'int', min: 1, max: 65535 },
+      default: '4810',
+      doc: 'loopback port of the embedded tenant, e.g. when 4810 is taken',
+      run: true,
+    },
+    {
+      name: 'IDM_MUTATION_PORT_BASE',
+      kind: { type: 'int', min: 1024, max: 65000 },
+      default: '5000',
+      doc: 'first of the 90 loopback ports the mutation harness launches variants on (two checkouts at once)',
+      run: true,
+    },
+    {
+      name: 'IDM_INTEROP_PORT_BASE',
+      kind: { type: 'int', min: 1024, max: 65000 },
+      default: '6100',
+      doc: 'first of the loopback ports `npm run interop` starts its servers on (ten per server, in the order of the legs)',
+      run: true,
+    },
+    {
+      name: 'IDM_SELFTEST_SAMPLES',
+      kind: { type: 'int', min: 1, max: 1_000_000 },
+      default: '3000',
+      doc: 'samples per schema in the contract self-test (`selftest/contract-schemas.spec.ts`)',
+      run: true,
+    },
+  ],
+} as const satisfies Record<Group, readonly Entry[]>;
 
 // What each setting reads as once parsed (parse.ts Settings), derived from its entry.
-type Declared = (typeof DECLARED)[number];
+type Written = (typeof DECLARED)[Group][number];
+/** An entry with its kind (text unless given). */
+type WithKind<D> = D extends { readonly kind: Kind }
+  ? D
+  : Omit<D, 'kind'> & { readonly kind: { readonly type: 'text' } };
+type Declared = WithKind<Written>;
+/** The declared names: naming a setting that is not declared is a type error. */
+export type SettingName = Declared['name'];
+export type Setting = Declaration & { readonly name: SettingName };
+export const SETTINGS: readonly Setting[] = (Object.keys(GROUPS) as Group[]).flatMap((group) =>
+  DECLARED[group].map((d: Entry) => ({ kind: { type: 'text' }, ...d, group }) as Setting),
+);
 /** The entry of a name (one name of AUTH_PATHS' entries is a union of six). */
 type DeclarationOf<N extends SettingName> = Declared extends infer D
   ? D extends { readonly name: infer M }

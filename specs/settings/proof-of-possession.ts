@@ -15,11 +15,10 @@ const dpop = (o: Record<string, unknown>) => ({ proof_of_possession: { mechanism
 
 const ROWS = [
   // The twin: the same client's token for the same API, no proof asked yet.
-  row({ id: 'before', ask: clientCredentials(), twin: true }),
+  row({ id: 'before', twin: true }),
   row({
     id: 'dpop required',
     write: dpop({ required: true, required_for: 'all_clients' }),
-    ask: clientCredentials(),
     refused: { clause: 'rs.settings.pop.dpop.required', twin: 'before' },
   }),
   row({ id: 'dpop bound', ask: clientCredentials({ dpop: true }), judge: [bound] }),
@@ -27,7 +26,6 @@ const ROWS = [
   row({
     id: 'public clients only',
     write: dpop({ required: true, required_for: 'public_clients' }),
-    ask: clientCredentials(),
     judge: [on(issuedUnder('rs.settings.pop.required_for'))],
   }),
   row({
@@ -42,7 +40,7 @@ const ROWS = [
     ask: mtlsClient,
     judge: [on(certificateBound, (t, r) => ({ t, certPem: mtlsCertificate(r) }))],
   }),
-  row({ id: 'mtls required', ask: clientCredentials(), refused: { clause: 'rs.settings.pop.mtls', twin: 'before' } }),
+  row({ id: 'mtls required', refused: { clause: 'rs.settings.pop.mtls', twin: 'before' } }),
 ];
 
 test.describe('resource-server settings in effect: proof of possession', () => {

@@ -29,7 +29,6 @@ const ROWS = [
   // The API's token before anything is written: what the tenant issues, and the twin of every row.
   row({
     id: 'before',
-    ask: clientCredentials(),
     twin: true,
     judge: [on(recorded('rs.settings.defaults'), defaultsOf)],
   }),
@@ -42,7 +41,6 @@ const ROWS = [
       signing_secret: r.redact(`idm-${randomBytes(18).toString('base64url')}`),
       token_dialect: 'rfc9068_profile',
     }),
-    ask: clientCredentials(),
     issued: true,
     judge: [
       on(tokenLifetime, (t, r) => lifetimeOf(t, r.written.token_lifetime as number)),
@@ -89,7 +87,6 @@ const ROWS = [
         },
       },
     }),
-    ask: clientCredentials(),
     issued: true,
     also: ['rs.settings.token_dialect.authz'],
     judge: [on(encryptedAsConfigured, (t, r) => ({ t, alg: ENCRYPTION_ALG, kid: kidOf(r) })), signed('RS512')],
@@ -98,7 +95,6 @@ const ROWS = [
   row({
     id: 'plain',
     write: { token_encryption: null, signing_alg: 'RS256', token_dialect: 'access_token', enforce_policies: true },
-    ask: clientCredentials(),
     issued: true,
     judge: [
       on(encryptedAsConfigured, (t, r) => (r.token('authz') ? { t, off: true as const } : null)),
@@ -114,7 +110,6 @@ const ROWS = [
   row({
     id: 'ps256',
     write: { signing_alg: 'PS256' },
-    ask: clientCredentials(),
     issued: true,
     judge: [signed('PS256')],
   }),

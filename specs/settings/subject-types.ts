@@ -2,17 +2,16 @@
 // holding a grant for the API obtains a token and a client holding none is refused beside it;
 // with deny_all the same client that was given one is refused.
 import { test } from '../../lib/fixtures.ts';
-import { clientCredentials, ungrantedClient } from '../../lib/api-tokens/asks.ts';
+import { ungrantedClient } from '../../lib/api-tokens/asks.ts';
 import { declared, on, row, runRows } from '../../lib/api-tokens/rows.ts';
 import { issuedUnder } from '../../lib/api-tokens/conditions.ts';
 
 const ROWS = [
-  row({ id: 'before', ask: clientCredentials(), twin: true }),
+  row({ id: 'before', twin: true }),
   // The granted client's token is the twin of both refusals: the same API, the same moment.
   row({
     id: 'granted',
     write: { subject_type_authorization: { client: { policy: 'require_client_grant' } } },
-    ask: clientCredentials(),
     judge: [on(issuedUnder('rs.settings.subject_type.client.require_client_grant'))],
   }),
   row({
@@ -23,7 +22,6 @@ const ROWS = [
   row({
     id: 'denied',
     write: { subject_type_authorization: { client: { policy: 'deny_all' } } },
-    ask: clientCredentials(),
     refused: { clause: 'rs.settings.subject_type.client.deny_all', twin: 'granted' },
   }),
 ];

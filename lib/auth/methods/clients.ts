@@ -5,16 +5,14 @@
 // (lib/config.ts) reads the clients from them, and the interop legs hand them over by them
 // (interop/leg.ts). Data alone, since the settings table imports it; how the way authenticates
 // is its row in lib/auth/methods/<id>.ts.
-import type { Declaration } from '../../config/declarations.ts';
+import type { Entry } from '../../config/declarations.ts';
 import { EMBEDDED } from '../../config/embedded.ts';
 
-const text = { type: 'text' } as const;
 const file = { type: 'file' } as const;
 
 /** The custom-domain API key both mTLS clients are forwarded with: one setting. */
 const MTLS_API_KEY = {
   name: 'IDM_MTLS_API_KEY',
-  kind: text,
   embedded: EMBEDDED.mtls.apiKey,
   secret: true,
   doc: 'the custom-domain API key (`cname-api-key`), shared by the CA-verified client',
@@ -25,14 +23,12 @@ const METHOD_CLIENTS = {
     post: {
       id: {
         name: 'IDM_POST_CLIENT_ID',
-        kind: text,
         embedded: EMBEDDED.post.id,
         unset: '§5.2 client_secret_post skipped',
         doc: 'a `client_secret_post` client',
       },
       secret: {
         name: 'IDM_POST_CLIENT_SECRET',
-        kind: text,
         embedded: EMBEDDED.post.secret,
         secret: true,
         doc: 'its secret',
@@ -43,14 +39,12 @@ const METHOD_CLIENTS = {
     basic: {
       id: {
         name: 'IDM_BASIC_CLIENT_ID',
-        kind: text,
         embedded: EMBEDDED.basic.id,
         unset: '§5.2 client_secret_basic skipped',
         doc: 'a `client_secret_basic` client (the header is form-encoded per RFC 6749 §2.3.1)',
       },
       secret: {
         name: 'IDM_BASIC_CLIENT_SECRET',
-        kind: text,
         embedded: EMBEDDED.basic.secret,
         secret: true,
         doc: 'its secret',
@@ -62,7 +56,6 @@ const METHOD_CLIENTS = {
     pkjwt: {
       id: {
         name: 'IDM_PKJWT_CLIENT_ID',
-        kind: text,
         embedded: EMBEDDED.pkjwtClientId,
         unset: '§5.2 private_key_jwt (client assertion) skipped',
         doc: 'a `private_key_jwt` client',
@@ -79,7 +72,6 @@ const METHOD_CLIENTS = {
     mtls: {
       id: {
         name: 'IDM_MTLS_CLIENT_ID',
-        kind: text,
         embedded: EMBEDDED.mtls.id,
         unset: '§5.2 mTLS skipped',
         doc: 'a self-signed mTLS client behind the edge (`self_signed_tls_client_auth`, RFC 8705 §2.2: bound to its registered certificate)',
@@ -96,7 +88,6 @@ const METHOD_CLIENTS = {
     mtlsCa: {
       id: {
         name: 'IDM_MTLS_CA_CLIENT_ID',
-        kind: text,
         embedded: EMBEDDED.mtlsCa.id,
         unset: '§5.2 mTLS with client-certificate-ca-verified skipped',
         doc: 'an mTLS client that needs `client-certificate-ca-verified: SUCCESS` (needs `IDM_MTLS_API_KEY`)',
@@ -112,9 +103,9 @@ const METHOD_CLIENTS = {
   },
 } as const satisfies Record<string, Record<string, ClientFields>>;
 
-/** The fields of a client, each declared as the setting that holds it (its group is the authentication API's). */
+/** The fields of a client, each declared as the setting that holds it (in the authentication API's group). */
 type ClientFields = { readonly id: FieldSetting } & Readonly<Record<string, FieldSetting>>;
-type FieldSetting = Omit<Declaration, 'group' | 'together'>;
+type FieldSetting = Omit<Entry, 'together'>;
 
 type Rows = typeof METHOD_CLIENTS;
 export type MethodId = keyof Rows;
@@ -139,10 +130,10 @@ type Declared = { [C in ClientName]: ClientOf<C>[keyof ClientOf<C>] }[ClientName
  * The settings of every client, each declared once (a field two clients share, once), in the
  * ways' order; a client's own settings are given together or not at all.
  */
-export const METHOD_SETTINGS: ReadonlyArray<
-  Declared & { readonly group: 'authentication'; readonly together: string }
-> = METHOD_IDS.flatMap((m) => clientsOf(m)).flatMap(([client, fields], i, all) =>
+export const METHOD_SETTINGS: ReadonlyArray<Declared & { readonly together: string }> = METHOD_IDS.flatMap((m) =>
+  clientsOf(m),
+).flatMap(([client, fields], i, all) =>
   Object.values(fields)
     .filter((s) => !all.slice(0, i).some(([, earlier]) => Object.values(earlier).includes(s)))
-    .map((s) => ({ ...(s as Declared), group: 'authentication' as const, together: client })),
+    .map((s) => ({ ...(s as Declared), together: client })),
 );

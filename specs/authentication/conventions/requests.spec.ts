@@ -114,8 +114,7 @@ test.describe('authentication API request conventions (§4.3)', () => {
     clauses(OPERATIONS.authApi, 'auth.api.saml-exception', 'auth.error.client-fault-4xx', 'auth.error.object'),
     async ({ run, anon, gate, flows }) => {
       const { cfg } = run;
-      const off = notOfferedSkip(cfg, 'saml');
-      skipTest(off);
+      skipTest(notOfferedSkip(cfg, 'saml'));
       skipTest(
         !cfg.auth.samlConnection &&
           runSkip({ setting: 'IDM_SAML_CONNECTION' }, 'needs a SAML connection: set IDM_SAML_CONNECTION'),

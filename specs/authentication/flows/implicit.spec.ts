@@ -18,8 +18,7 @@ test(
   'implicit grant: the access token, its type and the state come back in the fragment; an unregistered redirect URI is never redirected to',
   clauses(OPERATIONS.authFlow, 'auth.flow.implicit', 'auth.api.named-flows', 'auth.flow.implicit.redirect-uri'),
   async ({ run, flows, gate }) => {
-    const off = notOfferedSkip(run.cfg, 'implicit');
-    skipTest(off);
+    skipTest(notOfferedSkip(run.cfg, 'implicit'));
     const { clientId, redirectUri } = publicClient(run.cfg);
     const e = await flows.endpoint('authorize');
     const { ok, seen } = await implicitGrant(flows, clientId, redirectUri);

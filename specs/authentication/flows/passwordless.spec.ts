@@ -28,8 +28,7 @@ for (const connection of ['email', 'sms'] as const) {
     clauses(OPERATIONS.authFlow, clause, OTP_CHECKED, 'auth.api.post-json', 'auth.api.named-flows'),
     async ({ run, flows, gate }, info) => {
       const { cfg } = run;
-      const off = notOfferedSkip(cfg, 'passwordless');
-      skipTest(off);
+      skipTest(notOfferedSkip(cfg, 'passwordless'));
       skipTest(optInSkip(cfg, 'passwordless'));
       const to = connection === 'email' ? cfg.auth.passwordlessEmail : cfg.auth.passwordlessPhone;
       const recipient = connection === 'email' ? 'IDM_PASSWORDLESS_EMAIL' : 'IDM_PASSWORDLESS_PHONE';

@@ -42,8 +42,7 @@ test.describe('token-endpoint flows', () => {
     'resource owner: the test user gets an access token, a wrong password does not',
     clauses(OPERATIONS.authFlow, 'auth.flow.password', 'auth.flow.password.wrong-password', 'auth.flow.refusals'),
     async ({ run, flows, gate }) => {
-      const off = notOfferedSkip(run.cfg, 'password');
-      skipTest(off);
+      skipTest(notOfferedSkip(run.cfg, 'password'));
       const { note } = await flows.encoding();
       const t = await flows.passwordGrant('openid profile email');
       const twin = await gate.issued('auth.flow.password', t.ex, 'password grant for the test user', note);

@@ -26,8 +26,7 @@ for (const m of TOKEN_METHODS) {
       clauses(OPERATIONS.authMethod, m.clause, 'auth.token.answer', ...m.acceptClauses),
       async ({ run, anon, check, gate, flows }) => {
         const { cfg } = run;
-        const off = notOfferedSkip(cfg, m.id);
-        skipTest(off);
+        skipTest(notOfferedSkip(cfg, m.id));
         const clients = m.clients(cfg);
         skipTest(clients.length === 0 && m.needs);
         const enc = await flows.encoding();
@@ -47,8 +46,7 @@ for (const m of TOKEN_METHODS) {
         clauses(OPERATIONS.authMethod, clause, ...CLIENT_AUTH_REFUSAL_CLAUSES),
         async ({ run, anon, gate, flows }) => {
           const { cfg } = run;
-          const off = notOfferedSkip(cfg, m.id);
-          skipTest(off);
+          skipTest(notOfferedSkip(cfg, m.id));
           const unset = f.unset?.(cfg) ?? null;
           skipTest(unset);
           const clients = m.clients(cfg).filter((c) => f.for?.(c, cfg) ?? true);

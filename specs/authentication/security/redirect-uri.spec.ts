@@ -11,7 +11,7 @@ import { recorded } from '../../../lib/management/recorded.ts';
 import { authorizeContext, BROWSER_ACCEPT } from '../../../lib/auth/login-page.ts';
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
-import { newState, pkcePair } from '../../../lib/auth/pkce.ts';
+import { codeRequest } from '../../../lib/auth/pkce.ts';
 import { publicClient } from '../flows/flow-checks.ts';
 import type { Exchange } from '../../../lib/http.ts';
 
@@ -69,16 +69,7 @@ test.describe('redirect URIs match exactly', () => {
         if (allowed !== null) return void (await gate.call(seen(ANSWER), null, { said: `${miss.what}: ${allowed}` }));
         const uri = miss.uri(registered);
         const e = await flows.endpoint('authorize');
-        const pair = pkcePair();
-        const params = {
-          response_type: 'code',
-          client_id: clientId,
-          redirect_uri: uri,
-          scope: 'openid',
-          state: newState(),
-          code_challenge: pair.challenge,
-          code_challenge_method: pair.method,
-        };
+        const { params } = codeRequest(clientId, uri, 'openid');
         const u = new URL(e.url);
         for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
         // Not flows.get: an HTML error page here is the tenant's right, not a §7.3 error object.
