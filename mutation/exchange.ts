@@ -142,6 +142,12 @@ export function jsonRes(status: number, body: unknown, headers: Record<string, s
   return { status, headers: { 'content-type': 'application/json; charset=utf-8', ...headers }, body };
 }
 
+/** A plain-text page: its bytes kept as written (no parsed body). */
+export function textRes(status: number, text: string): Res {
+  const headers = { 'content-type': 'text/plain; charset=utf-8' };
+  return { status, headers, body: undefined, raw: { status, headers, body: Buffer.from(text) } };
+}
+
 /** An HTML page: its bytes kept as written (no parsed body). */
 export function htmlRes(status: number, html: string): Res {
   const headers = { 'content-type': 'text/html; charset=utf-8' };

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { PkceCheck, TenantParts } from '../reference/src/index.ts';
 import { DEV_AUTH } from './suite.ts';
-import { isTokenRequest, jsonRes, type Req, type Res, type Wrap } from './exchange.ts';
+import { isTokenRequest, jsonRes, textRes, type Req, type Res, type Wrap } from './exchange.ts';
 import { isObject } from '../lib/values.ts';
 import { mapResponse } from './faults.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
@@ -318,6 +318,20 @@ export const FLOW_BENIGN: Variant[] = [
           res.status === 302
             ? { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: undefined }
             : res,
+      ),
+    ),
+  },
+  {
+    id: 'benign-flow-authorize-text-page',
+    kind: 'benign',
+    clause: 'auth.error.object',
+    fault: 'spec-silent',
+    description:
+      "the authorization endpoint's errors it does not redirect (no client_id, an unknown client, an unregistered redirect_uri) are a text/plain page for the user, as a Go provider's are (RFC 6749 §4.1.2.1 names no form)",
+    options: viaWrap(
+      mapResponse(
+        (r) => isGet(r, /^\/authorize\/?$/),
+        (res) => (res.status === 400 ? textRes(400, 'auth request is invalid') : res),
       ),
     ),
   },
