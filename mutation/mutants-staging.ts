@@ -1,6 +1,7 @@
-// The reference tenant as a staging tenant stumbles (issue 39): a deploy answers a few management
-// requests 503 with Retry-After before handling them, which the suite's one resend absorbs, so
-// the verdict stays the default's clause by clause (`asDefault`); a handler that crashes now and
+// The reference tenant as a staging tenant stumbles (issues 39, 47): a deploy answers a few
+// management requests, or all of them for a few seconds, 503 with Retry-After before handling
+// them, which the suite's resends wait out, so the verdict stays the default's clause by clause
+// (`asDefault`); a handler that crashes now and
 // then answers 500, which stays, and must be one failure of mgmt.error.server-fault, every
 // clause its exchange would have judged skipped naming it. Neither answer is processed: the
 // tenant never sees the request, so the state stays what it was.
@@ -62,6 +63,39 @@ const flakyStaging: Wrap = (next) => {
   };
 };
 
+/** How long the deploy window answers every management request 503. */
+const DEPLOY_MS = 4_000;
+
+/**
+ * From the first management answer after the global setup's (the sixth), every management
+ * request for DEPLOY_MS is answered 503 with Retry-After: 1; then all is well.
+ */
+const deployWindow: Wrap = (next) => {
+  let n = 0;
+  let opened: number | null = null;
+  return async (req) => {
+    if (!isManagement(req)) return next(req);
+    n += 1;
+    if (n <= SPARED) return next(req);
+    opened ??= Date.now();
+    return Date.now() - opened < DEPLOY_MS ? unavailable() : next(req);
+  };
+};
+
+/** The management answers in a row from the sixth on, until one is not a 503 (at most `max`). */
+const throughDeploy =
+  (max: number): Probe =>
+  async (c) => {
+    for (let i = 0; i < SPARED; i++) await c.patch({});
+    const seen: string[] = [];
+    for (let i = 0; i < max; i++) {
+      const s = await c.patch({});
+      seen.push(`${s.status}${s.headers['retry-after'] ? ` retry-after ${s.headers['retry-after']}` : ''}`);
+      if (s.status !== 503) break;
+    }
+    return seen;
+  };
+
 /** What makes a request the same one sent again. */
 const sameRequest = (r: Req): string =>
   JSON.stringify([r.method, r.path, r.query, r.headers.authorization ?? '', r.raw.body.toString('base64')]);
@@ -109,9 +143,20 @@ export const STAGING_BENIGN: Variant[] = [
     // selftest/runtime-hostile.spec.ts and runtime-resend.spec.ts); `--only` runs it in either form.
     clause: null,
     fault: 'spec-silent',
-    description: `flaky staging: one management answer in ${EVERY}, from the ${SPARED + 1}th on, is 503 Service Unavailable with Retry-After: 1, before the tenant handles the request (the same request sent again after it gets through); the suite's one resend absorbs it`,
+    description: `flaky staging: one management answer in ${EVERY}, from the ${SPARED + 1}th on, is 503 Service Unavailable with Retry-After: 1, before the tenant handles the request (the same request sent again after it gets through); the suite's resends wait it out`,
     asDefault: { apis: 'management' },
     options: viaWrap(flakyStaging),
     probe: emptyUpdates(SPARED + 1),
+  },
+  {
+    id: 'staging-deploy-window',
+    kind: 'benign',
+    // Out of the fast subset, as staging-flaky-503: a few seconds of waits in every run.
+    clause: null,
+    fault: 'spec-silent',
+    description: `a deploy: from the ${SPARED + 1}th management answer on, every management request for ${DEPLOY_MS / 1000} s is answered 503 Service Unavailable with Retry-After: 1 and not handled, then all is well; the suite's resends wait it out (IDM_RESEND_WINDOW_S)`,
+    asDefault: { apis: 'management' },
+    options: viaWrap(deployWindow),
+    probe: throughDeploy(20),
   },
 ];
