@@ -100,6 +100,15 @@ test.describe('against a tenant that is deploying', () => {
     return { api, counter };
   }
 
+  /** The record of a request to the path answering `status` for ever. */
+  const stayed = (method: string, status: string, o: Pick<Resent, 'resends' | 'waitedMs' | 'spent'>): Resent => ({
+    method,
+    target: `${base}/resource-servers/${status}`,
+    status: Number(status),
+    final: Number(status),
+    ...o,
+  });
+
   test('a PATCH answered 503 for a while is sent again until it passes: one exchange, the waits said', async () => {
     const resent: Resent[] = [];
     const seen: number[] = [];
@@ -129,17 +138,7 @@ test.describe('against a tenant that is deploying', () => {
     const ex = await client(resent, 450).api.patch('/resource-servers/503', { data: {} });
     expect(ex.status).toBe(503);
     expect(Date.now() - started).toBeLessThan(3000);
-    expect(resent).toEqual([
-      {
-        method: 'PATCH',
-        target: `${base}/resource-servers/503`,
-        status: 503,
-        resends: 5,
-        waitedMs: 450,
-        final: 503,
-        spent: 'IDM_RESEND_WINDOW_S',
-      },
-    ]);
+    expect(resent).toEqual([stayed('PATCH', '503', { resends: 5, waitedMs: 450, spent: 'IDM_RESEND_WINDOW_S' })]);
   });
 
   test('once the run bound is spent, a 503 is not waited for', async () => {
@@ -150,17 +149,7 @@ test.describe('against a tenant that is deploying', () => {
     const then: Resent[] = [];
     const { api, counter } = client(then, 5000, run);
     expect((await api.send('GET', '/resource-servers/504')).status).toBe(504);
-    expect(then).toEqual([
-      {
-        method: 'GET',
-        target: `${base}/resource-servers/504`,
-        status: 504,
-        resends: 0,
-        waitedMs: 0,
-        final: 504,
-        spent: 'IDM_RESEND_RUN_S',
-      },
-    ]);
+    expect(then).toEqual([stayed('GET', '504', { resends: 0, waitedMs: 0, spent: 'IDM_RESEND_RUN_S' })]);
     expect(counter.sent).toBe(1);
   });
 
