@@ -10,6 +10,8 @@ import { expect, test } from '@playwright/test';
 import { ApiClient, resendable, retryPause, type Resent } from '../lib/http.ts';
 import { Pacer } from '../lib/pacer.ts';
 import { RunWaits } from '../lib/resend-bounds.ts';
+import type { ConformanceReport } from '../reporters/model.ts';
+import { resentLine } from '../reporters/summary.ts';
 
 const API = 'https://tenant.example/api/v2';
 
@@ -60,6 +62,23 @@ test('the run bound is shared through one file: the processes together never wai
   expect(a.take(100)).toBe(0);
   const alone = new RunWaits(500, null);
   expect([alone.take(300), alone.take(300), alone.take(300)]).toEqual([300, 200, 0]);
+});
+
+test('the report says how many requests were sent again, how often, how long the run waited, and what stayed', () => {
+  const at = { method: 'PATCH', target: `${API}/resource-servers/rs_1`, test: 't' };
+  const report = (resent: unknown[]) => ({ run: { resent } }) as unknown as ConformanceReport;
+  expect(resentLine(report([]))).toBeNull();
+  expect(
+    resentLine(
+      report([
+        { ...at, status: 503, resends: 4, waitedMs: 4000, final: 200 },
+        { ...at, status: 502, resends: 1, waitedMs: 1000, final: 200 },
+        { ...at, status: 503, resends: 0, waitedMs: 0, final: 503, spent: 'IDM_RESEND_RUN_S' },
+      ]),
+    ),
+  ).toBe(
+    'Sent again: 2 of 3 request(s) the target answered 2× 503, 1× 502, 5 resend(s) in all; the run waited 5.0 s for the target (lib/http.ts, IDM_RESEND_WINDOW_S, IDM_RESEND_RUN_S); 1 still a 5xx when the bound was spent (IDM_RESEND_RUN_S): a fault',
+  );
 });
 
 test.describe('against a tenant that is deploying', () => {
