@@ -1,10 +1,6 @@
-// The settings room as rows of data (issue 46): a row writes a setting on the configured resource
-// server (through the `rs` fixture: locked, journalled, restored after the test, also when the run
-// is killed), asks for a token for its API, and judges it with named conditions — or, where the
-// setting calls for a refusal, that refusal beside its twin (lib/twin-gate.ts). One driver runs a
-// test's rows in order; what a row cannot judge is skipped from its data, naming why: the run's
-// configuration its ask needs, a write the tenant did not take (and every row standing under it), a
-// twin that was not had. The rows are specs/settings/; the asks, lib/api-tokens/asks.ts.
+// The settings room as rows of data, and the one driver that runs a test's rows in order: what a
+// row cannot judge is skipped from its data, naming why (the fields and how they are judged:
+// lib/README.md, *Resource-server settings in effect*).
 import type { TestDetails, TestInfo } from '@playwright/test';
 import type { JSONWebKeySet } from 'jose';
 import { describeAnswer } from '../answer-words.ts';

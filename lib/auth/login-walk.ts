@@ -264,44 +264,26 @@ async function changed(
 
 // The walk's state and one step of it
 
-interface WalkState {
-  caught: string | null;
-  finalUrl: string | null;
-  status: number | null;
-  chain: string[];
-  steps: WalkStep[];
-  throttled: AuthorizeOutcome['throttled'];
-  loginStatus: number | null;
-  awaitingLogin: boolean;
-  identifierSent: boolean;
-  passwordSent: boolean;
-  consent: AuthorizeOutcome['consent'];
-  problem: string | null;
-  notDriven: string | null;
-  refused: boolean;
-  alert: string | null;
-  /** Main-frame navigations so far, and their count when the last action was taken. */
-  navigations: number;
-  navsBeforeAction: number;
-}
+type WalkState = ReturnType<typeof newState>;
 
-function newState(): WalkState {
+function newState() {
   return {
-    caught: null,
-    finalUrl: null,
-    status: null,
-    chain: [],
-    steps: [],
-    throttled: null,
-    loginStatus: null,
+    caught: null as string | null,
+    finalUrl: null as string | null,
+    status: null as number | null,
+    chain: [] as string[],
+    steps: [] as WalkStep[],
+    throttled: null as AuthorizeOutcome['throttled'],
+    loginStatus: null as number | null,
     awaitingLogin: false,
     identifierSent: false,
     passwordSent: false,
-    consent: null,
-    problem: null,
-    notDriven: null,
+    consent: null as AuthorizeOutcome['consent'],
+    problem: null as string | null,
+    notDriven: null as string | null,
     refused: false,
-    alert: null,
+    alert: null as string | null,
+    /** Main-frame navigations so far, and their count when the last action was taken. */
     navigations: 0,
     navsBeforeAction: 0,
   };
