@@ -4,11 +4,7 @@
 // accepting (or declining) a consent page, confirming a logout, wherever the pages are served
 // (a custom login domain is another origin). The redirect URI is the client's: page.route
 // answers it, so nothing has to listen there. Each walk has a fresh context (no session).
-//
-// Three endings besides the redirect: the tenant refused (an error page, the password asked
-// again, an alert after the password: the tenant's answer, judged by the caller), the walk
-// could not go on (a page with nothing it knows how to drive: the suite's gap, `notDriven`,
-// which names the page and the setting to set), or it ran out of pages.
+// Besides the redirect, a walk ends refused, not driven, or out of pages (AuthorizeOutcome).
 import type { Browser, BrowserContext, Page, Request, Route } from '@playwright/test';
 import { parseRateLimit } from '../pacer.ts';
 import { sleep } from '../lock.ts';
