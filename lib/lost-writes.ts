@@ -12,7 +12,7 @@ import { sleep } from './lock.ts';
 import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
 import { deepEqual, isObject } from './values.ts';
 import { clauseSkip, faultSkip, type SkipRecord } from './skip-record.ts';
-import { passes, PASSES } from './answer-class.ts';
+import { stateOf } from './management/update-answer.ts';
 import { MGMT_FAULT } from './twin-gate.ts';
 
 /** The pause before a candidate is made again, and the least time between the invalid bodies' first write and their read (specs/resource-server/rejects-invalid-updates.ts): longer than "a moment" of replication. */
@@ -252,9 +252,7 @@ function fingerprint(state: ResourceServer): Record<string, string> {
 
 // Helpers
 
-function answers(ex: Exchange): ex is Exchange & { body: ResourceServer } {
-  return passes(ex.answer, PASSES.success) && isObject(ex.body);
-}
+const answers = (ex: Exchange): ex is Exchange & { body: ResourceServer } => stateOf(ex) !== null;
 
 /** An answer that is no state: the fault itself when it is one (nothing told), else false (not as expected). */
 function faultOr(ex: Exchange): Exchange | false {

@@ -590,6 +590,10 @@ export type SettingValue<N extends SettingName> =
   | ValueOfKind<DeclarationOf<N>['kind']>
   | (DeclarationOf<N> extends { readonly default: unknown } | { readonly required: true } ? never : null);
 
+/** A setting and those given together with it (itself alone when it has no `together` set). */
+export const partners = (s: Setting): Setting[] =>
+  s.together ? SETTINGS.filter((o) => o.together === s.together) : [s];
+
 /** A declared default as the README and `npm run config` show it. */
 export function defaultText(s: Setting): string | null {
   if (s.defaultDoc !== undefined) return s.defaultDoc;
