@@ -101,11 +101,7 @@ const STALL_LIMIT_MS = 60_000;
 /** Back-off of the blind probes on an empty bucket without a usable Reset: 1 s, 2 s, 4 s, then 8 s. */
 const BLIND_BACKOFF_MS = [1000, 2000, 4000, 8000];
 const MAX_ANCHORS = 12;
-/**
- * The guess climbs while the refill keeps its promise and backs off when it does not; after the
- * first broken promise it only creeps. The first guess comes from Reset in whole seconds and is
- * often half the real rate: at 1 % per answer a 2 req/s bucket took 45 s to reach it (issue 24).
- */
+/** How the guess climbs, creeps and backs off (why these steps: lib/README.md, *Pacing*). */
 const GUESS_UP_START = 1.1;
 const GUESS_UP = 1.01;
 const GUESS_DOWN = 0.9;
@@ -287,9 +283,8 @@ function learnRate(st: BucketState, o: Answer, remaining: number, resetAt: numbe
   if (st.limit !== null && resetAt !== null && resetAt > now && remaining < st.limit && st.guess === 0) {
     st.guess = (st.limit - remaining) / (resetAt - now);
   }
-  // A guess below the proven rate would never be tried: sent at Reset instead, a request keeps
-  // no promise and teaches nothing (a 2 req/s bucket stayed at 1 req/s). Until settled, it
-  // stays a step above what is proven.
+  // A guess below the proven rate would never be tried (lib/README.md, *Pacing*): until settled,
+  // it stays a step above what is proven.
   if (!st.guessSettled && st.rate > 0) st.guess = Math.max(st.guess, st.rate * GUESS_UP_START);
 }
 
