@@ -492,7 +492,12 @@ function settingFor(v: PageView, w: WalkRequest): string {
 }
 
 function outcome(s: WalkState, endedAt: string): AuthorizeOutcome {
-  const base = {
+  // page.url() and a Location keep the fragment (the request the route saw does not).
+  const callback = s.finalUrl === null ? null : new URL(s.finalUrl);
+  const query = Object.fromEntries(callback?.searchParams ?? []);
+  const fragment = Object.fromEntries(new URLSearchParams(callback?.hash.replace(/^#/, '') ?? ''));
+  const never = `the browser never reached the redirect URI (${answers(s.chain)})`;
+  return {
     loggedIn: s.passwordSent,
     steps: s.steps,
     consent: s.consent,
@@ -501,32 +506,12 @@ function outcome(s: WalkState, endedAt: string): AuthorizeOutcome {
     throttled: s.throttled,
     refused: s.refused,
     alert: s.alert,
-  };
-  if (s.finalUrl === null) {
-    const problem =
-      s.notDriven === null ? (s.problem ?? `the browser never reached the redirect URI (${answers(s.chain)})`) : null;
-    return {
-      ...base,
-      callback: null,
-      params: {},
-      carriedIn: { query: [], fragment: [] },
-      problem,
-      notDriven: s.notDriven,
-      stoppedAt: endedAt,
-    };
-  }
-  // page.url() and a Location keep the fragment (the request the route saw does not).
-  const callback = new URL(s.finalUrl);
-  const query = Object.fromEntries(callback.searchParams);
-  const fragment = Object.fromEntries(new URLSearchParams(callback.hash.replace(/^#/, '')));
-  return {
-    ...base,
     callback,
     params: { ...query, ...fragment },
     carriedIn: { query: Object.keys(query), fragment: Object.keys(fragment) },
-    problem: null,
-    notDriven: null,
-    stoppedAt: null,
+    problem: callback !== null || s.notDriven !== null ? null : (s.problem ?? never),
+    notDriven: callback === null ? s.notDriven : null,
+    stoppedAt: callback === null ? endedAt : null,
   };
 }
 
