@@ -1,10 +1,7 @@
-// What the tenant did with a request, decided once, when it is received (issues 30 and 46): every
-// exchange is classified by the first rule of RULES that speaks of it, into one of five classes —
-// accepted, refused, not offered, fault, no answer — in the context its receiver knows
-// (AnswerContext), and carries that reading (`ex.answer`): its class, the credential issued, the
-// redirect target, the error code. A clause states which classes (or rules) pass it (PASSES). The
-// rule and its citation go into the evidence of the check, so a reader sees why an answer counted
-// as a refusal, and nothing downstream reads the message or compares a status range again.
+// What the tenant did with a request, decided once, when it is received: every exchange is
+// classified by the first rule of RULES that speaks of it, in the context its receiver knows
+// (AnswerContext), and carries that reading (`ex.answer`, lib/README.md). The rule's citation goes
+// into the check's evidence, so nothing downstream reads the message or compares a status range again.
 import type { Exchange, RawExchange } from './http.ts';
 import { isObject } from './values.ts';
 import type { AnswerClass } from './skip-record.ts';
