@@ -1,10 +1,7 @@
-// What the tenant did with a request, decided once, when it is received (issues 30 and 46): every
-// exchange is classified by the first rule of RULES that speaks of it, into one of five classes —
-// accepted, refused, not offered, fault, no answer — in the context its receiver knows
-// (AnswerContext), and carries that reading (`ex.answer`): its class, the credential issued, the
-// redirect target, the error code. A clause states which classes (or rules) pass it (PASSES). The
-// rule and its citation go into the evidence of the check, so a reader sees why an answer counted
-// as a refusal, and nothing downstream reads the message or compares a status range again.
+// What the tenant did with a request, decided once, when it is received: every exchange is
+// classified by the first rule of RULES that speaks of it, in the context its receiver knows
+// (AnswerContext), and carries that reading (`ex.answer`, lib/README.md). The rule's citation goes
+// into the check's evidence, so nothing downstream reads the message or compares a status range again.
 import type { Exchange, RawExchange } from './http.ts';
 import { isObject } from './values.ts';
 import type { AnswerClass } from './skip-record.ts';
@@ -39,6 +36,12 @@ export interface Classified {
 export interface Reading extends Classified {
   /** RFC 6749 §5.1: a 2xx carrying an access_token and a token_type, the credential issued; else null. */
   issued: { accessToken: string; tokenType: string } | null;
+  /**
+   * The access token a 2xx carries, whatever else the answer lacks: what a client goes on with (the
+   * management client's token, a token for the API), while a missing token_type is the token answer's
+   * own rule (auth.token.answer), one failure where it lands.
+   */
+  accessToken: string | null;
   /** Where a 3xx sends the browser (its Location), or null. */
   redirect: URL | null;
   /** The `error` member of a JSON error object (RFC 6749 §5.2, §7.3), or null. */
@@ -171,16 +174,14 @@ export function classify(a: Answer, ctx: AnswerContext = {}): Classified {
 /** The exchange `raw` read once, in the context its receiver knows: what every judgement of it reads. */
 export function received(raw: RawExchange, ctx: AnswerContext = {}): Exchange {
   const body = isObject(raw.body) ? raw.body : {};
-  const token = body.access_token;
+  const token = raw.status >= 200 && raw.status < 300 && typeof body.access_token === 'string' ? body.access_token : '';
   const type = body.token_type;
   return {
     ...raw,
     answer: {
       ...classify(raw, ctx),
-      issued:
-        raw.status >= 200 && raw.status < 300 && typeof token === 'string' && token !== '' && typeof type === 'string'
-          ? { accessToken: token, tokenType: type }
-          : null,
+      issued: token !== '' && typeof type === 'string' ? { accessToken: token, tokenType: type } : null,
+      accessToken: token || null,
       redirect: redirectTarget(raw),
       error: typeof body.error === 'string' ? body.error : null,
     },

@@ -1,16 +1,8 @@
-// Rules the spec or a standard states about every answer of a kind, judged on every answer of
-// the run (as Schemathesis' checks run on every response), not only in the test written for
-// them: each exchange any test's client sends passes through here (lib/fixtures.ts).
-// - RFC 6749 §5.1: a token-endpoint answer that carries a token says Cache-Control: no-store.
-// - §7.3: an authentication-API error answer is an error object; each is recorded for the
-//   run-wide judgement (reporters/auth-errors.ts: an object on every 4xx, most with a code
-//   and a description).
-// - §8 (§7.1): a 429 reports the limit state, so its Remaining is below its Limit.
-// - RFC 6749 §4.1.2.1: an error reported to the client by redirect carries the state sent.
-// - RFC 6749 §5.1: expires_in is the access token's lifetime — its own exp − iat where it is a JWT.
-// - §7.1 (RFC 9110 §15.6): a management answer is a success or an error status §7.1 lists,
-//   never a 5xx; the condition that needed the answer skips its clause naming this one
-//   (lib/twin-gate.ts `faulted`), so a fault is one failure wherever it lands.
+// Rules the spec or a standard states about every answer of a kind, judged on every answer of the
+// run (as Schemathesis' checks run on every response), not only in the test written for them: each
+// exchange any test's client sends passes through here (lib/fixtures.ts). Each rule's name says what
+// it holds. A management 5xx is mgmt.error.server-fault's, and the condition that needed the answer
+// skips its clause naming it (lib/twin-gate.ts `faulted`), so a fault is one failure wherever it lands.
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import type { Config } from './config.ts';

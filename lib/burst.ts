@@ -1,10 +1,8 @@
-// A bounded request burst with undici (outside Playwright's request context, so nothing
-// paces it): a few requests in flight at once, more while the answers' Remaining stops falling
-// (a slow machine or a distant tenant must still outrun a bucket that refills), until the first
-// 429, `max` requests or `budgetMs`, whichever comes first; the result
-// says which ended it. A bound reached without a 429 is read the same on any machine (the
-// tenant's limit is absent or above what the run may spend: burstUnbreached). Every request is
-// counted; the caller records the checks.
+// A bounded request burst with undici (outside Playwright's request context, so nothing paces it): a
+// few requests in flight at once, more while the answers' Remaining stops falling (a slow machine or
+// a distant tenant must still outrun a bucket that refills), until the first 429, `max` requests or
+// `budgetMs`; the result says which ended it, and a bound reached without a 429 is read the same on
+// any machine (burstUnbreached). Every request is counted; the caller records the checks.
 import { describeTransportError, loadUndici, type Exchange } from './http.ts';
 import { received } from './answer-class.ts';
 import type { Pacer } from './pacer.ts';

@@ -1,11 +1,6 @@
 // The shape of a named condition, for both halves (the OpenID Foundation suite's conditions): a
-// few lines that judge one thing, name the clauses they judge and the text they rest on. The judge
-// records through a Verdict bound to those clauses, so a clause id is written once, in `clauses`:
-// `v.that(ok, message, ex)` and `v.observe(message, ex)` record under the first, `v.on(id)` under
-// another of its own (an id it does not declare is a type error, and throws). A test declares the
-// clauses of the conditions it uses (`clausesOf`), so no list of clauses is kept by hand beside
-// them, and the gate runs each condition on an exchange whose class was decided when it was
-// received (lib/twin-gate.ts `call`): a 5xx is the fault clause's, never the condition's.
+// few lines that judge one thing, name the clauses they judge and the text they rest on, so that a
+// clause id is written once, in `clauses` (how a judge records: lib/README.md, *Named conditions and the one gate*).
 import type { Checks, Evidence } from './checks.ts';
 import type { Exchange } from './http.ts';
 

@@ -1,12 +1,9 @@
-// Whose a credential is, for the reproduction a check prints (lib/curl.ts). One the suite forged —
-// unsigned, HMAC-keyed with the tenant's published key, signed by a key of the suite's, expired or
-// for another audience under the suite's key, or no token at all — is the case itself and no
-// secret: it is printed as sent, or the command would send something else. One the tenant issued
-// is a secret: the command reads it from an environment variable the reader sets. A credential
-// that still carries a signature the tenant made (its claims changed under it, another token's
-// signature borrowed, a character of it altered) counts as issued, since the genuine token can be
-// recomputed from it. Only the functions that forge register their results here, in the process
-// that sends them; anything not registered is taken for the run's management token.
+// Whose a credential is, for the reproduction a check prints (lib/curl.ts). One the suite forged
+// (unsigned, or signed with a key the suite holds) is the case itself and no secret: it is printed
+// as sent, or the command would send something else. One the tenant issued, or one that still
+// carries a signature the tenant made, is a secret: the command reads it from an environment
+// variable. Only the functions that forge register their results here, in the process that sends
+// them; anything not registered is taken for the run's management token.
 
 const FORGED = new Set<string>();
 const ISSUED = new Map<string, string>();

@@ -1,10 +1,6 @@
-// The experiments a run created (lib/experiment-journal.ts) deleted after it, with
-// DELETE /experimentation/experiments/{id}: the spec does not show that endpoint, so it is tried,
-// and what came of it is told in the run facts, never judged. A tenant without it (404 or 405 where
-// nothing was deleted yet) is said once for all of them; an experiment whose DELETE failed
-// otherwise (a 5xx, no answer, a refused token) stays listed for the next run to try again. A
-// creation a kill left unanswered has no id to delete by (the spec shows no way to look one up):
-// it is named, never guessed at.
+// The experiments a run created (lib/experiment-journal.ts) deleted after it. The spec does not show
+// DELETE /experimentation/experiments/{id}: it is tried, and what came of it told in the run facts,
+// never judged (which answers keep an experiment for the next run: lib/README.md, *Run lifecycle*).
 import type { Config } from './config.ts';
 import { keepCreated, readCreated, type Created, type Named } from './experiment-journal.ts';
 import { EXPERIMENTS_PATH } from './http.ts';

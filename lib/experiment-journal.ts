@@ -1,10 +1,6 @@
 // Every experiment a run creates, on disk before and after its creation is sent: the spec shows no
-// way to delete one, so the run tries DELETE after its tests (lib/experiment-cleanup.ts), and a run
-// killed before that leaves this file for the next run (or `npm run restore`), as the restore
-// journal leaves the resource server's snapshot. A creation is written down as sent before the
-// request goes, and again with the id it was answered with (none for a refusal), so a kill while
-// one was in flight is known by its name, though its id never came back. One line each, appended
-// by whichever worker sends; owner-only (0600) in the state folder, like the restore journal.
+// way to delete one, so a run killed before its cleanup (lib/experiment-cleanup.ts) leaves this
+// file for the next run, as the restore journal does (lib/README.md, *Run lifecycle*).
 import { appendFileSync, chmodSync, existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Config } from './config.ts';

@@ -1,14 +1,8 @@
-// The conformance `test`: Playwright's test extended with fixtures that cannot be misused, in
-// four groups: the run's facts and a test's record (`suite`, `loginBrowser`, `run`, `check`,
-// `gate`: lib/test-run.ts), the clients (`mgmt`, `anon`, `limited`, `credentials`:
-// lib/test-clients.ts), the resource server under test (`rs`: lib/rs-fixture.ts) and the
-// experiments helper (`experiments`: lib/experiments-fixture.ts).
-// Every request is paced and counted; the count lands in the `requests` annotation.
-// Fixtures that only build an object are `box: 'self'` (builds(), lib/test-run.ts).
-// The runner's own test, without @playwright/test's browser fixtures: no spec uses page, context or
-// request (undici sends; lib/auth/browser.ts launches Chromium itself), and their per-test auto
-// fixtures (trace recording, context options) cost every test a few steps, each with a captured,
-// source-mapped stack: about a second of CPU per worker.
+// The conformance `test`: Playwright's test extended with fixtures that cannot be misused, in four
+// groups: the run's facts and a test's record (lib/test-run.ts), the clients (lib/test-clients.ts),
+// the resource server under test (`rs`: lib/rs-fixture.ts) and the experiments helper
+// (lib/experiments-fixture.ts). Without @playwright/test's browser fixtures: no spec uses page,
+// context or request, and their per-test auto fixtures cost about a second of CPU per worker.
 import { _baseTest as base } from '@playwright/test';
 import { runFixtures, type RunFixtures, type Suite } from './test-run.ts';
 import { clientFixtures, type ClientFixtures } from './test-clients.ts';

@@ -1,12 +1,8 @@
-// The HTTP client the specs use. Every request goes through the pacer, is counted, and
-// comes back as an Exchange: request as sent (exact bytes) and response fully read, so
-// checks are synchronous and evidence can be rendered (redacted) at any time.
-//
-// A staging tenant may be broken or hostile; each request ends within timeoutMs (headers
-// and body together: a stall mid-body is a timeout), keeps at most MAX_STORED_BODY_BYTES of
-// the body (the rest is not read; a note heads the text), and a reset or timeout is a
-// TargetTransportError naming what the target did. Sent with undici (streamed reads), not
-// Playwright's request context, which buffers whole bodies of any size.
+// The HTTP client the specs use. Every request goes through the pacer, is counted, and comes back as
+// an Exchange: request as sent (exact bytes) and response fully read, so checks are synchronous and
+// evidence can be rendered (redacted) at any time. A staging tenant may be broken or hostile: how a
+// request is bounded and when it is sent again, lib/README.md (*HTTP*). Sent with undici (streamed
+// reads), not Playwright's request context, which buffers whole bodies of any size.
 import type { Pacer } from './pacer.ts';
 import { parseRateLimit } from './pacer.ts';
 import { sleep } from './lock.ts';

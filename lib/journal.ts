@@ -1,11 +1,7 @@
-// The durable restore journal: the snapshot of the configured resource server, on disk
-// before the first test may write, so that a run killed midway (CI timeout, cancelled
-// pipeline, OOM kill) is undone by the next run or by `npm run restore`, instead of the
-// next run snapshotting the damage as the truth. It holds signing_secret: owner-only
-// (0600 in a 0700 folder), git-ignored, never printed, and removed only after a restore
-// that was read back and verified.
-//
-// The same folder holds the run lock: one run per target + resource server on a machine.
+// The durable restore journal: the snapshot of the configured resource server, on disk before the
+// first test may write, so that a run killed midway is undone by the next run or by `npm run restore`
+// instead of snapshotting the damage as the truth. It holds signing_secret: owner-only (0600 in a
+// 0700 folder), git-ignored, never printed. The same folder holds the run lock.
 import { createHash } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,16 +1,9 @@
-// A write lost later (issue 24): a tenant that answers an update as stored and loses it a
-// moment later (replication, failover) shows it only in later answers, where it reads as
-// other clauses' failures (a refused body "wrote", a form "differs" from JSON). So every
-// answer of the `rs` fixture is held against the state before it. Fields the request did not
-// send that went back to an earlier state of the run (the ledger), with no refused body of
-// the moment carrying their values, are a candidate; it is made sure of: after a pause, the
-// state before is put back and the same request sent again. A change that comes back is the
-// request's own doing (its own clause judges it); one that does not is a lost write, said
-// once under rs.update.persisted, and the answer it disturbed is marked for the test to skip
-// what it would have judged on it. A fault (a 5xx) while making sure leaves the change untold:
-// the answer is marked the same way, naming mgmt.error.server-fault (judged on that answer), never
-// read as a change that came back. A conformant tenant, the only writer of the resource
-// server (lib/staging.ts), never shows such a change, so it costs nothing there.
+// A write lost later: a tenant that answers an update as stored and loses it a moment later
+// (replication, failover) shows it only in later answers, where it would read as other clauses'
+// failures. So every answer of the `rs` fixture is held against the state before it, and a change
+// that does not come back when made again is said once, under rs.update.persisted (how:
+// lib/README.md, *Run lifecycle*). A conformant tenant, the only writer of the resource server
+// (lib/staging.ts), never shows such a change, so it costs nothing there.
 import { createHash } from 'node:crypto';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,7 +12,7 @@ import { sleep } from './lock.ts';
 import { restoreBody, UPDATABLE_FIELDS, type ResourceServer } from './staging.ts';
 import { deepEqual, isObject } from './values.ts';
 import { clauseSkip, faultSkip, type SkipRecord } from './skip-record.ts';
-import { passes, PASSES } from './answer-class.ts';
+import { stateOf } from './management/update-answer.ts';
 import { MGMT_FAULT } from './twin-gate.ts';
 
 /** The pause before a candidate is made again, and the least time between the invalid bodies' first write and their read (specs/resource-server/rejects-invalid-updates.ts): longer than "a moment" of replication. */
@@ -259,9 +252,7 @@ function fingerprint(state: ResourceServer): Record<string, string> {
 
 // Helpers
 
-function answers(ex: Exchange): ex is Exchange & { body: ResourceServer } {
-  return passes(ex.answer, PASSES.success) && isObject(ex.body);
-}
+const answers = (ex: Exchange): ex is Exchange & { body: ResourceServer } => stateOf(ex) !== null;
 
 /** An answer that is no state: the fault itself when it is one (nothing told), else false (not as expected). */
 function faultOr(ex: Exchange): Exchange | false {

@@ -1,27 +1,7 @@
-// Pacing from X-RateLimit-*: before each request the pacer reserves one request from the
-// bucket's last reported Remaining, minus requests in flight from every worker, plus what
-// the bucket is known to have refilled since; when nothing is left it waits for the refill,
-// or for Reset. State lives in one file shared by all workers, so two workers against a
-// tenant allowing 2 requests per second still never meet a 429.
-// The spec does not say how buckets are keyed; the key is client + method + route, which
-// is the finest the headers can describe, and pacingReserve absorbs a coarser keying.
-//
-// The spec does not say how a bucket refills either (§8: values "not shown"), so the pacer
-// learns it from the headers as they change:
-// - refill rate: from any two answers a and j, a token bucket refilled at least
-//   (Remaining_j − Remaining_a + requests served in between − 1) ÷ (j received − a sent)
-//   (the −1 covers Remaining being rounded down). The best such bound over the run's
-//   anchors is a rate the bucket is known to reach, never one it may not.
-// - kind: a token bucket shows Remaining rising before its Reset; a fixed window never
-//   does. Two answers less than a second before the first one's Reset (so in the same window,
-//   whatever the window) tell them apart: a rise confirms a refilling bucket; no rise where
-//   the learned rate promised one marks a fixed window, which is then paced by Reset only.
-// Until a bucket is confirmed, the learned rate only lets a request go while a token is
-// really left (Remaining − in flight ≥ 1): such a request cannot meet a 429, and its answer
-// is the evidence. Confirmed, the rate also spends the refill as it accrues.
-// A bucket that says it is empty without a usable Reset is probed with a growing back-off;
-// one that makes no progress for STALL_LIMIT_MS fails every later request at once, with the
-// finding in one line (the run ends in bounded time).
+// Pacing from X-RateLimit-*, state shared by all workers so that together they never meet a 429.
+// How a bucket's refill and kind are learned, and when one is given up: lib/README.md, *Pacing*.
+// Buckets are keyed client + method + route, the finest the headers can describe (the spec does
+// not say); pacingReserve absorbs a coarser keying.
 import { existsSync, readFileSync, writeFileSync, renameSync } from 'node:fs';
 import { join } from 'node:path';
 import { withLock, sleep } from './lock.ts';
@@ -121,11 +101,7 @@ const STALL_LIMIT_MS = 60_000;
 /** Back-off of the blind probes on an empty bucket without a usable Reset: 1 s, 2 s, 4 s, then 8 s. */
 const BLIND_BACKOFF_MS = [1000, 2000, 4000, 8000];
 const MAX_ANCHORS = 12;
-/**
- * The guess climbs while the refill keeps its promise and backs off when it does not; after the
- * first broken promise it only creeps. The first guess comes from Reset in whole seconds and is
- * often half the real rate: at 1 % per answer a 2 req/s bucket took 45 s to reach it (issue 24).
- */
+/** How the guess climbs, creeps and backs off (why these steps: lib/README.md, *Pacing*). */
 const GUESS_UP_START = 1.1;
 const GUESS_UP = 1.01;
 const GUESS_DOWN = 0.9;
@@ -307,9 +283,8 @@ function learnRate(st: BucketState, o: Answer, remaining: number, resetAt: numbe
   if (st.limit !== null && resetAt !== null && resetAt > now && remaining < st.limit && st.guess === 0) {
     st.guess = (st.limit - remaining) / (resetAt - now);
   }
-  // A guess below the proven rate would never be tried: sent at Reset instead, a request keeps
-  // no promise and teaches nothing (a 2 req/s bucket stayed at 1 req/s). Until settled, it
-  // stays a step above what is proven.
+  // A guess below the proven rate would never be tried (lib/README.md, *Pacing*): until settled,
+  // it stays a step above what is proven.
   if (!st.guessSettled && st.rate > 0) st.guess = Math.max(st.guess, st.rate * GUESS_UP_START);
 }
 

@@ -90,7 +90,7 @@ export const clientFixtures: Fixtures<
           },
           encoding: 'form',
         });
-        const token = res.answer.issued?.accessToken ?? null;
+        const token = res.answer.accessToken;
         if (token !== null) suite.redactor.add(token);
         return token;
       },

@@ -1,12 +1,8 @@
 // The run's facts and a test's record, the first group of the conformance `test` (lib/fixtures.ts):
-//   suite    – (worker) config, run state, redactor, pacer: for the burst test only
-//   loginBrowser – (worker) one Chromium, launched the first time a browser flow needs it
-//              (here, not in lib/auth/flow-fixtures.ts, so that every spec shares one kind of worker)
-//   run      – read-only facts: config, seed, run tag, snapshot, depth runs
-//   counter, transcript, _record – the test's requests, its exchanges (attached), its labels
-//   check    – the clause-first check recorder under the conditions' verdicts (lib/checks.ts)
-//   gate     – the accepted-twin rule every refusal of both halves is judged through, and the
-//              runner of named conditions (lib/twin-gate.ts, lib/condition.ts)
+// the worker's `suite` (config, run state, redactor; its pacer for the burst test only) and
+// `loginBrowser` (one Chromium, launched when a browser flow first needs it: here, not in
+// lib/auth/flow-fixtures.ts, so that every spec shares one kind of worker); `run`'s read-only facts,
+// the test's requests, exchanges and labels, `check` (lib/checks.ts) and `gate` (lib/twin-gate.ts).
 import type { Fixtures } from '@playwright/test';
 import { recordMetadata, reportsToAllure } from './allure-meta.ts';
 import {

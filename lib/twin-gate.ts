@@ -4,10 +4,6 @@
 // only this gate makes one, and every refusal condition takes one — a refusal cannot be judged
 // without its twin. Beside a twin that failed, the refusal's clauses are skipped naming it and
 // its cause; a wrong request the tenant accepted fails its clause whatever the twin did.
-//
-// The gate reads each exchange's class as it was decided when received (`ex.answer`, lib/answer-class.ts)
-// and knows no catalogue of either half: the attack catalogue's rows are listed by the recorder the
-// fixture hands it (lib/auth/attacks/record.ts).
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from './checks.ts';
 import { skipClauses } from './declare.ts';

@@ -324,7 +324,8 @@ export const FLOW_BENIGN: Variant[] = [
   {
     id: 'benign-flow-authorize-text-page',
     kind: 'benign',
-    clause: 'auth.error.object',
+    // The spec says nothing of a page for the user; §7.3's error object (auth.error.object) is the API's.
+    clause: null,
     fault: 'spec-silent',
     description:
       "the authorization endpoint's errors it does not redirect (no client_id, an unknown client, an unregistered redirect_uri) are a text/plain page for the user, as a Go provider's are (RFC 6749 §4.1.2.1 names no form)",

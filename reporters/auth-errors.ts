@@ -1,11 +1,8 @@
-// §7.3 "most of these [error objects] carry an error code and an error description", judged
-// once over every authentication-API error the run met (the tests record each as an
-// `auth-error` annotation, lib/auth/error-records.ts). The verdict is one check on
-// auth.error.code-and-description, carried by a run-level outcome: most kinds of error must carry
-// both, a kind being an endpoint and an error code (issue 40, item 5) — counted by answers, one
-// error met twelve times (a lockout) outvoted the rest, and the verdict moved with how often a
-// configuration met it. The same records show "an error object on every 4xx" over the whole run
-// (auth.error.object). Pure: no Playwright, no file system.
+// §7.3 "most of these [error objects] carry an error code and an error description", judged once
+// over every authentication-API error the run met (each recorded as an `auth-error` annotation,
+// lib/auth/error-records.ts), by kinds of error — an endpoint and an error code — not by answers,
+// so that one error met many times (a lockout) does not outvote the rest. The same records show
+// "an error object on every 4xx" over the whole run (auth.error.object). Pure.
 import type { AuthErrorRecord, CatalogueEntry, CheckRecord, TestOutcome } from './model.ts';
 import { clauseSkip, type SkipRecord } from '../lib/skip-record.ts';
 

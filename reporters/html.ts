@@ -1,6 +1,7 @@
 // reports/conformance.html: one self-contained page for a QA lead. Headline figure, a
 // matrix of spec sections × clauses coloured by status, failures expandable to their
 // evidence, observations apart from verdicts, every clause linked to its spec text.
+import { readFileSync } from 'node:fs';
 import { byRootCause, rootCauseNote } from './root-causes.ts';
 import { methodViews, methodWords, standardDerived, type MethodView } from './auth-methods.ts';
 import { failuresShown, testsWord, type ShownFailure } from './failing-exchanges.ts';
@@ -420,70 +421,8 @@ function markdown(src: string): string {
   return out.join('\n');
 }
 
-const CSS = `
-:root { --failed:#c5221f; --expected-failure:#8e24aa; --passed:#188038; --observed:#1a73e8; --skipped:#e37400; --not-exercisable:#9aa0a6;
-  --bg:#f6f7f9; --card:#fff; --ink:#202124; --muted:#5f6368; --line:#e3e5e8; }
-* { box-sizing: border-box; }
-body { margin:0; padding:24px 32px 48px; font:14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif; color:var(--ink); background:var(--bg); }
-code, pre { font-family: ui-monospace, "DejaVu Sans Mono", Menlo, Consolas, monospace; font-size:12.5px; }
-a { color:#1a56c4; text-decoration:none; } a:hover { text-decoration:underline; }
-header { display:flex; gap:24px; align-items:flex-start; justify-content:space-between; margin-bottom:16px; }
-header .title { flex:1; min-width:0; }
-h1 { margin:0 0 2px; font-size:24px; }
-h2 { font-size:17px; margin:0 0 12px; } h3 { font-size:15px; margin:18px 0 8px; }
-.target { font:600 15px/1.3 ui-monospace, "DejaVu Sans Mono", monospace; color:#3c4043; margin-bottom:10px; word-break:break-all; }
-.target .api { font:500 11px/1 system-ui, sans-serif; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); }
-.meta { display:grid; grid-template-columns:repeat(auto-fill, minmax(200px, 1fr)); gap:6px 18px; margin:0; }
-.meta dt { font-size:11px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); } .meta dd { margin:0; font-weight:500; }
-.headline { min-width:300px; max-width:420px; padding:16px 22px; border-radius:12px; color:#fff; text-align:center; }
-.headline.ok { background:linear-gradient(135deg,#188038,#137333); } .headline.incomplete { background:linear-gradient(135deg,#b06000,#8a4b00); } .headline.bad { background:linear-gradient(135deg,#c5221f,#a50e0e); }
-.headline .figure { font-size:46px; font-weight:700; line-height:1.1; } .headline .of { opacity:.7; margin:0 4px; }
-.headline .caption { opacity:.92; } .headline .verdict { margin:6px 0; font-weight:700; text-transform:uppercase; letter-spacing:.05em; }
-.small { font-size:12px; }
-.chips { display:flex; flex-wrap:wrap; gap:8px; margin:0 0 16px; }
-.chip { border:1px solid var(--line); background:#fff; border-radius:16px; padding:4px 12px; cursor:pointer; font:inherit; }
-.chip.active { border-color:#1a56c4; box-shadow:0 0 0 1px #1a56c4 inset; }
-.chip[class*="s-"]::before { content:""; display:inline-block; width:9px; height:9px; border-radius:50%; margin-right:6px; background:var(--c); }
-.card { background:var(--card); border:1px solid var(--line); border-radius:10px; padding:16px 20px; margin-bottom:16px; }
-.card.gate { border-left:5px solid var(--failed); } .card.gate ul { margin:0; padding-left:20px; }
-.hint { font-weight:400; font-size:12px; color:var(--muted); margin-left:8px; }
-.count { display:inline-block; min-width:22px; padding:0 7px; border-radius:11px; background:#eceff1; font-size:12px; text-align:center; }
-.s-failed { --c:var(--failed); } .s-expected-failure { --c:var(--expected-failure); } .s-passed { --c:var(--passed); }
-.s-observed { --c:var(--observed); } .s-skipped { --c:var(--skipped); } .s-not-exercisable { --c:var(--not-exercisable); }
-.t-failed { color:var(--failed); font-weight:600; } .t-expected-failure { color:var(--expected-failure); } .t-passed { color:var(--passed); }
-.t-observed { color:var(--observed); } .t-skipped { color:var(--skipped); } .t-not-exercisable { color:var(--muted); }
-.matrix { border-collapse:collapse; width:100%; } .matrix th { text-align:left; font-weight:600; white-space:nowrap; padding:5px 14px 5px 0; width:1%; vertical-align:top; }
-.matrix td { padding:4px 0; vertical-align:top; } .matrix td.counts { font-size:12px; color:var(--muted); white-space:nowrap; padding-left:12px; width:1%; text-align:right; }
-.sec-title { font-weight:400; color:var(--muted); font-size:12px; }
-.sq { display:inline-block; width:16px; height:16px; margin:1px 2px 1px 0; border-radius:3px; background:var(--c); vertical-align:middle; }
-a.sq:hover { outline:2px solid #202124; }
-.legend { display:flex; flex-wrap:wrap; gap:14px; margin-top:10px; font-size:12px; color:var(--muted); } .legend .sq { width:11px; height:11px; margin-right:5px; }
-.pill { display:inline-block; padding:1px 8px; border-radius:10px; color:#fff; background:var(--c); font-size:11.5px; font-weight:600; white-space:nowrap; }
-details.failure { border:1px solid var(--line); border-left:4px solid var(--c); border-radius:6px; margin:8px 0; background:#fff; }
-details.failure > summary { cursor:pointer; padding:8px 12px; list-style-position:inside; }
-details.failure[open] > summary { border-bottom:1px solid var(--line); background:#fafafa; }
-.evidence { padding:10px 14px; } .check { padding:6px 0 10px; border-bottom:1px dashed var(--line); margin-bottom:8px; }
-.check .msg { font-weight:600; color:var(--failed); } .label { font-size:11px; text-transform:uppercase; letter-spacing:.05em; color:var(--muted); margin-top:8px; }
-pre { background:#f1f3f4; border-radius:6px; padding:8px 10px; margin:4px 0; white-space:pre-wrap; word-break:break-all; max-height:320px; overflow:auto; }
-pre.curl { background:#202124; color:#e8eaed; }
-.baseline { color:var(--expected-failure); font-weight:600; }
-table.list { border-collapse:collapse; width:100%; } table.list th { text-align:left; font-size:11.5px; text-transform:uppercase; letter-spacing:.04em; color:var(--muted); border-bottom:1px solid var(--line); padding:6px 8px; }
-table.list td { border-bottom:1px solid #f0f1f3; padding:7px 8px; vertical-align:top; }
-table.clauses { table-layout:fixed; } table.clauses th:nth-child(1) { width:130px; } table.clauses th:nth-child(2) { width:36%; }
-table.clauses th:nth-child(3) { width:27%; } table.clauses td { overflow-wrap:anywhere; } table.clauses td.tests { font-size:12px; }
-tr.row:target { background:#fff8e1; }
-.muted { color:var(--muted); } .empty { color:var(--passed); margin:0; }
-.dot { display:inline-block; width:8px; height:8px; border-radius:50%; background:var(--c); margin-right:4px; }
-details.spec { margin:0 0 8px; } details.spec > summary { cursor:pointer; color:#1a56c4; font-size:12.5px; }
-.spec-text { border-left:3px solid var(--line); padding:4px 14px; margin:6px 0 10px; color:#3c4043; }
-.spec-text table { border-collapse:collapse; margin:6px 0; font-size:12.5px; } .spec-text td, .spec-text th { border:1px solid var(--line); padding:3px 8px; text-align:left; }
-.spec-text p { margin:6px 0; }
-.hidden { display:none; }
-ul.obs { margin:0; padding-left:16px; } ul.obs li { margin:1px 0; word-break:break-word; }
-details.more > summary { cursor:pointer; color:#1a56c4; font-size:12px; margin-left:16px; }
-table.observations td:first-child { width:32%; }
-@media print { .chips { display:none; } details { break-inside:avoid; } }
-`;
+/** Inlined, so the page stays one self-contained file. */
+const CSS = readFileSync(new URL('report.css', import.meta.url), 'utf8');
 
 // Filter chips, and following a link to a failure opens it.
 const SCRIPT = `

@@ -1,8 +1,5 @@
-// The tokens a settings row asks for (lib/api-tokens/rows.ts): who asks, by which grant, and what
-// each needs — of the run's configuration (the run's record where it lacks it), and of the tenant
-// before the row writes (a precondition it must show first). The user's asks go through the
-// authentication API: where that is another server than the tenant holding the resource server, no
-// user flow reaches the API and they are not applicable.
+// The tokens a settings row asks for (lib/api-tokens/rows.ts), each with what it needs of the run's
+// configuration and of the tenant before the row writes.
 import { readFileSync } from 'node:fs';
 import { notOfferedSkip, separateAuthUrl, type Config } from '../config.ts';
 import { describeAnswer } from '../answer-words.ts';

@@ -84,8 +84,8 @@ export class ApiTokens {
   async answer(ex: Exchange, what: string, nonceAsked = false): Promise<ApiToken> {
     const body = isObject(ex.body) ? ex.body : {};
     const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
-    const access = ex.answer.issued?.accessToken ?? null;
-    const refresh = ex.answer.issued ? str(body.refresh_token) : null;
+    const access = ex.answer.accessToken;
+    const refresh = access ? str(body.refresh_token) : null;
     this.secret(access);
     this.secret(refresh);
     return {

@@ -1,10 +1,6 @@
-// The settings room as rows of data (issue 46): a row writes a setting on the configured resource
-// server (through the `rs` fixture: locked, journalled, restored after the test, also when the run
-// is killed), asks for a token for its API, and judges it with named conditions — or, where the
-// setting calls for a refusal, that refusal beside its twin (lib/twin-gate.ts). One driver runs a
-// test's rows in order; what a row cannot judge is skipped from its data, naming why: the run's
-// configuration its ask needs, a write the tenant did not take (and every row standing under it), a
-// twin that was not had. The rows are specs/settings/; the asks, lib/api-tokens/asks.ts.
+// The settings room as rows of data, and the one driver that runs a test's rows in order: what a
+// row cannot judge is skipped from its data, naming why (the fields and how they are judged:
+// lib/README.md, *Resource-server settings in effect*).
 import type { TestDetails, TestInfo } from '@playwright/test';
 import type { JSONWebKeySet } from 'jose';
 import { describeAnswer } from '../answer-words.ts';
@@ -27,25 +23,15 @@ import { ApiTokens, type ApiToken } from './requests.ts';
 
 const REFUSAL_STATUS = recorded('rs.settings.refusal.status');
 
+/** One row: what each field says is lib/README.md's table (*Resource-server settings in effect*). */
 export interface SettingRow<T = ApiToken> {
-  /** How later rows name it: the twin of their refusal, the token they compare with. */
   id: string;
-  /** The PATCH body, or one made at the moment (null: none needed); a row without stands under the previous write. */
   write?: Body | ((r: Room) => Body | null | Promise<Body | null>);
-  /** The token it asks for: by default client credentials of IDM_API_CLIENT_ID (else the management client). */
   ask?: Ask<T>;
-  /** The twin of every row after it: the API's token issued, or those rows are not judged. */
   twin?: true;
-  /** The token must be issued (rs.settings.token.issued) before its conditions judge what it carries. */
   issued?: true;
-  /** The conditions that judge the answer (or the token, with `issued`). */
   judge?: readonly Judge<T>[];
-  /**
-   * The refusal the setting calls for, beside the twin: row `twin`'s token, or the one the ask made
-   * with it. `optional`: the tenant may issue instead, and `judge` then judges the token.
-   */
   refused?: { clause: string; twin?: string; optional?: true };
-  /** Clauses a later row judges on this row's token: skipped with it. */
   also?: readonly string[];
 }
 

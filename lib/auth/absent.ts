@@ -1,10 +1,7 @@
-// Absent endpoints, one rule (issue 30, item 6): every endpoint §4.3 names belongs to a flow the
-// tenant may declare in IDM_NOT_OFFERED; one neither declared nor found (not offered, as
-// lib/answer-class.ts classifies it: a 404 where discovery does not list it, a 405 at a
-// default path) fails that flow's own clause once, in the test that judges it, with advice
-// naming the path setting and IDM_NOT_OFFERED. Every other test that needed it is skipped
-// naming that clause (the tenant's, a root cause); a flow the spec only records (observe) is
-// recorded so, and what needed it skipped as the tenant's.
+// Absent endpoints, one rule: an endpoint §4.3 names that is neither declared in IDM_NOT_OFFERED
+// nor found fails its flow's own clause once, and every other test that needed it is skipped naming
+// that clause (the tenant's, a root cause); a flow the spec only records (observe) is recorded so.
+// How "not found" is decided: lib/README.md, *Named flows*.
 import type { TestInfo } from '@playwright/test';
 import type { Checks } from '../checks.ts';
 import { clauseEntry } from '../catalogue.ts';

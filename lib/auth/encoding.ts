@@ -1,14 +1,8 @@
-// §4.3: POST parameters of the authentication API are sent as JSON. A target that refuses
-// JSON where it takes the same request as a form deviates once (auth.api.post-json says so);
-// every other clause is then judged with the form, and its evidence says so, so that one
-// root cause is one failure. Found once per worker with the confidential (Post) client, through
-// the grant the tenant offers (issue 30, item 7): client credentials, else the password grant of
-// the test user, else the code exchange of a real login (the code flow through the login walk,
-// a fresh code for every request, since a code is exchanged once) — a tenant without the first
-// fails or skips its own clause only, and the encoding, the ways to authenticate and what needs
-// a token answer are judged through the grant it offers. The probe's answers are kept, so the
-// tests that need that very grant (the Post method's accepted case, the JSON-versus-form
-// convention, the client-credentials flow) do not send it again.
+// §4.3: POST parameters of the authentication API are sent as JSON. A target that refuses JSON
+// where it takes the same request as a form deviates once (auth.api.post-json) and every other
+// clause is judged with the form, so that one root cause is one failure. Found once per worker
+// through the grant the tenant offers (which: lib/README.md); the probe's answers are kept, so
+// the tests that need that very grant do not send it again.
 import type { Config } from '../config.ts';
 import type { ApiClient, Exchange, SendOptions } from '../http.ts';
 import { oneLoginAtATime } from './one-login.ts';

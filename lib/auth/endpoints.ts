@@ -1,10 +1,6 @@
 // Where the authentication API's endpoints are (§4.3 names the flows but shows no paths): an
-// IDM_*_PATH setting wins, else the server's metadata when it lists the endpoint — the OpenID
-// Connect discovery document, then the OAuth 2.0 authorization server metadata (RFC 8414), which
-// a server may publish alone or with more in it (a revocation endpoint announced only there) —
-// else the path real tenants of this kind use (AUTH_PATH_DEFAULTS). Each document is read at most
-// once per worker, through the paced client like every other request, the second only when the
-// first does not list what is asked.
+// IDM_*_PATH setting, else the server's metadata, else the path real tenants of this kind use
+// (AUTH_PATH_DEFAULTS); in what order the documents are read: lib/README.md, *Named flows*.
 import { AUTH_PATH_DEFAULTS, AUTH_PATH_SETTINGS, type AuthPath, type Config } from '../config.ts';
 import type { ApiClient } from '../http.ts';
 

@@ -1,11 +1,7 @@
-// The conformance `test` of the authentication API: the suite's fixtures plus
-//   flows – endpoints (setting > discovery > default), token-endpoint and plain requests that
-//           register every credential they obtain with the redactor (flow-requests.ts), logins
-//           and logouts through the hosted pages in a browser, and the test user's tokens
-//           (flow-logins.ts);
-// (gate, the accepted-twin rule every refusal is judged through, is the base test's: lib/fixtures.ts).
-// loginBrowser is registered with the base fixtures (lib/fixtures.ts): a worker fixture
-// declared here would give these specs workers of their own, started after the others'.
+// The conformance `test` of the authentication API: the suite's fixtures plus `flows` (endpoints,
+// requests that register every credential they obtain with the redactor, logins and logouts in a
+// browser, the test user's tokens: flow-requests.ts, flow-logins.ts). loginBrowser is the base
+// fixtures': a worker fixture declared here would give these specs workers of their own.
 import { test as base } from '../fixtures.ts';
 import { builds } from '../test-run.ts';
 import type { FlowContext } from './flow-context.ts';

@@ -1,10 +1,9 @@
-// Every refusal on a live credential (issue 40, item 4). A wrong presentation of a single-use
-// credential (an authorization code) is refused by a tenant that checks the rule, and just as
-// well by one that meets a code already spent: so a refusal counts only where the credential was
-// live when it met it — its first presentation (a fresh credential), or one whose genuine use
-// succeeded after it. A server may let a misused code die (RFC 6749 §4.1.2), and an accepted wrong
-// presentation spends it: the attempts after it are sent again on a fresh credential, each round
-// settling at least its first attempt. An accepted wrong presentation is decisive on any code.
+// Every refusal on a live credential. A wrong presentation of a single-use credential (an
+// authorization code) is refused by a tenant that checks the rule, and just as well by one that meets
+// a code already spent: so a refusal counts only where the credential was live when it met it — its
+// first presentation, or one whose genuine use succeeded after it. A server may let a misused code
+// die (RFC 6749 §4.1.2): the attempts after it are sent again on a fresh credential. An accepted
+// wrong presentation is decisive on any code.
 import type { Exchange } from '../http.ts';
 import type { TokenAnswer } from './flow-types.ts';
 

@@ -4,11 +4,7 @@
 // accepting (or declining) a consent page, confirming a logout, wherever the pages are served
 // (a custom login domain is another origin). The redirect URI is the client's: page.route
 // answers it, so nothing has to listen there. Each walk has a fresh context (no session).
-//
-// Three endings besides the redirect: the tenant refused (an error page, the password asked
-// again, an alert after the password: the tenant's answer, judged by the caller), the walk
-// could not go on (a page with nothing it knows how to drive: the suite's gap, `notDriven`,
-// which names the page and the setting to set), or it ran out of pages.
+// Besides the redirect, a walk ends refused, not driven, or out of pages (AuthorizeOutcome).
 import type { Browser, BrowserContext, Page, Request, Route } from '@playwright/test';
 import { parseRateLimit } from '../pacer.ts';
 import { sleep } from '../lock.ts';
@@ -264,44 +260,26 @@ async function changed(
 
 // The walk's state and one step of it
 
-interface WalkState {
-  caught: string | null;
-  finalUrl: string | null;
-  status: number | null;
-  chain: string[];
-  steps: WalkStep[];
-  throttled: AuthorizeOutcome['throttled'];
-  loginStatus: number | null;
-  awaitingLogin: boolean;
-  identifierSent: boolean;
-  passwordSent: boolean;
-  consent: AuthorizeOutcome['consent'];
-  problem: string | null;
-  notDriven: string | null;
-  refused: boolean;
-  alert: string | null;
-  /** Main-frame navigations so far, and their count when the last action was taken. */
-  navigations: number;
-  navsBeforeAction: number;
-}
+type WalkState = ReturnType<typeof newState>;
 
-function newState(): WalkState {
+function newState() {
   return {
-    caught: null,
-    finalUrl: null,
-    status: null,
-    chain: [],
-    steps: [],
-    throttled: null,
-    loginStatus: null,
+    caught: null as string | null,
+    finalUrl: null as string | null,
+    status: null as number | null,
+    chain: [] as string[],
+    steps: [] as WalkStep[],
+    throttled: null as AuthorizeOutcome['throttled'],
+    loginStatus: null as number | null,
     awaitingLogin: false,
     identifierSent: false,
     passwordSent: false,
-    consent: null,
-    problem: null,
-    notDriven: null,
+    consent: null as AuthorizeOutcome['consent'],
+    problem: null as string | null,
+    notDriven: null as string | null,
     refused: false,
-    alert: null,
+    alert: null as string | null,
+    /** Main-frame navigations so far, and their count when the last action was taken. */
     navigations: 0,
     navsBeforeAction: 0,
   };
@@ -514,7 +492,12 @@ function settingFor(v: PageView, w: WalkRequest): string {
 }
 
 function outcome(s: WalkState, endedAt: string): AuthorizeOutcome {
-  const base = {
+  // page.url() and a Location keep the fragment (the request the route saw does not).
+  const callback = s.finalUrl === null ? null : new URL(s.finalUrl);
+  const query = Object.fromEntries(callback?.searchParams ?? []);
+  const fragment = Object.fromEntries(new URLSearchParams(callback?.hash.replace(/^#/, '') ?? ''));
+  const never = `the browser never reached the redirect URI (${answers(s.chain)})`;
+  return {
     loggedIn: s.passwordSent,
     steps: s.steps,
     consent: s.consent,
@@ -523,32 +506,12 @@ function outcome(s: WalkState, endedAt: string): AuthorizeOutcome {
     throttled: s.throttled,
     refused: s.refused,
     alert: s.alert,
-  };
-  if (s.finalUrl === null) {
-    const problem =
-      s.notDriven === null ? (s.problem ?? `the browser never reached the redirect URI (${answers(s.chain)})`) : null;
-    return {
-      ...base,
-      callback: null,
-      params: {},
-      carriedIn: { query: [], fragment: [] },
-      problem,
-      notDriven: s.notDriven,
-      stoppedAt: endedAt,
-    };
-  }
-  // page.url() and a Location keep the fragment (the request the route saw does not).
-  const callback = new URL(s.finalUrl);
-  const query = Object.fromEntries(callback.searchParams);
-  const fragment = Object.fromEntries(new URLSearchParams(callback.hash.replace(/^#/, '')));
-  return {
-    ...base,
     callback,
     params: { ...query, ...fragment },
     carriedIn: { query: Object.keys(query), fragment: Object.keys(fragment) },
-    problem: null,
-    notDriven: null,
-    stoppedAt: null,
+    problem: callback !== null || s.notDriven !== null ? null : (s.problem ?? never),
+    notDriven: callback === null ? s.notDriven : null,
+    stoppedAt: callback === null ? endedAt : null,
   };
 }
 

@@ -1,10 +1,8 @@
-// The ways to authenticate of §5.2, one row each (lib/auth/methods/: a row and its building
-// blocks in one file). The rows drive the methods spec (specs/authentication/methods/
-// client-authentication.spec.ts: one test per method and fault) and the §5.2 line of the report
-// (reporters/auth-methods.ts). Adding a way at the token endpoint is its row (a file of
-// lib/auth/methods/ and a line here), its clients in lib/auth/methods/clients.ts (the settings,
-// the configuration and the interop legs derive from them), its clauses in contract/clauses.json;
-// then the reference tenant's row (reference/src/auth/client-auth.ts) and its mutant.
+// The ways to authenticate of §5.2, one row each (lib/auth/methods/: a row and its building blocks
+// in one file), driving the methods spec and the report's §5.2 line. Adding a way at the token
+// endpoint is its row (a file of lib/auth/methods/ and a line here), its clients in
+// lib/auth/methods/clients.ts, its clauses in contract/clauses.json; then the reference tenant's row
+// (reference/src/auth/client-auth.ts) and its mutant.
 import type { AuthMethod, TokenMethod } from './methods/method.ts';
 import { POST } from './methods/client-secret-post.ts';
 import { BASIC } from './methods/client-secret-basic.ts';

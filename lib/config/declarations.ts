@@ -1,10 +1,7 @@
-// Every setting of the suite, declared once: name, kind (how its value is read and checked),
-// default, embedded-tenant default, whether a non-embedded target requires it, the settings it
-// must come with, whether it is a secret, what a run skips while it is unset, and one line of
-// documentation. Parsing (parse.ts), the IDM_E_CONFIG_* messages, the embedded defaults, the
-// values the redactor hides, `npm run config` and the README's configuration table all derive
-// from this table. Adding a setting is adding one entry here (and reading it where it is used);
-// the settings of the ways to authenticate come in from their clients (lib/auth/methods/clients.ts).
+// Every setting of the suite, declared once (what an entry says: Declaration). Parsing (parse.ts), the
+// IDM_E_CONFIG_* messages, the embedded defaults, the values the redactor hides, `npm run config`
+// and the README's configuration table all derive from this table; the settings of the ways to
+// authenticate come in from their clients (lib/auth/methods/clients.ts).
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EMBEDDED } from './embedded.ts';
@@ -601,6 +598,10 @@ type ValueOfKind<K> = K extends { type: 'int' }
 export type SettingValue<N extends SettingName> =
   | ValueOfKind<DeclarationOf<N>['kind']>
   | (DeclarationOf<N> extends { readonly default: unknown } | { readonly required: true } ? never : null);
+
+/** A setting and those given together with it (itself alone when it has no `together` set). */
+export const partners = (s: Setting): Setting[] =>
+  s.together ? SETTINGS.filter((o) => o.together === s.together) : [s];
 
 /** A declared default as the README and `npm run config` show it. */
 export function defaultText(s: Setting): string | null {

@@ -8,6 +8,7 @@ import {
   type EmbeddedName,
   embeddedText,
   GROUPS,
+  partners,
   SETTINGS,
   type Group,
   type Setting,
@@ -50,7 +51,7 @@ function skipped(s: Settings, noBrowser: string | null): string[] {
   const out: string[] = [];
   for (const d of SETTINGS) {
     if (!d.unset || s.byName.get(d.name)?.raw != null) continue;
-    const names = d.together ? SETTINGS.filter((o) => o.together === d.together).map((o) => o.name) : [d.name];
+    const names = partners(d).map((o) => o.name);
     out.push(`${family(names)} unset → ${d.unset}`);
   }
   if (!s.embedded) {
@@ -84,13 +85,10 @@ export function settingsTable(): string {
 }
 
 function row(s: Setting): string {
+  const others = partners(s).filter((o) => o !== s);
   const flags = [
     s.required ? 'required against a staging tenant' : null,
-    s.together
-      ? `with ${SETTINGS.filter((o) => o.together === s.together && o !== s)
-          .map((o) => `\`${o.name}\``)
-          .join(', ')}`
-      : null,
+    others.length ? `with ${others.map((o) => `\`${o.name}\``).join(', ')}` : null,
     s.secret ? 'secret' : null,
     s.unset ? `unset → ${s.unset}` : null,
   ].filter(Boolean);

@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { IdmError } from '../errors.ts';
 import {
+  partners,
   SETTINGS,
   type Kind,
   type NameOfKind,
@@ -103,7 +104,7 @@ export function parseSettings(
     const own = get(s.name);
     let raw: string | null = own ?? null;
     let origin: Origin = own === undefined ? 'unset' : opts.fromFile?.has(s.name) ? '.env' : 'environment';
-    const groupUnset = !s.together || SETTINGS.every((o) => o.together !== s.together || get(o.name) === undefined);
+    const groupUnset = partners(s).every((o) => get(o.name) === undefined);
     if (raw === null && embedded && s.embedded !== undefined && groupUnset) {
       raw = s.embedded;
       origin = 'embedded default';

@@ -1,10 +1,8 @@
-// A wrong experiment creation is judged beside its accepted twin (lib/twin-gate.ts): the same
-// request made right — the violating field valid, or the genuine token — under the same name,
-// sent after it. Names are each creation's own (generators/experiment.ts), so a tenant that keeps
-// names unique (the spec does not say) can answer 409 only to a collision: a wrong request
-// answered 409 is reported as that, never as the wrong request refused (a weight of 50.5 refused
-// as a taken name would pass). Sent in this order, a twin is needed only for a refusal, and its
-// name is free unless the wrong request took it — which it did only by being accepted.
+// A wrong experiment creation is judged beside its accepted twin (lib/twin-gate.ts): the same request
+// made right under the same name, sent after it. Names are each creation's own, so a tenant that
+// keeps names unique can answer 409 only to a collision: a wrong request answered 409 is reported as
+// that, never as the wrong request refused. Sent in this order, a twin is needed only for a refusal,
+// and its name is free unless the wrong request took it — which it did only by being accepted.
 import type { TestInfo } from '@playwright/test';
 import { describeAnswer } from '../answer-words.ts';
 import { skipClauses } from '../declare.ts';

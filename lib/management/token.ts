@@ -16,7 +16,7 @@ function tokenIssued(clause: string, asked: string) {
     clauses: [clause],
     cite: '§5.1',
     judge: (v, ex: Exchange) => {
-      const ok = ex.answer.issued !== null;
+      const ok = ex.answer.accessToken !== null;
       return v.that(
         ok,
         `${asked}: ${ok ? `answered ${ex.status} with an access_token` : `expected a 2xx with an access_token, got ${describeAnswer(ex)}`}`,
@@ -62,5 +62,5 @@ export const schemeRecorded = condition({
 
 /** The access token a token answer issued, or null. */
 export function tokenOf(ex: Exchange): string | null {
-  return ex.answer.issued?.accessToken ?? null;
+  return ex.answer.accessToken;
 }

@@ -1,9 +1,5 @@
-// Every test that writes the shared resource server, in one file: one worker runs them in this
-// order while the other runs everything else (specs/README.md). They hold the resource-server
-// lock one after another anyway; as files of their own they were handed to both workers, which
-// then waited on each other instead of running the rest. First the invalid bodies, the update
-// bucket's largest spender, so that under a rate limit that bucket is busy from the run's start
-// (their batch also fills rs.update.persisted's pause: rejects-invalid-updates.ts).
+// Every test that writes the shared resource server, in one file, so that one worker runs them in
+// this order while the other runs everything else (why, and why the invalid bodies first: specs/README.md).
 // This list is the one place a module of these folders is named: selftest/contract-chain.spec.ts
 // fails naming a module of them it does not reach, and selftest/contract-coverage.spec.ts the
 // must clauses only a forgotten module declares.

@@ -1,11 +1,9 @@
-// POST /experimentation/experiments (§2.4, §4.2, §7.2, §8). The success code, the error
-// codes, which fields are required, the allocation rules and the strategy field's name are
-// not shown by the spec: they are recorded, never judged (the strategy enum, once the
-// target confirms the name: strategy.spec.ts). Every experiment has a name of its own (the
-// run tag and a serial, generators/experiment.ts), and each violation is judged beside its
-// twin, the same payload made right under the same name (lib/management/experiment-refusals.ts).
-// The spec shows no way to delete an experiment: the run deletes those it created afterwards
-// where the tenant lets it (lib/experiment-cleanup.ts).
+// POST /experimentation/experiments (§2.4, §4.2, §7.2, §8). The success code, the error codes,
+// which fields are required, the allocation rules and the strategy field's name are not shown by
+// the spec: they are recorded, never judged (the strategy enum: strategy.spec.ts). Every experiment
+// has a name of its own, and each violation is judged beside its twin, the same payload made right
+// under the same name (lib/management/experiment-refusals.ts); the run deletes what it created
+// afterwards where the tenant lets it (lib/experiment-cleanup.ts).
 import { test } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS } from '../../lib/declare.ts';
 import { clausesOf } from '../../lib/condition.ts';

@@ -1,11 +1,9 @@
-// The traffic allocation strategy attribute (§2.4): its enum (percentage | segment) is
-// stated, its field name is not. Each test first needs a valid experiment carrying the
-// configured name (IDM_STRATEGY_FIELD) with `percentage` (created once per worker; its
-// creation is judged under exp.create.accepted too); only when the answer carries that
-// field with a value of the enum (the target has confirmed the name, lib/strategy.ts) is the
-// enum asserted. Otherwise what the answer showed is recorded under exp.create.strategy.name
-// and the test is skipped saying why: never failed. Every creation has a name of its own, and
-// each value outside the enum is judged beside its twin (lib/management/experiment-refusals.ts).
+// The traffic allocation strategy attribute (§2.4): its enum (percentage | segment) is stated, its
+// field name is not. Only when a valid experiment's answer carries the configured name
+// (IDM_STRATEGY_FIELD) with a value of the enum (the target has confirmed the name, lib/strategy.ts)
+// is the enum asserted; otherwise what the answer showed is recorded under exp.create.strategy.name
+// and the test is skipped saying why, never failed. Each value outside the enum is judged beside its
+// twin (lib/management/experiment-refusals.ts).
 import { test } from '../../lib/fixtures.ts';
 import type { ExperimentsHelper, RunInfo } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../lib/declare.ts';

@@ -1,14 +1,9 @@
-// PATCH /resource-servers/{id} with bodies that break one clause each (§2.2, §2.3, §7.1,
-// §8): every one is refused with 400 and nothing is written. The cases are data, read from
-// contract/cases/resource-server-update.json (generated from the schemas and the violation
-// list, generators/cases.ts): one test with a step per type of §2.2/§2.3, each case checked
-// on its own clause. Each body also carries distinctive valid values (its probe), so one
-// read after the whole batch tells whether, and which, a refused write leaked; only an
-// unattributable leak is bisected. A valid write goes first and that read comes at least
-// SETTLE_MS after it, so the same read also tells whether a write answered as stored was
-// still there "a moment" later (rs.update.persisted): the batch fills the pause. That valid
-// write is also the refusals' accepted twin (lib/twin-gate.ts); each body is judged on its own,
-// so an answer that is a fault, or none at all, leaves only its own clause unjudged.
+// PATCH /resource-servers/{id} with bodies that break one clause each (§2.2, §2.3, §7.1, §8):
+// every one is refused with 400 and nothing is written. The cases are data
+// (contract/cases/resource-server-update.json, generators/cases.ts), a step per type. Each body
+// carries distinctive valid values (its probe), so one read after the whole batch tells whether,
+// and which, a refused write leaked; only an unattributable leak is bisected. The valid write made
+// first is the refusals' twin, and the batch fills the pause rs.update.persisted needs (specs/README.md).
 import { test } from '../../lib/fixtures.ts';
 import type { ResourceServerUnderTest } from '../../lib/fixtures.ts';
 import { clauses, OPERATIONS, skipClauses } from '../../lib/declare.ts';
@@ -29,15 +24,13 @@ import { SETTLE_MS } from '../../lib/lost-writes.ts';
 
 /** The type a clause belongs to: `rs.scope.value.length` → `scope`; the body's own rules → `update`. */
 const typeOf = (clause: string): string => clause.split('.')[1] ?? clause;
-const TITLES: Record<string, string> = {
-  update: 'update bodies breaking one rule of §2.2 each',
-  scope: 'a Scope breaking one rule of §2.3 each',
-  token_encryption: 'a TokenEncryption breaking one rule of §2.3 each',
-  encryption_key: 'an EncryptionKey breaking one rule of §2.3 each',
-  proof_of_possession: 'a ProofOfPossession breaking one rule of §2.3 each',
-  subject_type_authorization: 'a SubjectTypeAuthorization breaking one rule of §2.3 each',
-  authorization_policy: 'an AuthorizationPolicy breaking one rule of §2.3 each',
-};
+
+/** A step's title: `update` → the body's own rules (§2.2); `token_encryption` → a TokenEncryption (§2.3). */
+function titleOf(type: string): string {
+  if (type === 'update') return 'update bodies breaking one rule of §2.2 each';
+  const name = type.replace(/(?:^|_)(\w)/g, (_, c: string) => c.toUpperCase());
+  return `${/^[AEIOU]/.test(name) ? 'an' : 'a'} ${name} breaking one rule of §2.3 each`;
+}
 
 const byType = new Map<string, ViolationCase[]>();
 for (const c of loadUpdateCases().violations)
@@ -60,7 +53,7 @@ test.describe('update a resource server: invalid bodies', () => {
       const refused: ViolationCase[] = [];
       // One step per type; one read after them all judges no-write for every refused body.
       for (const [type, group] of byType) {
-        await test.step(`${TITLES[type] ?? `${type} breaking one rule each`} (${group.length} bodies)`, async () => {
+        await test.step(`${titleOf(type)} (${group.length} bodies)`, async () => {
           for (const c of group.map((c) => safeProbe(withProbe(c, run.runTag), run.cfg, run.snapshot))) {
             const ex = await sentAlone(info, c.clause, c.description, () => rs.update(c.body));
             if (!ex) continue;

@@ -1,10 +1,8 @@
 // The settings that govern a user's tokens for the API (§2.1, §2.3): token_lifetime_for_web on the
 // implicit flow's token, a DPoP proof required of public clients on the public client's code
 // exchange, allow_offline_access on the refresh token a user's grant may carry, token_lifetime at
-// the moment of a refresh, and the user policy of subject_type_authorization. The user's grant is
-// the password grant of the confidential client (IDM_POST_CLIENT_*, the test user), or the same
-// client's code flow through the hosted login (lib/api-tokens/asks.ts); each refusal beside the
-// same grant accepted for the same API before.
+// the moment of a refresh, and the user policy of subject_type_authorization; the user's grant is
+// userGrant's (lib/api-tokens/asks.ts), each refusal beside the same grant accepted before.
 import { test } from '../../lib/auth/flow-fixtures.ts';
 import { implicitFlow, publicCodeWithoutProof, refreshOf, userGrant } from '../../lib/api-tokens/asks.ts';
 import { declared, lifetimeAbove, on, row, runRows } from '../../lib/api-tokens/rows.ts';

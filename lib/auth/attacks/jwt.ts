@@ -1,10 +1,8 @@
-// The JWT attacks, made from a genuine credential of the carrier: each keeps the genuine
-// token's claims (so only the property under attack differs) and changes how it is signed.
-// RFC 8725 §2.1 and §3.1 (algorithm confusion, alg none), RFC 7515 §4.1.2/§4.1.3/§4.1.5 with
-// RFC 8725 §3.10 (keys named or carried by the token), RFC 7515 §5.2 (the signature). Tokens are
-// made at run time with keys generated in memory; none of them is a credential that works. Those
-// that carry no signature of the tenant's are registered as forged (lib/credential-origin.ts): a
-// reproduction prints them as sent; a borrowed or kept genuine signature is the issued token's.
+// The JWT attacks, made from a genuine credential of the carrier: each keeps the genuine token's
+// claims (so only the property under attack differs) and changes how it is signed (RFC 8725 §2.1,
+// §3.1, §3.10; RFC 7515 §4.1.2/§4.1.3/§4.1.5, §5.2). Made at run time with keys generated in memory,
+// none a credential that works; those that carry no signature of the tenant's are registered as
+// forged (lib/credential-origin.ts), a borrowed or kept genuine signature is the issued token's.
 import { createHmac, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
 import { SignJWT, type JWK } from 'jose';
 import { attackerKeys } from './attacker-keys.ts';

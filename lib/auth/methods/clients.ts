@@ -1,10 +1,7 @@
-// The clients each way to authenticate at the token endpoint (§5.2) is tried with: one row per
-// way, keyed by its id in IDM_NOT_OFFERED; in it each client by its name in the configuration
-// (cfg.auth.<name>), and each field of the client by the setting that holds it. The settings
-// table (lib/config/declarations.ts) declares these settings from here, the configuration
-// (lib/config.ts) reads the clients from them, and the interop legs hand them over by them
-// (interop/leg.ts). Data alone, since the settings table imports it; how the way authenticates
-// is its row in lib/auth/methods/<id>.ts.
+// The clients each way to authenticate at the token endpoint (§5.2) is tried with, as data: one row
+// per way, keyed by its id in IDM_NOT_OFFERED, each client by its name in the configuration
+// (cfg.auth.<name>) and each of its fields by the setting that holds it. Data alone, since the
+// settings table (lib/config/declarations.ts) declares these settings from here.
 import type { Entry } from '../../config/declarations.ts';
 import { EMBEDDED } from '../../config/embedded.ts';
 

@@ -1,11 +1,9 @@
-// Authorization code with a PKCE code verifier (§4.3), through the login page in Chromium
-// (lib/auth/login-walk.ts): RFC 6749 §4.1 for the round trip (code and state at the redirect
-// URI), RFC 7636 §4.6 for the verifier check. One login serves all three: the code is first
-// presented with another and with no code_verifier, then with its own. A code that still gives
-// a token after both proves each refusal was for its verifier, not for a dead code; a tenant
-// may let a misused code die (RFC 6749 §4.1.2), and then the refusal after it is sent again on a
-// fresh login's code (lib/auth/live-credential.ts). The confidential client's exchange (no PKCE) and
-// its single use are judged with the code-binding rules (specs/authentication/security/).
+// Authorization code with a PKCE code verifier (§4.3), through the login page in Chromium: RFC 6749
+// §4.1 for the round trip (code and state at the redirect URI), RFC 7636 §4.6 for the verifier
+// check. One login serves all three: the code is presented with another verifier and with none,
+// then with its own, so a code that still gives a token proves each refusal was for its verifier
+// (lib/auth/live-credential.ts). The confidential client's exchange (no PKCE) is judged with the
+// code-binding rules (specs/authentication/security/).
 import { test } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS } from '../../../lib/declare.ts';
 import { pkcePair } from '../../../lib/auth/pkce.ts';

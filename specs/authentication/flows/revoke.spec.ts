@@ -1,10 +1,9 @@
-// Revoke refresh token (§4.3: "client ID and secret"): a refresh token the suite obtained
-// itself works (RFC 6749 §6), is revoked (RFC 7009 §2.2: 200), and then no longer works
-// (RFC 7009 §2.1). Nothing is left behind: the token was the suite's own, obtained through the
-// code flow with PKCE as the confidential client, offline_access asked with prompt=consent.
-// Before the revocation, the refresh-token rows of the attack catalogue are sent beside the
-// refresh that worked (RFC 6749 §6): one never issued, one altered, an expired copy where the
-// token is a JWT, and the token presented by another client whose own credentials work.
+// Revoke refresh token (§4.3: "client ID and secret"): a refresh token the suite obtained itself (the
+// confidential client's code flow with PKCE, offline_access) works (RFC 6749 §6), is revoked (RFC
+// 7009 §2.2: 200), and then no longer works (RFC 7009 §2.1). Before the revocation, the refresh-token
+// rows of the attack catalogue are sent beside the refresh that worked (RFC 6749 §6): one never
+// issued, one altered, an expired copy where it is a JWT, and the token presented by another client
+// whose own credentials work.
 import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/twin-gate.ts';
 import type { Config } from '../../../lib/config.ts';
 import type { ApiClient } from '../../../lib/http.ts';

@@ -1,10 +1,8 @@
-// §5.2 "OAuth2 access token" for endpoints acting for a user (get user info): without a
-// valid user token the request is refused with a 4xx and an error object; the exact status is
-// recorded (RFC 6750 §3.1 names 401). The variants need no decoding of the user's token (none,
-// garbage, altered, truncated, another client's token for another audience), except those that
-// rebuild it as a JWT (expired, signed by another key): an opaque token (RFC 6749 §1.4) skips
-// them, and its format is recorded. The success of get-user-info is the named flow's
-// (specs/authentication/flows/).
+// §5.2 "OAuth2 access token" for endpoints acting for a user (get user info): without a valid user
+// token the request is refused with a 4xx and an error object, the exact status recorded (RFC 6750
+// §3.1 names 401). Variants that rebuild the token as a JWT (expired, signed by another key) need a
+// JWT: an opaque token (RFC 6749 §1.4) skips them, and its format is recorded. The success of
+// get-user-info is the named flow's (specs/authentication/flows/).
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipClauses, skipTest } from '../../../lib/declare.ts';
 import type { Exchange } from '../../../lib/http.ts';

@@ -1,12 +1,10 @@
 // The confidential client's authorization code (§4.3 "client ID and secret", no PKCE) and its
-// binding: a code is bound to the client and redirect URI of its authorization request (RFC
-// 6749 §4.1.3), a code issued without a code_challenge cannot be redeemed with a code_verifier
-// (RFC 9700 §2.1.1: a PKCE downgrade), and a code gives a token once (§4.1.2). One login gives
-// the code; the wrong exchanges come first (among them the one without the redirect_uri the
-// request carried, RFC 6749 §4.1.3), then the right exchange shows the code survived them, so each
-// met a live code; where one spent or killed it, the ones after it are sent again on a fresh
-// login's code (lib/auth/live-credential.ts). Then the twin's code exchanged again is refused. A
-// public client asking without PKCE is recorded as the tenant answers once it reads the request.
+// binding: a code is bound to the client and redirect URI of its authorization request (RFC 6749
+// §4.1.3), a code issued without a code_challenge cannot be redeemed with a code_verifier (RFC 9700
+// §2.1.1: a PKCE downgrade), and a code gives a token once (§4.1.2). One login gives the code; the
+// wrong exchanges come first, then the right one shows each met a live code
+// (lib/auth/live-credential.ts); then the twin's code exchanged again is refused. A public client
+// asking without PKCE is recorded as the tenant answers once it reads the request.
 import { FLOW_GRANT } from '../../../lib/twin-gate.ts';
 import { probeAuthorize } from '../../../lib/auth/probe.ts';
 import { codesTaken, probeRecorded } from '../../../lib/auth/conditions.ts';

@@ -1,10 +1,8 @@
-// What a code-flow login gives, checked as a relying party would (the public client's shared
-// login, flows.userTokens, which user info and the Bearer refusals use too): the ID
-// token validates against the discovered keys (OIDC Core §3.1.3.7), user info speaks for the
-// same user (§5.3.2), and a refresh never widens the grant (RFC 6749 §6: refused, or answered
-// within the original scope, §3.3), tried on every client that holds a refresh token: the
-// public client's and the confidential client's own login. Every token answer's
-// Cache-Control is judged where it is received (lib/auth/token-cache.ts).
+// What a code-flow login gives, checked as a relying party would (the public client's shared login,
+// flows.userTokens): the ID token validates against the discovered keys (OIDC Core §3.1.3.7), user
+// info speaks for the same user (§5.3.2), and a refresh never widens the grant (RFC 6749 §6, §3.3),
+// tried on every client that holds a refresh token. Every token answer's Cache-Control is judged
+// where it is received (lib/auth/token-cache.ts).
 import { FLOW_GRANT, type Twin, type TwinGate } from '../../../lib/twin-gate.ts';
 import { decodeJwt } from 'jose';
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';

@@ -1,12 +1,9 @@
-// A consent page declined (RFC 6749 §4.1.2.1; OIDC Core §3.1.2.6): the browser is sent back to
-// the client with error=access_denied and the state it sent, never with a code. Exercised where
-// the tenant shows a consent page: the shared logins (flows.userTokens, which asks offline_access
-// with prompt=consent), the public client's and else the confidential client's, tell whether
-// it does; the one that met it is the accepted twin — the same login with consent accepted gave
-// a code that was exchanged for tokens — and the decline is tried with that client. A tenant may
-// remember a consent and show no page for what was granted, prompt=consent or not (OIDC Core
-// §3.1.2.1 only says it SHOULD ask again): before concluding it shows none, the decline asks
-// for a scope that client was not granted yet (issue 40, item 6).
+// A consent page declined (RFC 6749 §4.1.2.1; OIDC Core §3.1.2.6): the browser is sent back to the
+// client with error=access_denied and the state it sent, never with a code. Exercised where the
+// tenant shows a consent page (the shared logins, the public client's, else the confidential
+// client's tell whether it does); the login that met it, accepted, is the twin. A tenant may remember
+// a consent (OIDC Core §3.1.2.1 only says it SHOULD ask again): before concluding it shows none, the
+// decline asks for a scope that client was not granted yet.
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { codeRequest } from '../../../lib/auth/pkce.ts';
