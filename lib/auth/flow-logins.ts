@@ -5,7 +5,7 @@
 // login per client and scope in a worker.
 import { bucketKey } from '../http.ts';
 import type { Checks } from '../checks.ts';
-import { productsSkip, tokenGave } from './flow-products.ts';
+import { noCodeSaid, productsSkip, tokenGave } from './flow-products.ts';
 import { noChromiumReason } from './browser.ts';
 import { skipTest } from '../declare.ts';
 import { runSkip, type SkipRecord } from '../skip-record.ts';
@@ -275,10 +275,7 @@ export function notDrivenSkip(out: Pick<AuthorizeOutcome, 'notDriven' | 'stopped
 function loginProblem(out: AuthorizeOutcome, clientId: string, scope: string): SkipRecord {
   const gap = notDrivenSkip(out);
   if (gap !== null) return gap;
-  const error = out.params.error;
-  const answered = out.callback
-    ? `the redirect URI received ${error ? `error=${error}${out.params.error_description ? ` (${out.params.error_description})` : ''}` : 'no code with the state sent'}`
-    : (out.problem ?? 'no redirect');
+  const answered = noCodeSaid(out);
   return runSkip(
     { answer: 'refused' },
     `the login for client ${clientId} asking "${scope}"${scope.includes('offline_access') ? ' with prompt=consent' : ''}: ${answered} (allow this scope for the client on the tenant)`,

@@ -10,7 +10,7 @@ import { notIssuedCause } from '../../../lib/answer-words.ts';
 import { test, type Flows } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { notOfferedSkip, optInSkip, type Config } from '../../../lib/config.ts';
-import { tokenGave } from '../../../lib/auth/flow-products.ts';
+import { noCodeSaid, tokenGave } from '../../../lib/auth/flow-products.ts';
 import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
 import { notDrivenSkip } from '../../../lib/auth/flow-logins.ts';
 import { describeSteps } from '../../../lib/auth/walk-steps.ts';
@@ -93,11 +93,7 @@ async function throughLoginPage(flows: Flows, gate: TwinGate, cfg: Config, why: 
   // attempt made again, as with the password grant: only the per-account block counts.
   const attempt = await pageLogin(flows, cfg);
   const accepted = await attempt(user!.username, user!.password);
-  const twin = gate.given(
-    'auth.flow.code.pkce',
-    !!accepted.params.code,
-    accepted.problem ?? 'no code at the redirect URI',
-  );
+  const twin = gate.given('auth.flow.code.pkce', !!accepted.params.code, noCodeSaid(accepted));
   if (!twin.ok) {
     gate.skip(twin, 'ratelimit.login-attempts');
     return;
@@ -128,6 +124,6 @@ async function throughLoginPage(flows: Flows, gate: TwinGate, cfg: Config, why: 
     twin,
     'ratelimit.login-attempts',
     !!other.params.code,
-    `through the login page: the test user from the same IP ${other.params.code ? 'obtained a code' : `did not (${other.problem})`} (the limit is per account)`,
+    `through the login page: the test user from the same IP ${other.params.code ? 'obtained a code' : `did not (${noCodeSaid(other)})`} (the limit is per account)`,
   );
 }
