@@ -27,6 +27,7 @@ import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { attackList } from './auth/attacks/record.ts';
 import { MANAGEMENT_OPERATIONS, skipTest } from './declare.ts';
+import { RunWaits, type ResendBounds } from './resend-bounds.ts';
 
 /**
  * A fixture that only builds an object, `box: 'self'`: no step of its own in the reports, where
@@ -41,6 +42,8 @@ export interface Suite {
   state: RunState;
   redactor: Redactor;
   pacer: Pacer;
+  /** How long a 502, 503 or 504 is waited out: per request, and per run through a file in the run's state directory. */
+  resend: ResendBounds;
 }
 
 export interface RunInfo {
@@ -73,7 +76,13 @@ export const runFixtures: Fixtures<RunFixtures, { suite: Suite; loginBrowser: Lo
         ...(state.tokens.limited ? [state.tokens.limited] : []),
       ]);
       if (typeof state.snapshot.signing_secret === 'string') redactor.add(state.snapshot.signing_secret);
-      await use({ cfg, state, redactor, pacer: new Pacer(state.runDir, cfg.pacingReserve) });
+      await use({
+        cfg,
+        state,
+        redactor,
+        pacer: new Pacer(state.runDir, cfg.pacingReserve),
+        resend: { requestMs: cfg.resendWindowMs, run: new RunWaits(cfg.resendRunMs, state.runDir) },
+      });
     },
     { scope: 'worker' },
   ],
