@@ -144,7 +144,13 @@ async function deleteOne(
   pace: Pacing,
 ): Promise<{ deleted: Deleted; requests: number }> {
   const url = `${cfg.apiBase}${EXPERIMENTS_PATH}/${encodeURIComponent(id)}`;
-  const r = await sendOutsideTests(url, { method: 'DELETE', token, timeoutMs: cfg.timeoutMs, pace });
+  const r = await sendOutsideTests(url, {
+    method: 'DELETE',
+    token,
+    timeoutMs: cfg.timeoutMs,
+    resendWindowMs: cfg.resendWindowMs,
+    pace,
+  });
   if ('error' in r)
     return {
       deleted: { ok: false, status: null, why: `no answer: ${describeNetworkError(r.error)}` },

@@ -352,6 +352,22 @@ export function retryPause(header: string | undefined, resends = 0, now = Date.n
   return Number.isFinite(seconds) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, seconds)) : backoff;
 }
 
+/**
+ * A request outside the tests (the setup's token and snapshot read, the cleanup's deletions),
+ * sent again while a deploy answers 502, 503 or 504, as the tests' own are, within `windowMs`
+ * (IDM_RESEND_WINDOW_S): each is one that sending again cannot change.
+ */
+export async function throughDeploy(windowMs: number, send: () => Promise<Response>): Promise<Response> {
+  for (let resends = 0, waited = 0; ; resends++) {
+    const res = await send();
+    const pause = Math.max(MIN_RESEND_PAUSE_MS, retryPause(res.headers.get('retry-after') ?? undefined, resends));
+    if (!PASSING.has(res.status) || waited + pause > windowMs) return res;
+    await res.body?.cancel().catch(() => undefined);
+    waited += pause;
+    await sleep(pause);
+  }
+}
+
 function originAndPath(url: string): string {
   const u = new URL(url);
   return `${u.origin}${u.pathname}`;

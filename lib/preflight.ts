@@ -7,7 +7,7 @@ import { obtainToken, describeNetworkError, oddAnswer, readCappedText } from './
 import { sleep } from './lock.ts';
 import type { ResourceServer } from './staging.ts';
 import type { Pacer } from './pacer.ts';
-import { bucketKey } from './http.ts';
+import { bucketKey, throughDeploy } from './http.ts';
 
 export interface Preflight {
   tokens: { full: string; limited: string | null };
@@ -42,6 +42,7 @@ export async function readResourceServer(
     token,
     body: '{}',
     timeoutMs: Math.min(cfg.timeoutMs, 5000),
+    resendWindowMs: cfg.resendWindowMs,
     pace,
   });
   if ('error' in answer)
@@ -96,29 +97,33 @@ export async function readResourceServer(
  */
 export async function sendOutsideTests(
   url: string,
-  o: { method: string; token: string; body?: string; timeoutMs: number; pace: Pacing },
+  o: { method: string; token: string; body?: string; timeoutMs: number; resendWindowMs: number; pace: Pacing },
 ): Promise<{ res: Response; text: string; sent: number } | { error: unknown; sent: number }> {
-  for (let sent = 1; ; sent++) {
+  let sent = 0;
+  for (let tries = 1; ; tries++) {
     let res: Response;
     try {
-      res = await o.pace(url, o.method, () =>
-        fetch(url, {
-          method: o.method,
-          headers: {
-            authorization: `Bearer ${o.token}`,
-            accept: 'application/json',
-            ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
-          },
-          ...(o.body !== undefined ? { body: o.body } : {}),
-          redirect: 'manual',
-          signal: AbortSignal.timeout(o.timeoutMs),
-        }),
-      );
+      res = await throughDeploy(o.resendWindowMs, () => {
+        sent++;
+        return o.pace(url, o.method, () =>
+          fetch(url, {
+            method: o.method,
+            headers: {
+              authorization: `Bearer ${o.token}`,
+              accept: 'application/json',
+              ...(o.body !== undefined ? { 'content-type': 'application/json' } : {}),
+            },
+            ...(o.body !== undefined ? { body: o.body } : {}),
+            redirect: 'manual',
+            signal: AbortSignal.timeout(o.timeoutMs),
+          }),
+        );
+      });
     } catch (error) {
       return { error, sent };
     }
     const text = await readCappedText(res);
-    if (res.status === 429 && sent < 3) {
+    if (res.status === 429 && tries < 3) {
       await sleep(1500);
       continue;
     }

@@ -3,6 +3,7 @@
 // the global setup; the outcome is classified into the suite's stable error codes.
 import { IdmError } from './errors.ts';
 import type { ClientCredentials, Config } from './config.ts';
+import { throughDeploy } from './http.ts';
 
 export interface TokenResult {
   ok: boolean;
@@ -29,13 +30,15 @@ async function requestToken(
   });
   let res: Response;
   try {
-    res = await fetch(cfg.tokenUrl, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body,
-      redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
-    });
+    res = await throughDeploy(cfg.resendWindowMs, () =>
+      fetch(cfg.tokenUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+        body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(timeoutMs),
+      }),
+    );
   } catch (e) {
     throw new IdmError('IDM_E_TARGET_UNREACHABLE', `${cfg.baseUrl} did not answer (${describeNetworkError(e)})`);
   }

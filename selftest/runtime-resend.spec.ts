@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { ApiClient, resendable, retryPause, type Resent } from '../lib/http.ts';
+import { ApiClient, resendable, retryPause, throughDeploy, type Resent } from '../lib/http.ts';
 import { Pacer } from '../lib/pacer.ts';
 import { RunWaits } from '../lib/resend-bounds.ts';
 import type { ConformanceReport } from '../reporters/model.ts';
@@ -170,6 +170,22 @@ test.describe('against a tenant that is deploying', () => {
     expect((await api.send('GET', '/resource-servers/504')).status).toBe(504);
     expect(then).toEqual([stayed('GET', '504', { resends: 0, waitedMs: 0, spent: 'IDM_RESEND_RUN_S' })]);
     expect(counter.sent).toBe(1);
+  });
+
+  test('outside the tests (the setup, the cleanup): a deploy is waited out within the request bound, a 500 is not', async () => {
+    let sent = 0;
+    const send = (path: string) => () => {
+      sent++;
+      return fetch(`${base}${path}`, { method: 'PATCH', body: '{}' });
+    };
+    expect((await throughDeploy(5000, send('/resource-servers/deploy-400'))).status).toBe(200);
+    expect(sent).toBeGreaterThanOrEqual(4);
+    sent = 0;
+    expect((await throughDeploy(250, send('/resource-servers/504'))).status).toBe(504);
+    expect(sent, 'two pauses of 100 ms fit in 250 ms').toBe(3);
+    sent = 0;
+    expect((await throughDeploy(5000, send('/resource-servers/500'))).status).toBe(500);
+    expect(sent).toBe(1);
   });
 
   test('a 500 is a fault, never sent again', async () => {
