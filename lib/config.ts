@@ -189,6 +189,10 @@ export interface Config {
   timeoutMs: number;
   /** Requests kept in reserve per rate-limit bucket before the pacer waits for Reset. */
   pacingReserve: number;
+  /** How long one request waits in all for a target answering 502, 503 or 504 (ms). */
+  resendWindowMs: number;
+  /** How long the run waits in all for such a target, shared by its processes (ms). */
+  resendRunMs: number;
   /** Optional tenant-signed expired management token for the expired-token case. */
   expiredToken: string | null;
   /** Whether the Early Access field authorization_policy is part of valid bodies (its acceptance is observed either way). */
@@ -286,6 +290,8 @@ export function fromSettings(s: Settings): Config {
     allow,
     timeoutMs: s.int('IDM_TIMEOUT_MS'),
     pacingReserve: s.int('IDM_PACING_RESERVE'),
+    resendWindowMs: s.int('IDM_RESEND_WINDOW_S') * 1000,
+    resendRunMs: s.int('IDM_RESEND_RUN_S') * 1000,
     expiredToken: s.text('IDM_EXPIRED_TOKEN'),
     earlyAccess: s.bool('IDM_EARLY_ACCESS'),
     auth: authOf(s, tokenPath),

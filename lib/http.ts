@@ -7,6 +7,7 @@ import type { Pacer } from './pacer.ts';
 import { parseRateLimit } from './pacer.ts';
 import { sleep } from './lock.ts';
 import { received, type AnswerContext, type Reading } from './answer-class.ts';
+import type { ResendBounds } from './resend-bounds.ts';
 
 export interface SentRequest {
   method: string;
@@ -71,21 +72,30 @@ export interface ClientOptions {
   onExchange?: (ex: Exchange) => void;
   /** A request the target left unanswered, after the one retry an idempotent request gets. */
   onNoAnswer?: (n: NoAnswer) => void;
-  /** A 502, 503 or 504 sent again once (`resendable`): what it was, whatever the second answer. */
+  /** How long a 502, 503 or 504 is waited out (`resendable`): per request and per run. */
+  resend: ResendBounds;
+  /** A request answered 502, 503 or 504 that could be sent again: what it met, how long it waited, what came. */
   onResent?: (r: Resent) => void;
 }
 
 /** The annotation a test carries for each request it sent again (its value: a Resent as JSON). */
 export const RESENT_ANNOTATION = 'resent';
 
-/** A request answered 502, 503 or 504 and sent once more: the stumble a staging deploy makes. */
+/** A request answered 502, 503 or 504 that sending again cannot change: the stumble a staging deploy makes. */
 export interface Resent {
   method: string;
   /** Origin and path only. */
   target: string;
+  /** The first 502, 503 or 504 it met. */
   status: number;
-  /** How long the suite waited before sending it again (Retry-After, bounded). */
+  /** How many times it was sent again (0: the run's bound was already spent). */
+  resends: number;
+  /** How long the suite waited for the tenant in all, before its resends (Retry-After or back-off). */
   waitedMs: number;
+  /** The status of the answer the test saw. */
+  final: number;
+  /** The setting whose bound was spent, when the answer the test saw is still a 502, 503 or 504. */
+  spent?: 'IDM_RESEND_WINDOW_S' | 'IDM_RESEND_RUN_S';
 }
 
 /** A request the target did not answer: what was sent (no query, no body) and what happened. */
@@ -115,8 +125,11 @@ const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'TRACE'])
 const PASSING = new Set([502, 503, 504]);
 /** The longest Retry-After the suite waits out before sending once more (a deploy, not an outage). */
 const MAX_RETRY_AFTER_MS = 10_000;
-/** The pause before the one resend when the answer names none. */
+/** The first pause when the answer names none, doubled at each resend up to MAX_BACKOFF_MS. */
 const DEFAULT_RETRY_PAUSE_MS = 1_000;
+const MAX_BACKOFF_MS = 8_000;
+/** The least pause between two resends (a Retry-After: 0 answered forever must not spin). */
+const MIN_RESEND_PAUSE_MS = 100;
 
 const MAX_429_RETRIES = 3;
 /** Evidence kept of one response body; a tenant answering hundreds of MB is cut here. */
@@ -194,9 +207,9 @@ export class ApiClient {
       ...(o.data !== undefined ? { data: o.data } : {}),
     };
     const key = this.bucket(method, url, o);
-    const again = resendable(method, url, this.opts.apiBase);
+    const again = resendable(method, url, this.opts.apiBase, o.data);
     let retriedUnanswered = false;
-    let resent = false;
+    let resent: Resent | null = null;
     for (let attempt = 0; ; attempt++) {
       this.opts.counter.waitedMs += await this.opts.pacer.acquire(key);
       this.opts.counter.sent += 1;
@@ -233,17 +246,32 @@ export class ApiClient {
         await sleep(Math.min(10_000, Math.max(200, (rl.resetAt ?? Date.now() + 1000) - Date.now() + 150)));
         continue;
       }
-      if (!resent && again.passing(ex.status)) {
-        // A deploy or a failover answers a few requests so: once more, after the pause it asks for.
-        resent = true;
-        const waitedMs = retryPause(ex.headers['retry-after']);
-        this.opts.onResent?.({ method, target: originAndPath(url), status: ex.status, waitedMs });
-        await sleep(waitedMs);
-        continue;
+      if (again.passing(ex.status)) {
+        // A deploy or a failover answers every request so for a while: waited out, within the bounds.
+        resent ??= { method, target: originAndPath(url), status: ex.status, resends: 0, waitedMs: 0, final: ex.status };
+        const pause = this.pause(ex, resent);
+        if (typeof pause === 'number') {
+          resent.resends += 1;
+          resent.waitedMs += pause;
+          await sleep(pause);
+          continue;
+        }
+        resent.spent = pause.spent;
       }
+      if (resent !== null) this.opts.onResent?.({ ...resent, final: ex.status });
       this.opts.onExchange?.(ex);
       return ex;
     }
+  }
+
+  /** The pause before the next resend, or the bound it would pass: the request's own, else the run's. */
+  private pause(ex: Exchange, r: Resent): number | { spent: NonNullable<Resent['spent']> } {
+    const { requestMs, run } = this.opts.resend;
+    const asked = Math.max(MIN_RESEND_PAUSE_MS, retryPause(ex.headers['retry-after'], r.resends));
+    const left = requestMs - r.waitedMs;
+    if (left <= 0) return { spent: 'IDM_RESEND_WINDOW_S' };
+    const granted = run.take(Math.min(asked, left));
+    return granted > 0 ? granted : { spent: 'IDM_RESEND_RUN_S' };
   }
 
   patch(path: string, o: SendOptions = {}): Promise<Exchange> {
@@ -287,29 +315,41 @@ function formEncode(data: unknown): string {
 
 /**
  * Whether a request may be sent again because sending it again cannot change the outcome: an
- * idempotent method (RFC 9110 §9.2.2), or the management API's partial update, which sets the same
- * values again. Such a request is resent when unanswered or answered 502, 503 or 504; a management
- * creation only after a 503, which says the request was not handled (RFC 9110 §15.6.4).
+ * idempotent method (RFC 9110 §9.2.2), the management API's partial update, which sets the same
+ * values again, or a client-credentials token request (RFC 6749 §4.4: a new token, nothing spent).
+ * Such a request is resent when unanswered or answered 502, 503 or 504; a management creation, and
+ * a client-credentials request carrying a client assertion (its `jti` may be spent, RFC 7523 §3),
+ * only after a 503, which says the request was not handled (RFC 9110 §15.6.4).
  */
 export function resendable(
   method: string,
   url: string,
   apiBase: string,
+  data?: unknown,
 ): { unanswered: boolean; passing: (status: number) => boolean } {
   const m = method.toUpperCase();
   const management = url.startsWith(apiBase);
-  const same = IDEMPOTENT.has(m) || (m === 'PATCH' && management);
+  const form =
+    m === 'POST' && !management && typeof data === 'object' && data !== null ? (data as Record<string, unknown>) : {};
+  const credentials = form.grant_type === 'client_credentials';
+  const same =
+    IDEMPOTENT.has(m) || (m === 'PATCH' && management) || (credentials && form.client_assertion === undefined);
+  const unhandled = (management && m === 'POST') || credentials;
   return {
     unanswered: same,
-    passing: (status) => PASSING.has(status) && (same || (management && m === 'POST' && status === 503)),
+    passing: (status) => PASSING.has(status) && (same || (unhandled && status === 503)),
   };
 }
 
-/** RFC 9110 §10.2.3: Retry-After in seconds or as a date, bounded; a pause of our own when absent. */
-export function retryPause(header: string | undefined, now = Date.now()): number {
-  if (header === undefined || header.trim() === '') return DEFAULT_RETRY_PAUSE_MS;
+/**
+ * RFC 9110 §10.2.3: Retry-After in seconds or as a date, bounded; when absent, a back-off of our
+ * own doubling from 1 s at each of the `resends` already made, up to 8 s.
+ */
+export function retryPause(header: string | undefined, resends = 0, now = Date.now()): number {
+  const backoff = Math.min(MAX_BACKOFF_MS, DEFAULT_RETRY_PAUSE_MS * 2 ** resends);
+  if (header === undefined || header.trim() === '') return backoff;
   const seconds = /^\s*\d+\s*$/.test(header) ? Number(header) * 1000 : Date.parse(header) - now;
-  return Number.isFinite(seconds) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, seconds)) : DEFAULT_RETRY_PAUSE_MS;
+  return Number.isFinite(seconds) ? Math.min(MAX_RETRY_AFTER_MS, Math.max(0, seconds)) : backoff;
 }
 
 function originAndPath(url: string): string {

@@ -37,6 +37,7 @@ export const clientFixtures: Fixtures<
           apiBase: suite.cfg.apiBase,
           timeoutMs: suite.cfg.timeoutMs,
           pacer: suite.pacer,
+          resend: suite.resend,
           counter,
           onExchange: (ex) => {
             transcript.push(ex);

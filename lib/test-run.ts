@@ -28,6 +28,7 @@ import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { attackList } from './auth/attacks/record.ts';
 import { MANAGEMENT_OPERATIONS, skipTest } from './declare.ts';
 import { encodeSkip, STOPPED_ANNOTATION, stoppedSkip } from './skip-record.ts';
+import { RunWaits, type ResendBounds } from './resend-bounds.ts';
 
 /**
  * A fixture that only builds an object, `box: 'self'`: no step of its own in the reports, where
@@ -42,6 +43,8 @@ export interface Suite {
   state: RunState;
   redactor: Redactor;
   pacer: Pacer;
+  /** How long a 502, 503 or 504 is waited out: per request, and per run through a file in the run's state directory. */
+  resend: ResendBounds;
 }
 
 export interface RunInfo {
@@ -74,7 +77,13 @@ export const runFixtures: Fixtures<RunFixtures, { suite: Suite; loginBrowser: Lo
         ...(state.tokens.limited ? [state.tokens.limited] : []),
       ]);
       if (typeof state.snapshot.signing_secret === 'string') redactor.add(state.snapshot.signing_secret);
-      await use({ cfg, state, redactor, pacer: new Pacer(state.runDir, cfg.pacingReserve) });
+      await use({
+        cfg,
+        state,
+        redactor,
+        pacer: new Pacer(state.runDir, cfg.pacingReserve),
+        resend: { requestMs: cfg.resendWindowMs, run: new RunWaits(cfg.resendRunMs, state.runDir) },
+      });
     },
     { scope: 'worker' },
   ],

@@ -2,7 +2,7 @@
 // page, so its shapes are benign (identifier first, consent on every login, a logout
 // confirmation page — the self-test selftest/runtime-login-profiles.spec.ts holds the whole verdict
 // through them); the one rule a standard states about them, a declined consent (RFC 6749
-// §4.1.2.1), has its faulty variant.
+// §4.1.2.1), has its faulty variants: on every login, and on the confidential client's only.
 import { isObject } from '../lib/values.ts';
 import type { Req, Wrap } from './exchange.ts';
 import type { ProbeClient } from './probes.ts';
@@ -28,7 +28,19 @@ export const LOGIN_MUTANTS: Variant[] = [
     fast: true,
     description: 'a consent page declined still sends the browser to the redirect URI with a code',
     options: () => ({ ...viaWrap(declineIgnored)(), login: CONSENT_EVERY_LOGIN }),
-    probe: declinedLogin,
+    probe: (c) => declinedLogin(c, A.IDM_PUBLIC_CLIENT_ID),
+  },
+  {
+    // A tenant that asks consent per application: judged only where the suite tries the confidential client too.
+    id: 'login-consent-decline-ignored-confidential-only',
+    kind: 'mutant',
+    clause: 'auth.sec.consent.denied',
+    fault: 'auth-bypass',
+    fast: true,
+    description:
+      'a consent page shown to the confidential client only (never to the public one), declined, still sends the browser to the redirect URI with a code',
+    options: () => ({ ...viaWrap(declineIgnored)(), login: { consent: 'always', consentTo: 'confidential' } }),
+    probe: (c) => declinedLogin(c, A.IDM_POST_CLIENT_ID),
   },
 ];
 
@@ -43,18 +55,18 @@ export const LOGIN_BENIGN: Variant[] = [
     description:
       'the login asks the e-mail address and the password on two pages, then consent on every login; logout asks for confirmation',
     options: () => ({ login: { flow: 'identifier-first', consent: 'always', logoutConfirm: true } }),
-    probe: async (c) => (await authorize(c)).headers.location ?? null,
+    probe: async (c) => (await authorize(c, A.IDM_PUBLIC_CLIENT_ID)).headers.location ?? null,
   },
 ];
 
 // Probes
 
-/** The public client's authorization request: its login page (or a redirect to it). */
-function authorize(c: ProbeClient) {
+/** A code-flow client's authorization request with PKCE: its login page (or a redirect to it). */
+function authorize(c: ProbeClient, clientId: string) {
   return c.request('GET', '/authorize', {
     query: {
       response_type: 'code',
-      client_id: A.IDM_PUBLIC_CLIENT_ID,
+      client_id: clientId,
       redirect_uri: A.IDM_REDIRECT_URI,
       scope: 'openid',
       state: 'probe-state',
@@ -64,9 +76,9 @@ function authorize(c: ProbeClient) {
   });
 }
 
-/** Logs in on the one-page form and declines consent where asked: where the browser is sent, and with what. */
-async function declinedLogin(c: ProbeClient): Promise<unknown> {
-  const page = await authorize(c);
+/** Logs in on the one-page form for `clientId` and declines consent where asked: where the browser is sent, and with what. */
+async function declinedLogin(c: ProbeClient, clientId: string): Promise<unknown> {
+  const page = await authorize(c, clientId);
   const tx = /name="state" value="([^"]+)"/.exec(String(page.body ?? ''))?.[1];
   if (!tx) return { page: page.status };
   const login = await c.request('POST', `/u/login?state=${encodeURIComponent(tx)}`, {

@@ -267,6 +267,13 @@ export const SHAPE_BENIGN: Variant[] = [
     options: () => ({ login: { consent: 'remembered' } }),
   }),
   shape({
+    id: 'shapes-consent-confidential-only',
+    asDefault: CONSENT_SHOWN,
+    description:
+      "the consent page is shown to the confidential code-flow client only, never to the public one, as a tenant asking consent per application may be set up; a consent is remembered per client (prompt=consent ignored), so the confidential client's logins after its first show none",
+    options: () => ({ login: { consent: 'remembered', consentTo: 'confidential' } }),
+  }),
+  shape({
     id: 'shapes-revocation-rfc8414-only',
     description:
       'the revocation endpoint is at /oauth2/revoke and announced in the RFC 8414 metadata only, not in the OpenID discovery document',

@@ -1,6 +1,7 @@
-// The reference tenant as a staging tenant stumbles (issue 39): a deploy answers a few management
-// requests 503 with Retry-After before handling them, which the suite's one resend absorbs, so
-// the verdict stays the default's clause by clause (`asDefault`); a handler that crashes now and
+// The reference tenant as a staging tenant stumbles (issues 39, 47): a deploy answers a few
+// management requests, or all of them for a few seconds, 503 with Retry-After before handling
+// them, which the suite's resends wait out, so the verdict stays the default's clause by clause
+// (`asDefault`); a handler that crashes now and
 // then answers 500, which stays, and must be one failure of mgmt.error.server-fault, every
 // clause its exchange would have judged skipped naming it. Neither answer is processed: the
 // tenant never sees the request, so the state stays what it was.
@@ -38,33 +39,45 @@ const everyNth =
     };
   };
 
-/** How long a Retry-After promise holds here: the suite waits 10 s at most (lib/http.ts). */
-const PROMISE_MS = 15_000;
-
 /**
  * Management answers 6, 13, 20, …: one in seven from the sixth on, 503 with Retry-After: 1. A
- * request sent again after it (the same method, path, credential and body) gets through, as the
- * Retry-After promised: with two workers sharing the count, a resend could otherwise land on the
- * next one in seven, which no deploy that names its pause does.
+ * request sent again is counted as any other: with two workers sharing the count, its resend may
+ * land on the next one in seven and meet a 503 again, which the suite waits out as well.
  */
-const flakyStaging: Wrap = (next) => {
+const flakyStaging = everyNth(isManagement, (n) => n > SPARED && (n - SPARED - 1) % EVERY === 0, unavailable);
+
+/** How long the deploy window answers every management request 503. */
+const DEPLOY_MS = 4_000;
+
+/**
+ * From the first management answer after the global setup's (the sixth), every management
+ * request for DEPLOY_MS is answered 503 with Retry-After: 1; then all is well.
+ */
+const deployWindow: Wrap = (next) => {
   let n = 0;
-  const promised = new Map<string, number>();
+  let opened: number | null = null;
   return async (req) => {
     if (!isManagement(req)) return next(req);
     n += 1;
-    const key = sameRequest(req);
-    // Kept for every copy within the bound: another worker may send the very same read meanwhile.
-    const kept = (promised.get(key) ?? 0) > Date.now() - PROMISE_MS;
-    if (kept || n <= SPARED || (n - SPARED - 1) % EVERY !== 0) return next(req);
-    promised.set(key, Date.now());
-    return unavailable();
+    if (n <= SPARED) return next(req);
+    opened ??= Date.now();
+    return Date.now() - opened < DEPLOY_MS ? unavailable() : next(req);
   };
 };
 
-/** What makes a request the same one sent again. */
-const sameRequest = (r: Req): string =>
-  JSON.stringify([r.method, r.path, r.query, r.headers.authorization ?? '', r.raw.body.toString('base64')]);
+/** The management answers in a row from the sixth on, until one is not a 503 (at most `max`). */
+const throughDeploy =
+  (max: number): Probe =>
+  async (c) => {
+    for (let i = 0; i < SPARED; i++) await c.patch({});
+    const seen: string[] = [];
+    for (let i = 0; i < max; i++) {
+      const s = await c.patch({});
+      seen.push(`${s.status}${s.headers['retry-after'] ? ` retry-after ${s.headers['retry-after']}` : ''}`);
+      if (s.status !== 503) break;
+    }
+    return seen;
+  };
 
 /** PATCHes 7, 14, 21, … counted from the global setup's snapshot read (the first PATCH), which gets through. */
 const crashingPatch = everyNth(
@@ -109,9 +122,20 @@ export const STAGING_BENIGN: Variant[] = [
     // selftest/runtime-hostile.spec.ts and runtime-resend.spec.ts); `--only` runs it in either form.
     clause: null,
     fault: 'spec-silent',
-    description: `flaky staging: one management answer in ${EVERY}, from the ${SPARED + 1}th on, is 503 Service Unavailable with Retry-After: 1, before the tenant handles the request (the same request sent again after it gets through); the suite's one resend absorbs it`,
+    description: `flaky staging: one management answer in ${EVERY}, from the ${SPARED + 1}th on, is 503 Service Unavailable with Retry-After: 1, before the tenant handles the request (a resend is counted too, so it may meet the next one); the suite's resends wait it out`,
     asDefault: { apis: 'management' },
     options: viaWrap(flakyStaging),
     probe: emptyUpdates(SPARED + 1),
+  },
+  {
+    id: 'staging-deploy-window',
+    kind: 'benign',
+    // Out of the fast subset, as staging-flaky-503: a few seconds of waits in every run.
+    clause: null,
+    fault: 'spec-silent',
+    description: `a deploy: from the ${SPARED + 1}th management answer on, every management request for ${DEPLOY_MS / 1000} s is answered 503 Service Unavailable with Retry-After: 1 and not handled, then all is well; the suite's resends wait it out (IDM_RESEND_WINDOW_S)`,
+    asDefault: { apis: 'management' },
+    options: viaWrap(deployWindow),
+    probe: throughDeploy(20),
   },
 ];

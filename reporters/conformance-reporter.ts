@@ -354,9 +354,16 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
 function parseResent(d: string): Resent | null {
   try {
     const v = JSON.parse(d) as Partial<Resent>;
-    return typeof v.method === 'string' && typeof v.target === 'string' && typeof v.status === 'number'
-      ? { method: v.method, target: v.target, status: v.status, waitedMs: Number(v.waitedMs ?? 0) }
-      : null;
+    if (typeof v.method !== 'string' || typeof v.target !== 'string' || typeof v.status !== 'number') return null;
+    return {
+      method: v.method,
+      target: v.target,
+      status: v.status,
+      resends: Number(v.resends ?? 0),
+      waitedMs: Number(v.waitedMs ?? 0),
+      final: Number(v.final ?? v.status),
+      ...(v.spent === 'IDM_RESEND_WINDOW_S' || v.spent === 'IDM_RESEND_RUN_S' ? { spent: v.spent } : {}),
+    };
   } catch {
     return null;
   }

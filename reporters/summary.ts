@@ -124,14 +124,24 @@ function overview(r: ConformanceReport, { bold }: Style): string[] {
   return out;
 }
 
-/** The target's stumbles the run absorbed: requests answered 502, 503 or 504 and sent again once. */
+/** The target's stumbles the run waited out: requests answered 502, 503 or 504, how often they were sent again, how long the run waited. */
 export function resentLine(r: ConformanceReport): string | null {
-  const resent = r.run.resent ?? [];
-  if (resent.length === 0) return null;
+  const met = r.run.resent ?? [];
+  if (met.length === 0) return null;
   const byStatus = new Map<number, number>();
-  for (const x of resent) byStatus.set(x.status, (byStatus.get(x.status) ?? 0) + 1);
+  for (const x of met) byStatus.set(x.status, (byStatus.get(x.status) ?? 0) + 1);
   const counts = [...byStatus].map(([status, n]) => `${n}× ${status}`).join(', ');
-  return `Sent again: ${resent.length} request(s) the target answered ${counts} were sent once more (lib/http.ts); only an answer that stayed a 5xx is a fault`;
+  const sentAgain = met.filter((x) => x.resends > 0);
+  const resends = sentAgain.reduce((n, x) => n + x.resends, 0);
+  const waited = (met.reduce((n, x) => n + x.waitedMs, 0) / 1000).toFixed(1);
+  const stayed = met.filter((x) => x.spent !== undefined);
+  const spent = [...new Set(stayed.map((x) => x.spent))].join(', ');
+  return (
+    `Sent again: ${sentAgain.length} of ${met.length} request(s) the target answered ${counts}, ${resends} resend(s) in all; the run waited ${waited} s for the target (lib/http.ts, IDM_RESEND_WINDOW_S, IDM_RESEND_RUN_S)` +
+    (stayed.length > 0
+      ? `; ${stayed.length} still a 5xx when the bound was spent (${spent}): a fault`
+      : '; none stayed a 5xx')
+  );
 }
 
 /** Counts by status, then a compact per-section table with the same columns. */

@@ -39,14 +39,16 @@ export function implicitGave(out: AuthorizeOutcome, state: string): Gave {
 
 /**
  * Why a login gave no code, in one line: the tenant's answer when no redirect URI was reached,
- * else what the redirect URI received (its error and description, or the names of what it carried).
+ * else what the redirect URI received (its error and description, or the names of what it carried)
+ * and the tenant's answers on the way (paths only).
  */
 export function noCodeSaid(out: AuthorizeOutcome): string {
   if (!out.callback) return out.problem ?? 'no redirect';
   const { error, error_description: description } = out.params;
-  return error
-    ? `the redirect URI received error=${error}${description ? ` (${description})` : ''}`
-    : `the redirect URI received ${Object.keys(out.params).join(', ') || 'no parameters'} (the tenant answered ${out.chain.join(', ')})`;
+  const received = error
+    ? `error=${error}${description ? ` (${description})` : ''}`
+    : Object.keys(out.params).join(', ') || 'no parameters';
+  return `the redirect URI received ${received}; the tenant answered ${out.chain.join(', ')}`;
 }
 
 /** auth.flow.userinfo (OIDC Core §5.3.2): 200 with a JSON object carrying a sub string. */

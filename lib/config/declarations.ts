@@ -478,6 +478,18 @@ const DECLARED = {
       doc: 'per-request timeout in ms (headers and body together)',
     },
     {
+      name: 'IDM_RESEND_WINDOW_S',
+      kind: { type: 'int', min: 0, max: 600 },
+      default: '30',
+      doc: 'how long one request that sending again cannot change waits in all while the target answers 502, 503 or 504 (a deploy), sent again after each `Retry-After` or a back-off of 1, 2, 4, 8 s; then the 5xx is a fault',
+    },
+    {
+      name: 'IDM_RESEND_RUN_S',
+      kind: { type: 'int', min: 0, max: 3600 },
+      default: '120',
+      doc: 'how long the whole run waits in all for a target answering 502, 503 or 504, shared by its worker processes; once spent, such an answer is a fault at once',
+    },
+    {
       name: 'IDM_PACING_RESERVE',
       kind: { type: 'int', min: 0, max: 1000 },
       default: '1',

@@ -152,6 +152,7 @@ function parseRateLimit(text: string): RateLimitConfig {
 const LOGIN_FLOWS = ['one-page', 'identifier-first', 'challenge'] as const;
 const CONSENT_MODES = ['always', 'offline', 'never', 'remembered'] as const;
 const CONSENT_CONTROLS = ['buttons', 'inputs', 'nested'] as const;
+const CONSENT_TO = ['all', 'confidential'] as const;
 const REVOCATION_ANNOUNCED = ['both', 'rfc8414'] as const;
 
 /** Where the revocation endpoint is and which metadata document lists it (`TenantOptions.revocationAnnounced`). */
@@ -168,6 +169,7 @@ export function loginProfile(o: LoginOptions = {}): LoginProfile {
   const profile: LoginProfile = {
     flow,
     consent,
+    consentTo: oneOf(CONSENT_TO, o.consentTo ?? 'all', 'consent to'),
     logoutConfirm: o.logoutConfirm ?? false,
     consentControls: oneOf(CONSENT_CONTROLS, o.consentControls ?? 'buttons', 'consent controls'),
     loginFirst: o.loginFirst ?? false,
@@ -204,12 +206,12 @@ export interface CliOptions {
 
 const USAGE = `usage: npm run reference -- [--host 127.0.0.1] [--port 4810] [--public-url http://127.0.0.1:4810] [--rate-limit 50/100] [--profile default|strict]
        [--login one-page|identifier-first|challenge] [--consent never|offline|always|remembered]
-       [--consent-controls buttons|inputs|nested] [--login-first] [--logout-confirm] [--login-origin http://localhost:4810]
+       [--consent-to all|confidential] [--consent-controls buttons|inputs|nested] [--login-first] [--logout-confirm] [--login-origin http://localhost:4810]
        [--refresh-rotation] [--revocation-announced both|rfc8414] [--experiments unique-names,delete]
 env: REFERENCE_HOST, REFERENCE_PORT, REFERENCE_PUBLIC_URL, REFERENCE_RATE_LIMIT, REFERENCE_PROFILE,
-     REFERENCE_LOGIN, REFERENCE_CONSENT, REFERENCE_CONSENT_CONTROLS, REFERENCE_LOGIN_FIRST (true|false),
-     REFERENCE_LOGOUT_CONFIRM (true|false), REFERENCE_LOGIN_ORIGIN, REFERENCE_REFRESH_ROTATION (true|false),
-     REFERENCE_REVOCATION_ANNOUNCED, REFERENCE_EXPERIMENTS,
+     REFERENCE_LOGIN, REFERENCE_CONSENT, REFERENCE_CONSENT_TO, REFERENCE_CONSENT_CONTROLS,
+     REFERENCE_LOGIN_FIRST (true|false), REFERENCE_LOGOUT_CONFIRM (true|false), REFERENCE_LOGIN_ORIGIN,
+     REFERENCE_REFRESH_ROTATION (true|false), REFERENCE_REVOCATION_ANNOUNCED, REFERENCE_EXPERIMENTS,
      REFERENCE_FULL_CLIENT_ID/_SECRET, REFERENCE_LIMITED_CLIENT_ID/_SECRET,
      REFERENCE_PKJWT_CLIENT_ID, REFERENCE_PKJWT_PUBLIC_KEY_FILE (flags win over env)`;
 
@@ -223,7 +225,7 @@ export function parseCli(argv: string[], env: Env = process.env): CliOptions | {
       continue;
     }
     const m =
-      /^--(host|port|public-url|rate-limit|profile|login|consent|consent-controls|login-origin|revocation-announced|experiments)(?:=(.*))?$/.exec(
+      /^--(host|port|public-url|rate-limit|profile|login|consent|consent-to|consent-controls|login-origin|revocation-announced|experiments)(?:=(.*))?$/.exec(
         arg,
       );
     if (!m?.[1]) throw new Error(`unknown argument ${JSON.stringify(arg)}\n${USAGE}`);
@@ -274,6 +276,8 @@ function loginOptions(flags: Map<string, string>, env: Env): LoginOptions {
   if (flow !== undefined) o.flow = oneOf(LOGIN_FLOWS, flow, 'login');
   const consent = flags.get('consent') ?? env.REFERENCE_CONSENT;
   if (consent !== undefined) o.consent = oneOf(CONSENT_MODES, consent, 'consent');
+  const to = flags.get('consent-to') ?? env.REFERENCE_CONSENT_TO;
+  if (to !== undefined) o.consentTo = oneOf(CONSENT_TO, to, 'consent-to');
   const controls = flags.get('consent-controls') ?? env.REFERENCE_CONSENT_CONTROLS;
   if (controls !== undefined) o.consentControls = oneOf(CONSENT_CONTROLS, controls, 'consent-controls');
   const first = flags.get('login-first') ?? env.REFERENCE_LOGIN_FIRST;

@@ -641,6 +641,12 @@ export interface LoginOptions {
    */
   consent?: 'always' | 'offline' | 'never' | 'remembered';
   /**
+   * Which clients the consent page is shown to: `all` (default), or `confidential`: only a client
+   * that authenticates at the token endpoint, never a public one (`none`), as a tenant that asks
+   * consent per application may be set up.
+   */
+  consentTo?: 'all' | 'confidential';
+  /**
    * The consent page's two controls: `buttons` (default: "Decline", "Accept"), `inputs`
    * (`<input type=submit>` "Cancel" and "Authorize"), or `nested` (buttons whose labels are in a
    * `<span>`: "Deny Access", "Grant Access").

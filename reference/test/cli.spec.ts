@@ -86,6 +86,16 @@ test('login profile flags and env: flags win, --logout-confirm takes no value, b
   expect(() => parseCli(['--login-origin', 'http://localhost:1/u'], {})).toThrow('without a path');
 });
 
+test('--consent-to all|confidential (or REFERENCE_CONSENT_TO): the clients shown the consent page; the flag wins', () => {
+  expect(parseCli(['--consent-to', 'confidential'], { REFERENCE_CONSENT_TO: 'all' })).toMatchObject({
+    login: { consentTo: 'confidential' },
+  });
+  expect(parseCli([], { REFERENCE_CONSENT_TO: 'confidential' })).toMatchObject({
+    login: { consentTo: 'confidential' },
+  });
+  expect(() => parseCli(['--consent-to', 'public'], {})).toThrow('consent-to must be all, confidential');
+});
+
 test('--refresh-rotation takes no value; REFERENCE_REFRESH_ROTATION true|false; off by default; the flag wins', () => {
   expect(parseCli([], {})).toHaveProperty('refreshRotation', false);
   expect(parseCli(['--refresh-rotation'], {})).toHaveProperty('refreshRotation', true);

@@ -367,6 +367,26 @@ test.describe('consent remembered, prompt=consent ignored', () => {
   });
 });
 
+test.describe('consent to confidential clients only', () => {
+  const s = withTenant({ consent: 'always', consentTo: 'confidential' });
+
+  test("the confidential client's login asks consent; the public client's ends with its code", async () => {
+    const confidential = await loginOnePage(s.t, { scope: 'openid offline_access', prompt: 'consent' });
+    expect(confidential.location).toMatch(/^\/u\/consent\?state=/);
+    const pkce = { code_challenge: 'c'.repeat(43), code_challenge_method: 'S256' };
+    const pub = await loginOnePage(s.t, {
+      client_id: SPA.id,
+      scope: 'openid offline_access',
+      prompt: 'consent',
+      ...pkce,
+    });
+    expect(pub.status).toBe(302);
+    const back = new URL(pub.location);
+    expect(`${back.origin}${back.pathname}`).toBe(REDIRECT_URI);
+    expect(back.searchParams.get('code')).toBeTruthy();
+  });
+});
+
 test.describe('login first: nothing is read before the login', () => {
   const s = withTenant({ loginFirst: true, consent: 'offline' });
 

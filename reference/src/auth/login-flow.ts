@@ -109,9 +109,10 @@ export async function afterPassword(
 /**
  * Whether the login shows the consent page: always, for offline access or an API that asks its
  * users' consent, or (`remembered`) when it asks a scope the user has not granted the client yet,
- * whatever `prompt` says.
+ * whatever `prompt` says; with `consentTo: 'confidential'`, never to a public client.
  */
 function asksConsent(ctx: AppContext, tx: LoginTransaction, user: UserRecord): boolean {
+  if (ctx.login.consentTo === 'confidential' && isPublic(ctx, tx.clientId)) return false;
   switch (ctx.login.consent) {
     case 'always':
       return true;
@@ -124,6 +125,11 @@ function asksConsent(ctx: AppContext, tx: LoginTransaction, user: UserRecord): b
     case 'never':
       return false;
   }
+}
+
+/** A client that does not authenticate at the token endpoint (`none`, RFC 7591 §2). */
+function isPublic(ctx: AppContext, clientId: string): boolean {
+  return ctx.clients.find((c) => c.clientId === clientId)?.tokenEndpointAuthMethod === 'none';
 }
 
 /**

@@ -1,103 +1,173 @@
 // A consent page declined (RFC 6749 §4.1.2.1; OIDC Core §3.1.2.6): the browser is sent back to the
-// client with error=access_denied and the state it sent, never with a code. Exercised where the
-// tenant shows a consent page (the shared logins, the public client's, else the confidential
-// client's tell whether it does); the login that met it, accepted, is the twin. A tenant may remember
-// a consent (OIDC Core §3.1.2.1 only says it SHOULD ask again): before concluding it shows none, the
-// decline asks for a scope that client was not granted yet.
+// client with error=access_denied and the state it sent, never with a code. A tenant may show its
+// page to some applications only, so the decline is tried on every code-flow client of the run, the
+// first that meets a consent page judged and named; the login that met it, accepted, is the twin.
+// A tenant may remember a consent (OIDC Core §3.1.2.1 only says it SHOULD ask again): before
+// concluding a client is shown none, the decline asks for a scope no login of the run asks.
 import { test, USER_SCOPE } from '../../../lib/auth/flow-fixtures.ts';
 import { clauses, OPERATIONS, skipTest } from '../../../lib/declare.ts';
 import { codeRequest } from '../../../lib/auth/pkce.ts';
 import type { Flows, UserTokens } from '../../../lib/auth/flow-types.ts';
 import type { AuthorizeOutcome } from '../../../lib/auth/login-walk.ts';
 import { metadataMember } from '../../../lib/auth/endpoints.ts';
+import { notDrivenSkip } from '../../../lib/auth/flow-logins.ts';
 import { describeStep, describeSteps } from '../../../lib/auth/walk-steps.ts';
 import { NO_REDIRECT_URI } from '../../../lib/auth/needs.ts';
-import { runSkip, tenantSkip } from '../../../lib/skip-record.ts';
+import { runSkip, tenantSkip, type SkipRecord } from '../../../lib/skip-record.ts';
+import type { AuthConfig } from '../../../lib/config.ts';
 
-/** The confidential client's login when the public one met no consent page (the refresh/revoke test's login, shared). */
+/** The confidential client's login (the refresh/revoke test's login, shared). */
 const CONFIDENTIAL_SCOPE = 'openid offline_access';
-/** OIDC Core §5.4's scopes, asked anew where the server's metadata lists none the login did not ask. */
+/** OIDC Core §5.4's scopes, asked anew where the server's metadata lists none the run's logins do not ask. */
 const STANDARD_SCOPES = ['profile', 'email', 'address', 'phone'];
 
-interface Login {
-  clientId: string;
+/** A code-flow client of the run: the scope of its shared login and the clause that judges that login (the twin). */
+interface CodeFlowClient {
+  id: string;
+  kind: 'public' | 'confidential';
+  setting: string;
   scope: string;
   twin: string;
-  user: UserTokens;
 }
+
+/** What declining on one client came to: its consent page met, none shown (what was asked), or the run's gap. */
+type Tried =
+  | { client: CodeFlowClient; met: { out: AuthorizeOutcome; state: string } }
+  | { client: CodeFlowClient; none: string }
+  | { client: CodeFlowClient; gap: SkipRecord };
 
 test(
   'a declined consent page sends error=access_denied and the state to the redirect URI, never a code',
   clauses(OPERATIONS.authFlow, 'auth.sec.consent.denied'),
   async ({ run, flows, gate, anon }) => {
-    // The decline is tried on whichever login met a consent page: the public client's, else the
-    // confidential client's (a server may show its page to one kind of client only).
-    const logins: Login[] = [];
-    const { publicClientId, post, redirectUri } = run.cfg.auth;
+    const { redirectUri } = run.cfg.auth;
+    const clients = codeFlowClients(run.cfg.auth);
     skipTest(!redirectUri && NO_REDIRECT_URI);
-    if (publicClientId)
-      logins.push({
-        clientId: publicClientId,
-        scope: USER_SCOPE,
-        twin: 'auth.flow.code.pkce',
-        user: await flows.userTokens(USER_SCOPE),
-      });
-    const met = () => logins.find((l) => l.user.consent !== null);
-    if (!met() && post)
-      logins.push({
-        clientId: post.id,
-        scope: CONFIDENTIAL_SCOPE,
-        twin: 'auth.flow.code.confidential',
-        user: await flows.userTokens(CONFIDENTIAL_SCOPE, { confidential: true }),
-      });
     skipTest(
-      logins.length === 0 &&
+      clients.length === 0 &&
         runSkip(
           { setting: 'IDM_PUBLIC_CLIENT_ID' },
           'needs a client allowed the code flow: set IDM_PUBLIC_CLIENT_ID or IDM_POST_CLIENT_ID',
         ),
     );
-    // The twin: the login that met a consent page, else one that gave a code (its consent remembered).
-    const login = met() ?? logins.find((l) => l.user.problem === null);
-    // A login that failed before any consent page leaves nothing to say about one: its flow's clause says why.
-    skipTest(!login && logins.find((l) => l.user.problem !== null)?.user.problem);
-    skipTest(login!.user.problem);
-    const twin = gate.given(login!.twin, true, '');
-    const decline = (scope: string) => declined(flows, login!.clientId, redirectUri!, scope);
-    let seen = login!.user.consent === null ? null : await decline(login!.scope);
-    let anew: string | null = null;
-    if (seen === null || seen.out.consent === null) {
-      anew = await scopeNotAsked(login!.scope, (m) => metadataMember(run.cfg, anon, m));
-      if (anew !== null) seen = await decline(`${login!.scope} ${anew}`);
+    const logins = new Map<CodeFlowClient, UserTokens>();
+    const loginOf = async (c: CodeFlowClient): Promise<UserTokens> => {
+      const known = logins.get(c);
+      if (known) return known;
+      const user = await flows.userTokens(c.scope, { confidential: c.kind === 'confidential' });
+      logins.set(c, user);
+      return user;
+    };
+    // The shared logins in order, up to one that met a consent page: that client is tried first.
+    let shown: CodeFlowClient | undefined;
+    for (const c of clients) {
+      if ((await loginOf(c)).consent === null) continue;
+      shown = c;
+      break;
     }
+    const member = (m: string) => metadataMember(run.cfg, anon, m);
+    const tried: Tried[] = [];
+    for (const c of shown ? [shown, ...clients.filter((x) => x !== shown)] : clients) {
+      const t = await tryDecline(flows, c, await loginOf(c), redirectUri!, member);
+      tried.push(t);
+      if ('met' in t) break;
+    }
+    const last = tried.at(-1)!;
+    const nones = tried.flatMap((t) => ('none' in t ? [t] : []));
+    if (!('met' in last)) {
+      const asked = nones.map((t) => t.none).join('; nor to ');
+      // A client whose login the run could not drive may show one: the run's gap, never "not applicable".
+      const gap = tried.flatMap((t) => ('gap' in t ? [t.gap] : []))[0];
+      skipTest(gap && { ...gap, text: `${gap.text}${asked ? `; no consent page shown to ${asked}` : ''}` });
+      skipTest(tenantSkip({}, `not applicable: the tenant showed no consent page to ${asked}`));
+    }
+    const { client, met } = last as Extract<Tried, { met: unknown }>;
+    const out = met.out;
     // A consent page the walk finds no decline control on is the suite's gap (a link or a button no
     // selector names), not the tenant's choice.
-    const out = seen?.out ?? null;
     skipTest(
-      out?.consent === 'no decline control' &&
+      out.consent === 'no decline control' &&
         runSkip(
           { setting: 'IDM_LOGIN_DECLINE_SELECTOR', ...(out.stoppedAt === null ? {} : { page: out.stoppedAt }) },
-          `consent decline not driven: no control on the consent page matches IDM_LOGIN_DECLINE_SELECTOR (${lastStep(out)}); set it to the page's decline control`,
+          `consent decline not driven: no control on the consent page shown to ${name(client)} matches IDM_LOGIN_DECLINE_SELECTOR (${lastStep(out)}); set it to the page's decline control`,
         ),
     );
-    skipTest(
-      (out === null || out.consent === null) &&
-        tenantSkip(
-          {},
-          `not applicable: the tenant showed no consent page to ${login!.clientId} asking "${login!.scope}" with prompt=consent${anew === null ? '' : `, nor asking "${anew}" besides`}${out ? ` (${describeSteps(out.steps)})` : ''}`,
-        ),
-    );
-    const p = out!.params;
+    const twin = gate.given(client.twin, true, '');
+    const p = out.params;
     const ok =
-      out!.callback !== null && p.error === 'access_denied' && p.state === seen!.state && !p.code && !p.access_token;
-    const where = out!.callback
-      ? `the redirect URI received ${Object.keys(p).join(', ') || 'no parameters'}${p.error ? ` (error ${p.error})` : ''}${p.state !== undefined && p.state !== seen!.state ? ' (another state)' : ''}`
-      : `the browser stayed at ${out!.stoppedAt ?? 'the tenant'} (${out!.problem ?? 'no redirect'})`;
-    gate.holds(twin, 'auth.sec.consent.denied', ok, `consent declined on ${lastStep(out!)}: ${where}`);
+      out.callback !== null && p.error === 'access_denied' && p.state === met.state && !p.code && !p.access_token;
+    const where = out.callback
+      ? `the redirect URI received ${Object.keys(p).join(', ') || 'no parameters'}${p.error ? ` (error ${p.error})` : ''}${p.state !== undefined && p.state !== met.state ? ' (another state)' : ''}`
+      : `the browser stayed at ${out.stoppedAt ?? 'the tenant'} (${out.problem ?? 'no redirect'})`;
+    const passedOver = nones.length ? ` (none shown to ${nones.map((t) => t.client.id).join(', ')})` : '';
+    gate.holds(
+      twin,
+      'auth.sec.consent.denied',
+      ok,
+      `consent declined for ${name(client)}${passedOver} on ${lastStep(out)}: ${where}`,
+    );
   },
 );
 
 // Helpers
+
+/** The run's code-flow clients, the public client first (its login is the one most tests share). */
+function codeFlowClients(auth: Pick<AuthConfig, 'publicClientId' | 'post'>): CodeFlowClient[] {
+  const rows: Array<CodeFlowClient | null> = [
+    auth.publicClientId === null
+      ? null
+      : {
+          id: auth.publicClientId,
+          kind: 'public',
+          setting: 'IDM_PUBLIC_CLIENT_ID',
+          scope: USER_SCOPE,
+          twin: 'auth.flow.code.pkce',
+        },
+    auth.post === null
+      ? null
+      : {
+          id: auth.post.id,
+          kind: 'confidential',
+          setting: 'IDM_POST_CLIENT_ID',
+          scope: CONFIDENTIAL_SCOPE,
+          twin: 'auth.flow.code.confidential',
+        },
+  ];
+  return rows.filter((c): c is CodeFlowClient => c !== null);
+}
+
+/**
+ * The decline on one client: asking its shared login's scope when that login met a consent page,
+ * else (or when that page is remembered now) a scope besides that no login of the run asks.
+ */
+async function tryDecline(
+  flows: Flows,
+  client: CodeFlowClient,
+  user: UserTokens,
+  redirectUri: string,
+  member: (name: string) => Promise<{ value: unknown } | null>,
+): Promise<Tried> {
+  // A login that failed before any consent page leaves nothing to say about one: its flow's clause says why.
+  if (user.problem !== null) return { client, gap: user.problem };
+  const asked = [`"${client.scope}" with prompt=consent`];
+  let seen = user.consent === null ? null : await declined(flows, client.id, redirectUri, client.scope);
+  let steps = seen?.out.steps ?? [];
+  if (seen !== null && seen.out.notDriven !== null) return { client, gap: notDrivenSkip(seen.out)! };
+  if (seen === null || seen.out.consent === null) {
+    const anew = await scopeNotAsked(`${USER_SCOPE} ${client.scope}`, member);
+    if (anew !== null) {
+      seen = await declined(flows, client.id, redirectUri, `${client.scope} ${anew}`);
+      steps = seen.out.steps;
+      asked.push(`"${anew}" besides`);
+      if (seen.out.notDriven !== null) return { client, gap: notDrivenSkip(seen.out)! };
+    }
+  }
+  if (seen !== null && seen.out.consent !== null) return { client, met: seen };
+  return {
+    client,
+    none: `${name(client)} asking ${asked.join(', nor asking ')}${steps.length ? ` (${describeSteps(steps)})` : ''}`,
+  };
+}
 
 /** The client's login asking `scope`, its consent page declined: the walk and the state it sent. */
 async function declined(
@@ -107,15 +177,15 @@ async function declined(
   scope: string,
 ): Promise<{ out: AuthorizeOutcome; state: string }> {
   const { params, state } = codeRequest(clientId, redirectUri, scope);
-  const out = await flows.authorize(await flows.endpoint('authorize'), params, [redirectUri], undefined, {
+  const out = await flows.walk(await flows.endpoint('authorize'), params, [redirectUri], undefined, {
     consent: 'decline',
   });
   return { out, state };
 }
 
 /**
- * A scope the login did not ask, so none its consent granted: the first the server's metadata
- * lists (scopes_supported, RFC 8414 §2), else one of OIDC Core §5.4's; null when none is left.
+ * A scope no login of the run asks (`asked`), so none its consents granted: the first the server's
+ * metadata lists (scopes_supported, RFC 8414 §2), else one of OIDC Core §5.4's; null when none is left.
  */
 async function scopeNotAsked(
   asked: string,
@@ -125,6 +195,11 @@ async function scopeNotAsked(
   const listed = (await member('scopes_supported'))?.value;
   const supported = Array.isArray(listed) ? listed.filter((s): s is string => typeof s === 'string') : [];
   return [...supported, ...STANDARD_SCOPES].find((s) => s !== '' && !have.has(s) && !/\s/.test(s)) ?? null;
+}
+
+/** The client as the evidence names it: its id and the setting that names it. */
+function name(c: CodeFlowClient): string {
+  return `the ${c.kind} client ${c.id} (${c.setting})`;
 }
 
 function lastStep(out: AuthorizeOutcome): string {
