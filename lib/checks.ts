@@ -1,7 +1,7 @@
 // Checks take the clause id first and record one `check` annotation each (the contract with
 // the reporter in docs/ARCHITECTURE.md). A failed check is soft: it is reported through
 // expect.soft, the test goes on, and fails at the end. Verdict vocabulary lives here only.
-import { expect, type TestInfo } from '@playwright/test';
+import { expect, type TestInfo, type TestInfoError } from '@playwright/test';
 import type { Exchange } from './http.ts';
 import type { Redactor } from './redact.ts';
 import { forgedCredential, renderCurl, shellQuote } from './curl.ts';
@@ -31,6 +31,8 @@ const checkExpect = expect.extend({
 export class Checks {
   /** Records of the property run in progress; committed or dropped by lib/property.ts. */
   private buffer: CheckRecord[] | null = null;
+  /** The test's errors its failed checks raised (expect.soft adds each at once), told apart from any other. */
+  private readonly raised = new Set<TestInfoError>();
 
   constructor(
     private readonly info: TestInfo,
@@ -144,8 +146,23 @@ export class Checks {
         lines.push(`  replay: ${replayCommand(rec.evidence.seed, rec.evidence.path, this.info.title)}`);
       if (rec.evidence?.counterexample !== undefined)
         lines.push(`  counterexample: ${JSON.stringify(rec.evidence.counterexample).slice(0, 600)}`);
+      const before = this.info.errors.length;
       checkExpect.soft(rec).toHoldCheck(lines.join('\n'));
+      if (this.info.errors.length > before) this.raised.add(this.info.errors.at(-1)!);
     }
+  }
+
+  /**
+   * The first error of the test that none of its checks raised — a throw that stopped it, its
+   * time-out, a fixture's teardown — in one redacted line; null when its checks are its only
+   * errors, i.e. it ran to its end (a failed check stops nothing).
+   */
+  otherError(): string | null {
+    const other = this.info.errors.find((e) => !this.raised.has(e));
+    if (other === undefined) return null;
+    // eslint-disable-next-line no-control-regex
+    const plain = (other.message ?? other.value ?? 'an error').replace(/\x1b\[[0-9;]*m/g, '');
+    return this.redactor.text(oneLine(plain.split('\n').find((l) => l.trim() !== '') ?? plain).slice(0, 300));
   }
 
   evidence(ex?: Exchange, extra?: Partial<Evidence>): Evidence | undefined {

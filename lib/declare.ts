@@ -54,11 +54,6 @@ export function skipClauses(info: TestInfo, record: SkipRecord, ...clauseIds: st
     info.annotations.push({ type: 'clause-skip', description: JSON.stringify({ clause, skip: record }) });
 }
 
-/** Whether no check of the running test failed: a part it could not judge is then its skip. */
-export function nothingFailed(info: TestInfo = test.info()): boolean {
-  return !info.annotations.some((a) => a.type === 'check' && JSON.parse(a.description ?? '{}').outcome === 'failed');
-}
-
 /**
  * Skips the running test when a record is given (or several: a test that went on and could not
  * judge some parts for different reasons); each `skip` annotation carries its record as JSON.

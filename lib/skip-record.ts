@@ -66,6 +66,18 @@ export function noAnswerSkip(n: { method: string; target: string; what: string; 
   return runSkip({ answer: 'no-answer' }, `the target did not answer ${n.method} ${n.target}${again}: ${n.what}`);
 }
 
+/** The annotation a test carries when it ended on an error none of its checks raised (lib/test-run.ts). */
+export const STOPPED_ANNOTATION = 'stopped';
+
+/**
+ * A test that stopped on an error of its own (a throw, its time-out) is one cause of the run's:
+ * the clauses it had not judged yet are left unexercised for it. A failed check is never that
+ * cause — checks are soft, nothing stops on one; a clause that needs another names it itself.
+ */
+export function stoppedSkip(error: string): SkipRecord {
+  return runSkip({}, `not reached: its test stopped on an error before judging it (${error})`);
+}
+
 /** The annotation text of a record: the record itself. */
 export function encodeSkip(r: SkipRecord): string {
   return JSON.stringify(r);

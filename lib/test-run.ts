@@ -27,6 +27,7 @@ import { highestSeverity, sectionLink, clauseEntry } from './catalogue.ts';
 import { loginBrowserFixture, type LoginBrowser } from './auth/browser.ts';
 import { attackList } from './auth/attacks/record.ts';
 import { MANAGEMENT_OPERATIONS, skipTest } from './declare.ts';
+import { encodeSkip, STOPPED_ANNOTATION, stoppedSkip } from './skip-record.ts';
 import { RunWaits, type ResendBounds } from './resend-bounds.ts';
 
 /**
@@ -155,7 +156,14 @@ export const runFixtures: Fixtures<RunFixtures, { suite: Suite; loginBrowser: Lo
     { auto: true },
   ],
 
-  check: builds(({ suite }, use, testInfo) => use(new Checks(testInfo, suite.redactor))),
+  check: builds(async ({ suite }, use, testInfo) => {
+    const check = new Checks(testInfo, suite.redactor);
+    await use(check);
+    // Whether the test ran to its end: an error none of its checks raised says where it stopped.
+    const error = check.otherError();
+    if (error !== null)
+      testInfo.annotations.push({ type: STOPPED_ANNOTATION, description: encodeSkip(stoppedSkip(error)) });
+  }),
 
   gate: builds(({ suite, check }, use, testInfo) =>
     use(new TwinGate(check, testInfo, suite.cfg.apiBase, attackList(testInfo))),

@@ -261,6 +261,14 @@ export class TwinGate {
         if (typeof body.access_token === 'string' && body.access_token !== '')
           check.that(clause, false, `${what}: ${ex.status}, yet with an access_token`, ex);
       }
+    } else if (!faulty || answer.class !== 'fault') {
+      // No refusal, so no error answer: what is judged on one cannot be, without `clause`.
+      const judgedOnRefusal = [
+        ...(faulty ? [CLIENT_FAULT] : []),
+        'auth.error.object',
+        ...(o.tokenEndpoint ? ['auth.error.oauth-error'] : []),
+      ];
+      skipClauses(this.info, clauseSkip(clause, `not judged: ${what} was not refused (${clause})`), ...judgedOnRefusal);
     }
     if (o.statusClause) check.observe(o.statusClause, `${what}: ${ex.status} ${errorCode(ex)}`);
     // §7.3 shows no field names: the members of a refused client authentication's error object are recorded.

@@ -124,7 +124,7 @@ function clientAuthAccepts(when: (input: ClientAuthInput, refusal: { error: stri
 }
 
 /** The authentication API's error builder, with its answer rewritten. */
-function authErrorRewritten(fn: (body: Record<string, unknown>, res: TenantResponse) => TenantResponse | void) {
+export function authErrorRewritten(fn: (body: Record<string, unknown>, res: TenantResponse) => TenantResponse | void) {
   return viaParts((d: TenantParts) => ({
     authError: (s, e, desc, h) => {
       const res = d.authError(s, e, desc, h);

@@ -3,13 +3,15 @@
 // through the password grant; benign, with neither that nor the password grant, declared, the
 // rest judged through the code exchange of real logins), token-endpoint errors that are no OAuth
 // error objects, a SAML callback that answers 500, an unreadable authorization request sent to
-// the login page, no revocation endpoint (benign when declared in IDM_NOT_OFFERED). Built from the tenant's named
+// the login page, no revocation endpoint (benign when declared in IDM_NOT_OFFERED); and issue 47's
+// simulator, whose token answers and error objects both deviate, each failing its own clause. Built from the tenant's named
 // parts and HTTP wraps; reference/ is never edited.
 import { type ClientConfig, defaultClients, type TenantParts } from '../reference/src/index.ts';
 import { isObject } from '../lib/values.ts';
 import { htmlRes, isTokenRequest, jsonRes, type Req, type Wrap } from './exchange.ts';
 import { compose, mapResponse } from './faults.ts';
-import { byManagementClient } from './mutants-auth.ts';
+import { authErrorRewritten, byManagementClient } from './mutants-auth.ts';
+import { EXPIRES_IN_DOUBLED } from './mutants-settings.ts';
 import { DEV_AUTH } from './suite.ts';
 import { viaParts, viaWrap, type Variant } from './variant.ts';
 import { clientCredentials, type ProbeClient } from './probes.ts';
@@ -44,6 +46,14 @@ const revocationProbe = async (c: ProbeClient) => {
   });
   return { listed: isObject(doc.body) && 'revocation_endpoint' in doc.body, status: revoked.status };
 };
+
+/** Authentication-API error objects whose code is `code`, not `error`. */
+const errorAsCode = authErrorRewritten((b) => {
+  b.code = b.error;
+  delete b.error;
+});
+
+const errorMembers = (s: { body: unknown }) => (isObject(s.body) ? Object.keys(s.body).sort() : null);
 
 export const JUDGING_MUTANTS: Variant[] = [
   {
@@ -155,6 +165,22 @@ export const JUDGING_MUTANTS: Variant[] = [
       'no revocation endpoint (404) and none in discovery, not declared in IDM_NOT_OFFERED: its own clause fails once, naming IDM_REVOKE_PATH and IDM_NOT_OFFERED',
     options: viaWrap(NO_REVOCATION),
     probe: revocationProbe,
+  },
+  {
+    // Issue 47, item 3: a rule judged on every answer of its kind fails on its own and hides no other.
+    id: 'judging-expires-in-and-error-as-code',
+    kind: 'mutant',
+    fast: true,
+    clause: 'auth.error.oauth-error',
+    grep: ['ratelimit.login-attempts'],
+    fault: 'response-schema',
+    description:
+      "as a simulator of the service: every token answer states expires_in twice its access token's lifetime (auth.token.expires-in too), and authentication-API error objects name their error under `code`, without the `error` member RFC 6749 §5.2 asks",
+    options: (ctx) => ({ ...viaWrap(EXPIRES_IN_DOUBLED)(), ...errorAsCode(ctx) }),
+    probe: async (c) => [
+      (await postClientCredentials(c)).body.expires_in,
+      errorMembers(await clientCredentials(c, 'post', { client_secret: 'not-the-secret', audience: '/api/v2/' })),
+    ],
   },
 ];
 

@@ -16,6 +16,12 @@ import { viaParts, viaWrap, type Variant } from './variant.ts';
 /** The seeded custom API (reference/src/store.ts rs_conformance): the audience of its tokens. */
 const API = 'https://api.conformance.test/';
 
+/** Every token answer's expires_in twice its access token's lifetime (exp − iat). */
+export const EXPIRES_IN_DOUBLED = mapResponse(isTokenRequest, (res) => {
+  if (res.status === 200 && isObject(res.body) && typeof res.body.expires_in === 'number')
+    res.body.expires_in = res.body.expires_in * 2;
+});
+
 /** Tokens for the API issued as if one setting were not there: `change` maps the settings in force. */
 const ignoring = (change: (s: ResourceTokenSettings, d: TenantParts) => Partial<ResourceTokenSettings>) =>
   viaParts((d) => ({
@@ -220,12 +226,7 @@ export const SETTINGS_MUTANTS: Variant[] = [
     fast: true,
     // Judged on every token answer; the fast subset runs the tests whose tokens are JWTs for sure.
     grep: ['rs.settings.token_lifetime'],
-    options: viaWrap(
-      mapResponse(isTokenRequest, (res) => {
-        if (res.status === 200 && isObject(res.body) && typeof res.body.expires_in === 'number')
-          res.body.expires_in = res.body.expires_in * 2;
-      }),
-    ),
+    options: viaWrap(EXPIRES_IN_DOUBLED),
     probe: async (c) => (await clientCredentials(c, 'full', { audience: API })).body.expires_in,
   },
 ];

@@ -215,16 +215,11 @@ function skipRecords(
     else if (t.skip !== undefined && unchecked) add(t.skip);
     else if (t.status === 'interrupted') add(runSkip({}, 'run interrupted'));
     else if (ERRORED.has(t.status) && unchecked && t.noAnswer !== undefined) add(t.noAnswer);
-    else if (ERRORED.has(t.status) && unchecked) {
-      // the test failed on another clause first and never got to this one: that clause is the cause
-      const first = t.checks.find((c) => c.outcome === 'failed');
-      if (first)
-        add({
-          by: 'tenant',
-          cause: { clause: first.clause },
-          text: `not reached: its test stopped after ${first.clause} failed`,
-        });
-    }
+    // A failed check stops nothing (lib/checks.ts): a test that failed one and went on left
+    // this clause as a test that passed would (a clause that needs another names it in its own
+    // record); only one that stopped on an error of its own — after a failed check, else it
+    // errored early (above) — leaves it unexercised, for that error.
+    else if (ERRORED.has(t.status) && unchecked && t.stopped !== undefined && t.checks.some(isFailure)) add(t.stopped);
   }
   for (const t of erroredEarly) add(runSkip({}, `test errored before observing: ${t.error ?? t.status}`));
   if (records.length === 0)
@@ -253,6 +248,10 @@ function failureExplained(test: TestOutcome, known: Map<string, CatalogueEntry>)
 }
 
 // Helpers
+
+function isFailure(c: CheckRecord): boolean {
+  return c.outcome === 'failed';
+}
 
 function testName(t: Pick<TestOutcome, 'title' | 'file'>): string {
   return `${t.file} › ${t.title}`;

@@ -18,7 +18,13 @@ import { readRunMeta, type RunMeta as RuntimeMeta } from '../lib/run-meta.ts';
 import { cleanupLine, cleanupReport } from '../lib/experiment-cleanup.ts';
 import { runSettings } from '../lib/config/run.ts';
 import { readSources } from '../lib/config/sources.ts';
-import { decodeSkip, isSkipRecord, NO_ANSWER_ANNOTATION, type SkipRecord } from '../lib/skip-record.ts';
+import {
+  decodeSkip,
+  isSkipRecord,
+  NO_ANSWER_ANNOTATION,
+  STOPPED_ANNOTATION,
+  type SkipRecord,
+} from '../lib/skip-record.ts';
 import { CLAUSE_TAG_PATTERN } from '../contract/grammar.ts';
 import { BASELINE_ERROR, BaselineError, loadBaseline } from './baseline.ts';
 import type { ErrorRecord } from '../lib/errors.ts';
@@ -282,6 +288,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
   let attacks: AttackResult[] | undefined;
   let clauseSkips: Record<string, SkipRecord> | undefined;
   let noAnswer: SkipRecord | undefined;
+  let stopped: SkipRecord | undefined;
   let resent: Resent[] | undefined;
   const title = test.titlePath().slice(3).join(' › ');
   const file = relative(process.cwd(), test.location.file);
@@ -298,6 +305,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
       if (parsed) (clauseSkips ??= {})[parsed.clause] ??= parsed.skip;
       else problems.push(`test "${file} › ${title}" recorded a malformed clause-skip annotation: ${d.slice(0, 120)}`);
     } else if (a.type === NO_ANSWER_ANNOTATION && d) noAnswer ??= decodeSkip(d);
+    else if (a.type === STOPPED_ANNOTATION && d) stopped ??= decodeSkip(d);
     else if (a.type === 'requests' && /^\d+$/.test(d)) requests = (requests ?? 0) + Number(d);
     else if (a.type === RESENT_ANNOTATION && d) {
       const rec = parseResent(d);
@@ -335,6 +343,7 @@ function toOutcome(test: TestCase, result: TestResult | undefined, problems: str
     outcome.skip ??= none;
   }
   if (noAnswer !== undefined) outcome.noAnswer = noAnswer;
+  if (stopped !== undefined) outcome.stopped = stopped;
   if (resent !== undefined) outcome.resent = resent;
   const err = result?.error ?? result?.errors?.[0];
   if ((status === 'failed' || status === 'timedOut') && err)

@@ -61,6 +61,8 @@ export interface TestOutcome {
   clauseSkips?: Record<string, SkipRecord>;
   /** The first request of the test the target left unanswered (lib/http.ts): the cause it stopped for. */
   noAnswer?: SkipRecord;
+  /** The error none of its checks raised that the test ended on (a throw, its time-out; lib/test-run.ts): absent when it ran to its end. */
+  stopped?: SkipRecord;
   /** First error of a failed test, one line. */
   error?: string;
   /** Requests the test sent, when the runtime records them. */

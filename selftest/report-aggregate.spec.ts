@@ -123,11 +123,47 @@ test.describe('status derivation', () => {
         status: 'failed',
       }),
     ];
-    expect(statusOf('rs.update.token-lifetime.range', tests)).toMatchObject({
-      status: 'skipped',
-      reason: 'not reached: its test stopped after rs.update.name.max-length failed',
-    });
+    expect(statusOf('rs.update.token-lifetime.range', tests)).toMatchObject({ status: 'skipped' });
     expect(aggregate(catalogue, tests).problems).toEqual([]);
+  });
+
+  test('a failed check stops nothing: a clause its test ran on without judging is never skipped naming that failure', () => {
+    const ranOn = t('a', {
+      clauses: ['rs.update.name.max-length', 'rs.update.token-lifetime.range'],
+      checks: [bad('rs.update.name.max-length')],
+      status: 'failed',
+    });
+    const same = (x: TestOutcome) => statusOf('rs.update.token-lifetime.range', [x]).skips;
+    // As the test would leave it had it passed: no record names the failed clause.
+    expect(same(ranOn)).toEqual(same({ ...ranOn, checks: [ok('rs.update.name.max-length')], status: 'passed' }));
+    expect(same(ranOn)).toEqual([
+      runSkip({}, 'declared by 1 test(s) but no check recorded for rs.update.token-lifetime.range'),
+    ]);
+    // A clause that could not be judged without the failed one names it in its own record: that one stands.
+    const needs = { by: 'tenant' as const, cause: { clause: 'rs.update.name.max-length' }, text: 'needs the name' };
+    expect(same({ ...ranOn, clauseSkips: { 'rs.update.token-lifetime.range': needs } })).toEqual([needs]);
+  });
+
+  test('a test that stopped on an error of its own after a failed check leaves its unjudged clauses for that error, the run’s', () => {
+    const stopped = runSkip(
+      {},
+      'not reached: its test stopped on an error before judging it (Test timeout of 30000ms exceeded.)',
+    );
+    const r = statusOf('rs.update.token-lifetime.range', [
+      t('a', {
+        clauses: ['rs.update.name.max-length', 'rs.update.token-lifetime.range'],
+        checks: [bad('rs.update.name.max-length')],
+        status: 'failed',
+        stopped,
+      }),
+    ]);
+    expect(r).toMatchObject({ status: 'skipped', skips: [stopped] });
+    // Before any failed check, an error fails the clauses it left (errored early), as ever.
+    expect(
+      statusOf('rs.update.token-lifetime.range', [
+        t('b', { clauses: ['rs.update.token-lifetime.range'], status: 'failed', error: 'boom', stopped }),
+      ]).status,
+    ).toBe('failed');
   });
 
   test('a test that errors with only observe clauses is a problem of the run, not a verdict', () => {

@@ -11,6 +11,7 @@ import {
   decodeSkip,
   noAnswerSkip,
   runSkip,
+  stoppedSkip,
   tenantSkip,
   type SkipRecord,
 } from '../lib/skip-record.ts';
@@ -54,6 +55,8 @@ function tests(): TestOutcome[] {
       clauses: ['a.flow', 'a.flow.refusal', 'a.stopped'],
       checks: [failed('a.flow')],
       clauseSkips: { 'a.flow.refusal': clauseSkip('a.flow', 'not exercised: the accepted case failed (a.flow: 400)') },
+      // It stopped on an error of its own after a.flow failed: a.stopped is left for that error, the run's.
+      stopped: stoppedSkip('TypeError: x is undefined'),
     }),
     outcome('products', {
       status: 'skipped',
@@ -120,6 +123,7 @@ function rewritten(t: TestOutcome[], seed: number): TestOutcome[] {
   return t.map((o) => ({
     ...o,
     ...(o.skip ? { skip: text(o.skip) } : {}),
+    ...(o.stopped ? { stopped: text(o.stopped) } : {}),
     ...(o.clauseSkips
       ? { clauseSkips: Object.fromEntries(Object.entries(o.clauseSkips).map(([k, v]) => [k, text(v)])) }
       : {}),
@@ -137,10 +141,11 @@ test('the records decide: INCOMPLETE, the root causes and the counts, whatever t
     'a.observed-only',
     'a.other.refusal',
     'a.setting',
+    'a.stopped',
     'a.words',
   ]);
-  // Direct dependants only: a.chain names a.flow.products, not a.flow.
-  expect(decided(report).rootCauses).toEqual(['a.flow <- a.flow.products,a.flow.refusal,a.stopped']);
+  // Direct dependants only: a.chain names a.flow.products, not a.flow; a.stopped names no clause.
+  expect(decided(report).rootCauses).toEqual(['a.flow <- a.flow.products,a.flow.refusal']);
   expect(reportInvariants(report)).toEqual([]);
   for (let seed = 1; seed <= 40; seed++) {
     const again = buildReport(input(rewritten(tests(), seed))).report;

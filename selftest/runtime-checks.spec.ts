@@ -9,7 +9,6 @@ import type { Exchange } from '../lib/http.ts';
 import { received } from '../lib/answer-class.ts';
 import { createRedactor } from '../lib/redact.ts';
 import { absorbSoftFailures, records } from './runtime-annotations.ts';
-import { nothingFailed } from '../lib/declare.ts';
 import { condition, judgeBy, Verdict } from '../lib/condition.ts';
 
 const MUST = 'rs.response.object';
@@ -128,6 +127,8 @@ test.describe('failed checks: recorded, soft, redacted', () => {
       expect(c.run(check)).toBe(false);
       // The test went on after the failure: a later check is still recorded.
       check.that(MUST_2, true, 'after the failure');
+      // Its failed check is its only error: the test ran on (nothing says it stopped).
+      expect(check.otherError()).toBeNull();
       const soft = absorbSoftFailures();
       const recs = records();
       expect(recs.map((r) => [r.clause, r.outcome])).toEqual([
@@ -137,7 +138,6 @@ test.describe('failed checks: recorded, soft, redacted', () => {
       const failed = recs[0]!;
       expect(failed.message).toMatch(c.message);
       expect(failed.message).not.toContain('\n');
-      expect(nothingFailed(test.info())).toBe(false);
       // One soft failure, carrying the clause and the reproduction.
       expect(soft).toHaveLength(1);
       expect(soft[0]).toContain(`[${c.clause}]`);
@@ -162,6 +162,19 @@ test.describe('failed checks: recorded, soft, redacted', () => {
     check.that(MUST, false, 'deliberately failed');
     check.that(MUST_2, true, 'after');
     test.info().annotations.push({ type: 'reached', description: 'after the failed check' });
+  });
+
+  test("an error none of the test's checks raised is told apart from theirs, redacted: where it stopped", () => {
+    const check = checks();
+    check.that(MUST, false, 'deliberately failed');
+    expect(check.otherError()).toBeNull();
+    // Another error of the test (here a soft one; a throw or a time-out lands the same way).
+    expect.soft(1, `boom with ${TOKEN}`).toBe(2);
+    expect(check.otherError()).toMatch(/^Error: boom/);
+    expect(check.otherError()).not.toContain(TOKEN);
+    check.that(MUST_2, false, 'failed after it');
+    expect(check.otherError(), 'the first error not of a check').toMatch(/^Error: boom/);
+    expect(absorbSoftFailures()).toHaveLength(3);
   });
 });
 

@@ -220,6 +220,7 @@ test('an endpoint not found fails its flow’s own clause once, where it is judg
     let skipped: string | undefined;
     const info = {
       annotations,
+      errors: [],
       skip: (_: boolean, d: string) => {
         skipped = d;
         throw new Error('skipped');
@@ -239,7 +240,7 @@ test('an endpoint not found fails its flow’s own clause once, where it is judg
   expect(other.checks).toEqual([]);
   expect(other.skip.cause).toEqual({ clause: 'auth.flow.revoke' });
   const served = received({ ...raw, status: 200 }, { endpoint: revoke });
-  const info = { annotations: [] } as unknown as TestInfo;
+  const info = { annotations: [], errors: [] } as unknown as TestInfo;
   expect(judgeAbsent({ check: new Checks(info, createRedactor()), info }, revoke, served)).toBe(false);
 });
 
